@@ -1,0 +1,266 @@
+"""The PyTorch reference Transformer: the one definition of the model.
+
+Training uses this module, the exporter writes its parameters (by these names) into the engine's
+model file, and the parity tests compare the C++ engine against it. Anything changed here must be
+changed in engine/model/ too (see engine/FORMAT.md for the names and the maths).
+
+Architecture ("Attention Is All You Need"):
+  x = embed[tokens] * sqrt(d_model) + sinusoid[pos]
+  encoder layer: self-attention, ReLU feed-forward, each with residual + layer norm
+  decoder layer: masked self-attention, cross-attention over the encoder output, feed-forward
+  logits = decoder_output @ embed^T   (source embedding, target embedding, output projection tied)
+Norm placement is "pre" (x + f(norm(x)), with a final norm after each stack) or "post"
+(norm(x + f(x)), no final norm).
+
+quantized=True simulates the engine's int8 path exactly: weights int8 with one scale per output
+row, activations quantized per row (per token) on the fly, integer products summed exactly.
+"""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+DEFAULT_CONFIG = {
+    "d_model": 256,
+    "n_heads": 4,
+    "d_ff": 1024,
+    "encoder_layers": 6,
+    "decoder_layers": 2,
+    "vocab_size": 8000,
+    "max_length": 256,
+    "norm": "pre",
+    "norm_eps": 1e-5,
+    "pad_id": 0,
+    "unk_id": 1,
+    "bos_id": 2,
+    "eos_id": 3,
+}
+
+
+def quantize_rows(w):
+    """Symmetric int8 per row: w ~= q * scale[:, None]. Returns (q as float, scale)."""
+    scale = w.abs().amax(dim=-1).clamp(min=1e-12) / 127.0
+    q = torch.round(w / scale.unsqueeze(-1)).clamp(-127, 127)
+    return q, scale
+
+
+class Linear(nn.Linear):
+    """nn.Linear that can run as the engine's int8 GEMM (quantized weights and activations)."""
+
+    quantized = False
+
+    def forward(self, x):
+        if not self.quantized:
+            return super().forward(x)
+        return int8_matmul(x, self.weight) + self.bias
+
+
+def int8_matmul(x, w):
+    """x[..., in] @ w[out, in]^T with both sides quantized per row, summed exactly (float64)."""
+    qw, sw = quantize_rows(w.double())
+    qx, sx = quantize_rows(x.double())
+    y = (qx @ qw.t()) * sx.unsqueeze(-1) * sw
+    return y.to(x.dtype)
+
+
+def sinusoid_positions(length, d_model):
+    """pe[pos, 2i] = sin(pos / 10000^(2i/d)), pe[pos, 2i+1] = cos(pos / 10000^(2i/d))."""
+    pos = torch.arange(length, dtype=torch.float32).unsqueeze(1)
+    inv = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
+    pe = torch.zeros(length, d_model)
+    pe[:, 0::2] = torch.sin(pos * inv)
+    pe[:, 1::2] = torch.cos(pos * inv)
+    return pe
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = d_model // n_heads
+        self.q_proj = Linear(d_model, d_model)
+        self.k_proj = Linear(d_model, d_model)
+        self.v_proj = Linear(d_model, d_model)
+        self.o_proj = Linear(d_model, d_model)
+
+    def split(self, x):  # [B, T, d] -> [B, heads, T, head_dim]
+        b, t, _ = x.shape
+        return x.view(b, t, self.n_heads, self.head_dim).transpose(1, 2)
+
+    def forward(self, query, memory, mask):
+        """query [B, Tq, d], memory [B, Tk, d], mask [B or 1, 1 or Tq, Tk] (True = may attend).
+        Returns output [B, Tq, d] and attention weights [B, heads, Tq, Tk]."""
+        q = self.split(self.q_proj(query))
+        k = self.split(self.k_proj(memory))
+        v = self.split(self.v_proj(memory))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(~mask.unsqueeze(1), float("-inf"))
+        weights = torch.softmax(scores.float(), dim=-1).to(v.dtype)
+        out = (weights @ v).transpose(1, 2).reshape(query.shape)
+        return self.o_proj(out), weights
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d_model, d_ff):
+        super().__init__()
+        self.fc1 = Linear(d_model, d_ff)
+        self.fc2 = Linear(d_ff, d_model)
+
+    def forward(self, x):
+        return self.fc2(F.relu(self.fc1(x)))
+
+
+class Sublayer(nn.Module):
+    """Residual + layer norm around one function, pre- or post-norm."""
+
+    def __init__(self, d_model, pre_norm, eps, dropout):
+        super().__init__()
+        self.norm = nn.LayerNorm(d_model, eps=eps)
+        self.pre_norm = pre_norm
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x, fn):
+        if self.pre_norm:
+            return x + self.dropout(fn(self.norm(x)))
+        return self.norm(x + self.dropout(fn(x)))
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, cfg, dropout):
+        super().__init__()
+        d, pre, eps = cfg["d_model"], cfg["norm"] == "pre", cfg["norm_eps"]
+        self.self_attn = MultiHeadAttention(d, cfg["n_heads"])
+        self.ffn = FeedForward(d, cfg["d_ff"])
+        self.sub1 = Sublayer(d, pre, eps, dropout)
+        self.sub2 = Sublayer(d, pre, eps, dropout)
+
+    def forward(self, x, src_mask):
+        x = self.sub1(x, lambda h: self.self_attn(h, h, src_mask)[0])
+        return self.sub2(x, self.ffn)
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, cfg, dropout):
+        super().__init__()
+        d, pre, eps = cfg["d_model"], cfg["norm"] == "pre", cfg["norm_eps"]
+        self.self_attn = MultiHeadAttention(d, cfg["n_heads"])
+        self.cross_attn = MultiHeadAttention(d, cfg["n_heads"])
+        self.ffn = FeedForward(d, cfg["d_ff"])
+        self.sub1 = Sublayer(d, pre, eps, dropout)
+        self.sub2 = Sublayer(d, pre, eps, dropout)
+        self.sub3 = Sublayer(d, pre, eps, dropout)
+
+    def forward(self, y, memory, self_mask, cross_mask):
+        y = self.sub1(y, lambda h: self.self_attn(h, h, self_mask)[0])
+        attn = {}
+
+        def cross(h):
+            out, attn["weights"] = self.cross_attn(h, memory, cross_mask)
+            return out
+
+        y = self.sub2(y, cross)
+        return self.sub3(y, self.ffn), attn["weights"]
+
+
+class Transformer(nn.Module):
+    def __init__(self, cfg, dropout=0.0):
+        super().__init__()
+        self.cfg = dict(cfg)
+        d = cfg["d_model"]
+        self.embed = nn.Embedding(cfg["vocab_size"], d)
+        nn.init.normal_(self.embed.weight, std=d ** -0.5)
+        self.encoder_layers = nn.ModuleList(EncoderLayer(cfg, dropout) for _ in range(cfg["encoder_layers"]))
+        self.decoder_layers = nn.ModuleList(DecoderLayer(cfg, dropout) for _ in range(cfg["decoder_layers"]))
+        pre = cfg["norm"] == "pre"
+        self.encoder_norm = nn.LayerNorm(d, eps=cfg["norm_eps"]) if pre else None
+        self.decoder_norm = nn.LayerNorm(d, eps=cfg["norm_eps"]) if pre else None
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("positions", sinusoid_positions(cfg["max_length"] + 1, d), persistent=False)
+        self.quantized = False
+
+    def set_quantized(self, on):
+        """Switch every Linear and the tied embedding to the engine's int8 arithmetic."""
+        self.quantized = on
+        for m in self.modules():
+            if isinstance(m, Linear):
+                m.quantized = on
+
+    def embed_weight(self):
+        if not self.quantized:
+            return self.embed.weight
+        q, s = quantize_rows(self.embed.weight.double())
+        return (q * s.unsqueeze(-1)).to(self.embed.weight.dtype)
+
+    def embed_tokens(self, tokens, offset=0):
+        d = self.cfg["d_model"]
+        x = F.embedding(tokens, self.embed_weight()) * math.sqrt(d)
+        x = x + self.positions[offset: offset + tokens.shape[1]]
+        return self.dropout(x)
+
+    def encode(self, src):
+        """src [B, S] token ids (padded with pad_id) -> memory [B, S, d], src_mask [B, 1, S]."""
+        src_mask = (src != self.cfg["pad_id"]).unsqueeze(1)
+        x = self.embed_tokens(src)
+        for layer in self.encoder_layers:
+            x = layer(x, src_mask)
+        if self.encoder_norm is not None:
+            x = self.encoder_norm(x)
+        return x, src_mask
+
+    def decode(self, tgt_in, memory, src_mask):
+        """tgt_in [B, T] (starting with bos) -> hidden [B, T, d] and the cross-attention weights
+        of every decoder layer (list of [B, heads, T, S])."""
+        t = tgt_in.shape[1]
+        causal = torch.ones(t, t, dtype=torch.bool, device=tgt_in.device).tril().unsqueeze(0)
+        y = self.embed_tokens(tgt_in)
+        cross = []
+        for layer in self.decoder_layers:
+            y, w = layer(y, memory, causal, src_mask)
+            cross.append(w)
+        if self.decoder_norm is not None:
+            y = self.decoder_norm(y)
+        return y, cross
+
+    def logits(self, hidden):
+        if self.quantized:
+            return int8_matmul(hidden, self.embed.weight)
+        return hidden @ self.embed.weight.t()
+
+    def forward(self, src, tgt_in):
+        memory, src_mask = self.encode(src)
+        hidden, _ = self.decode(tgt_in, memory, src_mask)
+        return self.logits(hidden)
+
+    @torch.no_grad()
+    def greedy(self, src, max_len_a=1.5, max_len_b=10):
+        """Greedy decoding of a batch, recomputing the decoder each step (the simple, obviously
+        correct reference the engine's cached decoder is tested against). Returns token lists
+        without bos/eos."""
+        memory, src_mask = self.encode(src)
+        b = src.shape[0]
+        src_len = src_mask.sum(-1).view(-1)
+        limit = torch.clamp((src_len.float() * max_len_a + max_len_b).long(), max=self.cfg["max_length"])
+        ys = torch.full((b, 1), self.cfg["bos_id"], dtype=torch.long, device=src.device)
+        done = torch.zeros(b, dtype=torch.bool, device=src.device)
+        for step in range(int(limit.max())):
+            hidden, _ = self.decode(ys, memory, src_mask)
+            nxt = self.logits(hidden[:, -1]).float().argmax(-1)
+            nxt = torch.where(done, torch.full_like(nxt, self.cfg["pad_id"]), nxt)
+            ys = torch.cat([ys, nxt.unsqueeze(1)], dim=1)
+            done |= (nxt == self.cfg["eos_id"]) | (step + 1 >= limit)
+            if bool(done.all()):
+                break
+        out = []
+        for row in ys[:, 1:].tolist():
+            toks = []
+            for t in row:
+                if t in (self.cfg["eos_id"], self.cfg["pad_id"]):
+                    break
+                toks.append(t)
+            out.append(toks)
+        return out
+
+
+def count_parameters(model):
+    return sum(p.numel() for p in model.parameters())

@@ -1,0 +1,130 @@
+"""Data: clean and sample the corpus, train the joint SentencePiece vocabulary, encode to ids.
+
+  python3 prepare_data.py --corpus ../shared/corpus --out work/data [--vocab-size 8000]
+
+Writes into --out:
+  train.en / train.de       cleaned, sampled pairs (one sentence a line, aligned)
+  spm.model / spm.vocab     joint unigram vocabulary (Debian's spm_train)
+  train.en.ids / train.de.ids   the same lines as SentencePiece ids (spm_encode)
+  stats.json                what was kept and dropped, per source
+
+The mix follows the corpus README: ordinary prose first (tatoeba, news, ted, docs, multi30k,
+dictionary sentences), software UI strings and single dictionary entries sampled lightly, the
+archaic bible text lightly. Both directions train from these same pairs.
+"""
+import argparse
+import gzip
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+# source name -> fraction of its (cleaned) pairs kept per epoch file (1.0 = all)
+MIX = {
+    "tatoeba": 1.0,
+    "news": 1.0,
+    "ted": 1.0,
+    "docs": 0.6,
+    "multi30k": 1.0,
+    "dict-sentences": 1.0,
+    "bible": 0.3,
+    "ui": 0.2,
+    "dict": 0.08,
+}
+
+PLACEHOLDER = re.compile(r"%\d*\$?[sdif]|%[sdif]|\{\s*\$?[\w.-]+\s*\}|\$\([A-Z0-9_]+\)|#[A-Z_]+#|&[a-z]+;")
+LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+GERMAN_ONLY = re.compile(r"[äöüßÄÖÜ]")
+
+
+def clean_pair(en, de, max_chars=400):
+    """Returns a reason string if the pair should be dropped, else None."""
+    if not en or not de:
+        return "empty"
+    if len(en) > max_chars or len(de) > max_chars:
+        return "too_long"
+    le, ld = len(en), len(de)
+    if max(le, ld) > 12 and max(le, ld) / max(1, min(le, ld)) > 2.5:
+        return "length_ratio"
+    if not LETTER.search(en) or not LETTER.search(de):
+        return "no_letters"
+    # language sanity: English side with several German-only letters is likely swapped/untranslated
+    if len(GERMAN_ONLY.findall(en)) >= 2:
+        return "language"
+    # UI placeholders (%s, { $var }, $(ARG1), #PAGE#, &amp;) must survive translation unchanged
+    if sorted(PLACEHOLDER.findall(en)) != sorted(PLACEHOLDER.findall(de)):
+        return "placeholder_mismatch"
+    return None
+
+
+def read_pairs(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 2:
+                yield parts[0].strip(), parts[1].strip()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", required=True, help="corpus folder with train/*.en-de.tsv.gz")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--vocab-size", type=int, default=8000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--spm-sentences", type=int, default=400000, help="sentences sampled for spm_train")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rng = random.Random(args.seed)
+
+    kept, stats = [], {}
+    for name, frac in MIX.items():
+        path = os.path.join(args.corpus, "train", f"{name}.en-de.tsv.gz")
+        st = stats.setdefault(name, {"read": 0, "kept": 0})
+        for en, de in read_pairs(path):
+            st["read"] += 1
+            reason = clean_pair(en, de)
+            if reason:
+                st[reason] = st.get(reason, 0) + 1
+                continue
+            if frac < 1.0 and rng.random() >= frac:
+                st["sampled_out"] = st.get("sampled_out", 0) + 1
+                continue
+            st["kept"] += 1
+            kept.append((en, de))
+        print(f"{name}: {st}", file=sys.stderr)
+    rng.shuffle(kept)
+    stats["total_kept"] = len(kept)
+
+    with open(os.path.join(args.out, "train.en"), "w", encoding="utf-8") as fe, \
+            open(os.path.join(args.out, "train.de"), "w", encoding="utf-8") as fd:
+        for en, de in kept:
+            fe.write(en + "\n")
+            fd.write(de + "\n")
+
+    # joint vocabulary from both sides
+    spm_input = os.path.join(args.out, "spm_input.txt")
+    sample = rng.sample(kept, min(len(kept), args.spm_sentences // 2))
+    with open(spm_input, "w", encoding="utf-8") as f:
+        for en, de in sample:
+            f.write(en + "\n" + de + "\n")
+    prefix = os.path.join(args.out, "spm")
+    subprocess.run([
+        "spm_train", f"--input={spm_input}", f"--model_prefix={prefix}", f"--vocab_size={args.vocab_size}",
+        "--model_type=unigram", "--character_coverage=0.9999", "--pad_id=0", "--unk_id=1", "--bos_id=2",
+        "--eos_id=3", "--input_sentence_size=1000000", "--shuffle_input_sentence=true",
+        "--num_threads=2", "--minloglevel=1",
+    ], check=True)
+    for lang in ("en", "de"):
+        with open(os.path.join(args.out, f"train.{lang}"), "rb") as fin, \
+                open(os.path.join(args.out, f"train.{lang}.ids"), "wb") as fout:
+            subprocess.run(["spm_encode", f"--model={prefix}.model", "--output_format=id"],
+                           stdin=fin, stdout=fout, check=True)
+    with open(os.path.join(args.out, "stats.json"), "w") as f:
+        json.dump(stats, f, indent=1)
+    print(json.dumps({"total_kept": len(kept)}), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""Train one direction of the reference Transformer on the prepared data.
+
+  python3 train.py --data work/data --src en --tgt de --out work/en-de --minutes 120
+
+Label-smoothed cross-entropy, Adam with linear warm-up and inverse-square-root decay, batches by
+token count from length-sorted buckets, bf16 autocast on CPU (fp32 master weights), resumable
+checkpoints (rerun the same command to continue), validation loss and a greedy BLEU on flores-dev
+with early stopping, and the last checkpoints averaged into the final model.
+Writes --out/model.pt ({config, state_dict, history}) and --out/train.log (one JSON line per event).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from metrics import bleu  # noqa: E402
+from model import DEFAULT_CONFIG, Transformer, count_parameters  # noqa: E402
+
+
+def read_ids(path, limit):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            ids = [int(t) for t in line.split()]
+            rows.append(ids[: limit - 1])
+    return rows
+
+
+def make_batches(src, tgt, max_tokens, rng):
+    """Length-sorted buckets cut into batches of at most max_tokens (padded size), shuffled."""
+    order = sorted(range(len(src)), key=lambda i: (len(tgt[i]) + rng.random(), len(src[i])))
+    batches, cur, longest = [], [], 0
+    for i in order:
+        n = max(len(src[i]), len(tgt[i])) + 1
+        if cur and max(longest, n) * (len(cur) + 1) > max_tokens:
+            batches.append(cur)
+            cur, longest = [], 0
+        cur.append(i)
+        longest = max(longest, n)
+    if cur:
+        batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(idx, src, tgt, cfg, device):
+    pad, bos, eos = cfg["pad_id"], cfg["bos_id"], cfg["eos_id"]
+    s_len = max(len(src[i]) for i in idx) + 1
+    t_len = max(len(tgt[i]) for i in idx) + 1
+    s = torch.full((len(idx), s_len), pad, dtype=torch.long)
+    ti = torch.full((len(idx), t_len), pad, dtype=torch.long)
+    to = torch.full((len(idx), t_len), pad, dtype=torch.long)
+    for r, i in enumerate(idx):
+        s[r, : len(src[i]) + 1] = torch.tensor(src[i] + [eos])
+        ti[r, : len(tgt[i]) + 1] = torch.tensor([bos] + tgt[i])
+        to[r, : len(tgt[i]) + 1] = torch.tensor(tgt[i] + [eos])
+    return s.to(device), ti.to(device), to.to(device)
+
+
+def smoothed_loss(logits, target, pad, eps):
+    """Label-smoothed NLL summed over non-pad targets; also returns the plain NLL sum."""
+    lprobs = F.log_softmax(logits.float(), dim=-1)
+    mask = target != pad
+    nll = -lprobs.gather(-1, target.unsqueeze(-1)).squeeze(-1)
+    smooth = -lprobs.mean(-1)
+    loss = ((1 - eps) * nll + eps * smooth)[mask].sum()
+    return loss, nll[mask].sum(), int(mask.sum())
+
+
+def lr_at(step, peak, warmup):
+    step = max(step, 1)
+    return peak * min(step / warmup, math.sqrt(warmup / step))
+
+
+def spm_decode(sp_model, ids_list):
+    import subprocess
+    text = "\n".join(" ".join(str(i) for i in ids) for ids in ids_list) + "\n"
+    out = subprocess.run(["spm_decode", f"--model={sp_model}", "--input_format=id"], input=text,
+                         capture_output=True, text=True, check=True).stdout
+    return out.split("\n")[: len(ids_list)]
+
+
+def spm_encode(sp_model, lines):
+    import subprocess
+    out = subprocess.run(["spm_encode", f"--model={sp_model}", "--output_format=id"], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    return [[int(t) for t in line.split()] for line in out.split("\n")[: len(lines)]]
+
+
+def load_dev(path, src_lang):
+    src, ref = [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            en, de = line.rstrip("\n").split("\t")
+            src.append(en if src_lang == "en" else de)
+            ref.append(de if src_lang == "en" else en)
+    return src, ref
+
+
+@torch.no_grad()
+def validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device, bleu_sents):
+    model.eval()
+    total_nll, total_tok = 0.0, 0
+    idx = list(range(len(dev_src_ids)))
+    for k in range(0, len(idx), 64):
+        s, ti, to = collate(idx[k:k + 64], dev_src_ids, dev_tgt_ids, cfg, device)
+        _, nll, n = smoothed_loss(model(s, ti), to, cfg["pad_id"], 0.0)
+        total_nll += float(nll)
+        total_tok += n
+    hyps = []
+    order = sorted(range(bleu_sents), key=lambda i: len(dev_src_ids[i]))
+    out = [None] * bleu_sents
+    for k in range(0, bleu_sents, 50):
+        chunk = order[k:k + 50]
+        s, _, _ = collate(chunk, dev_src_ids, dev_tgt_ids, cfg, device)
+        for i, toks in zip(chunk, model.greedy(s)):
+            out[i] = toks
+    hyps = spm_decode(sp_model, out)
+    model.train()
+    return total_nll / max(1, total_tok), bleu(hyps, dev_ref[:bleu_sents])
+
+
+def average_checkpoints(paths):
+    avg = None
+    for p in paths:
+        sd = torch.load(p, map_location="cpu")["model"]
+        if avg is None:
+            avg = {k: v.clone().double() for k, v in sd.items()}
+        else:
+            for k in avg:
+                avg[k] += sd[k].double()
+    return {k: (v / len(paths)).float() for k, v in avg.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--dev", required=True, help="flores-dev.en-de.tsv")
+    ap.add_argument("--src", required=True, choices=["en", "de"])
+    ap.add_argument("--tgt", required=True, choices=["en", "de"])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--config", help="JSON file overriding model.DEFAULT_CONFIG")
+    ap.add_argument("--minutes", type=float, default=120, help="time budget for this run")
+    ap.add_argument("--max-tokens", type=int, default=3000, help="padded tokens per batch")
+    ap.add_argument("--lr", type=float, default=1.5e-3)
+    ap.add_argument("--warmup", type=int, default=800)
+    ap.add_argument("--label-smoothing", type=float, default=0.1)
+    ap.add_argument("--dropout", type=float, default=0.05)
+    ap.add_argument("--checkpoint-minutes", type=float, default=8)
+    ap.add_argument("--keep", type=int, default=4, help="checkpoints averaged at the end")
+    ap.add_argument("--patience", type=int, default=4, help="validations without improvement before stopping")
+    ap.add_argument("--bleu-sentences", type=int, default=200)
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--bf16", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    log_f = open(os.path.join(args.out, "train.log"), "a")
+
+    def log(**kv):
+        kv["time"] = time.strftime("%H:%M:%S")
+        print(json.dumps(kv), file=log_f, flush=True)
+        print(json.dumps(kv), flush=True)
+
+    cfg = dict(DEFAULT_CONFIG)
+    if args.config:
+        cfg.update(json.load(open(args.config)))
+    sp_model = os.path.join(args.data, "spm.model")
+    cfg["vocab_size"] = sum(1 for _ in open(os.path.join(args.data, "spm.vocab"), encoding="utf-8"))
+    limit = cfg["max_length"]
+    src = read_ids(os.path.join(args.data, f"train.{args.src}.ids"), limit)
+    tgt = read_ids(os.path.join(args.data, f"train.{args.tgt}.ids"), limit)
+    keep = [i for i in range(len(src)) if src[i] and tgt[i] and len(src[i]) < 150 and len(tgt[i]) < 150]
+    src, tgt = [src[i] for i in keep], [tgt[i] for i in keep]
+    tok_total = sum(len(t) + 1 for t in tgt)
+
+    dev_src, dev_ref = load_dev(args.dev, args.src)
+    dev_src_ids = [x[: limit - 1] for x in spm_encode(sp_model, dev_src)]
+    dev_tgt_ids = [x[: limit - 1] for x in spm_encode(sp_model, dev_ref)]
+
+    device = torch.device(args.device)
+    model = Transformer(cfg, dropout=args.dropout).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
+    state = {"step": 0, "epoch": 0, "batch_pos": 0, "tokens": 0, "train_seconds": 0.0, "history": [],
+             "best_loss": float("inf"), "bad_evals": 0, "checkpoints": []}
+    ckpt_path = os.path.join(args.out, "last.pt")
+    if os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path, map_location="cpu")
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        state = ck["state"]
+        log(event="resume", step=state["step"])
+    log(event="start", params=count_parameters(model), pairs=len(src), epoch_target_tokens=tok_total, config=cfg,
+        args=vars(args))
+
+    def save(tag):
+        ck = {"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "config": cfg}
+        tmp = ckpt_path + ".tmp"
+        torch.save(ck, tmp)
+        os.replace(tmp, ckpt_path)
+        snap = os.path.join(args.out, f"ckpt_{state['step']:07d}.pt")
+        torch.save({"model": model.state_dict(), "config": cfg}, snap)
+        state["checkpoints"] = (state["checkpoints"] + [snap])[-args.keep:]
+        for old in glob.glob(os.path.join(args.out, "ckpt_*.pt")):
+            if old not in state["checkpoints"]:
+                os.remove(old)
+        log(event="checkpoint", tag=tag, step=state["step"])
+
+    start = time.time()
+    budget = args.minutes * 60
+    last_ckpt = time.time()
+    batches = make_batches(src, tgt, args.max_tokens, random.Random(args.seed + state["epoch"]))
+    window_tok, window_loss, window_t = 0, 0.0, time.time()
+    stop = False
+    model.train()
+    while not stop:
+        if state["batch_pos"] >= len(batches):
+            state["epoch"] += 1
+            state["batch_pos"] = 0
+            batches = make_batches(src, tgt, args.max_tokens, random.Random(args.seed + state["epoch"]))
+        s, ti, to = collate(batches[state["batch_pos"]], src, tgt, cfg, device)
+        state["batch_pos"] += 1
+        state["step"] += 1
+        for g in opt.param_groups:
+            g["lr"] = lr_at(state["step"], args.lr, args.warmup)
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(args.bf16)):
+            logits = model(s, ti)
+        loss, nll, n = smoothed_loss(logits, to, cfg["pad_id"], args.label_smoothing)
+        opt.zero_grad(set_to_none=True)
+        (loss / n).backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        state["tokens"] += n
+        window_tok += n
+        window_loss += float(nll)
+        if state["step"] % 100 == 0:
+            dt = time.time() - window_t
+            elapsed = time.time() - start
+            log(event="train", step=state["step"], epoch=state["epoch"] + state["batch_pos"] / len(batches),
+                nll=round(window_loss / window_tok, 4), tok_per_s=round(window_tok / dt), lr=round(lr_at(state["step"], args.lr, args.warmup), 6),
+                elapsed_min=round(elapsed / 60, 1), eta_min=round(max(0, budget - elapsed) / 60, 1))
+            window_tok, window_loss, window_t = 0, 0.0, time.time()
+        out_of_time = time.time() - start >= budget
+        if time.time() - last_ckpt >= args.checkpoint_minutes * 60 or out_of_time:
+            vloss, vbleu = validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device,
+                                    args.bleu_sentences)
+            state["history"].append({"step": state["step"], "tokens": state["tokens"], "valid_nll": round(vloss, 4),
+                                     "valid_bleu_greedy": round(vbleu, 2), "minutes": round((time.time() - start) / 60, 1)})
+            log(event="valid", **state["history"][-1])
+            if vloss < state["best_loss"] - 1e-3:
+                state["best_loss"], state["bad_evals"] = vloss, 0
+            else:
+                state["bad_evals"] += 1
+            save("periodic")
+            last_ckpt = time.time()
+            if state["bad_evals"] >= args.patience:
+                log(event="early_stop", step=state["step"])
+                stop = True
+            if out_of_time:
+                stop = True
+    state["train_seconds"] += time.time() - start
+
+    avg = average_checkpoints(state["checkpoints"])
+    model.load_state_dict(avg)
+    vloss, vbleu = validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device,
+                            args.bleu_sentences)
+    log(event="averaged", checkpoints=len(state["checkpoints"]), valid_nll=round(vloss, 4), valid_bleu_greedy=round(vbleu, 2))
+    torch.save({"config": cfg, "state_dict": avg, "history": state["history"],
+                "train": {"steps": state["step"], "target_tokens": state["tokens"], "epochs": state["epoch"] + state["batch_pos"] / len(batches),
+                          "seconds": state["train_seconds"], "device": args.device, "threads": args.threads,
+                          "averaged": len(state["checkpoints"])},
+                "languages": {"source": args.src, "target": args.tgt}}, os.path.join(args.out, "model.pt"))
+
+
+if __name__ == "__main__":
+    main()
