@@ -57,11 +57,12 @@ class Linear(nn.Linear):
 
 
 def int8_matmul(x, w):
-    """x[..., in] @ w[out, in]^T with both sides quantized per row, summed exactly (float64)."""
-    qw, sw = quantize_rows(w.double())
-    qx, sx = quantize_rows(x.double())
-    y = (qx @ qw.t()) * sx.unsqueeze(-1) * sw
-    return y.to(x.dtype)
+    """x[..., in] @ w[out, in]^T with both sides quantized per row (in float32, as the engine does),
+    the integer products summed exactly (float64), then scaled: acc * (scale_x * scale_w)."""
+    qw, sw = quantize_rows(w.float())
+    qx, sx = quantize_rows(x.float())
+    acc = (qx.double() @ qw.double().t()).float()
+    return (acc * (sx.unsqueeze(-1) * sw)).to(x.dtype)
 
 
 def sinusoid_positions(length, d_model):
@@ -189,7 +190,7 @@ class Transformer(nn.Module):
     def embed_weight(self):
         if not self.quantized:
             return self.embed.weight
-        q, s = quantize_rows(self.embed.weight.double())
+        q, s = quantize_rows(self.embed.weight.float())
         return (q * s.unsqueeze(-1)).to(self.embed.weight.dtype)
 
     def embed_tokens(self, tokens, offset=0):

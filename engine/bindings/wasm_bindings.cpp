@@ -1,0 +1,83 @@
+// The WebAssembly module's interface (embind): a thin layer over translator.h.
+//
+//   import createEngine from './engine.js';
+//   const Module = await createEngine({ wasmBinary });
+//   const t = new Module.Translator();
+//   const error = t.load(bytes);                 // Uint8Array; '' on success, else a message
+//   const info = JSON.parse(t.info());           // config, languages, provenance, file_bytes
+//   const r = JSON.parse(t.translate(text, JSON.stringify({ beam: 4, alignments: true })));
+//   // r = { ok: true, result: {...} } or { ok: false, error: '...' }  (result: see engine/README.md)
+//   t.delete();
+//
+// Strings cross the boundary as JSON so the JS side needs no embind value types, and nothing here
+// throws: every failure comes back as a message.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "translator.h"
+
+namespace {
+
+using nlohmann::json;
+
+std::string error_json(const std::string& message) {
+  return json{{"ok", false}, {"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+class WasmTranslator {
+ public:
+  std::string load(const emscripten::val& bytes) {
+    translator_.reset();
+    if (!bytes.instanceof(emscripten::val::global("Uint8Array"))) return "load() expects a Uint8Array";
+    const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+    auto loaded = nmt::Translator::load(data.data(), data.size());
+    if (!loaded) return loaded.error();
+    translator_ = std::move(loaded.value());
+    return "";
+  }
+
+  std::string info() const { return translator_ ? translator_->info_json() : error_json("no model loaded"); }
+
+  std::string translate(const std::string& text, const std::string& options_json) const {
+    if (!translator_) return error_json("no model loaded: call load() first");
+    nmt::TranslateOptions o;
+    const json opts = json::parse(options_json.empty() ? "{}" : options_json, nullptr, false);
+    if (opts.is_discarded() || !opts.is_object()) return error_json("options must be a JSON object");
+    auto number = [&](const char* key, double fallback, double lo, double hi) {
+      auto it = opts.find(key);
+      if (it == opts.end() || !it->is_number()) return fallback;
+      return std::min(hi, std::max(lo, it->get<double>()));
+    };
+    auto flag = [&](const char* key) {
+      auto it = opts.find(key);
+      return it != opts.end() && it->is_boolean() && it->get<bool>();
+    };
+    o.beam_size = int(number("beam", o.beam_size, 1, 16));
+    o.length_penalty = float(number("length_penalty", o.length_penalty, 0, 2));
+    o.max_length_ratio = float(number("max_length_ratio", o.max_length_ratio, 0.1, 4));
+    o.alignments = flag("alignments");
+    o.all_heads = flag("all_heads");
+    auto result = translator_->translate(text, o);
+    if (!result) return error_json(result.error());
+    return R"({"ok":true,"result":)" + nmt::to_json(result.value(), o) + "}";
+  }
+
+ private:
+  std::unique_ptr<nmt::Translator> translator_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(nmt_engine) {
+  emscripten::class_<WasmTranslator>("Translator")
+      .constructor<>()
+      .function("load", &WasmTranslator::load)
+      .function("info", &WasmTranslator::info)
+      .function("translate", &WasmTranslator::translate);
+}

@@ -1,0 +1,141 @@
+// nmt: the engine's command-line tool.
+//
+//   nmt --model FILE [--beam N] [--alignments [--all-heads]] < input.txt > output.txt
+//       Translates stdin to stdout (paragraphs and line breaks kept). --alignments prints JSON with
+//       tokens, the soft attention matrix and word alignments instead of plain text.
+//   nmt bench --model FILE --input FILE [--beam N] [--repeat N]
+//       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
+//   nmt info --model FILE
+//       Prints the model's header: config, languages, provenance.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "translator.h"
+
+namespace {
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: nmt --model FILE [--beam N] [--alignments [--all-heads]] < in > out\n"
+               "       nmt bench --model FILE --input FILE [--beam N] [--repeat N]\n"
+               "       nmt info --model FILE\n");
+  return 2;
+}
+
+double peak_rss_mb() {
+  struct rusage u {};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mode = "translate", model_path, input_path;
+  nmt::TranslateOptions options;
+  int repeat = 1;
+  int first = 1;
+  if (argc > 1 && (std::strcmp(argv[1], "bench") == 0 || std::strcmp(argv[1], "info") == 0)) {
+    mode = argv[1];
+    first = 2;
+  }
+  for (int i = first; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--model") {
+      const char* v = value();
+      if (!v) return usage();
+      model_path = v;
+    } else if (a == "--input") {
+      const char* v = value();
+      if (!v) return usage();
+      input_path = v;
+    } else if (a == "--beam") {
+      const char* v = value();
+      if (!v) return usage();
+      options.beam_size = std::atoi(v);
+    } else if (a == "--repeat") {
+      const char* v = value();
+      if (!v) return usage();
+      repeat = std::max(1, std::atoi(v));
+    } else if (a == "--alignments") {
+      options.alignments = true;
+    } else if (a == "--all-heads") {
+      options.all_heads = true;
+    } else {
+      return usage();
+    }
+  }
+  if (model_path.empty()) return usage();
+
+  auto loaded = nmt::Translator::load_file(model_path);
+  if (!loaded) {
+    std::fprintf(stderr, "nmt: %s\n", loaded.error().c_str());
+    return 1;
+  }
+  const nmt::Translator& translator = *loaded.value();
+
+  if (mode == "info") {
+    std::printf("%s\n", translator.info_json().c_str());
+    return 0;
+  }
+
+  if (mode == "bench") {
+    if (input_path.empty()) return usage();
+    std::ifstream in(input_path);
+    if (!in) {
+      std::fprintf(stderr, "nmt: cannot read %s\n", input_path.c_str());
+      return 1;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    double seconds = 0;
+    int sentences = 0, target_tokens = 0;
+    size_t words = 0;
+    for (int r = 0; r < repeat; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto result = translator.translate(text, options);
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!result) {
+        std::fprintf(stderr, "nmt: %s\n", result.error().c_str());
+        return 1;
+      }
+      sentences += int(result->sentences.size());
+      target_tokens += result->target_tokens;
+      std::istringstream ws(result->text);
+      std::string w;
+      while (ws >> w) ++words;
+    }
+    std::printf("model      %s (%zu bytes)\n", model_path.c_str(), translator.file().file_bytes());
+    std::printf("beam       %d\n", options.beam_size);
+    std::printf("sentences  %d in %.2f s\n", sentences, seconds);
+    std::printf("sentences/s      %.1f\n", sentences / seconds);
+    std::printf("target tokens/s  %.1f\n", target_tokens / seconds);
+    std::printf("words/s          %.1f\n", double(words) / seconds);
+    std::printf("peak memory      %.1f MB (model file %.1f MB)\n", peak_rss_mb(),
+                double(translator.file().file_bytes()) / 1e6);
+    return 0;
+  }
+
+  std::stringstream ss;
+  ss << std::cin.rdbuf();
+  auto result = translator.translate(ss.str(), options);
+  if (!result) {
+    std::fprintf(stderr, "nmt: %s\n", result.error().c_str());
+    return 1;
+  }
+  if (options.alignments)
+    std::printf("%s\n", nmt::to_json(result.value(), options).c_str());
+  else
+    std::fwrite(result->text.data(), 1, result->text.size(), stdout);
+  return 0;
+}

@@ -1,0 +1,89 @@
+// Row softmax, in place: x = exp(x - max) / Σ exp(x - max).
+//
+// exp is our own polynomial rather than xsimd::exp: in wasm xsimd's exp goes through SSE's
+// float→int conversion, which Emscripten emulates one lane at a time (slower than scalar
+// std::exp). This one uses only add/mul/shift, which map 1:1 onto SIMD128, and the same code runs
+// natively, so native tests cover the wasm arithmetic. Row tails are run through a W-wide buffer
+// padded with -INFINITY (which exponentiates to exactly 0), so every element sees the same exp.
+// GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
+// here under -march=native: a known false positive, silenced for this file only.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <algorithm>
+#include <cmath>
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/kernels.h"
+
+namespace nmt::kernels {
+namespace {
+
+using Batch = xsimd::batch<float>;
+using IBatch = xsimd::batch<int32_t>;
+constexpr int W = int(Batch::size);
+
+// e^x for x ≤ 0 (softmax arguments), ~1-2 ulp; x < -87 (including -INFINITY) gives exactly 0.
+// Cody-Waite: x = n·ln2 + r, |r| ≤ ln2/2, e^x = 2^n · P(r), with P the Cephes degree-7 fit.
+// n is rounded with the 1.5·2^23 trick; 2^n is built in the exponent field:
+//   bits(t = x·log2e + 1.5·2^23) = 0x4B400000 + n   →   bits(2^n) = (n + 127) << 23
+Batch exp_nonpositive(Batch x) {
+  const Batch xc = xsimd::max(x, Batch(-87.0f));
+  const Batch t = xsimd::fma(xc, Batch(1.44269504088896341f), Batch(12582912.0f));
+  const Batch n = t - Batch(12582912.0f);
+  Batch r = xsimd::fnma(n, Batch(0.693359375f), xc);  // xc - n·ln2, ln2 split hi + lo
+  r = xsimd::fnma(n, Batch(-2.12194440e-4f), r);
+  Batch p(1.9875691500e-4f);
+  p = xsimd::fma(p, r, Batch(1.3981999507e-3f));
+  p = xsimd::fma(p, r, Batch(8.3334519073e-3f));
+  p = xsimd::fma(p, r, Batch(4.1665795894e-2f));
+  p = xsimd::fma(p, r, Batch(1.6666665459e-1f));
+  p = xsimd::fma(p, r, Batch(5.0000001201e-1f));
+  const Batch y = xsimd::fma(p, r * r, r + Batch(1.0f));
+  const IBatch e = (xsimd::bitwise_cast<IBatch>(t) + IBatch(127 - 0x4B400000)) << 23;
+  return xsimd::select(x < Batch(-87.0f), Batch(0.0f), y * xsimd::bitwise_cast<Batch>(e));
+}
+
+void softmax_row(float* x, int N) {
+  const int full = N - N % W;
+  const int tail = N - full;
+  alignas(64) float pad[W];  // the tail, padded with -INFINITY
+  std::fill(pad, pad + W, -INFINITY);
+  std::copy(x + full, x + N, pad);
+
+  Batch vmax = Batch::load_aligned(pad);
+  for (int n = 0; n < full; n += W) vmax = xsimd::max(vmax, Batch::load_unaligned(x + n));
+  alignas(64) float lanes[W];
+  vmax.store_aligned(lanes);
+  const float max = *std::max_element(lanes, lanes + W);
+  if (max == -INFINITY) {  // fully masked row: zeros rather than NaN
+    std::fill(x, x + N, 0.0f);
+    return;
+  }
+
+  const Batch vm(max);
+  Batch vsum(0.0f);
+  for (int n = 0; n < full; n += W) {
+    const Batch e = exp_nonpositive(Batch::load_unaligned(x + n) - vm);
+    e.store_unaligned(x + n);
+    vsum += e;
+  }
+  const Batch e = exp_nonpositive(Batch::load_aligned(pad) - vm);
+  vsum += e;  // padding lanes are exactly 0
+  e.store_aligned(pad);
+  std::copy(pad, pad + tail, x + full);
+
+  const float sum = xsimd::hadd(vsum);
+  const Batch vs(sum);
+  for (int n = 0; n < full; n += W) (Batch::load_unaligned(x + n) / vs).store_unaligned(x + n);
+  for (int n = full; n < N; ++n) x[n] /= sum;
+}
+
+}  // namespace
+
+void softmax_rows(float* X, int M, int N) {
+  for (int m = 0; m < M; ++m) softmax_row(X + size_t(m) * N, N);
+}
+
+}  // namespace nmt::kernels

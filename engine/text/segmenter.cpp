@@ -1,0 +1,294 @@
+// Sentence segmentation (see segmenter.h). One forward pass over the text: gaps are runs of
+// whitespace; a sentence runs until a newline or until a sentence-ending punctuation run that is
+// followed by whitespace and something that can start a sentence, unless the word before a single
+// period says it is an abbreviation, an initial or an ordinal. Every look-ahead is bounded by the
+// next whitespace run and the position only moves forward, so the pass stays linear.
+#include "text/segmenter.h"
+
+#include <algorithm>
+#include <string>
+
+#include "text/utf8.h"
+
+namespace nmt {
+
+namespace {
+
+bool is_terminator(char32_t cp) {
+  return cp == '.' || cp == '!' || cp == '?' || cp == 0x2026 /* … */ || cp == 0x203C /* ‼ */ ||
+         (cp >= 0x2047 && cp <= 0x2049) /* ⁇ ⁈ ⁉ */;
+}
+
+// Full-width stops end a sentence even without whitespace after them (CJK has no spaces).
+bool is_cjk_terminator(char32_t cp) { return cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F; }
+
+bool is_closer(char32_t cp) {
+  switch (cp) {
+    case '"': case '\'': case ')': case ']': case '}':
+    case 0x201D: case 0x201C: case 0x2019: case 0x2018:  // ” “ ’ ‘ (German closes with “ and ‘)
+    case 0x00BB: case 0x00AB: case 0x203A: case 0x2039:  // » « › ‹ (German uses both directions)
+    case 0x300D: case 0x300F: case 0xFF09: case 0x3011: case 0x300B: case 0x3009:  // 」』）】》〉
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_opener(char32_t cp) {
+  switch (cp) {
+    case '"': case '\'': case '(': case '[': case '{':
+    case 0x201C: case 0x201E: case 0x2018: case 0x201A:  // “ „ ‘ ‚
+    case 0x00AB: case 0x00BB: case 0x2039: case 0x203A:  // « » ‹ ›
+    case 0x00BF: case 0x00A1:                            // ¿ ¡
+    case 0x300C: case 0x300E: case 0xFF08: case 0x3010: case 0x300A: case 0x3008:  // 「『（【《〈
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool can_start_sentence(char32_t cp) {
+  return is_upper(cp) || is_digit(cp) || is_opener(cp) || is_cjk_ideograph(cp) ||
+         (is_letter(cp) && !has_case(cp));  // Arabic, Hebrew, kana, Hangul...: no case to test
+}
+
+// Abbreviations, lower-cased, without the final period. Multi-part ones keep inner periods.
+constexpr std::string_view kCommonAbbreviations[] = {
+    "dr", "prof", "mr", "mrs", "ms", "st", "vs", "etc", "ca", "jr", "sr", "jan", "feb", "mar",
+    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "e.g", "i.e", "z.b", "d.h",
+};
+constexpr std::string_view kEnglishAbbreviations[] = {
+    "mt", "ft", "gen", "col", "lt", "sgt", "capt", "cpt", "rev", "hon", "gov", "sen", "rep",
+    "pres", "approx", "dept", "inc", "ltd", "co", "corp", "cf", "al", "univ", "assn", "bros",
+    "ave", "blvd", "rd", "a.m", "p.m", "u.s", "u.k", "messrs", "esp", "incl", "misc", "ibid",
+};
+constexpr std::string_view kGermanAbbreviations[] = {
+    "usw", "bzw", "hr", "fr", "frl", "u.a", "vgl", "str", "dipl", "ing", "bzgl", "evtl", "ggf",
+    "inkl", "zzgl", "sog", "allg", "bspw", "bsp", "jh", "jhd", "mio", "mrd", "tsd", "mind", "o.ä",
+    "u.ä", "s.o", "s.u", "u.u", "usf", "v.a", "z.t", "z.zt", "ggü", "gegr", "geb", "gest", "dt",
+    "engl", "franz", "lat", "abschn", "bd", "bde", "hrsg", "tel", "anm", "urspr", "ff", "kap",
+    "abb", "tab", "mär", "okt", "dez", "röm", "ev", "kath",
+};
+// Abbreviations that are also ordinary words ("I said no."): only when a number follows.
+constexpr std::string_view kNumberAbbreviations[] = {
+    "no", "nos", "nr", "fig", "figs", "pp", "vol", "art", "ch", "sec", "para", "op", "abs",
+};
+
+template <size_t N>
+bool contains(const std::string_view (&list)[N], std::string_view word) {
+  return std::find(std::begin(list), std::end(list), word) != std::end(list);
+}
+
+bool all_ascii_digits(std::string_view s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "U.S", "Ph.D", "z.B": parts of one or two letters joined by periods.
+bool is_dotted_abbreviation(std::string_view token) {
+  if (token.find('.') == std::string_view::npos) return false;
+  size_t letters_in_part = 0, i = 0;
+  while (i < token.size()) {
+    char32_t cp;
+    i += decode_utf8(token, i, cp);
+    if (cp == '.') {
+      if (letters_in_part == 0) return false;
+      letters_in_part = 0;
+    } else if (is_letter(cp)) {
+      if (++letters_in_part > 2) return false;
+    } else {
+      return false;
+    }
+  }
+  return letters_in_part > 0;
+}
+
+// Decides a single period followed by whitespace and a possible sentence start. `token` is the
+// text from the previous whitespace up to the period; `first_token`: nothing precedes it in the
+// sentence.
+bool period_ends_sentence(std::string_view token, bool first_token, char32_t next, bool german) {
+  // Strip opening quotes/brackets: "(Dr." is "Dr".
+  while (!token.empty()) {
+    char32_t cp;
+    const size_t length = decode_utf8(token, 0, cp);
+    if (!is_opener(cp)) break;
+    token.remove_prefix(length);
+  }
+  if (token.empty()) return true;
+
+  char32_t first;
+  if (decode_utf8(token, 0, first) == token.size() && is_letter(first)) {
+    return !german && first == 'I';  // an initial, except the English pronoun
+  }
+  if (all_ascii_digits(token)) {
+    if (first_token) return false;                  // "1. Introduction"
+    return !(german && token.size() <= 3);          // "am 3. Oktober"
+  }
+  if (token.size() > 16) return true;  // longer than any abbreviation; also bounds the copy below
+
+  std::string lower(token);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  if (contains(kCommonAbbreviations, lower)) return false;
+  if (german ? contains(kGermanAbbreviations, lower) : contains(kEnglishAbbreviations, lower)) {
+    return false;
+  }
+  if (contains(kNumberAbbreviations, lower) && is_digit(next)) return false;
+  return !is_dotted_abbreviation(token);
+}
+
+struct Decoded {
+  char32_t cp;
+  size_t length;
+};
+
+Decoded decode_at(std::string_view text, size_t pos) {
+  Decoded d;
+  d.length = decode_utf8(text, pos, d.cp);
+  return d;
+}
+
+// End (exclusive, trailing whitespace excluded) of the sentence that starts at `start`, which holds
+// a non-whitespace character.
+size_t sentence_end(std::string_view text, size_t start, bool german) {
+  const size_t n = text.size();
+  size_t i = start;
+  size_t content_end = start;  // just after the last non-whitespace character seen
+  size_t word_start = start;   // just after the last whitespace seen
+  while (i < n) {
+    const Decoded c = decode_at(text, i);
+    if (is_whitespace(c.cp)) {
+      if (is_newline(c.cp)) return content_end;
+      i += c.length;
+      word_start = i;
+      continue;
+    }
+    if (!is_terminator(c.cp) && !is_cjk_terminator(c.cp)) {
+      i += c.length;
+      content_end = i;
+      continue;
+    }
+
+    // A run of terminators ("?!", "...") and the closing quotes/brackets after it, taken whole so
+    // that a long run of dots is looked at once, not once per dot.
+    const size_t run_start = i;
+    bool single_period = true, cjk = false;
+    while (i < n) {
+      const Decoded t = decode_at(text, i);
+      if (!is_terminator(t.cp) && !is_cjk_terminator(t.cp)) break;
+      single_period = single_period && i == run_start && t.cp == '.';
+      cjk = cjk || is_cjk_terminator(t.cp);
+      i += t.length;
+    }
+    while (i < n) {
+      const Decoded t = decode_at(text, i);
+      if (!is_closer(t.cp)) break;
+      i += t.length;
+    }
+    content_end = i;
+    if (i >= n || cjk) return i;
+    if (!is_whitespace(decode_at(text, i).cp)) continue;  // "3.14", "e.g.x", "example.com"
+
+    // Look past the whitespace at what comes next.
+    size_t j = i;
+    while (j < n) {
+      const Decoded w = decode_at(text, j);
+      if (!is_whitespace(w.cp)) break;
+      if (is_newline(w.cp)) return i;
+      j += w.length;
+    }
+    if (j >= n) return i;
+    const char32_t next = decode_at(text, j).cp;
+    if (!can_start_sentence(next)) continue;
+    if (!single_period) return i;
+    const std::string_view token = text.substr(word_start, run_start - word_start);
+    if (period_ends_sentence(token, word_start == start, next, german)) return i;
+  }
+  return content_end;
+}
+
+}  // namespace
+
+std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang) {
+  const bool german = lang.substr(0, 2) == "de";
+  std::vector<TextPiece> pieces;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t gap_end = pos;
+    while (gap_end < text.size()) {
+      const Decoded c = decode_at(text, gap_end);
+      if (!is_whitespace(c.cp)) break;
+      gap_end += c.length;
+    }
+    if (gap_end > pos) pieces.push_back({pos, gap_end, false});
+    pos = gap_end;
+    if (pos >= text.size()) break;
+    const size_t end = sentence_end(text, pos, german);
+    pieces.push_back({pos, end, true});
+    pos = end;
+  }
+  return pieces;
+}
+
+namespace {
+
+// Clause punctuation after which a long sentence may be cut. ASCII ones only count when whitespace
+// follows ("3,5" and "10:30" stay whole); the full-width ones need none.
+bool is_clause_punct(char32_t cp) { return cp == ';' || cp == ':' || cp == ','; }
+bool is_cjk_clause_punct(char32_t cp) {
+  return cp == 0x3001 || cp == 0x3002 || cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A;  // 、。，；：
+}
+
+}  // namespace
+
+std::vector<std::pair<size_t, size_t>> split_long_sentence(std::string_view sentence,
+                                                           size_t max_bytes) {
+  std::vector<std::pair<size_t, size_t>> chunks;
+  const size_t n = sentence.size();
+  max_bytes = std::max<size_t>(max_bytes, 1);
+  size_t pos = 0;
+  while (n - pos > max_bytes) {
+    const size_t limit = pos + max_bytes;
+    const size_t late = pos + max_bytes / 2;
+    // Cut candidates (positions after a whole character), the last of each kind in the window.
+    size_t after_punct = 0, after_space = 0, after_char = 0;
+    bool punct_pending = false;  // clause punctuation seen, waiting for its whitespace
+    size_t i = pos;
+    while (i < limit) {
+      const Decoded c = decode_at(sentence, i);
+      if (i + c.length > limit) break;
+      i += c.length;
+      after_char = i;
+      if (is_whitespace(c.cp)) {
+        after_space = i;
+        if (punct_pending) after_punct = i;
+      } else if (is_cjk_clause_punct(c.cp)) {
+        after_punct = i;
+        punct_pending = true;
+      } else {
+        punct_pending = is_clause_punct(c.cp);
+      }
+    }
+    size_t cut;
+    if (after_punct >= late && after_punct > pos) {
+      cut = after_punct;
+    } else if (after_space >= late && after_space > pos) {
+      cut = after_space;
+    } else if (after_punct > pos) {
+      cut = after_punct;
+    } else if (after_space > pos) {
+      cut = after_space;
+    } else if (after_char > pos) {
+      cut = after_char;
+    } else {
+      cut = pos + decode_at(sentence, pos).length;  // one character wider than max_bytes
+    }
+    chunks.push_back({pos, cut});
+    pos = cut;
+  }
+  if (pos < n) chunks.push_back({pos, n});
+  return chunks;
+}
+
+}  // namespace nmt

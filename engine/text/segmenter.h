@@ -1,0 +1,39 @@
+// Sentence segmentation: cuts user text into the sentences the model translates one at a time and
+// the whitespace between them, which is kept verbatim so the translation can be reassembled with
+// the same paragraph breaks, newlines and spaces. Rule-based (English and German rules), one linear
+// pass, no exceptions; also splits a sentence too long for the model into smaller chunks.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace nmt {
+
+// The text cut into pieces that, concatenated, give back the text exactly: sentences to translate
+// and the whitespace between them (kept verbatim: paragraph breaks, newlines, spaces).
+struct TextPiece {
+  size_t begin, end;  // byte offsets into the text
+  bool is_sentence;   // false: a gap of whitespace only
+};
+
+// lang: "en" or "de" (anything else gets the English rules). A sentence ends at . ! ? … (and
+// closing quotes/brackets after them) followed by whitespace and an upper-case letter, a digit, a
+// letter of a script without case or an opening quote/bracket; at 。！？ whatever follows; and at
+// every newline (lines are never joined). No split after common abbreviations (Dr. e.g. z. B. usw.
+// ...), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"), list numbers at the
+// start of a sentence ("1. Introduction"), "No. 5"-style abbreviations before a number; decimals,
+// URLs and e-mail addresses never split because no whitespace follows their dots. Whitespace-only
+// text gives only gaps; empty text gives no pieces. Sentences never start or end with whitespace.
+std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang);
+
+// Splits one sentence that is too long for the model into chunks of at most max_bytes at the best
+// boundary (after ; : , and the whitespace following them, then after whitespace, else at a
+// character boundary; never inside a UTF-8 character). Boundaries in the second half of the allowed
+// length are preferred so chunks do not get tiny. Chunks concatenate to the input. A single
+// character longer than max_bytes (only with max_bytes < 4) becomes a chunk of its own.
+std::vector<std::pair<size_t, size_t>> split_long_sentence(std::string_view sentence,
+                                                           size_t max_bytes);
+
+}  // namespace nmt

@@ -1,0 +1,213 @@
+// Word finding and token-to-word alignment (see word_alignment.h). find_words is one forward pass
+// with a small amount of look-ahead (one character after an apostrophe, hyphen or decimal point;
+// the parts of an emoji sequence). align_words maps each token to a word by span overlap (binary
+// search over the sorted words), pools the attention into a word matrix and normalizes its rows.
+#include "text/word_alignment.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "text/utf8.h"
+
+namespace nmt {
+
+namespace {
+
+struct Decoded {
+  char32_t cp;
+  size_t length;
+};
+
+Decoded decode_at(std::string_view text, size_t pos) {
+  Decoded d;
+  d.length = decode_utf8(text, pos, d.cp);
+  return d;
+}
+
+constexpr char32_t kZwnj = 0x200C, kZwj = 0x200D;
+
+// Invisible format characters that belong to no word (zero-width space, BOM, bidi controls).
+bool is_ignorable(char32_t cp) {
+  return cp == 0x200B || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+bool is_word_char(char32_t cp) { return is_letter(cp) || is_digit(cp) || is_mark(cp); }
+
+// Kept inside a word when a word character follows: don't, Kaiser-Wilhelm, צה״ל.
+bool is_inner_joiner(char32_t cp) {
+  return cp == '\'' || cp == 0x2019 /* ’ */ || cp == '-' || cp == 0x2010 || cp == 0x2011 ||
+         cp == 0x05BE /* maqaf */ || cp == 0x05F3 || cp == 0x05F4 /* geresh, gershayim */;
+}
+
+// Kept inside a word unconditionally: joiners of Persian/Indic spelling, soft hyphen.
+bool is_silent_in_word(char32_t cp) { return cp == kZwnj || cp == kZwj || cp == 0xAD; }
+
+bool is_regional_indicator(char32_t cp) { return cp >= 0x1F1E6 && cp <= 0x1F1FF; }
+
+// Parts that extend an emoji: variation selectors, keycap, skin tones, tag characters.
+bool is_emoji_modifier(char32_t cp) {
+  return is_mark(cp) || (cp >= 0x1F3FB && cp <= 0x1F3FF) || (cp >= 0xE0020 && cp <= 0xE007F);
+}
+
+// End of the word (letters/digits/marks) that starts at `i`.
+size_t word_end(std::string_view s, size_t i) {
+  bool last_was_digit = false;
+  while (i < s.size()) {
+    const Decoded c = decode_at(s, i);
+    if (is_word_char(c.cp)) {
+      last_was_digit = is_digit(c.cp);
+      i += c.length;
+      continue;
+    }
+    if (is_silent_in_word(c.cp)) {
+      i += c.length;
+      continue;
+    }
+    const size_t after = i + c.length;
+    if (after >= s.size()) break;
+    const char32_t next = decode_at(s, after).cp;
+    const bool joins = is_inner_joiner(c.cp) && is_word_char(next);
+    const bool number = (c.cp == '.' || c.cp == ',') && last_was_digit && is_digit(next);  // 3.14
+    if (!joins && !number) break;
+    i = after;  // the word character after it is taken by the next iteration
+  }
+  return i;
+}
+
+// End of the emoji that starts at `i`: one pictograph or flag with its modifiers and any
+// ZWJ-joined pictographs (👩‍👩‍👧, 👍🏽, 🇩🇪).
+size_t emoji_end(std::string_view s, size_t i) {
+  const Decoded first = decode_at(s, i);
+  i += first.length;
+  if (is_regional_indicator(first.cp)) {
+    if (i < s.size()) {
+      const Decoded second = decode_at(s, i);
+      if (is_regional_indicator(second.cp)) i += second.length;
+    }
+    return i;
+  }
+  while (i < s.size()) {
+    const Decoded c = decode_at(s, i);
+    if (is_emoji_modifier(c.cp)) {
+      i += c.length;
+    } else if (c.cp == kZwj && i + c.length < s.size() &&
+               is_emoji(decode_at(s, i + c.length).cp)) {
+      i += c.length + decode_at(s, i + c.length).length;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+// Combining marks after a single-character word (a CJK ideograph, a symbol) stay with it.
+size_t marks_end(std::string_view s, size_t i) {
+  while (i < s.size()) {
+    const Decoded c = decode_at(s, i);
+    if (!is_mark(c.cp)) break;
+    i += c.length;
+  }
+  return i;
+}
+
+// Index of the word each token overlaps most, or -1. Words are sorted and disjoint.
+std::vector<int> tokens_to_words(const std::vector<Span>& token_spans, size_t count,
+                                 const std::vector<Span>& words, size_t text_size) {
+  std::vector<int> word_of(count, -1);
+  for (size_t t = 0; t < count; ++t) {
+    const size_t begin = std::min(token_spans[t].begin, text_size);
+    const size_t end = std::min(token_spans[t].end, text_size);
+    if (end <= begin) continue;
+    auto it = std::partition_point(words.begin(), words.end(),
+                                   [&](const Span& w) { return w.end <= begin; });
+    size_t best_overlap = 0;
+    for (; it != words.end() && it->begin < end; ++it) {
+      const size_t overlap = std::min(end, it->end) - std::max(begin, it->begin);
+      if (overlap > best_overlap) {
+        best_overlap = overlap;
+        word_of[t] = static_cast<int>(it - words.begin());
+      }
+    }
+  }
+  return word_of;
+}
+
+}  // namespace
+
+std::vector<Span> find_words(std::string_view sentence) {
+  std::vector<Span> words;
+  size_t i = 0;
+  while (i < sentence.size()) {
+    const Decoded c = decode_at(sentence, i);
+    size_t end;
+    if (is_whitespace(c.cp) || is_ignorable(c.cp) || c.cp == kZwj || c.cp == kZwnj) {
+      i += c.length;
+      continue;
+    } else if (is_word_char(c.cp)) {
+      end = word_end(sentence, i);
+    } else if (is_emoji(c.cp) || is_regional_indicator(c.cp)) {
+      end = emoji_end(sentence, i);
+    } else {
+      end = marks_end(sentence, i + c.length);  // an ideograph, or punctuation / a symbol
+    }
+    words.push_back({i, end});
+    i = end;
+  }
+  return words;
+}
+
+WordAlignment align_words(std::string_view source, const std::vector<Span>& source_token_spans,
+                          std::string_view target, const std::vector<Span>& target_token_spans,
+                          const float* soft, int target_tokens, int source_tokens) {
+  WordAlignment a;
+  a.source_words = find_words(source);
+  a.target_words = find_words(target);
+  const size_t ws = a.source_words.size(), wt = a.target_words.size();
+  a.matrix.assign(wt * ws, 0.0f);
+  if (soft == nullptr || target_tokens <= 0 || source_tokens <= 0 || ws == 0 || wt == 0) return a;
+
+  const size_t columns = static_cast<size_t>(source_tokens);
+  const size_t rows = static_cast<size_t>(target_tokens);
+  const std::vector<int> source_word = tokens_to_words(
+      source_token_spans, std::min(columns, source_token_spans.size()), a.source_words,
+      source.size());
+  const std::vector<int> target_word = tokens_to_words(
+      target_token_spans, std::min(rows, target_token_spans.size()), a.target_words,
+      target.size());
+
+  // Sum per source word, accumulated per target word (double: many small weights).
+  std::vector<double> sum(wt * ws, 0.0);
+  std::vector<int> tokens_in_word(wt, 0);
+  for (size_t t = 0; t < target_word.size(); ++t) {
+    if (target_word[t] < 0) continue;
+    const size_t w = static_cast<size_t>(target_word[t]);
+    ++tokens_in_word[w];
+    const float* row = soft + t * columns;
+    for (size_t s = 0; s < source_word.size(); ++s) {
+      const float v = row[s];
+      if (source_word[s] < 0 || !(v > 0.0f) || !std::isfinite(v)) continue;
+      sum[w * ws + static_cast<size_t>(source_word[s])] += v;
+    }
+  }
+
+  // Average over the word's target tokens, then normalize the row. Rows with (almost) no mass
+  // (the attention went to tokens outside any word, such as </s>) stay zero and get no link.
+  constexpr double kMinMass = 1e-6;
+  for (size_t w = 0; w < wt; ++w) {
+    if (tokens_in_word[w] == 0) continue;
+    double* row = &sum[w * ws];
+    double total = 0.0;
+    for (size_t s = 0; s < ws; ++s) total += row[s] / tokens_in_word[w];
+    if (total < kMinMass) continue;
+    size_t best = 0;
+    for (size_t s = 0; s < ws; ++s) {
+      a.matrix[w * ws + s] = static_cast<float>(row[s] / tokens_in_word[w] / total);
+      if (row[s] > row[best]) best = s;
+    }
+    a.links.push_back({static_cast<int>(w), static_cast<int>(best)});
+  }
+  return a;
+}
+
+}  // namespace nmt

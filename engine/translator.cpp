@@ -1,0 +1,317 @@
+// Translator: text -> sentences -> tokens -> encoder -> search -> text + alignments.
+#include "translator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include <nlohmann/json.hpp>
+
+#include "text/segmenter.h"
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// A unit of translation: one sentence, or a chunk of a sentence too long for the model.
+struct Unit {
+  size_t begin = 0, end = 0;  // bytes in the cleaned text
+  size_t piece = 0;           // index of its sentence in the segmentation
+  std::vector<Token> tokens;  // spans relative to `begin`
+};
+
+// Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
+// before a token that starts a word ("▁...") right after punctuation, else before any word start.
+std::vector<std::pair<size_t, size_t>> chunk_tokens(const std::vector<Token>& toks, size_t limit) {
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t start = 0;
+  auto starts_word = [&](size_t i) { return toks[i].piece.rfind("\xE2\x96\x81", 0) == 0; };
+  while (toks.size() - start > limit) {
+    size_t cut = 0;
+    for (size_t i = start + limit; i > start + limit / 2 && !cut; --i) {
+      const std::string& prev = toks[i - 1].piece;
+      if (starts_word(i) && !prev.empty() && std::strchr(".,;:!?)", prev.back())) cut = i;
+    }
+    for (size_t i = start + limit; i > start + limit / 2 && !cut; --i)
+      if (starts_word(i)) cut = i;
+    if (!cut) cut = start + limit;
+    out.emplace_back(start, cut);
+    start = cut;
+  }
+  out.emplace_back(start, toks.size());
+  return out;
+}
+
+}  // namespace
+
+void Translator::AlignedFree::operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(64)); }
+
+Result<std::unique_ptr<Translator>> Translator::load(const uint8_t* data, size_t size) {
+  if (!data || size == 0) return Error{"model file is empty"};
+  std::unique_ptr<uint8_t[], AlignedFree> bytes(static_cast<uint8_t*>(::operator new[](size, std::align_val_t(64))));
+  std::memcpy(bytes.get(), data, size);
+  auto file = ModelFile::parse(bytes.get(), size);
+  if (!file) return Error{file.error()};
+  const TensorView* spm = file->find("tokenizer.spm");
+  if (!spm || spm->dtype != DType::u8) return Error{"model file lacks its tokenizer (tensor tokenizer.spm)"};
+  auto tokenizer = SentencePiece::load(spm->data, spm->bytes);
+  if (!tokenizer) return Error{"model's tokenizer: " + tokenizer.error()};
+  const ModelConfig& c = file->config();
+  if (tokenizer->vocab_size() != c.vocab_size)
+    return Error{"tokenizer has " + std::to_string(tokenizer->vocab_size()) + " pieces but the model's vocab_size is " +
+                 std::to_string(c.vocab_size)};
+  if (tokenizer->eos_id() != c.eos_id || tokenizer->bos_id() != c.bos_id || tokenizer->unk_id() != c.unk_id)
+    return Error{"tokenizer special ids (unk/bos/eos) differ from the model config"};
+  auto model = Transformer::create(file.value());
+  if (!model) return Error{model.error()};
+  return std::unique_ptr<Translator>(
+      new Translator(std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value())));
+}
+
+Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Error{"cannot open model file " + path};
+  std::vector<uint8_t> data;
+  uint8_t buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.insert(data.end(), buf, buf + n);
+  std::fclose(f);
+  return load(data.data(), data.size());
+}
+
+SearchOptions Translator::search_options(const TranslateOptions& o) const {
+  SearchOptions s;
+  s.beam_size = std::max(1, std::min(o.beam_size, 16));
+  s.length_penalty = o.length_penalty;
+  s.max_length_ratio = o.max_length_ratio;
+  s.max_length_offset = o.max_length_offset;
+  s.alignment_layer = file_.alignment_layer();
+  s.keep_attention = o.alignments;
+  s.keep_all_heads = o.alignments && o.all_heads;
+  return s;
+}
+
+std::vector<Hypothesis> Translator::translate_ids(const std::vector<std::vector<int>>& sources,
+                                                  const SearchOptions& options) const {
+  std::vector<std::vector<int>> with_eos;
+  const size_t limit = size_t(model_.config().max_length);
+  for (const auto& s : sources) {
+    std::vector<int> ids(s.begin(), s.begin() + std::min(s.size(), limit - 1));
+    ids.push_back(model_.config().eos_id);
+    with_eos.push_back(std::move(ids));
+  }
+  if (with_eos.empty()) return {};
+  EncoderOutput enc = model_.encode(with_eos);
+  return search(model_, enc, options);
+}
+
+Result<Translation> Translator::translate(std::string_view input, const TranslateOptions& options) const {
+  const auto t0 = Clock::now();
+  const ModelConfig& c = model_.config();
+  Translation out;
+  out.decoder_layers = c.decoder_layers;
+  out.n_heads = c.n_heads;
+  out.source_text = sanitize_utf8(input);
+  const std::string& text = out.source_text;
+  const std::vector<TextPiece> pieces = segment_text(text, file_.source_language());
+
+  // sentences -> tokens (long ones cut into chunks the model can take)
+  std::vector<Unit> units;
+  const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    if (!pieces[p].is_sentence) continue;
+    const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
+    std::vector<Token> toks = tokenizer_.encode(sentence);
+    for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
+      Unit u;
+      u.piece = p;
+      u.begin = pieces[p].begin + (a < toks.size() ? toks[a].begin : 0);
+      u.end = b > a ? pieces[p].begin + toks[b - 1].end : pieces[p].end;
+      if (a == 0) u.begin = pieces[p].begin;
+      if (b == toks.size()) u.end = pieces[p].end;
+      for (size_t i = a; i < b; ++i) {
+        Token t = toks[i];
+        t.begin = t.begin + pieces[p].begin - u.begin;
+        t.end = t.end + pieces[p].begin - u.begin;
+        u.tokens.push_back(std::move(t));
+      }
+      units.push_back(std::move(u));
+    }
+  }
+
+  // batches of similar length, translated together
+  std::vector<size_t> order(units.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return units[a].tokens.size() < units[b].tokens.size(); });
+  const SearchOptions search_opts = search_options(options);
+  std::vector<Hypothesis> hyps(units.size());
+  std::vector<std::vector<int>> source_ids(units.size());
+  for (size_t i = 0; i < order.size();) {
+    std::vector<std::vector<int>> batch;
+    std::vector<size_t> members;
+    size_t tokens = 0;
+    while (i < order.size() && (batch.empty() || tokens + units[order[i]].tokens.size() + 1 <= size_t(options.batch_tokens))) {
+      const Unit& u = units[order[i]];
+      std::vector<int> ids;
+      for (const Token& t : u.tokens) ids.push_back(t.id);
+      ids.push_back(c.eos_id);
+      tokens += ids.size();
+      source_ids[order[i]] = ids;
+      batch.push_back(std::move(ids));
+      members.push_back(order[i]);
+      ++i;
+    }
+    const auto te = Clock::now();
+    EncoderOutput enc = model_.encode(batch);
+    out.ms_encode += ms_since(te);
+    const auto td = Clock::now();
+    std::vector<Hypothesis> best = search(model_, enc, search_opts);
+    out.ms_decode += ms_since(td);
+    for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
+  }
+
+  // reassemble: gaps verbatim, each sentence replaced by its translation
+  size_t next_unit = 0;
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    if (!pieces[p].is_sentence) {
+      out.text.append(text, pieces[p].begin, pieces[p].end - pieces[p].begin);
+      continue;
+    }
+    bool first = true;
+    for (; next_unit < units.size() && units[next_unit].piece == p; ++next_unit) {
+      const Unit& u = units[next_unit];
+      Hypothesis& h = hyps[next_unit];
+      if (!first) out.text += ' ';
+      first = false;
+      SentenceTranslation s;
+      s.source = text.substr(u.begin, u.end - u.begin);
+      s.source_begin = u.begin;
+      s.source_end = u.end;
+      s.source_ids = source_ids[next_unit];
+      s.target_ids = h.tokens;
+      s.score = h.score;
+      std::vector<int> words_ids;
+      for (int id : h.tokens)
+        if (id != c.eos_id) words_ids.push_back(id);
+      std::vector<std::pair<size_t, size_t>> spans;
+      s.target = tokenizer_.decode(words_ids, &spans);
+      s.target_begin = out.text.size();
+      out.text += s.target;
+      s.target_end = out.text.size();
+      out.source_tokens += int(s.source_ids.size());
+      out.target_tokens += int(s.target_ids.size());
+      if (options.alignments) {
+        for (const Token& t : u.tokens) s.source_tokens.push_back({t.piece, t.begin, t.end});
+        s.source_tokens.push_back({"</s>", s.source.size(), s.source.size()});
+        for (size_t k = 0; k < words_ids.size(); ++k)
+          s.target_tokens.push_back({tokenizer_.id_to_piece(words_ids[k]), spans[k].first, spans[k].second});
+        if (s.target_ids.size() > words_ids.size()) s.target_tokens.push_back({"</s>", s.target.size(), s.target.size()});
+        s.attention = std::move(h.attention);
+        s.heads = std::move(h.heads);
+        std::vector<Span> src_spans, tgt_spans;
+        for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
+        for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
+        s.words = align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), int(s.target_tokens.size()),
+                              int(s.source_tokens.size()));
+      }
+      out.sentences.push_back(std::move(s));
+    }
+  }
+  if (out.sentences.empty()) out.text.clear();  // whitespace-only input: empty output
+  out.ms_total = ms_since(t0);
+  return out;
+}
+
+std::string Translator::info_json() const {
+  nlohmann::json j;
+  const nlohmann::json& h = file_.header();
+  j["config"] = h["config"];
+  j["languages"] = h["languages"];
+  j["alignment"] = {{"layer", file_.alignment_layer()}, {"heads", "mean"}};
+  j["provenance"] = h.contains("provenance") ? h["provenance"] : nlohmann::json::object();
+  j["file_bytes"] = file_.file_bytes();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string to_json(const Translation& t, const TranslateOptions& options) {
+  using nlohmann::json;
+  const Utf16Offsets src16(t.source_text), out16(t.text);
+  auto range = [](const Utf16Offsets& map, size_t b, size_t e) { return json::array({map(b), map(e)}); };
+  json sentences = json::array();
+  for (const SentenceTranslation& s : t.sentences) {
+    json j;
+    j["source"] = s.source;
+    j["target"] = s.target;
+    j["source_range"] = range(src16, s.source_begin, s.source_end);
+    j["target_range"] = range(out16, s.target_begin, s.target_end);
+    j["score"] = s.score;
+    if (options.alignments) {
+      // offsets within the sentence, in UTF-16 units
+      const Utf16Offsets ss(s.source), ts(s.target);
+      auto tokens = [](const std::vector<TokenSpan>& toks, const Utf16Offsets& map) {
+        json a = json::array();
+        for (const TokenSpan& k : toks) a.push_back({{"piece", k.piece}, {"range", {map(k.begin), map(k.end)}}});
+        return a;
+      };
+      j["source_tokens"] = tokens(s.source_tokens, ss);
+      j["target_tokens"] = tokens(s.target_tokens, ts);
+      const size_t rows = s.target_tokens.size(), cols = s.source_tokens.size();
+      json att = json::array();
+      for (size_t r = 0; r < rows; ++r)
+        att.push_back(std::vector<float>(s.attention.begin() + r * cols, s.attention.begin() + (r + 1) * cols));
+      j["attention"] = std::move(att);
+      if (options.all_heads && !s.heads.empty()) {
+        // stored per target token as [layers, heads, cols]; returned as [layer][head][row][col]
+        const size_t per_token = size_t(t.decoder_layers) * t.n_heads * cols;
+        json layers = json::array();
+        for (int l = 0; l < t.decoder_layers; ++l) {
+          json heads = json::array();
+          for (int hh = 0; hh < t.n_heads; ++hh) {
+            json m = json::array();
+            for (size_t r = 0; r < rows; ++r) {
+              const float* p = &s.heads[r * per_token + (size_t(l) * t.n_heads + hh) * cols];
+              m.push_back(std::vector<float>(p, p + cols));
+            }
+            heads.push_back(std::move(m));
+          }
+          layers.push_back(std::move(heads));
+        }
+        j["heads"] = std::move(layers);
+      }
+      json sw = json::array(), tw = json::array();
+      for (const Span& w : s.words.source_words) sw.push_back({ss(w.begin), ss(w.end)});
+      for (const Span& w : s.words.target_words) tw.push_back({ts(w.begin), ts(w.end)});
+      j["source_words"] = std::move(sw);
+      j["target_words"] = std::move(tw);
+      const size_t nsw = s.words.source_words.size(), ntw = s.words.target_words.size();
+      json wm = json::array();
+      for (size_t r = 0; r < ntw; ++r)
+        wm.push_back(std::vector<float>(s.words.matrix.begin() + r * nsw, s.words.matrix.begin() + (r + 1) * nsw));
+      j["word_attention"] = std::move(wm);
+      json links = json::array();
+      for (auto [tw_i, sw_i] : s.words.links)
+        links.push_back({tw_i, sw_i, nsw ? s.words.matrix[size_t(tw_i) * nsw + sw_i] : 0.0f});
+      j["word_alignments"] = std::move(links);
+    }
+    sentences.push_back(std::move(j));
+  }
+  json root;
+  root["text"] = t.text;
+  root["source_text"] = t.source_text;
+  root["sentences"] = std::move(sentences);
+  root["stats"] = {{"source_tokens", t.source_tokens},
+                   {"target_tokens", t.target_tokens},
+                   {"ms", {{"total", t.ms_total}, {"encode", t.ms_encode}, {"decode", t.ms_decode}}}};
+  return root.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace nmt

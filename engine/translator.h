@@ -1,0 +1,109 @@
+// The engine's public API: load a model file, translate text, get alignments.
+//
+// Basic usage:
+//
+//   #include "translator.h"
+//   auto loaded = nmt::Translator::load_file("weights/en-de/model.nmt");
+//   if (!loaded) { fprintf(stderr, "%s\n", loaded.error().c_str()); return 1; }
+//   nmt::Translator& t = *loaded.value();
+//   nmt::TranslateOptions options;           // beam 4, no alignments
+//   options.alignments = true;
+//   auto result = t.translate("The cat sleeps. It is tired.", options);
+//   if (result) puts(result->text.c_str());  // "Die Katze schläft. Sie ist müde."
+//   puts(nmt::to_json(result.value(), options).c_str());   // tokens, attention, word alignments
+//
+// The pipeline, top-down (each step in its own folder):
+//   text/segmenter     text -> paragraphs and sentences (gaps kept verbatim)
+//   tokenizer/         sentence -> SentencePiece tokens with byte spans
+//   model/transformer  tokens -> encoder output; decoder steps -> logits (+ cross-attention)
+//   search/            logits -> greedy / beam search hypotheses
+//   text/word_alignment  cross-attention -> word-level alignments
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "model/model_file.h"
+#include "model/transformer.h"
+#include "search/beam_search.h"
+#include "text/word_alignment.h"
+#include "tokenizer/sentencepiece.h"
+
+namespace nmt {
+
+struct TranslateOptions {
+  int beam_size = 4;              // 1 = greedy
+  float length_penalty = 0.6f;    // GNMT alpha for ranking finished beams
+  float max_length_ratio = 1.5f;  // target tokens <= source tokens * ratio + offset (and <= max_length)
+  int max_length_offset = 10;
+  bool alignments = false;        // keep the cross-attention and compute word alignments
+  bool all_heads = false;         // also keep every decoder layer's every head
+  int batch_tokens = 2048;        // sentences are batched up to this many source tokens
+};
+
+struct TokenSpan {
+  std::string piece;  // "▁Hallo", or "</s>"
+  size_t begin, end;  // bytes within the sentence text (empty for </s>)
+};
+
+struct SentenceTranslation {
+  std::string source, target;
+  size_t source_begin = 0, source_end = 0;  // bytes in Translation::source_text
+  size_t target_begin = 0, target_end = 0;  // bytes in Translation::text
+  std::vector<int> source_ids, target_ids;  // source with eos; target as generated (eos included if produced)
+  float score = 0.0f;
+  // With options.alignments:
+  std::vector<TokenSpan> source_tokens, target_tokens;  // one per id
+  std::vector<float> attention;  // [target_ids, source_ids]: alignment layer, mean over heads
+  std::vector<float> heads;      // [target_ids, decoder_layers, n_heads, source_ids] (options.all_heads)
+  WordAlignment words;
+};
+
+struct Translation {
+  std::string source_text;  // the input after cleaning (invalid UTF-8 replaced, control chars removed)
+  std::string text;         // the translation, with the input's paragraph breaks and spacing
+  std::vector<SentenceTranslation> sentences;
+  int source_tokens = 0, target_tokens = 0;
+  int decoder_layers = 0, n_heads = 0;  // shape of SentenceTranslation::heads
+  double ms_total = 0, ms_encode = 0, ms_decode = 0;
+};
+
+class Translator {
+ public:
+  // Copies the bytes once into an aligned buffer; weights are then used in place.
+  static Result<std::unique_ptr<Translator>> load(const uint8_t* data, size_t size);
+  static Result<std::unique_ptr<Translator>> load_file(const std::string& path);
+
+  Result<Translation> translate(std::string_view text, const TranslateOptions& options) const;
+
+  // Lower level: sentences as token ids (without eos) -> best hypotheses. Used by tests and bench.
+  std::vector<Hypothesis> translate_ids(const std::vector<std::vector<int>>& sources, const SearchOptions& options) const;
+  SearchOptions search_options(const TranslateOptions& options) const;
+
+  const ModelFile& file() const { return file_; }
+  const SentencePiece& tokenizer() const { return tokenizer_; }
+  const Transformer& model() const { return model_; }
+  std::string info_json() const;  // config, languages, provenance, file size
+
+ private:
+  struct AlignedFree {
+    void operator()(uint8_t* p) const;
+  };
+  Translator(std::unique_ptr<uint8_t[], AlignedFree> bytes, ModelFile file, SentencePiece tokenizer, Transformer model)
+      : bytes_(std::move(bytes)), file_(std::move(file)), tokenizer_(std::move(tokenizer)), model_(std::move(model)) {}
+
+  std::unique_ptr<uint8_t[], AlignedFree> bytes_;
+  ModelFile file_;
+  SentencePiece tokenizer_;
+  Transformer model_;
+};
+
+// The translation as JSON (the format the WASM module and `nmt --alignments` return; see
+// engine/README.md). Offsets are UTF-16 code units, as JavaScript strings index.
+std::string to_json(const Translation& t, const TranslateOptions& options);
+
+}  // namespace nmt

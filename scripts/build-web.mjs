@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * Builds the static site: copies web/ (the demo page, the translator module and its worker), the
+ * WASM engine (build-wasm/engine.js + engine.wasm → engine/) and the models named by the weights
+ * manifest (→ models/, content-hashed file names, with a new manifest.json giving each file's
+ * bytes and SHA-256), and writes the service worker's precache list and version. Every URL in the
+ * result is relative, so the folder works from any static server, under any sub-path.
+ *
+ *   node scripts/build-web.mjs [--out dist] [--manifest weights/manifest.json] [--engine build-wasm] [--quiet]
+ *
+ * Without --manifest it uses weights/manifest.json, or, before the real models exist, the test
+ * fixture manifest tests/fixtures/web-manifest.json (the tiny random model; it says so).
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function parseArgs(argv) {
+  const args = { out: path.join(ROOT, 'dist'), manifest: null, engine: path.join(ROOT, 'build-wasm'), quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--out') args.out = path.resolve(value());
+    else if (a === '--manifest') args.manifest = path.resolve(value());
+    else if (a === '--engine') args.engine = path.resolve(value());
+    else if (a === '--quiet') args.quiet = true;
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: node scripts/build-web.mjs [--out dist] [--manifest weights/manifest.json] [--engine build-wasm] [--quiet]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  return args;
+}
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+
+function listFiles(dir, base = dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full, base));
+    else out.push(path.relative(base, full).split(path.sep).join('/'));
+  }
+  return out;
+}
+
+export function build(options) {
+  const log = options.quiet ? () => {} : (...a) => console.log(...a);
+  const webDir = path.join(ROOT, 'web');
+
+  // 1. Inputs.
+  const engineJs = path.join(options.engine, 'engine.js');
+  const engineWasm = path.join(options.engine, 'engine.wasm');
+  for (const f of [engineJs, engineWasm]) {
+    if (!existsSync(f)) throw new Error(`${path.relative(ROOT, f)} is missing: build the engine first (bash scripts/build.sh).`);
+  }
+  let manifestPath = options.manifest;
+  if (!manifestPath) {
+    manifestPath = path.join(ROOT, 'weights/manifest.json');
+    if (!existsSync(manifestPath)) {
+      manifestPath = path.join(ROOT, 'tests/fixtures/web-manifest.json');
+      console.warn('build-web: weights/manifest.json does not exist yet; using the test fixture model (tests/fixtures/tiny.nmt), whose translations are gibberish.');
+    }
+  }
+  if (!existsSync(manifestPath)) throw new Error(`the weights manifest ${manifestPath} does not exist`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  if (!Array.isArray(manifest.models) || manifest.models.length === 0) throw new Error(`${manifestPath}: no "models" list`);
+
+  // 2. A clean output folder.
+  const out = options.out;
+  if (out === ROOT || out === webDir || ROOT.startsWith(out + path.sep)) throw new Error(`refusing to build into ${out}`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(path.join(out, 'engine'), { recursive: true });
+  mkdirSync(path.join(out, 'models'), { recursive: true });
+
+  const versionHash = createHash('sha256');
+  const shell = ['./'];
+
+  // 3. The web files (sw.js last: it needs the version).
+  const webFiles = listFiles(webDir).filter((f) => f !== 'sw.js');
+  for (const f of webFiles) {
+    mkdirSync(path.dirname(path.join(out, f)), { recursive: true });
+    copyFileSync(path.join(webDir, f), path.join(out, f));
+    versionHash.update(f).update(readFileSync(path.join(webDir, f)));
+    if (!/^bench\.|\.d\.ts$/.test(f)) shell.push(f);
+  }
+
+  // 4. The engine.
+  for (const f of [engineJs, engineWasm]) {
+    const name = `engine/${path.basename(f)}`;
+    copyFileSync(f, path.join(out, name));
+    versionHash.update(name).update(readFileSync(f));
+    shell.push(name);
+  }
+
+  // 5. The models, checked against the manifest and renamed by content.
+  const models = [];
+  const byHash = new Map();
+  for (const m of manifest.models) {
+    if (!m.from || !m.to || !m.file) throw new Error(`${manifestPath}: every model needs from, to and file`);
+    const src = path.resolve(path.dirname(manifestPath), m.file);
+    if (!existsSync(src)) throw new Error(`${manifestPath}: the ${m.from}→${m.to} model ${src} does not exist`);
+    const bytes = readFileSync(src);
+    const hash = sha256(bytes);
+    if (m.sha256 && m.sha256.toLowerCase() !== hash) throw new Error(`${src}: SHA-256 ${hash} does not match the manifest's ${m.sha256}`);
+    if (m.bytes && m.bytes !== bytes.length) throw new Error(`${src}: ${bytes.length} bytes, the manifest says ${m.bytes}`);
+    let file = byHash.get(hash);
+    if (!file) {
+      file = `${m.from}-${m.to}.${hash.slice(0, 12)}.nmt`;
+      copyFileSync(src, path.join(out, 'models', file));
+      byHash.set(hash, file);
+    }
+    const { file: _f, bytes: _b, sha256: _s, ...rest } = m;
+    models.push({ ...rest, from: m.from, to: m.to, file, bytes: bytes.length, sha256: hash });
+    versionHash.update(hash);
+    log(`  model ${m.from}→${m.to}: ${path.relative(ROOT, src)} (${mb(bytes.length)}) → models/${file}`);
+  }
+  const outManifest = { models, built_from: path.relative(ROOT, manifestPath) };
+  writeFileSync(path.join(out, 'models/manifest.json'), `${JSON.stringify(outManifest, null, 2)}\n`);
+  shell.push('models/manifest.json');
+  versionHash.update(JSON.stringify(outManifest));
+
+  // 6. The service worker with this build's version and file lists.
+  const version = versionHash.digest('hex').slice(0, 16);
+  const swSource = readFileSync(path.join(webDir, 'sw.js'), 'utf8');
+  const marker = /\/\* BUILD \*\/[\s\S]*?\/\* \/BUILD \*\//;
+  if (!marker.test(swSource)) throw new Error('web/sw.js has no /* BUILD */ … /* /BUILD */ block');
+  const build = { version, shell, models: [...new Set(models.map((m) => `models/${m.file}`))] };
+  writeFileSync(path.join(out, 'sw.js'), swSource.replace(marker, `/* BUILD */ ${JSON.stringify(build)} /* /BUILD */`));
+
+  const total = listFiles(out).reduce((a, f) => a + statSync(path.join(out, f)).size, 0);
+  log(`Built ${path.relative(process.cwd(), out) || '.'}/ (version ${version}, ${listFiles(out).length} files, ${mb(total)}).`);
+  log(`Serve it with: node scripts/serve.mjs ${path.relative(process.cwd(), out) || '.'}`);
+  return { out, version, models, manifestPath };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    build(parseArgs(process.argv.slice(2)));
+  } catch (e) {
+    console.error(`build-web: ${e.message}`);
+    process.exit(1);
+  }
+}

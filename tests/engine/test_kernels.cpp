@@ -1,0 +1,354 @@
+// Kernel tests: every fast kernel against its scalar twin in nmt::kernels::ref, on sizes from 1 to
+// a few SIMD widths (so every main loop, tail and edge block runs), with strided operands, and
+// with sentinel padding after every output to catch writes past the end. The same file runs
+// natively (AVX2 / AVX-512) and in node (SIMD128), so each ISA's leaves are checked.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/kernels.h"
+
+namespace k = nmt::kernels;
+
+namespace {
+
+constexpr float kSentinel = -12345.5f;
+constexpr int kPad = 64;  // sentinel elements after each output
+
+// xorshift32: deterministic and identical on every platform.
+struct Rng {
+  uint32_t s = 0x9E3779B9u;
+  uint32_t next() {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return s;
+  }
+  float uniform(float lo, float hi) { return lo + (hi - lo) * float(next() >> 8) * (1.0f / 16777216.0f); }
+  int8_t i8() { return int8_t(int(next() >> 24) - 128); }  // full range [-128, 127]
+};
+
+std::vector<float> random_floats(Rng& rng, size_t n, float lo = -1.0f, float hi = 1.0f) {
+  std::vector<float> v(n);
+  for (float& x : v) x = rng.uniform(lo, hi);
+  return v;
+}
+
+// A [rows, ld] output buffer whose columns >= cols and whole tail are sentinels.
+std::vector<float> sentinel_buffer(int rows, int ld) { return std::vector<float>(size_t(rows) * ld + kPad, kSentinel); }
+
+// Everything outside the [rows, cols] window of a [rows, ld] buffer must still be the sentinel.
+void check_untouched(const std::vector<float>& c, int rows, int cols, int ld) {
+  for (size_t i = 0; i < c.size(); ++i) {
+    const bool inside = i < size_t(rows) * ld && int(i % ld) < cols;
+    if (!inside && c[i] != kSentinel) {
+      FAIL("wrote outside the output at element " << i);
+      return;
+    }
+  }
+}
+
+const int kMs[] = {1, 2, 3, 5};
+const int kNs[] = {1, 7, 9, 17, 33};
+const int kKs[] = {1, 3, 15, 16, 17, 31, 64, 100};
+
+}  // namespace
+
+// The worked example from "The Attention Mechanism from Scratch" (machinelearningmastery.com),
+// computed with our kernels: Q/K/V projections (gemm_f32_nn), scores Q·K^T (gemm_f32_nt), softmax, × V.
+TEST_CASE("kernels: worked attention example") {
+  const float words[4 * 3] = {1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1};  // [4 words, 3]
+  const float W_Q[3 * 3] = {2, 0, 2, 2, 0, 0, 2, 1, 2};             // numpy seed 42 randint(3)
+  const float W_K[3 * 3] = {2, 2, 2, 0, 2, 1, 0, 1, 1};
+  const float W_V[3 * 3] = {1, 1, 0, 0, 1, 1, 0, 0, 0};
+  float Q[4 * 3], K[4 * 3], V[4 * 3], scores[4 * 4], attention[4 * 3];
+  k::gemm_f32_nn(words, 3, W_Q, 3, Q, 3, 4, 3, 3);
+  k::gemm_f32_nn(words, 3, W_K, 3, K, 3, 4, 3, 3);
+  k::gemm_f32_nn(words, 3, W_V, 3, V, 3, 4, 3, 3);
+  k::gemm_f32_nt(Q, 3, K, 3, nullptr, scores, 4, 4, 4, 3);  // Q · K^T
+  for (float& s : scores) s /= std::sqrt(3.0f);
+  k::softmax_rows(scores, 4, 4);
+  k::gemm_f32_nn(scores, 4, V, 3, attention, 3, 4, 3, 4);
+  const float expected[4 * 3] = {0.98522025f, 1.74174051f, 0.75652026f, 0.90965265f, 1.40965265f, 0.5f,
+                                 0.99851226f, 1.75849334f, 0.75998108f, 0.99560386f, 1.90407309f, 0.90846923f};
+  for (int i = 0; i < 12; ++i) CHECK(std::fabs(attention[i] - expected[i]) <= 1e-6f);
+}
+
+TEST_CASE("kernels: gemm_f32_nt matches the reference (odd shapes, strides, bias)") {
+  Rng rng;
+  for (int M : kMs)
+    for (int N : kNs)
+      for (int K : kKs)
+        for (int strided = 0; strided < 2; ++strided)
+          for (int with_bias = 0; with_bias < 2; ++with_bias) {
+            const int lda = K + 3 * strided, ldb = K + 5 * strided, ldc = N + 2 * strided;
+            const std::vector<float> A = random_floats(rng, size_t(M) * lda);
+            const std::vector<float> B = random_floats(rng, size_t(N) * ldb);
+            const std::vector<float> bias = random_floats(rng, N);
+            const float* b = with_bias ? bias.data() : nullptr;
+            std::vector<float> C = sentinel_buffer(M, ldc), R = sentinel_buffer(M, ldc);
+            k::gemm_f32_nt(A.data(), lda, B.data(), ldb, b, C.data(), ldc, M, N, K);
+            k::ref::gemm_f32_nt(A.data(), lda, B.data(), ldb, b, R.data(), ldc, M, N, K);
+            INFO("M=", M, " N=", N, " K=", K, " strided=", strided, " bias=", with_bias);
+            for (int m = 0; m < M; ++m)
+              for (int n = 0; n < N; ++n) {
+                float mag = b ? std::fabs(b[n]) : 0.0f;  // error scale: Σ|a·b|
+                for (int t = 0; t < K; ++t) mag += std::fabs(A[size_t(m) * lda + t] * B[size_t(n) * ldb + t]);
+                REQUIRE(std::fabs(C[size_t(m) * ldc + n] - R[size_t(m) * ldc + n]) <= 1e-5f * mag + 1e-7f);
+              }
+            check_untouched(C, M, N, ldc);
+          }
+}
+
+TEST_CASE("kernels: gemm_f32_nt on the model's shapes") {
+  Rng rng;
+  const int shapes[][3] = {{1, 1024, 256}, {4, 256, 1024}, {8, 300, 256}, {3, 64, 64}};
+  for (const auto& s : shapes) {
+    const int M = s[0], N = s[1], K = s[2];
+    const std::vector<float> A = random_floats(rng, size_t(M) * K), B = random_floats(rng, size_t(N) * K);
+    const std::vector<float> bias = random_floats(rng, N);
+    std::vector<float> C = sentinel_buffer(M, N), R = sentinel_buffer(M, N);
+    k::gemm_f32_nt(A.data(), K, B.data(), K, bias.data(), C.data(), N, M, N, K);
+    k::ref::gemm_f32_nt(A.data(), K, B.data(), K, bias.data(), R.data(), N, M, N, K);
+    for (int i = 0; i < M * N; ++i) REQUIRE(std::fabs(C[i] - R[i]) <= 1e-4f);
+    check_untouched(C, M, N, N);
+  }
+}
+
+TEST_CASE("kernels: gemm_f32_nn matches the reference (odd shapes, strides)") {
+  Rng rng;
+  for (int M : kMs)
+    for (int N : kNs)
+      for (int K : kKs)
+        for (int strided = 0; strided < 2; ++strided) {
+          const int lda = K + 3 * strided, ldb = N + 5 * strided, ldc = N + 2 * strided;
+          const std::vector<float> A = random_floats(rng, size_t(M) * lda);
+          const std::vector<float> B = random_floats(rng, size_t(K) * ldb);
+          std::vector<float> C = sentinel_buffer(M, ldc), R = sentinel_buffer(M, ldc);
+          k::gemm_f32_nn(A.data(), lda, B.data(), ldb, C.data(), ldc, M, N, K);
+          k::ref::gemm_f32_nn(A.data(), lda, B.data(), ldb, R.data(), ldc, M, N, K);
+          INFO("M=", M, " N=", N, " K=", K, " strided=", strided);
+          for (int m = 0; m < M; ++m)
+            for (int n = 0; n < N; ++n) {
+              float mag = 0.0f;
+              for (int t = 0; t < K; ++t) mag += std::fabs(A[size_t(m) * lda + t] * B[size_t(t) * ldb + n]);
+              REQUIRE(std::fabs(C[size_t(m) * ldc + n] - R[size_t(m) * ldc + n]) <= 1e-5f * mag + 1e-7f);
+            }
+          check_untouched(C, M, N, ldc);
+        }
+}
+
+TEST_CASE("kernels: quantize_rows is exact, ties to even, zero rows") {
+  SUBCASE("matches the reference bit for bit") {
+    Rng rng;
+    for (int M : kMs)
+      for (int K : {1, 3, 15, 16, 17, 31, 33, 64, 100, 256}) {
+        const std::vector<float> X = random_floats(rng, size_t(M) * K, -3.0f, 3.0f);
+        std::vector<int8_t> Q(size_t(M) * K + kPad, 77), RQ(size_t(M) * K + kPad, 77);
+        std::vector<float> s(M + kPad, kSentinel), rs(M + kPad, kSentinel);
+        k::quantize_rows(X.data(), Q.data(), s.data(), M, K);
+        k::ref::quantize_rows(X.data(), RQ.data(), rs.data(), M, K);
+        INFO("M=", M, " K=", K);
+        REQUIRE(Q == RQ);  // padding included: both must leave it at 77
+        REQUIRE(s == rs);
+      }
+  }
+  SUBCASE("halves round to even, in the vector body and in the tail") {
+    // max |x| = 127 makes scale exactly 1, so x / scale = x: the ties are exact.
+    const float ties[] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 3.5f, 126.5f, -126.5f, 127.0f, 4.5f, -3.5f};
+    const int expected[] = {0, 2, 2, 0, -2, -2, 4, 126, -126, 127, 4, -4};
+    const int K = 37;  // 12 ties at the start and again at the end (the scalar tail on every ISA)
+    std::vector<float> X(K, 0.25f);
+    for (int i = 0; i < 12; ++i) X[i] = X[K - 12 + i] = ties[i];
+    std::vector<int8_t> Q(K + kPad, 77);
+    float scale[1 + 1] = {0.0f, kSentinel};
+    k::quantize_rows(X.data(), Q.data(), scale, 1, K);
+    CHECK(scale[0] == 1.0f);
+    CHECK(scale[1] == kSentinel);
+    for (int i = 0; i < 12; ++i) {
+      CHECK(int(Q[i]) == expected[i]);
+      CHECK(int(Q[K - 12 + i]) == expected[i]);
+    }
+    CHECK(int(Q[20]) == 0);  // 0.25 rounds to 0
+    CHECK(int(Q[K]) == 77);
+    // scale 2 (max 254): 5/2 = 2.5 → 2, 7/2 = 3.5 → 4, -5/2 → -2
+    const float X2[5] = {254.0f, 5.0f, 7.0f, -5.0f, -254.0f};
+    int8_t Q2[5];
+    float s2;
+    k::quantize_rows(X2, Q2, &s2, 1, 5);
+    CHECK(s2 == 2.0f);
+    CHECK(int(Q2[1]) == 2);
+    CHECK(int(Q2[2]) == 4);
+    CHECK(int(Q2[3]) == -2);
+    CHECK(int(Q2[4]) == -127);
+  }
+  SUBCASE("zero rows: scale 1e-12/127, all zeros") {
+    const int M = 3, K = 19;
+    std::vector<float> X(size_t(M) * K, 0.0f);
+    X[K + 4] = -0.0f;
+    X[2 * K + 18] = 1.0f;  // row 2 is not zero
+    std::vector<int8_t> Q(size_t(M) * K, 5);
+    float scale[M];
+    k::quantize_rows(X.data(), Q.data(), scale, M, K);
+    CHECK(scale[0] == 1e-12f / 127.0f);
+    CHECK(scale[1] == 1e-12f / 127.0f);
+    CHECK(scale[2] == 1.0f / 127.0f);
+    for (int i = 0; i < 2 * K; ++i) CHECK(int(Q[i]) == 0);
+    CHECK(int(Q[2 * K + 18]) == 127);
+  }
+}
+
+TEST_CASE("kernels: gemm_i8_nt sums are exact int32, dequantization as the reference") {
+  Rng rng;
+  auto run = [&](int M, int N, int K) {
+    std::vector<int8_t> A(size_t(M) * K), B(size_t(N) * K);
+    for (int8_t& a : A) a = rng.i8();
+    for (int8_t& b : B) b = rng.i8();
+    INFO("M=", M, " N=", N, " K=", K);
+    // Unit scales, no bias: C must be exactly float(the integer dot product).
+    const std::vector<float> ones(std::max(M, N), 1.0f);
+    std::vector<float> C = sentinel_buffer(M, N);
+    k::gemm_i8_nt(A.data(), ones.data(), B.data(), ones.data(), nullptr, C.data(), M, N, K);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        int64_t sum = 0;
+        for (int t = 0; t < K; ++t) sum += int64_t(A[size_t(m) * K + t]) * B[size_t(n) * K + t];
+        REQUIRE(C[size_t(m) * N + n] == float(sum));
+      }
+    check_untouched(C, M, N, N);
+    // Real scales and bias: as the reference to 1e-6 relative.
+    const std::vector<float> as = random_floats(rng, M, 1e-3f, 2e-2f), bs = random_floats(rng, N, 1e-3f, 2e-2f);
+    const std::vector<float> bias = random_floats(rng, N);
+    std::vector<float> D = sentinel_buffer(M, N), R = sentinel_buffer(M, N);
+    k::gemm_i8_nt(A.data(), as.data(), B.data(), bs.data(), bias.data(), D.data(), M, N, K);
+    k::ref::gemm_i8_nt(A.data(), as.data(), B.data(), bs.data(), bias.data(), R.data(), M, N, K);
+    for (int i = 0; i < M * N; ++i) REQUIRE(std::fabs(D[i] - R[i]) <= 1e-6f * std::fabs(R[i]) + 1e-6f);
+    check_untouched(D, M, N, N);
+  };
+  for (int M : kMs)
+    for (int N : kNs)
+      for (int K : kKs) run(M, N, K);
+  run(4, 33, 256);
+  run(3, 21, 1024);
+  run(2, 5, 1031);  // odd K past every ISA's step
+}
+
+TEST_CASE("kernels: gemm_i8_nt extreme values (-128 · -128 never saturates)") {
+  const int M = 2, N = 5, K = 1031;
+  std::vector<int8_t> A(size_t(M) * K, int8_t(-128)), B(size_t(N) * K, int8_t(-128));
+  for (int t = 0; t < K; ++t) B[size_t(4) * K + t] = 127;
+  const float ones[5] = {1, 1, 1, 1, 1};
+  float C[M * N];
+  k::gemm_i8_nt(A.data(), ones, B.data(), ones, nullptr, C, M, N, K);
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < 4; ++n) CHECK(C[m * N + n] == float(int64_t(K) * 16384));
+    CHECK(C[m * N + 4] == float(int64_t(K) * -128 * 127));
+  }
+}
+
+TEST_CASE("kernels: softmax_rows matches the reference, masks give exact zeros") {
+  Rng rng;
+  for (int M : kMs)
+    for (int N : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100}) {
+      std::vector<float> X = random_floats(rng, size_t(M) * N + kPad, -10.0f, 10.0f);
+      for (size_t i = size_t(M) * N; i < X.size(); ++i) X[i] = kSentinel;
+      for (size_t i = 0; i < size_t(M) * N; ++i)
+        if (rng.next() % 4 == 0) X[i] = -INFINITY;
+      if (M > 1)
+        for (int n = 0; n < N; ++n) X[size_t(1) * N + n] = -INFINITY;  // a fully masked row
+      std::vector<float> R = X;
+      k::softmax_rows(X.data(), M, N);
+      k::ref::softmax_rows(R.data(), M, N);
+      INFO("M=", M, " N=", N);
+      for (size_t i = 0; i < size_t(M) * N; ++i) {
+        REQUIRE(std::fabs(X[i] - R[i]) <= 1e-5f * R[i] + 1e-12f);
+        if (R[i] == 0.0f) REQUIRE(X[i] == 0.0f);
+      }
+      for (int m = 0; m < M; ++m) {
+        float sum = 0.0f;
+        for (int n = 0; n < N; ++n) sum += X[size_t(m) * N + n];
+        if (sum != 0.0f) REQUIRE(sum == doctest::Approx(1.0f).epsilon(1e-5));
+      }
+      for (size_t i = size_t(M) * N; i < X.size(); ++i) REQUIRE(X[i] == kSentinel);
+    }
+}
+
+TEST_CASE("kernels: softmax_rows over a wide range of exponents") {
+  // Differences from the max from 0 down to -120: covers exp underflow (< -87 → 0 here, denormal in libm).
+  const int N = 241;
+  std::vector<float> X(N), R;
+  for (int n = 0; n < N; ++n) X[n] = -0.5f * float(n);
+  R = X;
+  k::softmax_rows(X.data(), 1, N);
+  k::ref::softmax_rows(R.data(), 1, N);
+  for (int n = 0; n < N; ++n) CHECK(std::fabs(X[n] - R[n]) <= 1e-5f * R[n] + 1e-30f);
+}
+
+TEST_CASE("kernels: layer_norm_rows matches the reference, in place too") {
+  Rng rng;
+  for (int M : kMs)
+    for (int N : {1, 2, 3, 7, 8, 9, 16, 17, 31, 33, 64, 100, 256}) {
+      std::vector<float> X = random_floats(rng, size_t(M) * N, -2.0f, 2.0f);
+      for (int n = 0; n < N; ++n) X[n] += 100.0f;  // a large mean: the two-pass variance must cope
+      const std::vector<float> gamma = random_floats(rng, N, 0.5f, 1.5f), beta = random_floats(rng, N);
+      std::vector<float> Y = sentinel_buffer(M, N), R = sentinel_buffer(M, N);
+      k::layer_norm_rows(X.data(), gamma.data(), beta.data(), Y.data(), M, N, 1e-5f);
+      k::ref::layer_norm_rows(X.data(), gamma.data(), beta.data(), R.data(), M, N, 1e-5f);
+      INFO("M=", M, " N=", N);
+      for (int i = 0; i < M * N; ++i) {
+        // Row 0's mean of 100 costs float32 ~100·eps·√N in either summation order: looser there.
+        const float tol = i < N ? 1e-4f : 1e-5f;
+        REQUIRE(std::fabs(Y[i] - R[i]) <= tol * (1.0f + std::fabs(R[i])));
+      }
+      check_untouched(Y, M, N, N);
+      k::layer_norm_rows(X.data(), gamma.data(), beta.data(), X.data(), M, N, 1e-5f);  // Y aliases X
+      for (int i = 0; i < M * N; ++i) REQUIRE(X[i] == Y[i]);
+    }
+}
+
+TEST_CASE("kernels: relu and add") {
+  Rng rng;
+  for (size_t n : {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 100}) {
+    std::vector<float> x = random_floats(rng, n + kPad), r = x;
+    for (size_t i = n; i < x.size(); ++i) x[i] = r[i] = kSentinel;
+    k::relu(x.data(), n);
+    k::ref::relu(r.data(), n);
+    REQUIRE(x == r);
+
+    const std::vector<float> a = random_floats(rng, n), b = random_floats(rng, n);
+    std::vector<float> y(n + kPad, kSentinel), ry(n + kPad, kSentinel);
+    k::add(a.data(), b.data(), y.data(), n);
+    k::ref::add(a.data(), b.data(), ry.data(), n);
+    REQUIRE(y == ry);
+    std::vector<float> a2 = a;
+    k::add(a2.data(), b.data(), a2.data(), n);  // y aliases a
+    for (size_t i = 0; i < n; ++i) REQUIRE(a2[i] == ry[i]);
+  }
+}
+
+TEST_CASE("kernels: argmax_rows picks the first maximum") {
+  Rng rng;
+  for (int M : kMs)
+    for (int N : {1, 2, 3, 7, 8, 9, 16, 17, 33, 100, 8000}) {
+      std::vector<float> X = random_floats(rng, size_t(M) * N);
+      for (int m = 0; m < M; ++m) {  // plant ties: the same maximum at 1-3 places
+        const int first = int(rng.next() % N);
+        for (int c = 0; c < 3; ++c) X[size_t(m) * N + (c == 0 ? first : int(rng.next() % N))] = 2.0f;
+      }
+      std::vector<int> out(M + 4, -7), ref_out(M + 4, -7);
+      k::argmax_rows(X.data(), M, N, out.data());
+      k::ref::argmax_rows(X.data(), M, N, ref_out.data());
+      INFO("M=", M, " N=", N);
+      REQUIRE(out == ref_out);
+    }
+  const float tie_in_tail[] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, 5};
+  int idx = -1;
+  k::argmax_rows(tie_in_tail, 1, 19, &idx);
+  CHECK(idx == 17);
+  const float all_equal[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+  k::argmax_rows(all_equal, 1, 18, &idx);
+  CHECK(idx == 0);
+}

@@ -1,0 +1,289 @@
+// The C++ engine against the PyTorch reference (tests/fixtures/tiny_golden.json, made by
+// weights/recipe/make_fixture.py), plus the model file's error handling.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/model_file.h"
+#include "translator.h"
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  REQUIRE_MESSAGE(f.good(), "missing fixture " << path);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+std::string fixture(const std::string& name) { return std::string(NMT_FIXTURES) + "/" + name; }
+
+const json& golden() {
+  static json g = [] {
+    auto bytes = read_bytes(fixture("tiny_golden.json"));
+    return json::parse(bytes.begin(), bytes.end());
+  }();
+  return g;
+}
+
+std::unique_ptr<nmt::Translator> load(const std::string& name) {
+  auto bytes = read_bytes(fixture(name));
+  auto t = nmt::Translator::load(bytes.data(), bytes.size());
+  REQUIRE_MESSAGE(t.ok(), t.error());
+  return std::move(t.value());
+}
+
+// Rewrites a model file with a new JSON header (and a valid checksum), for the bad-file tests.
+std::vector<uint8_t> with_header(const std::vector<uint8_t>& file, const json& header) {
+  uint32_t header_bytes;
+  std::memcpy(&header_bytes, &file[12], 4);
+  const size_t old_start = (32 + header_bytes + 63) / 64 * 64;
+  const std::string h = header.dump();
+  const size_t new_start = (32 + h.size() + 63) / 64 * 64;
+  std::vector<uint8_t> out(new_start + file.size() - old_start, 0);
+  std::memcpy(out.data(), file.data(), 32);
+  uint32_t hb = uint32_t(h.size());
+  std::memcpy(&out[12], &hb, 4);
+  uint64_t total = out.size();
+  std::memcpy(&out[16], &total, 8);
+  std::memcpy(&out[32], h.data(), h.size());
+  std::memcpy(&out[new_start], &file[old_start], file.size() - old_start);
+  uint32_t crc = nmt::crc32(out.data() + 32, out.size() - 32);
+  std::memcpy(&out[24], &crc, 4);
+  return out;
+}
+
+json header_of(const std::vector<uint8_t>& file) {
+  uint32_t header_bytes;
+  std::memcpy(&header_bytes, &file[12], 4);
+  return json::parse(file.begin() + 32, file.begin() + 32 + header_bytes);
+}
+
+std::string load_error(const std::vector<uint8_t>& bytes) {
+  auto t = nmt::Translator::load(bytes.data(), bytes.size());
+  return t.ok() ? std::string() : t.error();
+}
+
+}  // namespace
+
+TEST_CASE("tokenizer of the fixture model gives the reference's source ids") {
+  auto t = load("tiny.nmt");
+  const json g = golden();
+  for (size_t i = 0; i < g["sentences"].size(); ++i) {
+    std::vector<int> ids;
+    for (const auto& tok : t->tokenizer().encode(g["sentences"][i].get<std::string>())) ids.push_back(tok.id);
+    CHECK(ids == g["models"]["tiny.nmt"][i]["source_ids"].get<std::vector<int>>());
+  }
+}
+
+TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)") {
+  const auto logits_bytes = read_bytes(fixture("tiny_logits.bin"));
+  const float* all_logits = reinterpret_cast<const float*>(logits_bytes.data());
+  for (const char* name : {"tiny-f32.nmt", "tiny-post-f32.nmt"}) {
+    CAPTURE(name);
+    auto t = load(name);
+    const nmt::ModelConfig& c = t->model().config();
+    int checked = 0;
+    for (const json& s : golden()["models"][name]) {
+      if (!s.contains("logits_row")) continue;
+      std::vector<int> src = s["source_ids"].get<std::vector<int>>();
+      src.push_back(c.eos_id);
+      std::vector<int> inputs = {c.bos_id};
+      for (int id : s["greedy_ids"].get<std::vector<int>>()) inputs.push_back(id);
+      nmt::EncoderOutput enc = t->model().encode({src});
+      nmt::DecoderState st = t->model().start(enc, {0}, int(inputs.size()));
+      std::vector<float> logits(c.vocab_size);
+      const int row0 = s["logits_row"].get<int>();
+      REQUIRE(s["logits_rows"].get<size_t>() == inputs.size());
+      float worst = 0;
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        t->model().step(enc, st, &inputs[k], logits.data());
+        const float* ref = all_logits + size_t(row0 + k) * c.vocab_size;
+        for (int v = 0; v < c.vocab_size; ++v) worst = std::max(worst, std::fabs(logits[v] - ref[v]));
+      }
+      CHECK(worst < 1e-4f);
+      ++checked;
+    }
+    CHECK(checked >= 2);
+  }
+}
+
+TEST_CASE("greedy output equals PyTorch's: f32 weights, and int8 weights vs the reference's int8 simulation") {
+  for (const char* name : {"tiny-f32.nmt", "tiny-post-f32.nmt", "tiny.nmt"}) {
+    CAPTURE(name);
+    auto t = load(name);
+    nmt::SearchOptions o;
+    o.beam_size = 1;
+    std::vector<std::vector<int>> sources;
+    for (const json& s : golden()["models"][name]) sources.push_back(s["source_ids"].get<std::vector<int>>());
+    // all sentences in one batch, and each alone: the same result
+    std::vector<nmt::Hypothesis> batched = t->translate_ids(sources, o);
+    for (size_t i = 0; i < sources.size(); ++i) {
+      CAPTURE(i);
+      std::vector<int> got = batched[i].tokens;
+      if (!got.empty() && got.back() == t->model().config().eos_id) got.pop_back();
+      CHECK(got == golden()["models"][name][i]["greedy_ids"].get<std::vector<int>>());
+      CHECK(t->translate_ids({sources[i]}, o)[0].tokens == batched[i].tokens);
+    }
+  }
+}
+
+TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scores are ranked") {
+  auto t = load("tiny.nmt");
+  std::vector<std::vector<int>> sources;
+  for (const json& s : golden()["models"]["tiny.nmt"]) sources.push_back(s["source_ids"].get<std::vector<int>>());
+  nmt::SearchOptions beam;
+  beam.beam_size = 4;
+  beam.keep_attention = true;
+  auto batched = t->translate_ids(sources, beam);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    auto alone = t->translate_ids({sources[i]}, beam)[0];
+    CHECK(alone.tokens == batched[i].tokens);
+    CHECK(alone.score == doctest::Approx(batched[i].score).epsilon(1e-4));
+    // one attention row per generated token, each a distribution over the source (with eos)
+    const size_t cols = sources[i].size() + 1;
+    REQUIRE(batched[i].attention.size() == batched[i].tokens.size() * cols);
+    for (size_t r = 0; r < batched[i].tokens.size(); ++r) {
+      float sum = 0;
+      for (size_t c = 0; c < cols; ++c) sum += batched[i].attention[r * cols + c];
+      CHECK(sum == doctest::Approx(1.0f).epsilon(1e-4));
+    }
+  }
+  // beam search finds translations the model scores at least as high as greedy's (length-normalized
+  // log-probability, scored here by forced decoding), for nearly every sentence
+  nmt::SearchOptions b1 = beam;
+  b1.beam_size = 1;
+  const nmt::ModelConfig& c = t->model().config();
+  auto forced_score = [&](const std::vector<int>& src_ids, const std::vector<int>& tokens) {
+    std::vector<int> src = src_ids;
+    src.push_back(c.eos_id);
+    nmt::EncoderOutput enc = t->model().encode({src});
+    nmt::DecoderState st = t->model().start(enc, {0}, int(tokens.size()) + 1);
+    std::vector<float> logits(c.vocab_size);
+    int input = c.bos_id;
+    double total = 0;
+    for (int tok : tokens) {
+      t->model().step(enc, st, &input, logits.data());
+      double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
+      for (float l : logits) sum += std::exp(double(l) - mx);
+      total += double(logits[tok]) - mx - std::log(sum);
+      input = tok;
+    }
+    return float(total / std::pow((5.0 + tokens.size()) / 6.0, double(beam.length_penalty)));
+  };
+  int at_least_as_good = 0;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    auto g = t->translate_ids({sources[i]}, b1)[0];
+    const float beam_score = forced_score(sources[i], batched[i].tokens);
+    CHECK(beam_score == doctest::Approx(batched[i].score).epsilon(1e-3));
+    const float greedy_score = forced_score(sources[i], g.tokens);
+    MESSAGE("sentence " << i << " beam " << beam_score << " (" << batched[i].tokens.size() << " tokens) greedy " << greedy_score << " (" << g.tokens.size() << ")");
+    at_least_as_good += beam_score >= greedy_score - 1e-4f;
+  }
+  // (not all: a beam can prune the greedy prefix; this barely trained model has flat distributions)
+  CHECK(at_least_as_good >= int(sources.size()) * 3 / 4);
+}
+
+TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent") {
+  auto t = load("tiny.nmt");
+  nmt::TranslateOptions o;
+  o.beam_size = 2;
+  o.alignments = true;
+  SUBCASE("empty and whitespace-only input give empty output") {
+    for (const char* s : {"", " ", "\n\n", " \t \n "}) {
+      auto r = t->translate(s, o);
+      REQUIRE(r.ok());
+      CHECK(r->text.empty());
+      CHECK(r->sentences.empty());
+    }
+  }
+  SUBCASE("paragraph breaks and line breaks survive") {
+    auto r = t->translate("Hello!\n\nI love you. Where is the station?\nWhy?", o);
+    REQUIRE(r.ok());
+    CHECK(r->sentences.size() == 4);
+    CHECK(r->text.find("\n\n") != std::string::npos);
+    size_t newlines = 0;
+    for (char ch : r->text) newlines += ch == '\n';
+    CHECK(newlines == 3);
+    for (const auto& s : r->sentences) {
+      CHECK(r->text.substr(s.target_begin, s.target_end - s.target_begin) == s.target);
+      CHECK(r->source_text.substr(s.source_begin, s.source_end - s.source_begin) == s.source);
+      CHECK(s.attention.size() == s.target_tokens.size() * s.source_tokens.size());
+      CHECK(s.words.matrix.size() == s.words.target_words.size() * s.words.source_words.size());
+    }
+  }
+  SUBCASE("hostile text never crashes and is never lost") {
+    const std::string bad_utf8 = std::string("caf\xC3") + "\xFF\xFE" + " ok.";
+    for (const std::string& s : {std::string("<img src=x onerror=alert(1)>"), bad_utf8, std::string("a\x01\x02\x7f b."),
+                                std::string("😀 🇩🇪 漢字テスト עברית العربية."), std::string(5000, '.'),
+                                std::string(3000, 'a')}) {
+      auto r = t->translate(s, o);
+      REQUIRE(r.ok());
+      CHECK(!r->sentences.empty());
+      CHECK(nmt::to_json(r.value(), o).size() > 2);
+    }
+  }
+  SUBCASE("100,000 characters translate in bounded memory") {
+    std::string big;
+    while (big.size() < 100000) big += "Tom doesn't like cats. The weather is nice today.\n\n";
+    nmt::TranslateOptions greedy;
+    greedy.beam_size = 1;
+    auto r = t->translate(big, greedy);
+    REQUIRE(r.ok());
+    size_t sentences = 0;
+    for (size_t p = big.find('.'); p != std::string::npos; p = big.find('.', p + 1)) ++sentences;
+    CHECK(r->sentences.size() == sentences);
+  }
+}
+
+TEST_CASE("bad model files fail with a clear message") {
+  const auto good = read_bytes(fixture("tiny.nmt"));
+  REQUIRE(load_error(good).empty());
+  CHECK(load_error({}).find("empty") != std::string::npos);
+  CHECK(load_error(std::vector<uint8_t>(good.begin(), good.begin() + 10)).find("too short") != std::string::npos);
+  auto bad_magic = good;
+  bad_magic[0] = 'X';
+  CHECK(load_error(bad_magic).find("magic") != std::string::npos);
+  auto bad_version = good;
+  bad_version[8] = 99;
+  CHECK(load_error(bad_version).find("version 99") != std::string::npos);
+  CHECK(load_error(std::vector<uint8_t>(good.begin(), good.end() - 100)).find("truncated") != std::string::npos);
+  auto flipped = good;
+  flipped[good.size() - 7] ^= 0x40;
+  CHECK(load_error(flipped).find("checksum") != std::string::npos);
+
+  json h = header_of(good);
+  CHECK(load_error(with_header(good, h)).empty());  // the rewriter itself keeps a file valid
+  json no_config = h;
+  no_config.erase("config");
+  CHECK(load_error(with_header(good, no_config)).find("config") != std::string::npos);
+  json oob = h;
+  oob["tensors"][0]["offset"] = 64 * 1000000;
+  CHECK(load_error(with_header(good, oob)).find("outside the file") != std::string::npos);
+  json unaligned = h;
+  unaligned["tensors"][0]["offset"] = unaligned["tensors"][0]["offset"].get<uint64_t>() + 3;
+  CHECK(load_error(with_header(good, unaligned)).find("aligned") != std::string::npos);
+  json wrong_shape = h;
+  wrong_shape["config"]["d_ff"] = 128;
+  CHECK(load_error(with_header(good, wrong_shape)).find("shape") != std::string::npos);
+  json missing = h;
+  for (auto& t : missing["tensors"])
+    if (t["name"] == "decoder_norm.weight") t["name"] = "renamed";
+  CHECK(load_error(with_header(good, missing)).find("lacks tensor decoder_norm.weight") != std::string::npos);
+  // garbage JSON header
+  auto garbage = good;
+  garbage[33] = '{';
+  garbage[34] = '{';
+  const uint32_t crc = nmt::crc32(garbage.data() + 32, garbage.size() - 32);
+  std::memcpy(&garbage[24], &crc, 4);
+  CHECK(load_error(garbage).find("JSON") != std::string::npos);
+}

@@ -1,0 +1,500 @@
+// Tests of the text layer (engine/text): UTF-8 sanitizing and UTF-16 offsets, sentence
+// segmentation (hand-picked English/German cases plus a randomized round-trip property test),
+// long-sentence splitting, word finding and the token-to-word alignment. The 100,000-character
+// cases guard against quadratic behaviour: each must finish well within a second.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "text/segmenter.h"
+#include "text/utf8.h"
+#include "text/word_alignment.h"
+
+using namespace nmt;
+
+namespace {
+
+std::vector<std::string> sentences(std::string_view text, std::string_view lang = "en") {
+  std::vector<std::string> out;
+  for (const TextPiece& p : segment_text(text, lang)) {
+    if (p.is_sentence) out.emplace_back(text.substr(p.begin, p.end - p.begin));
+  }
+  return out;
+}
+
+// "S:" sentence / "G:" gap, in order: shows the exact cut.
+std::vector<std::string> pieces(std::string_view text, std::string_view lang = "en") {
+  std::vector<std::string> out;
+  for (const TextPiece& p : segment_text(text, lang)) {
+    const std::string_view piece = text.substr(p.begin, p.end - p.begin);
+    out.push_back((p.is_sentence ? "S:" : "G:") + std::string(piece));
+  }
+  return out;
+}
+
+std::vector<std::string> words(std::string_view text) {
+  std::vector<std::string> out;
+  for (const Span& w : find_words(text)) out.emplace_back(text.substr(w.begin, w.end - w.begin));
+  return out;
+}
+
+using Strings = std::vector<std::string>;
+
+bool all_whitespace(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    char32_t cp;
+    i += decode_utf8(s, i, cp);
+    if (!is_whitespace(cp)) return false;
+  }
+  return true;
+}
+
+// Every structural promise of segment_text and split_long_sentence, checked on one input. They
+// return "" or a description of the first broken promise (one assertion per input keeps the
+// 100,000-character cases fast).
+std::string segmentation_problem(std::string_view text, std::string_view lang) {
+  const std::vector<TextPiece> ps = segment_text(text, lang);
+  std::string joined;
+  size_t expected_begin = 0;
+  bool previous_was_gap = false;
+  for (const TextPiece& p : ps) {
+    if (p.begin != expected_begin) return "pieces not contiguous at " + std::to_string(p.begin);
+    if (p.end <= p.begin) return "empty piece at " + std::to_string(p.begin);
+    const std::string_view piece = text.substr(p.begin, p.end - p.begin);
+    joined += piece;
+    expected_begin = p.end;
+    if (p.is_sentence) {
+      char32_t first, last;
+      decode_utf8(piece, 0, first);
+      size_t last_start = piece.size() - 1;
+      while (last_start > 0 && (static_cast<unsigned char>(piece[last_start]) & 0xC0) == 0x80) {
+        --last_start;
+      }
+      decode_utf8(piece, last_start, last);
+      if (is_whitespace(first) || is_whitespace(last)) return "untrimmed sentence";
+      for (size_t i = 0; i < piece.size();) {
+        char32_t cp;
+        i += decode_utf8(piece, i, cp);
+        if (is_newline(cp)) return "newline inside a sentence";  // lines are never joined
+      }
+    } else {
+      if (!all_whitespace(piece)) return "gap with text";
+      if (previous_was_gap) return "two gaps in a row";
+    }
+    previous_was_gap = !p.is_sentence;
+  }
+  if (expected_begin != text.size()) return "pieces stop short";
+  if (joined != text) return "pieces do not reproduce the text";
+  return "";
+}
+
+std::string chunk_problem(std::string_view s, size_t max_bytes) {
+  size_t expected = 0;
+  for (const auto& [begin, end] : split_long_sentence(s, max_bytes)) {
+    if (begin != expected || end <= begin) return "chunks not contiguous";
+    char32_t cp;
+    if (end - begin > max_bytes && decode_utf8(s, begin, cp) != end - begin) {
+      return "chunk too long";
+    }
+    // Never inside a character: the cut is where the decoder starts the next one.
+    size_t i = begin;
+    while (i < end) i += decode_utf8(s, i, cp);
+    if (i != end) return "cut inside a character";
+    expected = end;
+  }
+  return expected == s.size() ? "" : "chunks stop short";
+}
+
+void check_segmentation(std::string_view text, std::string_view lang) {
+  CHECK(segmentation_problem(text, lang) == "");
+}
+
+void check_chunks(std::string_view s, size_t max_bytes) {
+  CHECK(chunk_problem(s, max_bytes) == "");
+}
+
+double seconds_for(const std::function<void()>& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// UTF-8
+
+TEST_CASE("sanitize_utf8 keeps valid text and replaces invalid sequences") {
+  CHECK(sanitize_utf8("") == "");
+  CHECK(sanitize_utf8("Grüße, 世界 😀 שלום مرحبا") == "Grüße, 世界 😀 שלום مرحبا");
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(sanitize_utf8("a\xFF" "b") == "a" + fffd + "b");
+  CHECK(sanitize_utf8("\xE2\x82" "A") == fffd + "A");            // truncated, next byte kept
+  CHECK(sanitize_utf8("\xC0\xAF") == fffd + fffd);                // overlong '/'
+  CHECK(sanitize_utf8("\xED\xA0\x80") == fffd + fffd + fffd);     // UTF-16 surrogate
+  CHECK(sanitize_utf8("\xF4\x90\x80\x80") == fffd + fffd + fffd + fffd);  // > U+10FFFF
+  CHECK(sanitize_utf8("ok\xF0\x9F\x98") == "ok" + fffd);          // cut-off emoji at the end
+  CHECK(sanitize_utf8("\x80\x80") == fffd + fffd);                // stray continuation bytes
+  CHECK(sanitize_utf8(fffd) == fffd);                              // a real U+FFFD stays
+}
+
+TEST_CASE("sanitize_utf8 removes control characters and normalizes newlines") {
+  CHECK(sanitize_utf8("a\r\nb\rc\nd") == "a\nb\nc\nd");
+  CHECK(sanitize_utf8("\r\r\n") == "\n\n");
+  CHECK(sanitize_utf8("tab\tstays") == "tab\tstays");
+  CHECK(sanitize_utf8(std::string("a\0b", 3)) == "ab");
+  CHECK(sanitize_utf8("a\x01\x1B[31mb\x7F") == "a[31mb");
+  CHECK(sanitize_utf8("x\xC2\x85y\xC2\x9Fz") == "xyz");  // C1 controls
+  CHECK(sanitize_utf8("\xC2\xA0") == "\xC2\xA0");         // U+00A0 is not a control
+}
+
+TEST_CASE("sanitize_utf8 output is always valid and stable (random bytes)") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 500; ++round) {
+    std::string bytes(rng() % 64, '\0');
+    for (char& c : bytes) c = static_cast<char>(rng() % 256);
+    const std::string clean = sanitize_utf8(bytes);
+    CHECK(sanitize_utf8(clean) == clean);
+    for (size_t i = 0; i < clean.size();) {
+      char32_t cp;
+      const size_t length = decode_utf8(clean, i, cp);
+      REQUIRE((cp != 0xFFFD || length == 3));  // every U+FFFD is a real, encoded one
+      REQUIRE((cp >= 0x20 || cp == '\n' || cp == '\t'));
+      i += length;
+    }
+  }
+}
+
+TEST_CASE("Utf16Offsets counts surrogate pairs and umlauts") {
+  const std::string s = "a\xC3\xA4\xF0\x9F\x98\x80" "b";  // a ä 😀 b
+  const Utf16Offsets to16(s);
+  CHECK(to16(0) == 0);  // a
+  CHECK(to16(1) == 1);  // ä (2 bytes, 1 unit)
+  CHECK(to16(3) == 2);  // 😀 (4 bytes, 2 units)
+  CHECK(to16(7) == 4);  // b
+  CHECK(to16(8) == 5);  // end = JavaScript "aä😀b".length
+  CHECK(to16(5) == 2);  // inside 😀: its start
+  CHECK(to16(1000) == 5);
+  const Utf16Offsets empty("");
+  CHECK(empty(0) == 0);
+  CHECK(empty(3) == 0);
+  const std::string cjk = "中文 Grüße";
+  CHECK(Utf16Offsets(cjk)(cjk.size()) == 8);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Segmentation
+
+TEST_CASE("segment_text: empty, whitespace only, and the gaps between sentences") {
+  CHECK(segment_text("", "en").empty());
+  CHECK(pieces("   \n\n\t ") == Strings{"G:   \n\n\t "});
+  CHECK(pieces("One. Two.") == Strings{"S:One.", "G: ", "S:Two."});
+  CHECK(pieces("  One.   Two.  \n") == Strings{"G:  ", "S:One.", "G:   ", "S:Two.", "G:  \n"});
+  CHECK(pieces("Para one.\n\nPara two.\r\n\r\nThree") ==
+        Strings{"S:Para one.", "G:\n\n", "S:Para two.", "G:\r\n\r\n", "S:Three"});
+  // Every newline ends a sentence, with or without punctuation.
+  CHECK(sentences("first line\nsecond line\n  third") ==
+        Strings{"first line", "second line", "third"});
+  CHECK(sentences("Hello!\nworld") == Strings{"Hello!", "world"});
+  CHECK(sentences("no final punctuation") == Strings{"no final punctuation"});
+  CHECK(sentences("a\xE2\x80\xA8" "b") == Strings{"a", "b"});  // U+2028 line separator
+}
+
+TEST_CASE("segment_text: English sentence ends and abbreviations") {
+  CHECK(sentences("Mr. Smith went to Washington. He arrived at 3.30 p.m. on Monday.") ==
+        Strings{"Mr. Smith went to Washington.", "He arrived at 3.30 p.m. on Monday."});
+  CHECK(sentences("I met Dr. Who and Mrs. Hudson. They were nice.") ==
+        Strings{"I met Dr. Who and Mrs. Hudson.", "They were nice."});
+  CHECK(sentences("Prof. Jones, e.g. The Times, i.e. A paper, etc. Anyway it works.") ==
+        Strings{"Prof. Jones, e.g. The Times, i.e. A paper, etc. Anyway it works."});
+  CHECK(sentences("J. R. R. Tolkien wrote it. It is long.") ==
+        Strings{"J. R. R. Tolkien wrote it.", "It is long."});
+  CHECK(sentences("The U.S. Army is big. St. Louis vs. Chicago on Jan. 5 was fun.") ==
+        Strings{"The U.S. Army is big.", "St. Louis vs. Chicago on Jan. 5 was fun."});
+  CHECK(sentences("See No. 5 for details. I said no. Then I left.") ==
+        Strings{"See No. 5 for details.", "I said no.", "Then I left."});
+  CHECK(sentences("So do I. Then we left.") == Strings{"So do I.", "Then we left."});
+  CHECK(sentences("What?! Yes. Really? Yes! Fine.") ==
+        Strings{"What?!", "Yes.", "Really?", "Yes!", "Fine."});
+  CHECK(sentences("it ends here. but this is lower case.") ==
+        Strings{"it ends here. but this is lower case."});
+}
+
+TEST_CASE("segment_text: numbers, ellipses, URLs and e-mail addresses") {
+  CHECK(sentences("Pi is 3.14. It is irrational. It costs $5. The end.") ==
+        Strings{"Pi is 3.14.", "It is irrational.", "It costs $5.", "The end."});
+  CHECK(sentences("I was born in 1990. Then I grew up. 2020 was odd.") ==
+        Strings{"I was born in 1990.", "Then I grew up.", "2020 was odd."});
+  CHECK(sentences("1. Introduction") == Strings{"1. Introduction"});
+  CHECK(sentences("I was thinking... maybe not. Wait\xE2\x80\xA6 What? Hmm... Ok.") ==
+        Strings{"I was thinking... maybe not.", "Wait\xE2\x80\xA6", "What?", "Hmm...", "Ok."});
+  CHECK(sentences("Mail john.doe@example.com. Visit https://example.com/a.b?c=d. Done.") ==
+        Strings{"Mail john.doe@example.com.", "Visit https://example.com/a.b?c=d.", "Done."});
+  CHECK(sentences("Go to www.example.org now. Version 2.0.1 is out.") ==
+        Strings{"Go to www.example.org now.", "Version 2.0.1 is out."});
+}
+
+TEST_CASE("segment_text: quotes and brackets") {
+  CHECK(sentences("He said \"Stop.\" Then he left.") ==
+        Strings{"He said \"Stop.\"", "Then he left."});
+  CHECK(sentences("\"Really?\" she asked. \"Yes!\" he said.") ==
+        Strings{"\"Really?\" she asked.", "\"Yes!\" he said."});
+  CHECK(sentences("He said \"stop\". Then he left.") ==
+        Strings{"He said \"stop\".", "Then he left."});
+  CHECK(sentences("(This is a note.) Next sentence. \xE2\x80\x9CQuoted.\xE2\x80\x9D Fine.") ==
+        Strings{"(This is a note.)", "Next sentence.", "\xE2\x80\x9CQuoted.\xE2\x80\x9D", "Fine."});
+  CHECK(sentences("It ended. \"Why?\" he asked. (Nobody knew.)") ==
+        Strings{"It ended.", "\"Why?\" he asked.", "(Nobody knew.)"});
+}
+
+TEST_CASE("segment_text: German rules") {
+  CHECK(sentences("Das ist z. B. ein Test. Dann geht es weiter.", "de") ==
+        Strings{"Das ist z. B. ein Test.", "Dann geht es weiter."});
+  CHECK(sentences("Er kam am 3. Oktober nach Hause. Es war kalt.", "de") ==
+        Strings{"Er kam am 3. Oktober nach Hause.", "Es war kalt."});
+  CHECK(sentences("Im Jahr 2010. Danach kam 2011.", "de") ==
+        Strings{"Im Jahr 2010.", "Danach kam 2011."});
+  CHECK(sentences("Bitte Obst mitbringen, z.B. \xC3\x84pfel, Birnen usw. Danke.", "de") ==
+        Strings{"Bitte Obst mitbringen, z.B. \xC3\x84pfel, Birnen usw. Danke."});
+  CHECK(sentences("Hr. Schmidt und Fr. Meier kommen ca. 10 Min. später. Das ist gut.", "de") ==
+        Strings{"Hr. Schmidt und Fr. Meier kommen ca. 10 Min. später.", "Das ist gut."});
+  CHECK(sentences("Dr. Müller wohnt in der Goethe Str. Nr. 5, d.h. Mitte. Vgl. Seite 3.", "de") ==
+        Strings{"Dr. Müller wohnt in der Goethe Str. Nr. 5, d.h. Mitte.", "Vgl. Seite 3."});
+  // German quotes: „…“ and »…«.
+  CHECK(sentences("\xE2\x80\x9EKomm her!\xE2\x80\x9C, rief er. Dann ging er.", "de") ==
+        Strings{"\xE2\x80\x9EKomm her!\xE2\x80\x9C, rief er.", "Dann ging er."});
+  CHECK(sentences("\xC2\xBBWirklich?\xC2\xAB Sie lachte.", "de") ==
+        Strings{"\xC2\xBBWirklich?\xC2\xAB", "Sie lachte."});
+  // The pronoun exception is English only: in German "I." is an initial or a Roman numeral.
+  CHECK(sentences("Wilhelm I. Kaiser", "de") == Strings{"Wilhelm I. Kaiser"});
+  // Ordinals are a German rule: in English "3." before a capital ends the sentence.
+  CHECK(sentences("We have 3. The rest is gone.", "en") ==
+        Strings{"We have 3.", "The rest is gone."});
+}
+
+TEST_CASE("segment_text: other scripts, emoji, HTML-looking and broken text") {
+  CHECK(sentences("你好。我很好！谢谢") == Strings{"你好。", "我很好！", "谢谢"});
+  CHECK(sentences("مرحبا. كيف حالك؟") == Strings{"مرحبا.", "كيف حالك؟"});
+  CHECK(sentences("שלום. מה שלומך?") == Strings{"שלום.", "מה שלומך?"});
+  CHECK(sentences("Привет. Как дела? Γειά σου. Τι κάνεις;") ==
+        Strings{"Привет.", "Как дела?", "Γειά σου.", "Τι κάνεις;"});
+  CHECK(sentences("I love it \xF0\x9F\x98\x80. Great!") ==
+        Strings{"I love it \xF0\x9F\x98\x80.", "Great!"});
+  CHECK(sentences("<p>Hello world.</p> <p>Next one.</p>") ==
+        Strings{"<p>Hello world.</p> <p>Next one.</p>"});
+  // Unsanitized input must not break anything either.
+  check_segmentation("bad \xFF\xFE bytes. \xE2\x82 More\x01 text.\r\nEnd\xF0\x9F", "en");
+  check_segmentation(std::string("nul\0inside. Yes.", 16), "de");
+}
+
+TEST_CASE("segment_text: pieces always concatenate to the input (randomized)") {
+  const std::vector<std::string> fragments = {
+      "Dr.", "Mr.", "e.g.", "z. B.", "usw.", "3.", "14", "2010.", "No.", " ", " ", " ", "  ",
+      "\n", "\n\n", "\r\n", "\t", "\xC2\xA0", "\xE2\x80\xA8", "a", "B", "word", "Hello", "Welt",
+      ".", ".", "!", "?", "...", "\xE2\x80\xA6", "\"", "'", "\xE2\x80\x9D", "\xE2\x80\x9E",
+      "\xC2\xBB", "\xC2\xAB", "(", ")", "[", "]", ",", ";", ":", "\xF0\x9F\x98\x80", "\xE4\xB8\xAD",
+      "\xE3\x80\x82", "\xD7\xA9", "\xD8\xB3", "\xFF", "\xE2\x82", "\x01", "<b>", "J.", "I.",
+      "\xC3\x84", "http://x.y/z.", "\xCC\x81", "\xE2\x80\x8D"};
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const size_t count = rng() % 40;
+    for (size_t k = 0; k < count; ++k) text += fragments[rng() % fragments.size()];
+    check_segmentation(text, round % 2 ? "de" : "en");
+    // Every sentence also splits cleanly and yields sane words.
+    for (const TextPiece& p : segment_text(text, "en")) {
+      if (!p.is_sentence) continue;
+      const std::string_view s = std::string_view(text).substr(p.begin, p.end - p.begin);
+      check_chunks(s, 1 + rng() % 24);
+      size_t previous_end = 0;
+      for (const Span& w : find_words(s)) {
+        REQUIRE(w.begin >= previous_end);
+        REQUIRE(w.end > w.begin);
+        REQUIRE(w.end <= s.size());
+        previous_end = w.end;
+      }
+    }
+  }
+}
+
+TEST_CASE("segment_text and find_words are linear on 100,000-character inputs") {
+  std::string prose;
+  const std::string paragraph =
+      "Dr. M\xC3\xBCller sagte am 3. Oktober: \xE2\x80\x9E" "Es ist 3.14!\xE2\x80\x9C Wirklich? "
+      "Ja... e.g. \xF0\x9F\x98\x80 \xE4\xB8\xAD\xE6\x96\x87\xE3\x80\x82 don't Kaiser-Wilhelm.\n\n";
+  while (prose.size() < 100000) prose += paragraph;
+  const std::vector<std::string> inputs = {
+      prose,
+      std::string(100000, '.'),                       // one long run of dots
+      std::string(100000, ' '),                       // whitespace only
+      std::string(100000, '\n'),
+      std::string(100000, 'a'),                       // one huge word
+      [] { std::string s; while (s.size() < 100000) s += "a."; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += ". "; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "Dr. "; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "x.\xE2\x80\x9D)"; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "👩\u200D"; return s; }(),  // ZWJ chain
+      [] { std::string s; while (s.size() < 100000) s += "1.2,"; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "a'"; return s; }(),
+  };
+  for (const std::string& text : inputs) {
+    const double seconds = seconds_for([&] {
+      segment_text(text, "de");
+      segment_text(text, "en");
+      find_words(text);
+      split_long_sentence(text, 400);
+      Utf16Offsets to16(text);
+      sanitize_utf8(text);
+    });
+    CHECK(seconds < 1.0);
+    check_segmentation(text, "de");
+    check_chunks(text, 400);
+  }
+  // The long prose really was cut into many sentences, gaps kept.
+  CHECK(sentences(prose, "de").size() > 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long sentences
+
+TEST_CASE("split_long_sentence cuts at clause punctuation, then whitespace, never inside a char") {
+  CHECK(split_long_sentence("", 10).empty());
+  CHECK(split_long_sentence("short", 10) == std::vector<std::pair<size_t, size_t>>{{0, 5}});
+  const std::string s = "first part here, second part; third part and more words";
+  const auto chunks = split_long_sentence(s, 32);
+  REQUIRE(chunks.size() == 2);
+  CHECK(s.substr(chunks[0].first, chunks[0].second) == "first part here, second part; ");
+  CHECK(s.substr(chunks[1].first) == "third part and more words");
+  // No punctuation: the last whitespace in the window.
+  const std::string plain = "aaaa bbbb cccc dddd";
+  const auto plain_chunks = split_long_sentence(plain, 12);
+  CHECK(plain.substr(0, plain_chunks[0].second) == "aaaa bbbb ");
+  // "3,5" is not a clause boundary.
+  const std::string decimal = "value 3,5 and then some";
+  CHECK(decimal.substr(0, split_long_sentence(decimal, 12)[0].second) == "value 3,5 ");
+  // No whitespace at all: hard cut, but on character boundaries (ä = 2 bytes).
+  std::string umlauts;
+  for (int i = 0; i < 50; ++i) umlauts += "\xC3\xA4";
+  for (size_t max = 1; max < 12; ++max) check_chunks(umlauts, max);
+  const auto umlaut_chunks = split_long_sentence(umlauts, 7);  // 100 bytes: 16 x 6 + 4
+  REQUIRE(umlaut_chunks.size() == 17);
+  for (size_t k = 0; k + 1 < umlaut_chunks.size(); ++k) {
+    CHECK(umlaut_chunks[k].second - umlaut_chunks[k].first == 6);
+  }
+  // A 4-byte emoji with max_bytes 1 still makes progress, one emoji per chunk.
+  const std::string emoji = "\xF0\x9F\x98\x80\xF0\x9F\x98\x80";
+  CHECK(split_long_sentence(emoji, 1) == std::vector<std::pair<size_t, size_t>>{{0, 4}, {4, 8}});
+  CHECK(split_long_sentence("abc", 0).size() == 3);
+  // CJK clause punctuation needs no whitespace: 一二三，四五六 cut after "，".
+  const std::string cjk = "一二三，四五六";
+  CHECK(split_long_sentence(cjk, 15)[0].second == 12);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words
+
+TEST_CASE("find_words: apostrophes, hyphens, numbers, punctuation") {
+  CHECK(words("") == Strings{});
+  CHECK(words("  \t ") == Strings{});
+  CHECK(words("Don't stop, Kaiser-Wilhelm-Stra\xC3\x9F" "e!") ==
+        Strings{"Don't", "stop", ",", "Kaiser-Wilhelm-Stra\xC3\x9F" "e", "!"});
+  CHECK(words("it\xE2\x80\x99s 'quoted' students' -x- a--b") ==
+        Strings{"it\xE2\x80\x99s", "'", "quoted", "'", "students", "'", "-", "x", "-", "a", "-",
+                "-", "b"});
+  CHECK(words("Pi 3.14, 1,000 and 2.") == Strings{"Pi", "3.14", ",", "1,000", "and", "2", "."});
+  CHECK(words("Hi!!") == Strings{"Hi", "!", "!"});
+  CHECK(words("<b>bold</b>") == Strings{"<", "b", ">", "bold", "<", "/", "b", ">"});
+  CHECK(words("e\xCC\x81t\xC3\xA9 caf\xC3\xA9") == Strings{"e\xCC\x81t\xC3\xA9", "caf\xC3\xA9"});
+}
+
+TEST_CASE("find_words: other scripts, CJK and emoji") {
+  CHECK(words("Привет, мир! Γειά σου") == Strings{"Привет", ",", "мир", "!", "Γειά", "σου"});
+  CHECK(words("مرحبا بالعالم") == Strings{"مرحبا", "بالعالم"});
+  CHECK(words("שלום עולם") == Strings{"שלום", "עולם"});
+  CHECK(words("\xD7\xAA\xD7\x9C\xD6\xBE\xD7\x90\xD7\x91\xD7\x99\xD7\x91") ==
+        Strings{"\xD7\xAA\xD7\x9C\xD6\xBE\xD7\x90\xD7\x91\xD7\x99\xD7\x91"});  // תל־אביב (maqaf)
+  // One word per ideograph; kana runs stay together.
+  CHECK(words("我爱你") == Strings{"我", "爱", "你"});
+  CHECK(words("こんにちは世界") == Strings{"こんにちは", "世", "界"});
+  // 😀😀 → two words; ❤️ with its variation selector; family (ZWJ); flag; thumbs up + skin tone.
+  CHECK(words("😀😀") == Strings{"😀", "😀"});
+  CHECK(words("I \xE2\x9D\xA4\xEF\xB8\x8F you") == Strings{"I", "\xE2\x9D\xA4\xEF\xB8\x8F", "you"});
+  const std::string family = "👩\u200D👩\u200D👧";
+  const std::string flag = "\xF0\x9F\x87\xA9\xF0\x9F\x87\xAA";
+  const std::string thumbs = "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD";
+  CHECK(words(family + flag + flag + thumbs + "ok") == Strings{family, flag, flag, thumbs, "ok"});
+  // Zero-width and bidi controls belong to no word; invalid bytes are one-byte words.
+  CHECK(words("\xE2\x80\x8B" "a\xE2\x80\x8F b") == Strings{"a", "b"});
+  CHECK(words("a\xFF" "b") == Strings{"a", "\xFF", "b"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alignment
+
+TEST_CASE("align_words merges tokens into words") {
+  // Source "New York is big." tokens: ▁New ▁York ▁is ▁b ig . </s>
+  const std::string source = "New York is big.";
+  const std::vector<Span> src = {{0, 3}, {3, 8}, {8, 11}, {11, 13}, {13, 15}, {15, 16}, {16, 16}};
+  // Target "New York ist groß." tokens: ▁New ▁Yo rk ▁ist ▁groß . </s>   (ß is 2 bytes)
+  const std::string target = "New York ist gro\xC3\x9F.";
+  const std::vector<Span> tgt = {{0, 3}, {3, 6}, {6, 8}, {8, 12}, {12, 18}, {18, 19}, {19, 19}};
+  // clang-format off
+  const std::vector<float> soft = {
+      // New  York  is    b     ig    .     </s>
+      0.9f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,   // ▁New
+      0.2f, 0.8f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,   // ▁Yo
+      0.0f, 0.6f, 0.0f, 0.0f, 0.0f, 0.0f, 0.4f,   // rk
+      0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f,   // ▁ist
+      0.0f, 0.0f, 0.0f, 0.5f, 0.3f, 0.2f, 0.0f,   // ▁groß
+      0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f,   // .  (all on </s>: no word mass)
+      0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.4f,   // </s> (empty span: ignored)
+  };
+  // clang-format on
+  const WordAlignment a = align_words(source, src, target, tgt, soft.data(), 7, 7);
+  REQUIRE(a.source_words.size() == 5);  // New York is big .
+  REQUIRE(a.target_words.size() == 5);  // New York ist groß .
+  CHECK(a.target_words[3].begin == 13);
+  CHECK(a.target_words[3].end == 18);
+  REQUIRE(a.matrix.size() == 25);
+  const auto at = [&](int t, int s) { return a.matrix[t * 5 + s]; };
+  CHECK(at(0, 0) == doctest::Approx(0.9));
+  CHECK(at(0, 1) == doctest::Approx(0.1));
+  // York: (0.8 + 0.6) / 2 on York, 0.2 / 2 on New, renormalized over 0.8.
+  CHECK(at(1, 1) == doctest::Approx(0.875));
+  CHECK(at(1, 0) == doctest::Approx(0.125));
+  CHECK(at(2, 2) == doctest::Approx(1.0));
+  // groß: ▁b + ig pooled into "big".
+  CHECK(at(3, 3) == doctest::Approx(0.8));
+  CHECK(at(3, 4) == doctest::Approx(0.2));
+  for (int s = 0; s < 5; ++s) CHECK(at(4, s) == 0.0f);
+  const std::vector<std::pair<int, int>> expected = {{0, 0}, {1, 1}, {2, 2}, {3, 3}};
+  CHECK(a.links == expected);
+}
+
+TEST_CASE("align_words survives bad input") {
+  const std::string source = "Hello world", target = "Hallo Welt";
+  const std::vector<Span> src = {{0, 5}, {5, 11}}, tgt = {{0, 5}, {5, 10}};
+  const float soft[] = {1.0f, 0.0f, 0.0f, 1.0f};
+  // No attention: words still found, matrix all zero, no links.
+  WordAlignment a = align_words(source, src, target, tgt, nullptr, 2, 2);
+  CHECK(a.source_words.size() == 2);
+  CHECK(a.matrix == std::vector<float>(4, 0.0f));
+  CHECK(a.links.empty());
+  CHECK(align_words(source, src, target, tgt, soft, 0, -3).links.empty());
+  // Fewer spans than tokens, spans past the end or reversed, NaN and negative weights.
+  const std::vector<Span> odd = {{3, 999}, {8, 2}};
+  const float weird[] = {NAN, -1.0f, INFINITY, 0.5f};
+  a = align_words(source, odd, target, {{0, 5}}, weird, 2, 2);
+  CHECK(a.links.empty());  // the only usable weight (0.5) belongs to the reversed span
+  a = align_words(source, src, target, {{0, 5}}, soft, 2, 2);
+  CHECK(a.links == std::vector<std::pair<int, int>>{{0, 0}});
+  // Empty sentences.
+  a = align_words("", {}, "", {}, soft, 2, 2);
+  CHECK(a.matrix.empty());
+  CHECK(a.links.empty());
+}

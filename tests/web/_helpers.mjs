@@ -1,0 +1,61 @@
+/**
+ * Shared by the web tests: repository paths, which model manifest to use (the shipped
+ * weights/manifest.json once it exists, else the fixture manifest naming tests/fixtures/tiny.nmt),
+ * building dist/ into a scratch folder, and launching Debian's Chromium through playwright-core.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ENGINE_JS = path.join(ROOT, 'build-wasm/engine.js');
+export const ENGINE_WASM = path.join(ROOT, 'build-wasm/engine.wasm');
+export const SHIPPED_MANIFEST = path.join(ROOT, 'weights/manifest.json');
+export const FIXTURE_MANIFEST = path.join(ROOT, 'tests/fixtures/web-manifest.json');
+export const FIXTURE_MODEL = path.join(ROOT, 'tests/fixtures/tiny.nmt');
+export const RESULTS = path.join(ROOT, 'test-results');
+
+export const haveEngine = () => existsSync(ENGINE_JS) && existsSync(ENGINE_WASM);
+
+/** The manifest the tests translate with, and whether it is the real (shipped) one. */
+export function testManifest() {
+  if (existsSync(SHIPPED_MANIFEST)) return { file: SHIPPED_MANIFEST, shipped: true };
+  return { file: FIXTURE_MANIFEST, shipped: false };
+}
+
+export const haveModel = () => (testManifest().shipped || existsSync(FIXTURE_MODEL));
+
+/** Why the real-engine tests cannot run, or null. */
+export function engineSkipReason() {
+  if (!haveEngine()) return 'build-wasm/engine.js is missing: run scripts/build.sh first';
+  if (!haveModel()) return 'no model: neither weights/manifest.json nor tests/fixtures/tiny.nmt exists';
+  return null;
+}
+
+export const fileUrl = (p) => pathToFileURL(p).href;
+
+export function resultsDir() {
+  mkdirSync(RESULTS, { recursive: true });
+  return RESULTS;
+}
+
+/** Builds the static site into test-results/<name> with the test manifest; returns its path. */
+export function buildSite(name = 'web-dist') {
+  const out = path.join(resultsDir(), name);
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
+  return out;
+}
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launchChromium() {
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
+    throw new Error('playwright-core is not installed: run `npm install` (or `npm ci`) in the repository root.');
+  }
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}

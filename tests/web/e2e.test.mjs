@@ -1,0 +1,370 @@
+/**
+ * End-to-end tests of the demo page in Debian's Chromium (playwright-core), with the real WASM
+ * engine and the shipped models (or, before they exist, the fixture model tests/fixtures/tiny.nmt).
+ * The site is built into test-results/web-dist and served under a sub-path (/some/sub/path/) by
+ * scripts/serve.mjs, so relative URLs, the CSP header and the service worker are tested as deployed.
+ * Screenshots land in test-results/.
+ *
+ * NMT_WEB_TEST_ENGINE_DIR=<dir with engine.js + engine.wasm> runs these against another engine
+ * build (e.g. a copy of tests/web/fake-engine.mjs, to work on the page without the real one).
+ */
+import test, { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startServer, CSP } from '../../scripts/serve.mjs';
+import { ROOT, engineSkipReason, testManifest, resultsDir, launchChromium } from './_helpers.mjs';
+
+const engineDir = process.env.NMT_WEB_TEST_ENGINE_DIR;
+const skip = engineDir ? false : engineSkipReason();
+const shipped = testManifest().shipped && !engineDir;
+const BASE = '/some/sub/path/';
+
+let site;
+let server;
+let browser;
+const problems = []; // page errors, CSP violations, requests that left the origin
+
+function buildSite() {
+  const out = path.join(resultsDir(), 'web-dist');
+  const args = [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'];
+  if (engineDir) args.push('--engine', engineDir);
+  execFileSync(process.execPath, args, { stdio: 'inherit' });
+  return out;
+}
+
+before(async () => {
+  if (skip) return;
+  site = buildSite();
+  server = await startServer({ root: site, base: BASE });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+/** A fresh context (its own profile: no cache, no service worker) that records problems. */
+async function newContext(t, { url = server.url, viewport = { width: 1200, height: 900 } } = {}) {
+  const context = await browser.newContext({ viewport });
+  t.after(() => context.close());
+  const allowed = new URL(url).origin;
+  context.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(allowed) && !u.startsWith('data:') && !u.startsWith('blob:')) problems.push(`request left the origin: ${u}`);
+  });
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    window.__dialogs = 0;
+  });
+  return context;
+}
+
+async function newPage(context) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('dialog', (d) => { problems.push(`dialog opened: ${d.message()}`); d.dismiss(); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  return page;
+}
+
+/** newContext + a page on `url`, waiting until the first model is loaded. */
+async function openPage(t, options = {}) {
+  const url = options.url || server.url;
+  const context = await newContext(t, options);
+  const page = await newPage(context);
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  return { context, page };
+}
+
+async function translate(page, text) {
+  const seq = await page.evaluate(() => document.getElementById('target').dataset.sentences);
+  await page.fill('#source', text);
+  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error', null, { timeout: 120000 });
+  await page.waitForFunction(() => document.getElementById('target').getAttribute('aria-busy') === 'false');
+  const state = await page.evaluate(() => document.body.dataset.state);
+  if (state === 'error') throw new Error(`the page shows an error: ${await page.textContent('#error')}`);
+  void seq;
+  return (await page.textContent('#target')).trim();
+}
+
+const checkProblems = async (page) => {
+  const csp = await page.evaluate(() => window.__csp);
+  assert.deepEqual(csp, [], 'no Content-Security-Policy violations');
+  assert.deepEqual(problems, [], 'no page errors, dialogs or requests outside the origin');
+};
+
+test('English → German: progress bar, translation, speed, screenshot', { skip, timeout: 180000 }, async (t) => {
+  const context = await newContext(t);
+  // Watch the progress bar from the first paint.
+  await context.addInitScript(() => {
+    window.__progress = { shown: false, max: 0 };
+    document.addEventListener('DOMContentLoaded', () => {
+      const load = document.getElementById('load');
+      const bar = document.getElementById('load-progress');
+      new MutationObserver(() => {
+        if (!load.hidden) window.__progress.shown = true;
+        if (bar.hasAttribute('value')) window.__progress.max = Math.max(window.__progress.max, bar.value / bar.max);
+      }).observe(document.body, { attributes: true, subtree: true, childList: true, characterData: true });
+    });
+  });
+  const page = await newPage(context);
+  const response = await page.goto(server.url);
+  assert.equal(response.headers()['content-security-policy'], CSP);
+  assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'), CSP);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const progress = await page.evaluate(() => window.__progress);
+  assert.ok(progress.shown, 'the download progress was shown');
+  assert.ok(progress.max > 0.99, `the progress bar reached the end (${progress.max})`);
+  assert.equal(await page.isHidden('#load'), true, 'the progress bar hides when the model is ready');
+
+  const out = await translate(page, 'The house is small. I like it very much.');
+  assert.ok(out.length > 0, 'some translation');
+  if (shipped) assert.match(out, /Haus/, `a real German translation: ${out}`);
+  assert.equal(await page.getAttribute('#target', 'data-sentences'), '2');
+  assert.match(await page.textContent('#stats'), /\d+ ms · \d+ tokens · [\d.]+ tokens\/s/);
+  assert.equal(await page.isEnabled('#copy'), true);
+  await page.screenshot({ path: path.join(resultsDir(), 'web-demo.png'), fullPage: true });
+
+  // Typing fast: every keystroke aborts the previous request; the last text wins.
+  await page.fill('#source', '');
+  await page.type('#source', 'Good morning.', { delay: 15 });
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('align-source').textContent === 'Good morning.', null, { timeout: 60000 });
+  assert.equal(await page.getAttribute('#target', 'data-sentences'), '1');
+  await checkProblems(page);
+});
+
+test('German → English with the swap button, keyboard and labels', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  await page.click('#swap');
+  assert.equal(await page.inputValue('#direction'), 'de-en');
+  assert.equal(await page.textContent('#source-label'), 'German');
+  assert.equal(await page.textContent('#target-label'), 'English');
+  const out = await translate(page, 'Ich habe einen kleinen Hund. Er ist sehr freundlich.');
+  assert.ok(out.length > 0);
+  if (shipped) assert.match(out, /dog/i, `a real English translation: ${out}`);
+  assert.equal(await page.getAttribute('#source', 'lang'), 'de');
+  assert.equal(await page.getAttribute('#target', 'lang'), 'en');
+
+  // Every control has an accessible name.
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('button, select, textarea, input')]
+    .filter((c) => !(c.getAttribute('aria-label') || (c.labels && c.labels.length) || c.textContent.trim()))
+    .map((c) => c.id || c.outerHTML.slice(0, 60)));
+  assert.deepEqual(unlabelled, []);
+  // Keyboard: Tab order starts with the skip link, then the controls; focus is visible.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none', 'the focused control shows a focus outline');
+  await checkProblems(page);
+});
+
+test('hovering, tapping and focusing a word highlights its aligned words by weight', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  await translate(page, 'The old man reads a book in the garden.');
+  const words = await page.$$('#target .w');
+  assert.ok(words.length >= 2);
+  await words[1].hover();
+  await page.waitForTimeout(250); // the highlight fades in (CSS transition)
+  const hl = await page.$$eval('#align-source .w.hl', (els) => els.map((e) => ({ text: e.textContent, w: Number(e.dataset.weight), alpha: getComputedStyle(e).backgroundColor })));
+  assert.ok(hl.length >= 1, 'some source words are highlighted');
+  assert.equal(await page.$$eval('#target .w.self', (els) => els.length), 1, 'the hovered word is marked');
+  const strongest = hl.reduce((a, b) => (b.w > a.w ? b : a));
+  const detail = await page.textContent('#align-detail');
+  assert.ok(detail.includes(`“${strongest.text}”`), `the description names the strongest link: ${detail} / ${strongest.text}`);
+  const alpha = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c); const p = m[1].split(',').map(Number); return p.length === 4 ? p[3] : 1; };
+  const weakest = hl.reduce((a, b) => (b.w < a.w ? b : a));
+  if (weakest.w < strongest.w) assert.ok(alpha(weakest.alpha) < alpha(strongest.alpha), 'stronger weights are drawn stronger');
+  const linked = await page.$$eval('#align-source .w.linked', (els) => els.length);
+  assert.ok(linked >= 0);
+
+  // Reverse direction: a source word lights up target words (output pane and card).
+  await page.hover('#align-source .w >> nth=0');
+  assert.ok(await page.$$eval('#target .w.hl', (els) => els.length) >= 1, 'target words light up for a source word');
+
+  // Keyboard: focus a target word in the card, move with the arrows, jump to the source side.
+  await page.focus('#align-target .w >> nth=0');
+  assert.ok(await page.$$eval('#align-source .w.hl', (els) => els.length) >= 1);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.w), '1');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.side), 's');
+
+  // Tap (click) pins the highlight; moving the mouse away keeps it; tapping again releases it.
+  await page.click('#target .w >> nth=0');
+  await page.mouse.move(5, 5);
+  assert.ok(await page.$$eval('.w.hl', (els) => els.length) >= 1, 'a tapped word stays highlighted');
+  await checkProblems(page);
+});
+
+test('the attention heatmap shows the mean and every layer/head with token labels', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  await translate(page, 'Where is the station?');
+  await page.click('#attention summary');
+  await page.waitForFunction(() => document.getElementById('head-select').options.length > 1, null, { timeout: 60000 });
+  const options = await page.$$eval('#head-select option', (os) => os.map((o) => o.textContent));
+  assert.ok(options.some((o) => /Layer 1, head 1/.test(o)), options.join(' | '));
+  const canvas = await page.evaluate(() => {
+    const c = document.getElementById('heatmap');
+    const ctx = c.getContext('2d');
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4 * 97) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
+    return { rows: Number(c.dataset.rows), cols: Number(c.dataset.cols), colours: colours.size, label: c.getAttribute('aria-label'), w: c.width, h: c.height };
+  });
+  assert.ok(canvas.rows >= 2 && canvas.cols >= 2, JSON.stringify(canvas));
+  assert.ok(canvas.colours > 4, 'the heatmap is drawn');
+  assert.match(canvas.label, /mean of heads/);
+  assert.match(canvas.label, /<\/s>/, 'the labels name the tokens');
+  await page.selectOption('#head-select', '0:0');
+  assert.match(await page.getAttribute('#heatmap', 'aria-label'), /layer 1, head 1/);
+  // Reading a cell with the keyboard.
+  await page.focus('#heatmap');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await page.textContent('#heat-cell'), /target “.*” ← source “.*”: \d\.\d{3}/);
+  await page.screenshot({ path: path.join(resultsDir(), 'web-demo-heatmap.png'), fullPage: true });
+  await checkProblems(page);
+});
+
+test('model text is always shown as text, never run as HTML', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  const evil = '<img src=x onerror=alert(1)>';
+  await translate(page, evil);
+  assert.equal(await page.$$eval('main img, main script, main iframe', (els) => els.length), 0, 'no element was created from the text');
+  assert.equal(await page.$$eval('#target *', (els) => els.filter((e) => e.tagName !== 'SPAN').length), 0);
+  const shown = await page.textContent('#align-source');
+  assert.ok(shown.includes('<img') && shown.includes('onerror'), `the source row shows the markup as text: ${shown}`);
+  await checkProblems(page);
+});
+
+test('a 20,000-character paste: the page stays responsive and every paragraph is translated', { skip, timeout: 300000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#beam', '1');
+  const sentences = ['The weather was cold and the streets were empty.', 'She opened the window and looked at the river.',
+    'Many people work in the city but live in the country.', 'The children played in the park until it was dark.',
+    'He wrote a long letter to his brother.', 'We need more time to finish the project.'];
+  const paragraphs = [];
+  let length = 0;
+  for (let i = 0; length < 20000; i++) {
+    const p = Array.from({ length: 3 }, (_, k) => sentences[(i + k) % sentences.length]).join(' ');
+    paragraphs.push(p);
+    length += p.length + 2;
+  }
+  const text = paragraphs.join('\n\n').slice(0, 20000).replace(/\s+\S*$/, '.');
+  const expected = text.split('\n\n').length;
+  // Probe the main thread: timers and animation frames keep running while the worker translates.
+  await page.evaluate(() => {
+    window.__probe = { maxLate: 0, frames: 0, running: true };
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      window.__probe.maxLate = Math.max(window.__probe.maxLate, now - last - 50);
+      last = now;
+      if (window.__probe.running) setTimeout(tick, 50);
+    };
+    setTimeout(tick, 50);
+    const frame = () => { window.__probe.frames += 1; if (window.__probe.running) requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+  });
+  const t0 = Date.now();
+  await page.fill('#source', text);
+  await page.waitForFunction(() => document.body.dataset.state === 'translating');
+  // While it translates, the page still reacts: a click changes the UI at once.
+  await page.waitForTimeout(300);
+  const clickMs = await page.evaluate(async () => {
+    const s = performance.now();
+    document.getElementById('model-info').open = !document.getElementById('model-info').open;
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return performance.now() - s;
+  });
+  await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 280000 });
+  const elapsed = Date.now() - t0;
+  const probe = await page.evaluate(() => { window.__probe.running = false; return window.__probe; });
+  const out = await page.textContent('#target');
+  const outParas = out.split('\n\n');
+  assert.equal(outParas.length, expected, 'one output paragraph per input paragraph');
+  assert.ok(outParas.every((p) => p.trim().length > 0), 'no paragraph is empty');
+  const nSent = Number(await page.getAttribute('#target', 'data-sentences'));
+  assert.ok(nSent >= expected, `${nSent} sentences for ${expected} paragraphs`);
+  assert.ok(probe.maxLate < 1000, `timers ran late by at most ${Math.round(probe.maxLate)} ms`);
+  assert.ok(clickMs < 1000, `a click was handled in ${Math.round(clickMs)} ms during the translation`);
+  t.diagnostic(`20,000 characters: ${nSent} sentences in ${elapsed} ms; timers at most ${Math.round(probe.maxLate)} ms late; ${probe.frames} frames`);
+  await checkProblems(page);
+});
+
+test('without WebAssembly SIMD the page says so', { skip, timeout: 60000 }, async (t) => {
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  await context.addInitScript(() => { WebAssembly.validate = () => false; });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error'), /WebAssembly SIMD/);
+});
+
+test('the module in a page: a dead worker is replaced on the next call', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  const r = await page.evaluate(async () => {
+    const { Translator } = await import('./translator.js');
+    const tr = await Translator.create({ from: 'en', to: 'de' });
+    tr._crashWorkerForTest();
+    let error = null;
+    try { await tr.translate('A sentence that will not finish.'); } catch (e) { error = `${e.code}: ${e.message}`; }
+    const again = await tr.translate('It works again.');
+    tr.dispose();
+    return { error, again: again.text };
+  });
+  assert.match(String(r.error), /^worker-died: The translation worker failed: .*test crash.*next request starts a new worker/);
+  assert.ok(r.again.length > 0);
+});
+
+test('offline: a second visit with the server gone translates from the service worker cache', { skip, timeout: 180000 }, async (t) => {
+  // A server of its own (another port = another origin = a fresh service worker), stopped midway.
+  const own = await startServer({ root: site, base: BASE });
+  let stopped = false;
+  t.after(() => (stopped ? null : own.close()));
+  const { context, page } = await openPage(t, { url: own.url });
+  await translate(page, 'Good evening.');
+  await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+  assert.equal(await page.evaluate(() => !!navigator.serviceWorker.controller), true);
+  await own.close();
+  stopped = true;
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const out = await translate(page, 'The house is small.');
+  assert.ok(out.length > 0);
+  if (shipped) assert.match(out, /Haus/);
+  // The other direction was cached too.
+  await page.selectOption('#direction', 'de-en');
+  assert.ok((await translate(page, 'Das Haus ist klein.')).length > 0);
+  await page.screenshot({ path: path.join(resultsDir(), 'web-demo-offline.png') });
+  await checkProblems(page);
+});
+
+test('phone width: nothing overflows, the panes stack', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t, { viewport: { width: 375, height: 800 } });
+  await translate(page, 'This page works on a small screen too.');
+  const layout = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    source: document.getElementById('source').getBoundingClientRect(),
+    target: document.getElementById('target').getBoundingClientRect(),
+  }));
+  assert.ok(layout.scroll <= 375, `page width ${layout.scroll}`);
+  assert.ok(layout.target.top >= layout.source.bottom, 'the output is below the input');
+  await page.tap?.('#target .w >> nth=0').catch(() => {});
+  await page.screenshot({ path: path.join(resultsDir(), 'web-demo-phone.png'), fullPage: true });
+  await checkProblems(page);
+});
+
+if (skip) test(`browser tests (skipped: ${skip})`, { skip }, () => {});

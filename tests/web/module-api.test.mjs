@@ -1,0 +1,244 @@
+/**
+ * The public module's API in Node: the real translator.js, worker.js and protocol.js running in a
+ * worker thread, with the fake engine (tests/web/fake-engine.mjs) so that queueing, cancellation,
+ * errors and worker restarts are tested quickly and deterministically. The real WASM engine is
+ * exercised by module-wasm.test.mjs and the browser tests.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Translator, TranslatorError, hasWasmSimd, listModels } from '../../web/translator.js';
+import { planChunks, ResultBuilder, pickModel } from '../../web/protocol.js';
+import { ROOT, fileUrl } from './_helpers.mjs';
+
+const FAKE_ENGINE = fileUrl(path.join(ROOT, 'tests/web/fake-engine.mjs'));
+const dir = mkdtempSync(path.join(tmpdir(), 'nmt-web-'));
+const MODEL = path.join(dir, 'model.nmt');
+writeFileSync(MODEL, 'NMTMODEL fake model bytes');
+const BAD_MODEL = path.join(dir, 'bad.nmt');
+writeFileSync(BAD_MODEL, 'BAD model');
+const MANIFEST = path.join(dir, 'manifest.json');
+writeFileSync(MANIFEST, JSON.stringify({ models: [{ from: 'en', to: 'de', file: 'model.nmt' }, { from: 'de', to: 'en', file: 'model.nmt' }] }));
+
+const create = (extra = {}) => Translator.create({ engineUrl: FAKE_ENGINE, wasmUrl: FAKE_ENGINE, modelUrl: fileUrl(MODEL), ...extra });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function checkRanges(input, r) {
+  for (const s of r.sentences) {
+    assert.equal(input.slice(...s.sourceRange), s.source);
+    assert.equal(r.text.slice(...s.targetRange), s.target);
+  }
+}
+
+test('planChunks covers the text, trimmed, in order, under the size limit when it can', () => {
+  const para = (n) => Array.from({ length: n }, (_, i) => `Sentence number ${i} is here.`).join(' ');
+  const text = `  ${para(5)}\n\n${para(40)}\n\n\n${para(2)}\nline two\n\n${para(300)}  `;
+  const chunks = planChunks(text, 1000);
+  let last = 0;
+  let covered = '';
+  for (const [b, e] of chunks) {
+    assert.ok(b >= last && e > b);
+    assert.ok(!/\s/.test(text[b]) && !/\s/.test(text[e - 1]));
+    assert.ok(e - b <= 3000, `chunk of ${e - b} chars`);
+    covered += text.slice(last, b).replace(/\S/g, 'X') + text.slice(b, e);
+    last = e;
+  }
+  covered += text.slice(last);
+  assert.equal(covered, text, 'only whitespace lies between chunks');
+  assert.deepEqual(planChunks('   \n\n  '), []);
+  assert.deepEqual(planChunks('Hi.'), [[0, 3]]);
+});
+
+test('ResultBuilder keeps the gaps between chunks and shifts the ranges', () => {
+  const input = '  A b.\n\nC d.\n';
+  const b = new ResultBuilder(input);
+  const eng = (src, tgt, at) => ({ text: tgt, sentences: [{ source: src, target: tgt, source_range: [0, src.length], target_range: [0, tgt.length], source_tokens: [], target_tokens: [] }], stats: { source_tokens: 3, target_tokens: 4, ms: { total: 10, encode: 4, decode: 6 } }, at });
+  b.add(2, 6, eng('A b.', 'X y z.'));
+  b.add(8, 12, eng('C d.', 'W.'));
+  const r = b.finish();
+  assert.equal(r.text, '  X y z.\n\nW.\n');
+  checkRanges(input, r);
+  assert.equal(r.stats.targetTokens, 8);
+  assert.equal(r.stats.tokensPerSecond, 400);
+  assert.throws(() => pickModel({ models: [{ from: 'en', to: 'de', file: 'x' }] }, 'en', 'fr'), /No en→fr model.*available: en→de/);
+});
+
+test('WebAssembly SIMD is detected here', () => {
+  assert.equal(hasWasmSimd(), true);
+});
+
+test('create() reports progress, translate() returns sentences, tokens, alignments and timings', async () => {
+  const progress = [];
+  const t = await create({ onProgress: (p) => progress.push(p) });
+  try {
+    assert.ok(progress.length > 0, 'onProgress was called');
+    const last = progress.findLast((p) => p.phase === 'download');
+    assert.ok(last.total > 0 && last.loaded === last.total, `download progress ends complete: ${JSON.stringify(last)}`);
+    assert.equal(t.info.languages.source, 'en');
+    const input = ' Hello world. How are you?\n\nFine thanks.\n';
+    const r = await t.translate(input, { beam: 2, alignments: true });
+    assert.equal(r.sentences.length, 3);
+    assert.ok(r.text.startsWith(' ') && r.text.includes('\n\n') && r.text.endsWith('\n'), JSON.stringify(r.text));
+    checkRanges(input, r);
+    const s = r.sentences[0];
+    assert.equal(s.sourceTokens.at(-1).piece, '</s>');
+    assert.equal(s.attention.length, s.targetTokens.length);
+    assert.equal(s.attention[0].length, s.sourceTokens.length);
+    assert.ok(s.wordAlignments.length > 0);
+    const a = s.wordAlignments[0];
+    assert.equal(s.source.slice(...a.sourceRange), 'Hello');
+    assert.ok(a.weight > 0 && a.weight <= 1);
+    for (const k of ['engineMs', 'workerMs', 'queueMs', 'totalMs']) assert.equal(typeof r.timings[k], 'number', k);
+    assert.ok(r.stats.tokensPerSecond > 0);
+    const plain = await t.translate('Hello.', { alignments: false });
+    assert.equal(plain.sentences[0].attention, undefined);
+    const heads = await t.translate('Hello there.', { allHeads: true });
+    assert.equal(heads.sentences[0].heads.length, 2);
+    assert.equal((await t.translate('')).text, '');
+    const mem = await t.memory();
+    assert.ok(mem.wasmBytes > 0);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('requests are queued and answered in order', async () => {
+  const t = await create();
+  try {
+    const inputs = ['One __slow__.', 'Two.', 'Three.', 'Four five.'];
+    const results = await Promise.all(inputs.map((x) => t.translate(x)));
+    results.forEach((r, i) => checkRanges(inputs[i], r));
+    assert.equal(results[1].sentences[0].target, 'owT .');
+    assert.ok(results[1].timings.queueMs >= 100, `the second request waited behind the slow first (${results[1].timings.queueMs} ms)`);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('an aborted queued request never runs; an aborted running request rejects at once and stops early', async () => {
+  const t = await create();
+  try {
+    // Queued: B (2 s of work) is aborted before it starts, so C comes right after A.
+    const a = t.translate('A __slow__.');
+    const ac = new AbortController();
+    const b = t.translate(Array.from({ length: 13 }, (_, i) => `B${i} __slow__.`).join(' '), { signal: ac.signal });
+    const c = t.translate('C.');
+    ac.abort();
+    await assert.rejects(b, { name: 'AbortError' });
+    const t0 = performance.now();
+    await a;
+    await c;
+    assert.ok(performance.now() - t0 < 1000, 'C did not wait for the aborted B');
+
+    // Running: 20 paragraphs × 150 ms, cut into chunks; abort after the first chunk.
+    const long = Array.from({ length: 20 }, (_, i) => `Paragraph ${i} __slow__ ${'x'.repeat(1000)}.`).join('\n\n');
+    const ac2 = new AbortController();
+    let partials = 0;
+    const running = t.translate(long, { signal: ac2.signal, onProgress: () => { partials += 1; if (partials === 1) ac2.abort(); } });
+    const t1 = performance.now();
+    await assert.rejects(running, { name: 'AbortError' });
+    assert.ok(performance.now() - t1 < 1500, 'rejected without waiting for the whole text');
+    const t2 = performance.now();
+    const next = await t.translate('Next.');
+    assert.equal(next.sentences.length, 1);
+    assert.ok(performance.now() - t2 < 1500, `the worker skipped the rest of the aborted text (${performance.now() - t2} ms)`);
+    assert.ok(partials < 5);
+
+    // Already aborted.
+    await assert.rejects(t.translate('x', { signal: AbortSignal.abort() }), { name: 'AbortError' });
+  } finally {
+    t.dispose();
+  }
+});
+
+test('long inputs report progress chunk by chunk and come back complete', async () => {
+  const t = await create();
+  try {
+    const paras = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} has words. And ${'more '.repeat(60)}words.`);
+    const input = paras.join('\n\n');
+    const seen = [];
+    const r = await t.translate(input, { onProgress: (p) => seen.push(p) });
+    assert.ok(seen.length >= 2);
+    assert.ok(seen.at(-1).text.length <= r.text.length);
+    assert.equal(r.text.split('\n\n').length, 30);
+    assert.equal(r.sentences.length, 60);
+    checkRanges(input, r);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('errors reject with clear messages and the translator stays usable', async () => {
+  const t = await create();
+  try {
+    await assert.rejects(t.translate('__error__'), (e) => e instanceof TranslatorError && e.code === 'translate' && /refuses/.test(e.message));
+    await assert.rejects(t.translate(42), { code: 'bad-request' });
+    await assert.rejects(t.translate('x', { beam: 0 }), { code: 'bad-request', message: /beam/ });
+    assert.equal((await t.translate('Still here.')).sentences.length, 1);
+  } finally {
+    t.dispose();
+  }
+  await assert.rejects(create({ modelUrl: fileUrl(BAD_MODEL) }), (e) => e.code === 'model-load' && /bad magic/.test(e.message));
+  await assert.rejects(create({ modelUrl: fileUrl(path.join(dir, 'missing.nmt')) }), (e) => e.code === 'download' && /missing\.nmt.*no such file/.test(e.message));
+  await assert.rejects(create({ modelUrl: undefined, manifestUrl: fileUrl(MANIFEST), from: 'en', to: 'fr' }), (e) => e.code === 'model-not-found' && /en→fr.*en→de, de→en/.test(e.message));
+  await assert.rejects(create({ engineUrl: fileUrl(path.join(dir, 'nope.js')) }), (e) => e.code === 'engine-load');
+  await assert.rejects(create({ modelUrl: fileUrl(MODEL), modelBytes: 3 }), (e) => e.code === 'integrity');
+  await assert.rejects(create({ modelUrl: fileUrl(MODEL), modelSha256: '00'.repeat(32) }), (e) => e.code === 'integrity' && /SHA-256/.test(e.message));
+  const models = await listModels({ manifestUrl: fileUrl(MANIFEST) });
+  assert.deepEqual(models.map((m) => `${m.from}-${m.to}`), ['en-de', 'de-en']);
+  const viaManifest = await create({ modelUrl: undefined, manifestUrl: fileUrl(MANIFEST), from: 'de', to: 'en' });
+  assert.equal(viaManifest.info.requested.from, 'de');
+  viaManifest.dispose();
+});
+
+test('a dead worker rejects what was pending and the next call starts a new one', async () => {
+  const t = await create();
+  try {
+    // Several chunks, so the worker yields between them and handles the crash message mid-request.
+    const pending = t.translate(Array.from({ length: 6 }, (_, i) => `Slow ${i} __slow__ ${'y'.repeat(1000)}.`).join('\n\n'));
+    const queued = t.translate('Queued.');
+    await sleep(50);
+    t._crashWorkerForTest();
+    await assert.rejects(pending, (e) => e.code === 'worker-died' && /exited.*next request starts a new worker/i.test(e.message));
+    await assert.rejects(queued, { code: 'worker-died' });
+    const r = await t.translate('After the crash.');
+    assert.equal(r.sentences.length, 1);
+
+    // An engine that traps: the request fails, the worker is replaced.
+    await assert.rejects(t.translate('Boom __trap__.'), (e) => e.code === 'engine-crashed' || e.code === 'worker-died');
+    assert.equal((await t.translate('Alive again.')).sentences.length, 1);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('dispose() rejects pending requests and later calls', async () => {
+  const t = await create();
+  const p = t.translate('Slow __slow__.');
+  t.dispose();
+  await assert.rejects(p, { code: 'disposed' });
+  await assert.rejects(t.translate('x'), { code: 'disposed' });
+});
+
+test('without WebAssembly SIMD, create() fails with a clear message', async () => {
+  const validate = WebAssembly.validate;
+  WebAssembly.validate = () => false;
+  try {
+    await assert.rejects(create(), (e) => e.code === 'no-simd' && /WebAssembly SIMD/.test(e.message));
+  } finally {
+    WebAssembly.validate = validate;
+  }
+});
+
+test('an idle translator does not keep a Node process alive', () => {
+  const script = `
+    import { Translator } from ${JSON.stringify(fileUrl(path.join(ROOT, 'web/translator.js')))};
+    const t = await Translator.create({ engineUrl: ${JSON.stringify(FAKE_ENGINE)}, wasmUrl: ${JSON.stringify(FAKE_ENGINE)}, modelUrl: ${JSON.stringify(fileUrl(MODEL))} });
+    console.log((await t.translate('Bye now.')).text);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 15000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'eyB won .');
+});

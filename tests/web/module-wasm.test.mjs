@@ -1,0 +1,119 @@
+/**
+ * The public module in Node with the real WASM engine (build-wasm/engine.js + engine.wasm, the
+ * same files the browser loads) and the shipped models, or the fixture model before they exist:
+ * the result's shape and invariants (ranges, tokens, attention rows summing to 1, per-head
+ * attention, word alignments), gaps kept verbatim, long inputs, and the loader's errors.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Translator, listModels } from '../../web/translator.js';
+import { engineSkipReason, testManifest, fileUrl } from './_helpers.mjs';
+
+const skip = engineSkipReason();
+const manifest = testManifest();
+const manifestUrl = fileUrl(manifest.file);
+
+const near = (a, b, eps = 2e-3) => Math.abs(a - b) <= eps;
+
+function checkSentence(input, r, s) {
+  assert.equal(input.slice(...s.sourceRange), s.source, 'sourceRange locates the source sentence');
+  assert.equal(r.text.slice(...s.targetRange), s.target, 'targetRange locates the target sentence');
+  assert.equal(s.sourceTokens.at(-1).piece, '</s>');
+  for (const tk of [...s.sourceTokens.slice(0, -1)]) {
+    assert.ok(tk.range[0] >= 0 && tk.range[1] <= s.source.length && tk.range[0] <= tk.range[1], JSON.stringify(tk));
+  }
+  assert.equal(s.attention.length, s.targetTokens.length, 'attention has a row per target token');
+  for (const row of s.attention) {
+    assert.equal(row.length, s.sourceTokens.length, 'and a column per source token');
+    assert.ok(near(row.reduce((a, b) => a + b, 0), 1), 'rows sum to 1');
+  }
+  assert.equal(s.wordAttention.length, s.targetWords.length);
+  for (const row of s.wordAttention) {
+    assert.equal(row.length, s.sourceWords.length);
+    assert.ok(near(row.reduce((a, b) => a + b, 0), 1, 1e-2), 'word rows sum to 1');
+  }
+  for (const a of s.wordAlignments) {
+    assert.ok(a.target >= 0 && a.target < s.targetWords.length && a.source >= 0 && a.source < s.sourceWords.length);
+    assert.deepEqual(a.sourceRange, s.sourceWords[a.source]);
+    assert.deepEqual(a.targetRange, s.targetWords[a.target]);
+    assert.ok(a.weight >= 0 && a.weight <= 1);
+  }
+}
+
+test('real engine in Node: translations with alignments, gaps kept, all heads, long input', { skip, timeout: 180000 }, async () => {
+  const models = await listModels({ manifestUrl });
+  assert.ok(models.some((m) => m.from === 'en' && m.to === 'de'));
+  let progressCalls = 0;
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl, onProgress: () => { progressCalls += 1; } });
+  try {
+    assert.ok(progressCalls > 0);
+    assert.ok(t.info.config.d_model > 0, JSON.stringify(t.info.config));
+    const input = '  Hello world. How are you?\n\nThe house is small.\n';
+    const r = await t.translate(input, { beam: 2, alignments: true });
+    assert.ok(r.sentences.length >= 3, `${r.sentences.length} sentences`);
+    assert.ok(r.text.startsWith('  '), 'leading whitespace kept');
+    assert.ok(r.text.includes('\n\n'), 'the paragraph break is kept');
+    assert.ok(r.text.endsWith('\n'), 'trailing newline kept');
+    for (const s of r.sentences) checkSentence(input, r, s);
+    assert.ok(r.stats.targetTokens > 0 && r.stats.tokensPerSecond > 0);
+    assert.ok(r.timings.engineMs > 0 && r.timings.totalMs >= r.timings.engineMs * 0.5);
+
+    const h = await t.translate('The cat sleeps.', { allHeads: true });
+    const s = h.sentences[0];
+    assert.equal(s.heads.length, t.info.config.decoder_layers, 'a matrix per decoder layer');
+    assert.equal(s.heads[0].length, t.info.config.n_heads, 'and per head');
+    assert.equal(s.heads[0][0].length, s.targetTokens.length);
+    assert.equal(s.heads[0][0][0].length, s.sourceTokens.length);
+
+    const plain = await t.translate('The cat sleeps.', { alignments: false, beam: 1 });
+    assert.equal(plain.sentences[0].attention, undefined);
+    assert.ok(plain.text.length > 0);
+
+    // Many paragraphs: chunked in the worker, put back together exactly.
+    const paras = Array.from({ length: 12 }, (_, i) => `This is paragraph number ${i + 1}. It has two sentences.`);
+    const long = paras.join('\n\n');
+    let partials = 0;
+    const lr = await t.translate(long, { beam: 1, chunkChars: 200, onProgress: () => { partials += 1; } });
+    assert.ok(partials >= 2, `${partials} progress reports`);
+    assert.equal(lr.text.split('\n\n').length, 12);
+    for (const x of lr.sentences) checkSentence(long, lr, x);
+
+    const mem = await t.memory();
+    assert.ok(mem.wasmBytes > 0 || mem.wasmBytes === null);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('real engine in Node: German → English', { skip, timeout: 120000 }, async () => {
+  const t = await Translator.create({ from: 'de', to: 'en', manifestUrl });
+  try {
+    const input = 'Ich habe einen Hund.';
+    const r = await t.translate(input);
+    assert.ok(r.text.length > 0);
+    if (manifest.shipped) assert.match(r.text, /dog/i, r.text);
+    checkSentence(input, r, r.sentences[0]);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('real engine in Node: a corrupt or truncated model is refused with the engine\'s message', { skip, timeout: 120000 }, async () => {
+  const models = await listModels({ manifestUrl });
+  const good = readFileSync(new URL(models[0].url));
+  const dir = mkdtempSync(path.join(tmpdir(), 'nmt-web-model-'));
+  const truncated = path.join(dir, 'truncated.nmt');
+  writeFileSync(truncated, good.subarray(0, Math.floor(good.length / 2)));
+  const garbage = path.join(dir, 'garbage.nmt');
+  writeFileSync(garbage, Buffer.from('this is not a model file at all, not even close'));
+  for (const file of [truncated, garbage]) {
+    await assert.rejects(Translator.create({ modelUrl: fileUrl(file) }), (e) => {
+      assert.equal(e.code, 'model-load', e.message);
+      assert.ok(e.message.length > 30, e.message);
+      return true;
+    });
+  }
+});

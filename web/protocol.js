@@ -1,0 +1,257 @@
+/**
+ * The worker protocol, as code: the message types that pass between the public module
+ * (translator.js, main thread) and the engine's worker (worker.js), the error codes, and the pure
+ * data transforms both sides share (splitting long input into chunks, turning the engine's JSON
+ * into the public result shape). Nothing here touches the DOM, the network or the engine, so the
+ * same file runs in a page, a Web Worker, a Node worker thread and the unit tests.
+ *
+ * Every message carries the `id` of the request it belongs to. Main → worker messages have a
+ * `type` (Request); worker → main messages have a `status` (Status):
+ *
+ *   main                                     worker
+ *   {id, type:'init', engineUrl, wasmUrl,
+ *    modelUrl | manifestUrl, from, to}  →
+ *                                        ←   {id, status:'progress', phase, loaded, total, files}  (0..n)
+ *                                        ←   {id, status:'ready', info}          or {id, status:'error', error}
+ *   {id, type:'translate', text, options} →
+ *                                        ←   {id, status:'partial', ...}  (one per chunk, long inputs)
+ *                                        ←   {id, status:'result', result}      or {id, status:'error', error}
+ *   {id, type:'cancel', target}          →   (no reply: the request `target` is dropped or stopped)
+ *   {id, type:'memory'}                  →
+ *                                        ←   {id, status:'result', result:{wasmBytes, jsHeapBytes}}
+ *                                        ←   {id:0, status:'fatal', error}  the engine is unusable; the worker closes
+ *
+ * The worker runs one request at a time, in arrival order. The engine call itself is synchronous,
+ * so a `cancel` takes effect between chunks (a long text is translated chunk by chunk, yielding to
+ * the event loop in between); the main thread never waits for that: it rejects the aborted
+ * request at once and discards whatever the worker still sends for it.
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+/** Main → worker message types. */
+export const Request = Object.freeze({
+  INIT: 'init',
+  TRANSLATE: 'translate',
+  CANCEL: 'cancel',
+  MEMORY: 'memory',
+  /** Test only: makes the worker die, to exercise the restart path. */
+  TEST_CRASH: '__test_crash',
+});
+
+/** Worker → main message statuses. */
+export const Status = Object.freeze({
+  PROGRESS: 'progress',
+  READY: 'ready',
+  PARTIAL: 'partial',
+  RESULT: 'result',
+  ERROR: 'error',
+  FATAL: 'fatal',
+});
+
+/** Error codes carried by TranslatorError#code. */
+export const ErrorCode = Object.freeze({
+  NO_SIMD: 'no-simd',
+  NO_WORKER: 'no-worker',
+  BAD_REQUEST: 'bad-request',
+  MODEL_NOT_FOUND: 'model-not-found',
+  DOWNLOAD: 'download',
+  INTEGRITY: 'integrity',
+  ENGINE_LOAD: 'engine-load',
+  MODEL_LOAD: 'model-load',
+  TRANSLATE: 'translate',
+  ENGINE_CRASHED: 'engine-crashed',
+  WORKER_DIED: 'worker-died',
+  DISPOSED: 'disposed',
+  ABORTED: 'aborted',
+});
+
+/** Serialisable error payload: `{code, message}`. */
+export function errorPayload(code, message) {
+  return { code, message: String(message) };
+}
+
+/** An Error with a machine-readable `code` (one of ErrorCode). */
+export class TranslatorError extends Error {
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = 'TranslatorError';
+    this.code = code;
+  }
+}
+
+/** The error an aborted request rejects with: a DOMException named 'AbortError', like fetch(). */
+export function abortError(reason) {
+  if (reason instanceof Error) return reason;
+  const message = typeof reason === 'string' ? reason : 'The translation was aborted.';
+  if (typeof DOMException === 'function') return new DOMException(message, 'AbortError');
+  const e = new Error(message);
+  e.name = 'AbortError';
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chunking: long inputs are translated piece by piece so that a cancel takes effect early and the
+// page can show progress. Chunks are cut at paragraph breaks (blank lines); a paragraph longer
+// than `3 * maxChars` is cut at line breaks, and failing that after sentence-final punctuation.
+// Every chunk is trimmed: the whitespace between chunks is copied to the output verbatim.
+
+const SPACE = /\s/;
+const SEPARATORS = [
+  /\n[^\S\n]*\n\s*/g, // blank line(s)
+  /\n\s*/g, // line break
+  /(?<=[.!?…。;:]["'”’»)\]]*)\s+/g, // after a sentence end
+];
+
+function trimRange(text, b, e) {
+  while (b < e && SPACE.test(text[b])) b++;
+  while (e > b && SPACE.test(text[e - 1])) e--;
+  return [b, e];
+}
+
+function splitRange(text, b, e, level, maxChars, out) {
+  [b, e] = trimRange(text, b, e);
+  if (b >= e) return;
+  if (e - b <= 3 * maxChars || level >= SEPARATORS.length) {
+    out.push([b, e]);
+    return;
+  }
+  const re = new RegExp(SEPARATORS[level].source, 'g');
+  const segment = text.slice(b, e);
+  let start = 0;
+  let m;
+  while ((m = re.exec(segment)) !== null) {
+    if (m[0].length === 0) { re.lastIndex++; continue; }
+    splitRange(text, b + start, b + m.index, level + 1, maxChars, out);
+    start = m.index + m[0].length;
+  }
+  splitRange(text, b + start, e, level + 1, maxChars, out);
+}
+
+/**
+ * Cuts `text` into trimmed, non-overlapping [begin, end) ranges in order; together they cover all
+ * its non-whitespace characters. Neighbouring pieces are grouped while a chunk stays under
+ * `maxChars` (the whitespace inside a chunk goes to the engine, which keeps it verbatim).
+ * @param {string} text
+ * @param {number} [maxChars]
+ * @returns {Array<[number, number]>}
+ */
+export function planChunks(text, maxChars = 1000) {
+  const pieces = [];
+  // Level 0 always splits at blank lines so paragraphs are grouped, never cut, when possible.
+  const re = new RegExp(SEPARATORS[0].source, 'g');
+  let start = 0;
+  let m;
+  while ((m = re.exec(text)) !== null) {
+    splitRange(text, start, m.index, 1, maxChars, pieces);
+    start = m.index + m[0].length;
+  }
+  splitRange(text, start, text.length, 1, maxChars, pieces);
+
+  const chunks = [];
+  for (const [b, e] of pieces) {
+    const last = chunks[chunks.length - 1];
+    if (last && e - last[0] <= maxChars) last[1] = e;
+    else chunks.push([b, e]);
+  }
+  return chunks;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine's result (snake_case JSON, see engine/bindings) → the public result (camelCase).
+
+const shift = (range, by) => [range[0] + by, range[1] + by];
+const token = (t) => ({ piece: t.piece, range: t.range });
+
+/**
+ * Converts one engine sentence. `sourceOffset`/`targetOffset` are where the chunk the engine saw
+ * starts in the whole input/output, so sentence ranges index the whole texts. Token and word
+ * ranges stay relative to the sentence's own text.
+ */
+export function convertSentence(s, sourceOffset = 0, targetOffset = 0) {
+  const out = {
+    source: s.source,
+    target: s.target,
+    sourceRange: shift(s.source_range, sourceOffset),
+    targetRange: shift(s.target_range, targetOffset),
+    sourceTokens: (s.source_tokens || []).map(token),
+    targetTokens: (s.target_tokens || []).map(token),
+  };
+  if (s.attention) out.attention = s.attention;
+  if (s.heads) out.heads = s.heads;
+  if (s.source_words) out.sourceWords = s.source_words;
+  if (s.target_words) out.targetWords = s.target_words;
+  if (s.word_attention) out.wordAttention = s.word_attention;
+  if (s.word_alignments) {
+    out.wordAlignments = s.word_alignments.map(([target, source, weight]) => ({
+      target,
+      source,
+      weight,
+      targetRange: s.target_words ? s.target_words[target] : undefined,
+      sourceRange: s.source_words ? s.source_words[source] : undefined,
+    }));
+  }
+  return out;
+}
+
+/** Accumulates the results of consecutive chunks into one public result. */
+export class ResultBuilder {
+  constructor(text) {
+    this.input = text;
+    this.text = '';
+    this.consumed = 0; // input characters copied or translated so far
+    this.sentences = [];
+    this.stats = { sourceTokens: 0, targetTokens: 0, ms: { total: 0, encode: 0, decode: 0 } };
+  }
+
+  /**
+   * Adds the engine's result for input range [b, e). Returns what was appended, for 'partial'.
+   * @returns {{text: string, sentences: object[], done: number}}
+   */
+  add(b, e, engineResult) {
+    const gap = this.input.slice(this.consumed, b);
+    this.text += gap;
+    const targetOffset = this.text.length;
+    const added = engineResult.sentences.map((s) => convertSentence(s, b, targetOffset));
+    this.text += engineResult.text;
+    this.consumed = e;
+    this.sentences.push(...added);
+    const st = engineResult.stats || {};
+    this.stats.sourceTokens += st.source_tokens || 0;
+    this.stats.targetTokens += st.target_tokens || 0;
+    for (const k of ['total', 'encode', 'decode']) this.stats.ms[k] += (st.ms && st.ms[k]) || 0;
+    return { text: gap + engineResult.text, sentences: added, done: e };
+  }
+
+  /** Copies the trailing whitespace and returns the public result (timings filled in by the caller). */
+  finish() {
+    this.text += this.input.slice(this.consumed);
+    this.consumed = this.input.length;
+    const { sourceTokens, targetTokens, ms } = this.stats;
+    return {
+      text: this.text,
+      sentences: this.sentences,
+      stats: {
+        sourceTokens,
+        targetTokens,
+        tokensPerSecond: ms.total > 0 ? (targetTokens * 1000) / ms.total : 0,
+      },
+      timings: { engineMs: ms.total, encodeMs: ms.encode, decodeMs: ms.decode, workerMs: 0, queueMs: 0, totalMs: 0 },
+    };
+  }
+}
+
+/** Picks the model for from→to in a parsed weights manifest; throws TranslatorError if none. */
+export function pickModel(manifest, from, to) {
+  const models = (manifest && Array.isArray(manifest.models)) ? manifest.models : null;
+  if (!models) throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, 'The weights manifest has no "models" list.');
+  const m = models.find((x) => x.from === from && x.to === to);
+  if (!m) {
+    const have = models.map((x) => `${x.from}→${x.to}`).join(', ') || 'none';
+    throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `No ${from}→${to} model in the weights manifest (available: ${have}).`);
+  }
+  if (typeof m.file !== 'string' || !m.file) {
+    throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `The ${from}→${to} entry of the weights manifest names no file.`);
+  }
+  return m;
+}

@@ -1,0 +1,100 @@
+/**
+ * The service worker that makes the site work offline after the first visit. It precaches the app
+ * shell (pages, scripts, styles, the engine's .js and .wasm, the weights manifest) into a cache
+ * named after the build's version, and keeps the models in a separate cache keyed by their
+ * content-hashed file names, so a new build re-downloads a model only when the model changed.
+ * Models are cached as they are first fetched (the download passes through here once), and the
+ * page asks for the remaining ones with a 'cache-models' message. All URLs are relative to this
+ * file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD.
+ */
+/* global self, caches */
+const BUILD = /* BUILD */ { version: 'dev', shell: ['./', 'index.html', 'style.css', 'app.js', 'translator.js', 'worker.js', 'protocol.js', 'icon.svg', 'app.webmanifest', 'engine/engine.js', 'engine/engine.wasm', 'models/manifest.json'], models: [] } /* /BUILD */;
+
+const SHELL_CACHE = `nmt-shell-${BUILD.version}`;
+const MODEL_CACHE = 'nmt-models';
+const abs = (u) => new URL(u, self.location.href).href;
+const SHELL = new Set(BUILD.shell.map(abs));
+const MODELS = new Set(BUILD.models.map(abs));
+const INDEX = abs('index.html');
+const ROOT = abs('./');
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(SHELL_CACHE);
+    // cache: 'reload' bypasses the HTTP cache, so the shell matches this build.
+    await cache.addAll([...SHELL].map((u) => new Request(u, { cache: 'reload' })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith('nmt-shell-') && name !== SHELL_CACHE) await caches.delete(name);
+    }
+    const models = await caches.open(MODEL_CACHE);
+    for (const request of await models.keys()) {
+      if (!MODELS.has(request.url)) await models.delete(request);
+    }
+    await self.clients.claim();
+  })());
+});
+
+const writing = new Map(); // url → Promise of a cache.put in progress
+
+async function fromCacheOrNetwork(cacheName, request, key) {
+  const cache = await caches.open(cacheName);
+  const hit = await cache.match(key);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok && response.status === 200 && response.type === 'basic') {
+    // The page streams one copy (with its progress bar) while the other goes into the cache.
+    const put = cache.put(key, response.clone())
+      .catch((e) => console.warn('Could not cache', key, e))
+      .finally(() => writing.delete(key));
+    writing.set(key, put);
+  }
+  return response;
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  url.hash = '';
+  const bare = `${url.origin}${url.pathname}`;
+  if (MODELS.has(bare)) {
+    event.respondWith(fromCacheOrNetwork(MODEL_CACHE, request, bare));
+    return;
+  }
+  if (request.mode === 'navigate' && (bare === ROOT || bare === INDEX)) {
+    event.respondWith(fromCacheOrNetwork(SHELL_CACHE, request, INDEX).catch(() => caches.match(INDEX)));
+    return;
+  }
+  if (SHELL.has(bare)) {
+    event.respondWith(fromCacheOrNetwork(SHELL_CACHE, request, bare));
+  }
+});
+
+/** Fetches every model that is not cached yet. */
+async function cacheModels() {
+  const cache = await caches.open(MODEL_CACHE);
+  for (const url of MODELS) {
+    if (writing.has(url)) await writing.get(url);
+    if (await cache.match(url)) continue;
+    const response = await fetch(url, { cache: 'no-store' });
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    await cache.put(url, response);
+  }
+}
+
+self.addEventListener('message', (event) => {
+  const data = event.data || {};
+  if (data.type !== 'cache-models') return;
+  const port = event.ports && event.ports[0];
+  event.waitUntil(cacheModels().then(
+    () => port && port.postMessage({ ok: true, models: MODELS.size }),
+    (e) => port && port.postMessage({ ok: false, error: String(e && e.message ? e.message : e) }),
+  ));
+});

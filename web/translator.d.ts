@@ -1,0 +1,197 @@
+/**
+ * nmt-translator: English↔German machine translation with word alignments, run by a WebAssembly
+ * engine in a Web Worker (browser) or a worker thread (Node).
+ *
+ * @example
+ * import { Translator } from 'nmt-translator';
+ * const t = await Translator.create({ from: 'en', to: 'de', onProgress: (p) => bar.value = p.loaded / p.total });
+ * const r = await t.translate('The house is small.', { alignments: true });
+ * console.log(r.text);              // "Das Haus ist klein."
+ * t.dispose();
+ */
+
+/** A half-open range of UTF-16 code unit offsets, [begin, end). */
+export type Range = [number, number];
+
+export interface LoadProgress {
+  /** 'download' while bytes arrive, then 'verify' (SHA-256), 'compile' (WebAssembly) and 'load' (model). */
+  phase: 'download' | 'verify' | 'compile' | 'load';
+  /** Bytes received so far, engine.wasm and the model together. */
+  loaded: number;
+  /** Bytes expected in all (from Content-Length, else the manifest); 0 while unknown. */
+  total: number;
+  files: { engine: { loaded: number; total: number }; model: { loaded: number; total: number } };
+}
+
+export interface TranslatorOptions {
+  /** Source language code, e.g. 'en'. Default 'en'. */
+  from?: string;
+  /** Target language code, e.g. 'de'. Default: 'de' (or 'en' when from is 'de'). */
+  to?: string;
+  /** Weights manifest listing the models; default ./models/manifest.json next to the module. */
+  manifestUrl?: string | URL;
+  /** Load this model file directly instead of looking it up in the manifest. */
+  modelUrl?: string | URL;
+  /** Expected size and SHA-256 (hex) of modelUrl, checked after download when given. */
+  modelBytes?: number;
+  modelSha256?: string;
+  /** The Emscripten ES module of the engine; default ./engine/engine.js next to the module. */
+  engineUrl?: string | URL;
+  /** The engine's .wasm; default: engineUrl with .wasm for .js. */
+  wasmUrl?: string | URL;
+  /** The worker script; default ./worker.js next to the module. */
+  workerUrl?: string | URL;
+  /** Called while the engine and the model download and start (also when a crashed worker restarts). */
+  onProgress?: (progress: LoadProgress) => void;
+}
+
+export interface TranslateProgress {
+  /** Input characters translated so far, of `total`. */
+  done: number;
+  total: number;
+  /** The translation so far (gaps between chunks included). */
+  text: string;
+  /** The sentences the last chunk added. */
+  sentences: Sentence[];
+}
+
+export interface TranslateOptions {
+  /** Beam size, 1 (greedy, fastest) to 16. Default 4. */
+  beam?: number;
+  /** Return attention and word alignments. Default true. */
+  alignments?: boolean;
+  /** Also return every decoder layer's per-head cross-attention (Sentence.heads). Default false. */
+  allHeads?: boolean;
+  /** Cancels the request: a queued one never runs, a running one rejects at once with an AbortError. */
+  signal?: AbortSignal;
+  /** Called after each chunk of a long input (inputs are cut at paragraph breaks, ~1,000 characters). */
+  onProgress?: (progress: TranslateProgress) => void;
+  /** Chunk size in characters (default 1000). */
+  chunkChars?: number;
+}
+
+export interface Token {
+  /** The SentencePiece piece, e.g. "▁Hal"; the last token is "</s>". */
+  piece: string;
+  /** Offsets within the sentence text ([b, b] for "</s>"). */
+  range: Range;
+}
+
+export interface WordAlignment {
+  /** Index into targetWords. */
+  target: number;
+  /** Index into sourceWords. */
+  source: number;
+  /** Soft weight of the link, 0..1 (wordAttention[target][source]). */
+  weight: number;
+  /** Offsets of the two words within their sentence texts. */
+  targetRange: Range;
+  sourceRange: Range;
+}
+
+export interface Sentence {
+  source: string;
+  target: string;
+  /** Where this sentence lies in the whole input / the whole translation. */
+  sourceRange: Range;
+  targetRange: Range;
+  sourceTokens: Token[];
+  targetTokens: Token[];
+  /** Soft alignment [targetTokens][sourceTokens]: the alignment layer's cross-attention, mean over heads; rows sum to 1. */
+  attention?: number[][];
+  /** With allHeads: [decoderLayer][head][targetTokens][sourceTokens]. */
+  heads?: number[][][][];
+  /** Word offsets within the sentence texts. */
+  sourceWords?: Range[];
+  targetWords?: Range[];
+  /** Soft word alignment [targetWords][sourceWords]; rows sum to 1. */
+  wordAttention?: number[][];
+  /** Hard word links. */
+  wordAlignments?: WordAlignment[];
+}
+
+export interface Translation {
+  /** The whole translation; whitespace between sentences and paragraphs is kept as in the input. */
+  text: string;
+  sentences: Sentence[];
+  stats: { sourceTokens: number; targetTokens: number; /** target tokens per second of engine time */ tokensPerSecond: number };
+  timings: {
+    /** Engine time (encode + decode + the rest), summed over chunks. */
+    engineMs: number;
+    encodeMs: number;
+    decodeMs: number;
+    /** Time inside the worker, from receiving the request to posting the result. */
+    workerMs: number;
+    /** Time spent waiting behind earlier requests. */
+    queueMs: number;
+    /** From the translate() call to the result. */
+    totalMs: number;
+  };
+}
+
+export interface ModelInfo {
+  config: { d_model: number; n_heads: number; encoder_layers: number; decoder_layers: number; [key: string]: unknown };
+  languages: { source: string; target: string };
+  provenance: Record<string, unknown>;
+  file_bytes: number;
+  /** Where the model came from, and the direction that was asked for. */
+  url: string;
+  requested: { from: string; to: string };
+  [key: string]: unknown;
+}
+
+export interface ManifestModel {
+  from: string;
+  to: string;
+  file: string;
+  /** Absolute URL of the file. */
+  url: string;
+  bytes?: number;
+  sha256?: string;
+}
+
+export type ErrorCodeValue =
+  | 'no-simd' | 'no-worker' | 'bad-request' | 'model-not-found' | 'download' | 'integrity' | 'engine-load'
+  | 'model-load' | 'translate' | 'engine-crashed' | 'worker-died' | 'disposed' | 'aborted';
+
+export declare const ErrorCode: Readonly<{
+  NO_SIMD: 'no-simd'; NO_WORKER: 'no-worker'; BAD_REQUEST: 'bad-request'; MODEL_NOT_FOUND: 'model-not-found';
+  DOWNLOAD: 'download'; INTEGRITY: 'integrity'; ENGINE_LOAD: 'engine-load'; MODEL_LOAD: 'model-load';
+  TRANSLATE: 'translate'; ENGINE_CRASHED: 'engine-crashed'; WORKER_DIED: 'worker-died'; DISPOSED: 'disposed';
+  ABORTED: 'aborted';
+}>;
+
+export declare const PROTOCOL_VERSION: number;
+
+/** Errors from the translator carry a machine-readable code. Aborts reject with a DOMException named 'AbortError' instead. */
+export declare class TranslatorError extends Error {
+  name: 'TranslatorError';
+  code: ErrorCodeValue;
+}
+
+/** True when WebAssembly SIMD128 is available (the engine needs it). */
+export declare function hasWasmSimd(): boolean;
+
+/** Lists the directions a weights manifest offers. */
+export declare function listModels(options?: { manifestUrl?: string | URL }): Promise<ManifestModel[]>;
+
+export declare class Translator {
+  /** Starts a worker, downloads the engine and the model, and resolves when it can translate. */
+  static create(options?: TranslatorOptions): Promise<Translator>;
+  static listModels(options?: { manifestUrl?: string | URL }): Promise<ManifestModel[]>;
+  private constructor();
+  readonly from: string;
+  readonly to: string;
+  /** What the engine reports about the loaded model. */
+  readonly info: ModelInfo | null;
+  /** True while a worker is running with the model loaded. */
+  readonly ready: boolean;
+  /** Queues a translation. */
+  translate(text: string, options?: TranslateOptions): Promise<Translation>;
+  /** Memory used inside the worker. */
+  memory(): Promise<{ wasmBytes: number | null; jsHeapBytes: number | null; modelFileBytes: number | null }>;
+  /** Ends the worker; pending requests reject with code 'disposed'. */
+  dispose(): void;
+}
+
+export default Translator;

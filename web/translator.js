@@ -1,0 +1,395 @@
+/**
+ * nmt-translator: English↔German machine translation with word alignments, run by a WebAssembly
+ * Transformer engine inside a Web Worker (browser) or a worker thread (Node). The main thread only
+ * queues requests and receives results; it never runs the model.
+ *
+ * Basic usage:
+ *
+ *   import { Translator } from './translator.js';
+ *   const t = await Translator.create({ from: 'en', to: 'de', onProgress: (p) => console.log(p.loaded, p.total) });
+ *   const r = await t.translate('Hello world. How are you?', { beam: 4, alignments: true });
+ *   r.text;                          // the whole translation
+ *   r.sentences[0].wordAlignments;   // [{target, source, weight, targetRange, sourceRange}, ...]
+ *   t.dispose();
+ *
+ * Requests run one at a time in call order. Passing an AbortSignal cancels one: a queued request is
+ * removed without running; a running one rejects at once with an AbortError and its result is
+ * discarded (the engine call is synchronous inside the worker, so the worker finishes the chunk it
+ * is on, about 1,000 characters, and skips the rest). If the worker dies, the request it was running
+ * and those queued behind it reject with a TranslatorError (code 'worker-died'), and the next call
+ * starts a new worker.
+ *
+ * Files: by default the engine is `./engine/engine.js` + `./engine/engine.wasm` and the weights
+ * manifest `./models/manifest.json`, relative to this module (the layout scripts/build-web.mjs
+ * writes to dist/). In Node, when those are missing, the repository layout is used instead:
+ * `../build-wasm/engine.{js,wasm}` and `../weights/manifest.json`.
+ */
+import {
+  Request, Status, ErrorCode, TranslatorError, abortError, pickModel,
+} from './protocol.js';
+
+export { TranslatorError, ErrorCode, PROTOCOL_VERSION } from './protocol.js';
+
+const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+
+/** A 31-byte module using SIMD128 (i8x16.splat + i8x16.popcnt): valid only where SIMD is supported. */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/** True when this JavaScript engine runs WebAssembly with the SIMD128 extension (the engine needs it). */
+export function hasWasmSimd() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+function requireSimd() {
+  if (typeof WebAssembly !== 'object') {
+    throw new TranslatorError(ErrorCode.NO_SIMD, 'This browser does not support WebAssembly, which the translator needs.');
+  }
+  if (!hasWasmSimd()) {
+    throw new TranslatorError(ErrorCode.NO_SIMD, 'This browser does not support WebAssembly SIMD, which the translator needs. ' +
+      'Use a current version of Chrome, Edge, Firefox or Safari (16.4 or later).');
+  }
+}
+
+async function exists(url) {
+  if (!isNode || url.protocol !== 'file:') return true;
+  const fs = await import('node:fs');
+  return fs.existsSync(url);
+}
+
+/** Resolves the default engine and manifest locations (see the file comment). */
+async function defaultLocations() {
+  const distEngine = new URL('./engine/engine.js', import.meta.url);
+  const distManifest = new URL('./models/manifest.json', import.meta.url);
+  const useRepo = isNode && !(await exists(distEngine));
+  const engineUrl = useRepo ? new URL('../build-wasm/engine.js', import.meta.url) : distEngine;
+  const manifestUrl = isNode && !(await exists(distManifest)) ? new URL('../weights/manifest.json', import.meta.url) : distManifest;
+  return { engineUrl, manifestUrl };
+}
+
+const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).href;
+const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode ? `file://${process.cwd()}/` : import.meta.url));
+
+/**
+ * Reads a weights manifest and lists the translation directions it offers.
+ * @param {{manifestUrl?: string|URL}} [options]
+ * @returns {Promise<Array<{from: string, to: string, file: string, url: string, bytes?: number, sha256?: string}>>}
+ */
+export async function listModels(options = {}) {
+  const manifestUrl = toUrl(options.manifestUrl || (await defaultLocations()).manifestUrl, baseUrl());
+  let manifest;
+  if (isNode && manifestUrl.startsWith('file:')) {
+    const fs = await import('node:fs');
+    manifest = JSON.parse(await fs.promises.readFile(new URL(manifestUrl), 'utf8'));
+  } else {
+    const response = await fetch(manifestUrl);
+    if (!response.ok) throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `Could not read the weights manifest ${manifestUrl}: HTTP ${response.status}`);
+    manifest = await response.json();
+  }
+  if (!manifest || !Array.isArray(manifest.models)) throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, 'The weights manifest has no "models" list.');
+  return manifest.models.map((m) => ({ ...m, url: new URL(m.file, manifestUrl).href }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One worker, the same interface in the browser (module Web Worker) and Node (worker_threads).
+
+async function spawnWorker(workerUrl, onMessage, onDeath) {
+  if (!isNode) {
+    if (typeof Worker !== 'function') throw new TranslatorError(ErrorCode.NO_WORKER, 'This environment has no Web Workers, which the translator needs.');
+    const w = new Worker(workerUrl, { type: 'module', name: 'nmt-translator' });
+    w.addEventListener('message', (event) => onMessage(event.data));
+    w.addEventListener('error', (event) => {
+      event.preventDefault();
+      onDeath(event.message ? `the translation worker failed: ${event.message}` : 'the translation worker could not start or failed (see the console)');
+    });
+    w.addEventListener('messageerror', () => onDeath('the translation worker sent a message that could not be read'));
+    return { post: (m) => w.postMessage(m), terminate: () => w.terminate(), ref() {}, unref() {} };
+  }
+  const { Worker: NodeWorker } = await import('node:worker_threads');
+  // Not the parent's --input-type/--eval style flags: they make a worker thread fail to start.
+  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|test)/.test(a));
+  const w = new NodeWorker(new URL(workerUrl), { execArgv, name: 'nmt-translator' });
+  let ended = false;
+  w.on('message', onMessage);
+  w.on('error', (e) => { ended = true; onDeath(`the translation worker failed: ${e && e.message ? e.message : e}`); });
+  w.on('exit', (code) => { if (!ended) onDeath(`the translation worker exited (code ${code})`); ended = true; });
+  return {
+    post: (m) => w.postMessage(m),
+    terminate: () => { ended = true; return w.terminate(); },
+    ref: () => w.ref(),
+    unref: () => w.unref(),
+  };
+}
+
+let nextId = 1;
+
+/**
+ * @typedef {import('./translator.d.ts').TranslatorOptions} TranslatorOptions
+ * @typedef {import('./translator.d.ts').TranslateOptions} TranslateOptions
+ * @typedef {import('./translator.d.ts').Translation} Translation
+ */
+
+export class Translator {
+  /**
+   * Loads the engine and the model for `from`→`to` in a new worker.
+   * @param {TranslatorOptions} [options]
+   * @returns {Promise<Translator>}
+   */
+  static async create(options = {}) {
+    requireSimd();
+    const t = new Translator(options, await defaultLocations());
+    try {
+      await t.#start();
+    } catch (e) {
+      t.dispose();
+      throw e;
+    }
+    return t;
+  }
+
+  /** Same as the module function listModels(). */
+  static listModels(options) {
+    return listModels(options);
+  }
+
+  #init; // the init message, re-sent when a new worker starts
+  #workerUrl;
+  #onProgress;
+  #worker = null;
+  #starting = null; // Promise of the running start
+  #info = null;
+  #queue = []; // requests not yet sent: {id, msg, resolve, reject, ...}
+  #running = null; // the request the worker is working on
+  #disposed = false;
+
+  /** Use Translator.create(). */
+  constructor(options, defaults) {
+    if (!defaults) throw new TypeError('Use `await Translator.create(options)` to make a Translator.');
+    const base = baseUrl();
+    const engineUrl = toUrl(options.engineUrl || defaults.engineUrl, base);
+    this.from = options.from || 'en';
+    this.to = options.to || (this.from === 'de' ? 'en' : 'de');
+    this.#init = {
+      type: Request.INIT,
+      from: this.from,
+      to: this.to,
+      engineUrl,
+      wasmUrl: toUrl(options.wasmUrl || engineUrl.replace(/\.m?js(\?.*)?$/, '.wasm'), base),
+      modelUrl: options.modelUrl ? toUrl(options.modelUrl, base) : undefined,
+      manifestUrl: options.modelUrl ? undefined : toUrl(options.manifestUrl || defaults.manifestUrl, base),
+      modelBytes: options.modelBytes,
+      modelSha256: options.modelSha256,
+    };
+    this.#workerUrl = options.workerUrl ? toUrl(options.workerUrl, base) : new URL('./worker.js', import.meta.url);
+    this.#onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
+  }
+
+  /** What the engine says about the loaded model: config, languages, provenance, file_bytes. */
+  get info() {
+    return this.#info;
+  }
+
+  /** True when a worker is running with the model loaded. */
+  get ready() {
+    return !!this.#worker && !this.#starting;
+  }
+
+  /**
+   * Translates `text`. Requests are queued and run one at a time.
+   * @param {string} text
+   * @param {TranslateOptions} [options]
+   * @returns {Promise<Translation>}
+   */
+  translate(text, options = {}) {
+    const { signal, onProgress, ...rest } = options;
+    if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
+    if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(text): text must be a string.'));
+    if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));
+    const engineOptions = {
+      beam: rest.beam === undefined ? 4 : rest.beam,
+      alignments: rest.alignments !== false,
+      allHeads: !!rest.allHeads,
+      chunkChars: rest.chunkChars,
+    };
+    if (!Number.isInteger(engineOptions.beam) || engineOptions.beam < 1 || engineOptions.beam > 16) {
+      return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(): beam must be an integer from 1 to 16.'));
+    }
+    return this.#enqueue({ type: Request.TRANSLATE, text, options: engineOptions }, { signal, onProgress, text });
+  }
+
+  /** Memory used inside the worker: {wasmBytes, jsHeapBytes, modelFileBytes}. */
+  memory() {
+    return this.#enqueue({ type: Request.MEMORY }, {});
+  }
+
+  /** Ends the worker. Pending requests reject with code 'disposed'. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#kill(new TranslatorError(ErrorCode.DISPOSED, 'The Translator was disposed.'));
+  }
+
+  /** Test only: makes the worker die (the next call starts a new one). */
+  _crashWorkerForTest() {
+    if (this.#worker) this.#worker.post({ id: 0, type: Request.TEST_CRASH });
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  #start() {
+    if (this.#starting) return this.#starting;
+    const id = nextId++;
+    this.#starting = new Promise((resolve, reject) => {
+      this.#running = { id, init: true, resolve, reject };
+      spawnWorker(this.#workerUrl, (m) => this.#onMessage(m), (why) => this.#onDeath(why))
+        .then((w) => {
+          if (this.#disposed) { w.terminate(); return; }
+          this.#worker = w;
+          w.post({ ...this.#init, id });
+        })
+        .catch((e) => this.#onDeath(e.message || String(e)));
+    }).then((info) => {
+      this.#info = info;
+      return info;
+    }, (error) => {
+      // A worker without a model is useless: end it, and fail what was waiting for it.
+      const worker = this.#worker;
+      this.#worker = null;
+      if (worker) worker.terminate();
+      const queued = this.#queue;
+      this.#queue = [];
+      for (const req of queued) this.#settle(req, error);
+      throw error;
+    }).finally(() => {
+      this.#starting = null;
+      this.#pump();
+    });
+    return this.#starting;
+  }
+
+  #enqueue(msg, extra) {
+    return new Promise((resolve, reject) => {
+      const req = { id: nextId++, msg, resolve, reject, queuedAt: performance.now(), ...extra };
+      if (extra.signal) {
+        req.onAbort = () => this.#abort(req);
+        extra.signal.addEventListener('abort', req.onAbort, { once: true });
+      }
+      this.#queue.push(req);
+      if (!this.#worker && !this.#starting) this.#start().catch(() => {}); // (errors reach the queued requests)
+      this.#pump();
+    });
+  }
+
+  #pump() {
+    if (this.#running || this.#starting || !this.#worker || this.#disposed) {
+      if (!this.#running && this.#worker) this.#worker.unref();
+      return;
+    }
+    const req = this.#queue.shift();
+    if (!req) {
+      this.#worker.unref(); // an idle worker must not keep a Node process alive
+      return;
+    }
+    this.#running = req;
+    req.sentAt = performance.now();
+    if (req.text !== undefined) req.partialText = '';
+    this.#worker.ref();
+    this.#worker.post({ ...req.msg, id: req.id });
+  }
+
+  #settle(req, error, value) {
+    if (req.signal && req.onAbort) req.signal.removeEventListener('abort', req.onAbort);
+    if (error) req.reject(error);
+    else req.resolve(value);
+  }
+
+  #abort(req) {
+    const reason = abortError(req.signal && req.signal.reason);
+    const i = this.#queue.indexOf(req);
+    if (i >= 0) {
+      this.#queue.splice(i, 1);
+      this.#settle(req, reason);
+      return;
+    }
+    if (this.#running === req) {
+      this.#running = null;
+      if (this.#worker) this.#worker.post({ id: nextId++, type: Request.CANCEL, target: req.id });
+      this.#settle(req, reason);
+      this.#pump();
+    }
+  }
+
+  #onMessage(m) {
+    if (!m || typeof m !== 'object') return;
+    if (m.status === Status.FATAL) {
+      this.#onDeath(m.error && m.error.message ? m.error.message : 'the engine crashed');
+      return;
+    }
+    const req = this.#running;
+    if (!req || req.id !== m.id) return; // a request that was aborted: its messages are dropped
+    switch (m.status) {
+      case Status.PROGRESS:
+        if (this.#onProgress) {
+          try {
+            this.#onProgress({ phase: m.phase, loaded: m.loaded, total: m.total, files: m.files });
+          } catch (e) {
+            console.error(e);
+          }
+        }
+        return;
+      case Status.PARTIAL:
+        req.partialText += m.text;
+        if (typeof req.onProgress === 'function') {
+          try {
+            req.onProgress({ done: m.done, total: m.total, text: req.partialText, sentences: m.sentences });
+          } catch (e) {
+            console.error(e);
+          }
+        }
+        return;
+      case Status.READY:
+      case Status.RESULT:
+      case Status.ERROR: {
+        this.#running = null;
+        if (m.status === Status.ERROR) {
+          this.#settle(req, new TranslatorError(m.error.code, m.error.message));
+        } else if (m.status === Status.READY) {
+          this.#settle(req, null, m.info);
+        } else {
+          const result = m.result;
+          if (result && result.timings) {
+            const now = performance.now();
+            result.timings.queueMs = req.sentAt - req.queuedAt;
+            result.timings.totalMs = now - req.queuedAt;
+          }
+          this.#settle(req, null, result);
+        }
+        if (!req.init) this.#pump(); // after an init, #start's finally pumps
+        return;
+      }
+      default:
+    }
+  }
+
+  #onDeath(why) {
+    if (this.#disposed) return;
+    const message = `${why.charAt(0).toUpperCase()}${why.slice(1)}. The next request starts a new worker.`;
+    this.#kill(new TranslatorError(ErrorCode.WORKER_DIED, message));
+  }
+
+  #kill(error) {
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker) worker.terminate();
+    const pending = [...(this.#running ? [this.#running] : []), ...this.#queue];
+    this.#running = null;
+    this.#queue = [];
+    for (const req of pending) this.#settle(req, error);
+  }
+}
+
+export default Translator;
+export { pickModel };

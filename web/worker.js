@@ -1,0 +1,329 @@
+/**
+ * The engine's worker: runs in a module Web Worker (browser) or a worker thread (Node) and is the
+ * only place the WebAssembly engine lives. It downloads engine.wasm and the model with progress
+ * reports, checks the model's SHA-256 when the manifest gives one, instantiates the engine
+ * (build-wasm/engine.js, an Emscripten ES module), and answers translate requests one at a time.
+ * Messages follow protocol.js. Long inputs are translated chunk by chunk, yielding to the event
+ * loop in between so that a 'cancel' can stop them. If the engine traps (out of memory, a bug) its
+ * state cannot be trusted: the worker reports 'fatal' and closes, and translator.js starts a new one.
+ */
+import {
+  Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel,
+} from './protocol.js';
+
+const isNode = typeof self === 'undefined' && typeof process !== 'undefined' && !!process.versions?.node;
+const port = isNode ? (await import('node:worker_threads')).parentPort : self;
+
+function post(msg) {
+  port.postMessage(msg);
+}
+
+function onMessage(handler) {
+  if (isNode) port.on('message', (data) => handler(data));
+  else port.addEventListener('message', (event) => handler(event.data));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Downloads: fetch with streamed progress (browser, http(s) in Node) or the file system (file: URLs
+// in Node, where fetch cannot read files).
+
+async function readUrl(url, expectedBytes, onBytes) {
+  const u = new URL(url);
+  if (u.protocol === 'file:') {
+    const fs = await import('node:fs');
+    let total;
+    try {
+      total = (await fs.promises.stat(u)).size;
+    } catch (e) {
+      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not read ${decodeURIComponent(u.pathname)}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+    }
+    onBytes(0, total);
+    const parts = [];
+    let loaded = 0;
+    for await (const part of fs.createReadStream(u, { highWaterMark: 1 << 20 })) {
+      parts.push(part);
+      loaded += part.length;
+      onBytes(loaded, total);
+    }
+    const bytes = new Uint8Array(loaded);
+    let at = 0;
+    for (const p of parts) { bytes.set(p, at); at += p.length; }
+    return bytes;
+  }
+  let response;
+  try {
+    response = await fetch(u);
+  } catch (e) {
+    throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.pathname.split('/').pop()} (${e.message || e}). Check the network connection.`);
+  }
+  if (!response.ok) {
+    throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  const header = Number(response.headers.get('content-length'));
+  const encoded = response.headers.get('content-encoding');
+  const total = header > 0 && !encoded ? header : (expectedBytes || 0);
+  onBytes(0, total);
+  if (!response.body || !response.body.getReader) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    onBytes(bytes.length, total || bytes.length);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  let buffer = new Uint8Array(total || 1 << 20);
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (loaded + value.length > buffer.length) {
+      const bigger = new Uint8Array(Math.max(buffer.length * 2, loaded + value.length));
+      bigger.set(buffer.subarray(0, loaded));
+      buffer = bigger;
+    }
+    buffer.set(value, loaded);
+    loaded += value.length;
+    onBytes(loaded, Math.max(total, loaded));
+  }
+  return loaded === buffer.length ? buffer : buffer.slice(0, loaded);
+}
+
+async function readJson(url) {
+  const bytes = await readUrl(url, 0, () => {});
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `The weights manifest ${url} is not valid JSON (${e.message}).`);
+  }
+}
+
+async function sha256Hex(bytes) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) return null; // not a secure context: nothing to check with
+  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine.
+
+let engine = null; // Module.Translator instance
+let Module = null;
+let info = null;
+let broken = null; // set when the engine trapped: nothing more can run
+
+function fatal(message) {
+  broken = message;
+  post({ id: 0, status: Status.FATAL, error: errorPayload(ErrorCode.ENGINE_CRASHED, message) });
+  // Let the message go out, then end: the main thread starts a fresh worker on the next call.
+  setTimeout(() => (isNode ? process.exit(1) : self.close()), 10);
+}
+
+async function importEngine(engineUrl) {
+  if (isNode) {
+    // Emscripten's node branch expects CommonJS globals (see /work/shared/TOOLCHAIN.md).
+    const { createRequire } = await import('node:module');
+    const path = await import('node:path');
+    const { fileURLToPath } = await import('node:url');
+    if (engineUrl.startsWith('file:')) {
+      globalThis.require = createRequire(engineUrl);
+      globalThis.__dirname = path.dirname(fileURLToPath(engineUrl));
+    } else {
+      globalThis.require = createRequire(import.meta.url);
+      globalThis.__dirname = process.cwd();
+    }
+  }
+  const mod = await import(engineUrl);
+  return mod.default || mod.createEngine;
+}
+
+async function init(msg) {
+  const files = { engine: { loaded: 0, total: 0 }, model: { loaded: 0, total: 0 } };
+  let lastPost = 0;
+  const progress = (phase, force) => {
+    const now = Date.now();
+    if (!force && now - lastPost < 50) return; // at most ~20 reports a second
+    lastPost = now;
+    post({
+      id: msg.id,
+      status: Status.PROGRESS,
+      phase,
+      loaded: files.engine.loaded + files.model.loaded,
+      total: files.engine.total + files.model.total,
+      files: { engine: { ...files.engine }, model: { ...files.model } },
+    });
+  };
+
+  let modelUrl = msg.modelUrl;
+  let entry = { bytes: 0, sha256: null };
+  if (!modelUrl) {
+    if (!msg.manifestUrl) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'Neither modelUrl nor manifestUrl was given.');
+    let manifest;
+    try {
+      manifest = await readJson(msg.manifestUrl);
+    } catch (e) {
+      if (e instanceof TranslatorError && e.code !== ErrorCode.DOWNLOAD) throw e;
+      throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `Could not read the weights manifest ${msg.manifestUrl}: ${e.message || e}`);
+    }
+    entry = pickModel(manifest, msg.from, msg.to);
+    modelUrl = new URL(entry.file, msg.manifestUrl).href;
+  }
+  if (msg.modelBytes) entry.bytes = msg.modelBytes;
+  if (msg.modelSha256) entry.sha256 = msg.modelSha256;
+  files.model.total = entry.bytes || 0;
+  progress('download', true);
+
+  const [createEngine, wasmBinary, modelBytes] = await Promise.all([
+    importEngine(msg.engineUrl).catch((e) => {
+      throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
+    }),
+    readUrl(msg.wasmUrl, 0, (l, t) => { files.engine.loaded = l; files.engine.total = t; progress('download'); }),
+    readUrl(modelUrl, entry.bytes, (l, t) => { files.model.loaded = l; files.model.total = t; progress('download'); }),
+  ]);
+  progress('download', true);
+  progress('verify', true);
+
+  if (entry.bytes && modelBytes.length !== entry.bytes) {
+    throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${modelUrl} has ${modelBytes.length} bytes, the manifest says ${entry.bytes}: the download is incomplete or the file is stale.`);
+  }
+  if (entry.sha256) {
+    const got = await sha256Hex(modelBytes);
+    if (got && got !== entry.sha256.toLowerCase()) {
+      throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${modelUrl} does not match the manifest's SHA-256 (got ${got.slice(0, 12)}…, expected ${entry.sha256.slice(0, 12)}…).`);
+    }
+  }
+
+  progress('compile', true);
+  try {
+    Module = await createEngine({
+      wasmBinary,
+      print: () => {},
+      printErr: (line) => console.warn('[engine]', line),
+      onAbort: (what) => { broken = `The engine aborted: ${what}`; },
+    });
+  } catch (e) {
+    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${e.message || e}`);
+  }
+
+  progress('load', true);
+  engine = new Module.Translator();
+  const err = engine.load(modelBytes);
+  if (err) {
+    engine.delete();
+    engine = null;
+    throw new TranslatorError(ErrorCode.MODEL_LOAD, `The model ${modelUrl} could not be loaded: ${err}`);
+  }
+  info = JSON.parse(engine.info());
+  info.url = modelUrl;
+  info.requested = { from: msg.from, to: msg.to };
+  return info;
+}
+
+const yieldToEventLoop = () => new Promise((resolve) => (isNode ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
+const cancelled = new Set();
+
+async function translate(msg) {
+  if (!engine) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The model is not loaded yet.');
+  if (typeof msg.text !== 'string') throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The text to translate must be a string.');
+  const o = msg.options || {};
+  const engineOptions = JSON.stringify({
+    beam: Number.isInteger(o.beam) && o.beam > 0 ? o.beam : 4,
+    alignments: o.alignments !== false,
+    all_heads: !!o.allHeads,
+  });
+  const started = performance.now();
+  const builder = new ResultBuilder(msg.text);
+  const chunks = planChunks(msg.text, o.chunkChars || 1000);
+  for (let i = 0; i < chunks.length; i++) {
+    if (cancelled.has(msg.id)) return null;
+    const [b, e] = chunks[i];
+    let res;
+    try {
+      res = JSON.parse(engine.translate(msg.text.slice(b, e), engineOptions));
+    } catch (err) {
+      fatal(`The engine crashed while translating: ${err && err.message ? err.message : err}`);
+      throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);
+    }
+    if (broken) {
+      fatal(broken);
+      throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);
+    }
+    if (!res.ok) throw new TranslatorError(ErrorCode.TRANSLATE, res.error || 'The engine could not translate the text.');
+    const added = builder.add(b, e, res.result);
+    if (chunks.length > 1) {
+      post({ id: msg.id, status: Status.PARTIAL, text: added.text, sentences: added.sentences, done: added.done, total: msg.text.length });
+      await yieldToEventLoop(); // lets a 'cancel' in
+    }
+  }
+  const result = builder.finish();
+  result.timings.workerMs = performance.now() - started;
+  return result;
+}
+
+function memory() {
+  const heap = Module && (Module.HEAPU8 || (Module.wasmMemory && new Uint8Array(Module.wasmMemory.buffer)));
+  let jsHeapBytes = null;
+  if (isNode) jsHeapBytes = process.memoryUsage().heapUsed;
+  else if (globalThis.performance && performance.memory) jsHeapBytes = performance.memory.usedJSHeapSize;
+  return { wasmBytes: heap ? heap.length : null, jsHeapBytes, modelFileBytes: info ? info.file_bytes : null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The message loop: one request at a time, in order; 'cancel' acts immediately.
+
+const queue = [];
+let busy = false;
+
+async function handle(msg) {
+  switch (msg.type) {
+    case Request.INIT:
+      return { status: Status.READY, info: await init(msg) };
+    case Request.TRANSLATE: {
+      const result = await translate(msg);
+      return result ? { status: Status.RESULT, result } : null;
+    }
+    case Request.MEMORY:
+      return { status: Status.RESULT, result: memory() };
+    default:
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `Unknown request type ${JSON.stringify(msg.type)}.`);
+  }
+}
+
+async function drain() {
+  if (busy) return;
+  busy = true;
+  while (queue.length) {
+    const msg = queue.shift();
+    if (cancelled.delete(msg.id)) continue;
+    if (broken) {
+      post({ id: msg.id, status: Status.ERROR, error: errorPayload(ErrorCode.ENGINE_CRASHED, broken) });
+      continue;
+    }
+    try {
+      const reply = await handle(msg);
+      if (reply && !cancelled.has(msg.id)) post({ id: msg.id, ...reply });
+    } catch (e) {
+      const code = e instanceof TranslatorError ? e.code : ErrorCode.TRANSLATE;
+      if (!cancelled.has(msg.id)) post({ id: msg.id, status: Status.ERROR, error: errorPayload(code, e.message || String(e)) });
+    }
+    cancelled.delete(msg.id);
+  }
+  busy = false;
+}
+
+onMessage((msg) => {
+  if (!msg || typeof msg !== 'object') return;
+  if (msg.type === Request.CANCEL) {
+    const i = queue.findIndex((m) => m.id === msg.target);
+    if (i >= 0) queue.splice(i, 1);
+    else cancelled.add(msg.target);
+    return;
+  }
+  if (msg.type === Request.TEST_CRASH) {
+    // Dies the way a broken worker does: a hard exit (Node) or an uncaught exception (browser),
+    // before any request that arrives after this message runs.
+    if (isNode) process.exit(3);
+    throw new Error('test crash requested');
+  }
+  queue.push(msg);
+  drain();
+});
