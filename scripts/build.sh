@@ -9,5 +9,5 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 # emcc needs acorn from Debian's node modules (see the toolchain notes)
 export NODE_PATH=/usr/share/nodejs
-emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
 cmake --build build-wasm -j"$jobs"

@@ -40,7 +40,9 @@ constexpr int kNtCols = 4;  // NR: rows of B (columns of C) per block
 template <int MR, int NR>
 void nt_block(const float* A, int lda, const float* B, int ldb, const float* bias, float* C, int ldc, int K) {
   Batch acc[MR][NR];
-  NMT_UNROLL for (int i = 0; i < MR; ++i) NMT_UNROLL for (int j = 0; j < NR; ++j) acc[i][j] = Batch(0.0f);
+  NMT_UNROLL for (int i = 0; i < MR; ++i) {
+    NMT_UNROLL for (int j = 0; j < NR; ++j) acc[i][j] = Batch(0.0f);
+  }
   int k = 0;
   for (; k + W <= K; k += W) {
     Batch a[MR];
@@ -65,18 +67,10 @@ void nt_block_cols(int cols, const float* A, int lda, const float* B, int ldb, c
                    int K) {
   static_assert(kNtCols == 4, "update the switch");
   switch (cols) {
-    case 4:
-      nt_block<MR, 4>(A, lda, B, ldb, bias, C, ldc, K);
-      break;
-    case 3:
-      nt_block<MR, 3>(A, lda, B, ldb, bias, C, ldc, K);
-      break;
-    case 2:
-      nt_block<MR, 2>(A, lda, B, ldb, bias, C, ldc, K);
-      break;
-    default:
-      nt_block<MR, 1>(A, lda, B, ldb, bias, C, ldc, K);
-      break;
+    case 4: nt_block<MR, 4>(A, lda, B, ldb, bias, C, ldc, K); break;
+    case 3: nt_block<MR, 3>(A, lda, B, ldb, bias, C, ldc, K); break;
+    case 2: nt_block<MR, 2>(A, lda, B, ldb, bias, C, ldc, K); break;
+    default: nt_block<MR, 1>(A, lda, B, ldb, bias, C, ldc, K); break;
   }
 }
 
@@ -89,7 +83,9 @@ constexpr int kNnVecs = 2;  // NV: vectors of C columns per block
 template <int MR, int NV>
 void nn_block(const float* A, int lda, const float* B, int ldb, float* C, int ldc, int K) {
   Batch acc[MR][NV];
-  NMT_UNROLL for (int i = 0; i < MR; ++i) NMT_UNROLL for (int v = 0; v < NV; ++v) acc[i][v] = Batch(0.0f);
+  NMT_UNROLL for (int i = 0; i < MR; ++i) {
+    NMT_UNROLL for (int v = 0; v < NV; ++v) acc[i][v] = Batch(0.0f);
+  }
   for (int k = 0; k < K; ++k) {
     Batch b[NV];
     NMT_UNROLL for (int v = 0; v < NV; ++v) b[v] = Batch::load_unaligned(B + size_t(k) * ldb + v * W);
@@ -98,8 +94,9 @@ void nn_block(const float* A, int lda, const float* B, int ldb, float* C, int ld
       NMT_UNROLL for (int v = 0; v < NV; ++v) acc[i][v] = xsimd::fma(a, b[v], acc[i][v]);
     }
   }
-  NMT_UNROLL for (int i = 0; i < MR; ++i) NMT_UNROLL for (int v = 0; v < NV; ++v) acc[i][v].store_unaligned(
-      C + size_t(i) * ldc + v * W);
+  NMT_UNROLL for (int i = 0; i < MR; ++i) {
+    NMT_UNROLL for (int v = 0; v < NV; ++v) acc[i][v].store_unaligned(C + size_t(i) * ldc + v * W);
+  }
 }
 
 template <int MR>
@@ -108,7 +105,7 @@ void nn_rows(const float* A, int lda, const float* B, int ldb, float* C, int ldc
   for (; n + kNnVecs * W <= N; n += kNnVecs * W) nn_block<MR, kNnVecs>(A, lda, B + n, ldb, C + n, ldc, K);
   for (; n + W <= N; n += W) nn_block<MR, 1>(A, lda, B + n, ldb, C + n, ldc, K);
   for (; n < N; ++n) {  // fewer than W columns left
-    NMT_UNROLL for (int i = 0; i < MR; ++i) {
+    for (int i = 0; i < MR; ++i) {
       float sum = 0.0f;
       for (int k = 0; k < K; ++k) sum += A[size_t(i) * lda + k] * B[size_t(k) * ldb + n];
       C[size_t(i) * ldc + n] = sum;
@@ -137,17 +134,10 @@ void gemm_f32_nn(const float* A, int lda, const float* B, int ldb, float* C, int
   int m = 0;
   for (; m + 4 <= M; m += 4) nn_rows<4>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K);
   switch (M - m) {
-    case 3:
-      nn_rows<3>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K);
-      break;
-    case 2:
-      nn_rows<2>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K);
-      break;
-    case 1:
-      nn_rows<1>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K);
-      break;
-    default:
-      break;
+    case 3: nn_rows<3>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K); break;
+    case 2: nn_rows<2>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K); break;
+    case 1: nn_rows<1>(A + size_t(m) * lda, lda, B, ldb, C + size_t(m) * ldc, ldc, N, K); break;
+    default: break;
   }
 }
 

@@ -1,6 +1,6 @@
 // int8 GEMM with exact int32 sums: C = float(A·B^T) * (a_scale[m]·b_scale[n]) + bias[n].
 //
-// One blocked algorithm (`gemm_i8_blocked`) written once over a tiny per-ISA "leaf" interface:
+// One blocked algorithm (`dot_block`) written once over a tiny per-ISA `Leaves` interface:
 //   Wide   widen(const int8_t*)      load kStep int8 and sign-extend them to int16
 //   Acc    madd(Acc, Wide, Wide)     acc += pairwise int16 products summed into int32 lanes
 //   void   reduce4(a, b, c, d, out)  out[0..4] = lane sums of four accumulators
@@ -14,12 +14,14 @@
 // instruction) beats extend_low/high in Chromium. The N loop is outermost so the 4 B rows stay
 // in L1 while all of A streams past. K tails (K not a multiple of kStep) are summed in scalar
 // after the lane reduction, so any K is exact.
+
 // GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
 // here under -march=native: a known false positive, silenced for this file only.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
+
 #include <algorithm>
 
 #if defined(__wasm_simd128__)
@@ -135,7 +137,9 @@ template <int MR, int NR>
 void dot_block(const int8_t* A, const int8_t* B, int K, int32_t sums[MR][kCols]) {
   using L = Leaves;
   typename L::Acc acc[MR][kCols];
-  NMT_UNROLL for (int i = 0; i < MR; ++i) NMT_UNROLL for (int j = 0; j < kCols; ++j) acc[i][j] = L::zero();
+  NMT_UNROLL for (int i = 0; i < MR; ++i) {
+    NMT_UNROLL for (int j = 0; j < kCols; ++j) acc[i][j] = L::zero();
+  }
   int k = 0;
   for (; k + L::kStep <= K; k += L::kStep) {
     typename L::Wide a[MR];
@@ -146,9 +150,11 @@ void dot_block(const int8_t* A, const int8_t* B, int K, int32_t sums[MR][kCols])
     }
   }
   NMT_UNROLL for (int i = 0; i < MR; ++i) L::reduce4(acc[i][0], acc[i][1], acc[i][2], acc[i][3], sums[i]);
-  for (; k < K; ++k)  // K tail, exact in int32
-    NMT_UNROLL for (int i = 0; i < MR; ++i) NMT_UNROLL for (int j = 0; j < NR; ++j) sums[i][j] +=
-        int32_t(A[size_t(i) * K + k]) * int32_t(B[size_t(j) * K + k]);
+  for (; k < K; ++k) {  // K tail, exact in int32
+    for (int i = 0; i < MR; ++i) {
+      for (int j = 0; j < NR; ++j) sums[i][j] += int32_t(A[size_t(i) * K + k]) * int32_t(B[size_t(j) * K + k]);
+    }
+  }
 }
 
 // One MR×NR block of C: integer dot products, then the dequantizing epilogue.
@@ -157,8 +163,11 @@ void block(const int8_t* A, const float* a_scale, const int8_t* B, const float* 
            int N, int K) {
   int32_t sums[MR][kCols];
   dot_block<MR, NR>(A, B, K, sums);
-  NMT_UNROLL for (int i = 0; i < MR; ++i) NMT_UNROLL for (int j = 0; j < NR; ++j) C[size_t(i) * N + j] =
-      float(sums[i][j]) * (a_scale[i] * b_scale[j]) + (bias ? bias[j] : 0.0f);
+  for (int i = 0; i < MR; ++i) {
+    for (int j = 0; j < NR; ++j) {
+      C[size_t(i) * N + j] = float(sums[i][j]) * (a_scale[i] * b_scale[j]) + (bias ? bias[j] : 0.0f);
+    }
+  }
 }
 
 template <int MR>
@@ -166,18 +175,10 @@ void block_cols(int cols, const int8_t* A, const float* a_scale, const int8_t* B
                 const float* bias, float* C, int N, int K) {
   static_assert(kCols == 4, "update the switch");
   switch (cols) {
-    case 4:
-      block<MR, 4>(A, a_scale, B, b_scale, bias, C, N, K);
-      break;
-    case 3:
-      block<MR, 3>(A, a_scale, B, b_scale, bias, C, N, K);
-      break;
-    case 2:
-      block<MR, 2>(A, a_scale, B, b_scale, bias, C, N, K);
-      break;
-    default:
-      block<MR, 1>(A, a_scale, B, b_scale, bias, C, N, K);
-      break;
+    case 4: block<MR, 4>(A, a_scale, B, b_scale, bias, C, N, K); break;
+    case 3: block<MR, 3>(A, a_scale, B, b_scale, bias, C, N, K); break;
+    case 2: block<MR, 2>(A, a_scale, B, b_scale, bias, C, N, K); break;
+    default: block<MR, 1>(A, a_scale, B, b_scale, bias, C, N, K); break;
   }
 }
 

@@ -7,12 +7,14 @@
 // wasm): adding 1.5·2^23 to a float |q| ≤ 2^22 rounds it half-to-even to an integer, which then
 // sits in the low mantissa bits:
 //   bits(q + 12582912.0f) = 0x4B400000 + round(q)      (e.g. q = -2.5 → 0x4B3FFFFE = base - 2)
+
 // GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
 // here under -march=native: a known false positive, silenced for this file only.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
+
 #include <algorithm>
 #include <cmath>
 #include <xsimd/xsimd.hpp>

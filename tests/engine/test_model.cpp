@@ -88,7 +88,7 @@ TEST_CASE("tokenizer of the fixture model gives the reference's source ids") {
 TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)") {
   const auto logits_bytes = read_bytes(fixture("tiny_logits.bin"));
   const float* all_logits = reinterpret_cast<const float*>(logits_bytes.data());
-  for (const char* name : {"tiny-f32.nmt", "tiny-post-f32.nmt"}) {
+  for (const std::string name : {"tiny-f32.nmt", "tiny-post-f32.nmt"}) {
     CAPTURE(name);
     auto t = load(name);
     const nmt::ModelConfig& c = t->model().config();
@@ -118,7 +118,7 @@ TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)"
 }
 
 TEST_CASE("greedy output equals PyTorch's: f32 weights, and int8 weights vs the reference's int8 simulation") {
-  for (const char* name : {"tiny-f32.nmt", "tiny-post-f32.nmt", "tiny.nmt"}) {
+  for (const std::string name : {"tiny-f32.nmt", "tiny-post-f32.nmt", "tiny.nmt"}) {
     CAPTURE(name);
     auto t = load(name);
     nmt::SearchOptions o;
@@ -127,13 +127,32 @@ TEST_CASE("greedy output equals PyTorch's: f32 weights, and int8 weights vs the 
     for (const json& s : golden()["models"][name]) sources.push_back(s["source_ids"].get<std::vector<int>>());
     // all sentences in one batch, and each alone: the same result
     std::vector<nmt::Hypothesis> batched = t->translate_ids(sources, o);
+    int near_ties = 0;
     for (size_t i = 0; i < sources.size(); ++i) {
       CAPTURE(i);
       std::vector<int> got = batched[i].tokens;
       if (!got.empty() && got.back() == t->model().config().eos_id) got.pop_back();
-      CHECK(got == golden()["models"][name][i]["greedy_ids"].get<std::vector<int>>());
+      const json& ref = golden()["models"][name][i];
+      const auto want = ref["greedy_ids"].get<std::vector<int>>();
+      CAPTURE(nlohmann::json(got).dump());
+      CAPTURE(nlohmann::json(want).dump());
+      if (got != want) {
+        // Allowed only where the reference itself is at a near-tie (top-2 logits within 0.05) at
+        // the first differing step: there float summation order (FMA or not, SIMD width) decides.
+        size_t k = 0;
+        while (k < got.size() && k < want.size() && got[k] == want[k]) ++k;
+        const auto margins = ref["margins"].get<std::vector<float>>();
+        CAPTURE(k);
+        REQUIRE(k < margins.size());
+        CHECK(margins[k] < 0.05f);
+        ++near_ties;
+      }
       CHECK(t->translate_ids({sources[i]}, o)[0].tokens == batched[i].tokens);
     }
+    CHECK(near_ties <= 1);
+#if !defined(__wasm__)
+    CHECK(near_ties == 0);  // natively (the platform the reference numbers were made on): exact
+#endif
   }
 }
 

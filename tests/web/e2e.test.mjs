@@ -16,7 +16,7 @@ import { startServer, CSP } from '../../scripts/serve.mjs';
 import { ROOT, engineSkipReason, testManifest, resultsDir, launchChromium } from './_helpers.mjs';
 
 const engineDir = process.env.NMT_WEB_TEST_ENGINE_DIR;
-const skip = engineDir ? false : engineSkipReason();
+const skip = engineDir ? false : (engineSkipReason() || false);
 const shipped = testManifest().shipped && !engineDir;
 const BASE = '/some/sub/path/';
 

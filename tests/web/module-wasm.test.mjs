@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Translator, listModels } from '../../web/translator.js';
 import { engineSkipReason, testManifest, fileUrl } from './_helpers.mjs';
 
-const skip = engineSkipReason();
+const skip = engineSkipReason() || false;
 const manifest = testManifest();
 const manifestUrl = fileUrl(manifest.file);
 

@@ -79,6 +79,23 @@ def write_model_file(path, config, languages, tensors, spm_bytes, provenance, al
     return file_bytes
 
 
+def read_model_file(path):
+    """(header, {name: numpy array}) of a model file; the inverse of write_model_file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != MAGIC:
+        raise ValueError(f"{path}: not a model file")
+    version, header_bytes, file_bytes, crc, _ = struct.unpack("<IIQII", data[8:32])
+    if version != FORMAT_VERSION or file_bytes != len(data) or zlib.crc32(data[32:]) & 0xFFFFFFFF != crc:
+        raise ValueError(f"{path}: bad version, length or checksum")
+    header = json.loads(data[32: 32 + header_bytes])
+    start = (32 + header_bytes + ALIGN - 1) // ALIGN * ALIGN
+    types = {"f32": np.float32, "i8": np.int8, "u8": np.uint8}
+    tensors = {t["name"]: np.frombuffer(data, types[t["dtype"]], int(np.prod(t["shape"])), start + t["offset"])
+               .reshape(t["shape"]) for t in header["tensors"]}
+    return header, tensors
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--checkpoint", required=True, help="model.pt written by train.py")

@@ -85,7 +85,11 @@ def golden_for(model, cfg, source_ids, logits_out, logit_sentences):
     for k, ids in enumerate(source_ids):
         src = torch.tensor([ids + [cfg["eos_id"]]])
         out = model.greedy(src)[0]
-        entry = {"source_ids": ids, "greedy_ids": out}
+        # top-1 minus top-2 logit at each greedy step: where this is tiny, float rounding (e.g.
+        # FMA or not) may legitimately pick the other token, and the tests know it
+        steps = model(src, torch.tensor([[cfg["bos_id"]] + out]))[0].float().topk(2, dim=-1).values
+        entry = {"source_ids": ids, "greedy_ids": out,
+                 "margins": [round(float(a - b), 6) for a, b in steps.tolist()][: len(out)]}
         if k < logit_sentences:
             tin = torch.tensor([[cfg["bos_id"]] + out])
             logits = model(src, tin)[0].float().numpy()
