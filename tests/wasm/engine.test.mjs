@@ -1,0 +1,137 @@
+// The WASM module (build-wasm/engine.js) in Node: its API, its error messages, and the same outputs
+// as the native engine (build/nmt) on the same inputs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURE = path.join(ROOT, 'tests/fixtures/tiny.nmt');
+const NATIVE = path.join(ROOT, 'build/nmt');
+
+// Emscripten 3.1.6's ES module needs these in Node, and the wasm bytes handed over (see the toolchain notes).
+globalThis.require = createRequire(import.meta.url);
+globalThis.__dirname = path.join(ROOT, 'build-wasm');
+const { default: createEngine } = await import(pathToFileURL(path.join(ROOT, 'build-wasm/engine.js')).href);
+const Module = await createEngine({ wasmBinary: readFileSync(path.join(ROOT, 'build-wasm/engine.wasm')) });
+
+function loaded(file = FIXTURE) {
+  const t = new Module.Translator();
+  assert.equal(t.load(new Uint8Array(readFileSync(file))), '');
+  return t;
+}
+
+function translate(t, text, options) {
+  const r = JSON.parse(t.translate(text, JSON.stringify(options)));
+  assert.ok(r.ok, r.error);
+  return r.result;
+}
+
+function native(text, args) {
+  return execFileSync(NATIVE, ['--model', FIXTURE, ...args], { input: text, encoding: 'utf8' });
+}
+
+const INPUTS = [
+  'Hello!',
+  'Where is the station? I love you.\n\nTom doesn\'t like cats.',
+  'The weather is nice today. We will meet at the museum on Monday morning.',
+  '<img src=x onerror=alert(1)>',
+  'Emoji 😀 and ümlauts: Grüße aus Köln.',
+];
+
+test('info() describes the model', () => {
+  const t = loaded();
+  const info = JSON.parse(t.info());
+  assert.equal(info.languages.source, 'en');
+  assert.equal(info.languages.target, 'de');
+  assert.equal(info.config.d_model, 32);
+  assert.equal(info.file_bytes, readFileSync(FIXTURE).length);
+  t.delete();
+});
+
+test('wasm and native engines give the same translations (greedy and beam)', () => {
+  const t = loaded();
+  for (const beam of [1, 4]) {
+    for (const text of INPUTS) {
+      const wasm = translate(t, text, { beam });
+      assert.equal(wasm.text, native(text, ['--beam', String(beam)]), `beam ${beam}: ${text}`);
+    }
+  }
+  t.delete();
+});
+
+test('wasm and native alignments agree: tokens, word spans, attention within 1e-5', () => {
+  const t = loaded();
+  for (const text of INPUTS) {
+    const wasm = translate(t, text, { beam: 2, alignments: true });
+    const nat = JSON.parse(native(text, ['--beam', '2', '--alignments']));
+    assert.equal(wasm.sentences.length, nat.sentences.length);
+    wasm.sentences.forEach((w, i) => {
+      const n = nat.sentences[i];
+      assert.deepEqual(w.source_tokens, n.source_tokens);
+      assert.deepEqual(w.target_tokens, n.target_tokens);
+      assert.deepEqual(w.source_words, n.source_words);
+      assert.deepEqual(w.target_words, n.target_words);
+      assert.deepEqual(w.source_range, n.source_range);
+      assert.deepEqual(w.target_range, n.target_range);
+      w.attention.forEach((row, r) => row.forEach((v, c) => assert.ok(Math.abs(v - n.attention[r][c]) < 1e-5)));
+    });
+  }
+  t.delete();
+});
+
+test('alignment JSON is self-consistent and uses UTF-16 offsets', () => {
+  const t = loaded();
+  const text = 'Grüße 😀 aus Köln. Where is the station?';
+  const r = translate(t, text, { beam: 1, alignments: true, all_heads: true });
+  assert.equal(r.source_text, text);
+  for (const s of r.sentences) {
+    assert.equal(text.slice(...s.source_range), s.source);
+    assert.equal(r.text.slice(...s.target_range), s.target);
+    for (const tok of s.source_tokens) assert.ok(tok.range[0] <= tok.range[1] && tok.range[1] <= s.source.length);
+    for (const [b, e] of s.source_words) assert.ok(s.source.slice(b, e).trim().length > 0);
+    assert.equal(s.attention.length, s.target_tokens.length);
+    for (const row of s.attention) {
+      assert.equal(row.length, s.source_tokens.length);
+      assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4);
+    }
+    assert.equal(s.heads.length, 2);        // decoder layers
+    assert.equal(s.heads[0].length, 4);     // heads
+    assert.equal(s.heads[1][0].length, s.target_tokens.length);
+    for (const [tw, sw, weight] of s.word_alignments) {
+      assert.ok(tw < s.target_words.length && sw < s.source_words.length && weight > 0 && weight <= 1.0001);
+    }
+  }
+  assert.ok(r.source_text.includes('😀'));
+  t.delete();
+});
+
+test('bad input gives sensible results, never a crash', () => {
+  const t = loaded();
+  assert.equal(translate(t, '', {}).text, '');
+  assert.equal(translate(t, '  \n\n \t', {}).text, '');
+  const long = 'The weather is nice today. '.repeat(800);  // ~21,600 characters
+  const r = translate(t, long, { beam: 1 });
+  assert.equal(r.sentences.length, 800);
+  const bad = JSON.parse(t.translate('Hello', 'not json'));
+  assert.equal(bad.ok, false);
+  assert.match(bad.error, /options/);
+  t.delete();
+});
+
+test('bad model bytes give clear errors', () => {
+  const t = new Module.Translator();
+  const good = new Uint8Array(readFileSync(FIXTURE));
+  assert.match(t.load(new Uint8Array(0)), /empty/);
+  assert.match(t.load(good.slice(0, 1000)), /truncated/);
+  const corrupt = good.slice();
+  corrupt[corrupt.length - 5] ^= 1;
+  assert.match(t.load(corrupt), /checksum/);
+  assert.match(t.load(new TextEncoder().encode('<html>not a model</html>'.repeat(4))), /magic/);
+  assert.match(JSON.parse(t.translate('Hello', '{}')).error, /no model loaded/);
+  assert.equal(t.load(good), '');
+  t.delete();
+});

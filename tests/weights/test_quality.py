@@ -1,0 +1,42 @@
+"""Quality regression for the shipped models: the C++ engine translates a fixed sample of dev
+sentences (tests/fixtures/quality/, 100 flores-dev + 100 tatoeba-dev) with each model named in
+weights/manifest.json, and its BLEU must not fall more than 1 point below the figure recorded by
+weights/recipe/evaluate.py in that model's scores.json (the model card's numbers)."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
+from metrics import bleu  # noqa: E402  (stdlib only: no torch needed here)
+
+MANIFEST = os.path.join(ROOT, "weights", "manifest.json")
+
+
+class ShippedModelQuality(unittest.TestCase):
+    def test_models_keep_their_card_bleu(self):
+        if not os.path.exists(MANIFEST):
+            self.skipTest("no shipped models yet (weights/manifest.json)")
+        manifest = json.load(open(MANIFEST))
+        self.assertEqual({(m["from"], m["to"]) for m in manifest["models"]}, {("en", "de"), ("de", "en")})
+        for m in manifest["models"]:
+            direction = f'{m["from"]}-{m["to"]}'
+            with self.subTest(direction=direction):
+                model_file = os.path.join(ROOT, "weights", m["file"])
+                self.assertEqual(os.path.getsize(model_file), m["bytes"])
+                card = json.load(open(os.path.join(os.path.dirname(model_file), "scores.json")))["regression_sample"]
+                base = os.path.join(ROOT, "tests", "fixtures", "quality", direction)
+                src = open(base + ".src", encoding="utf-8").read().split("\n")[:-1]
+                ref = open(base + ".ref", encoding="utf-8").read().split("\n")[:-1]
+                out = subprocess.run([os.path.join(ROOT, "build", "nmt"), "--model", model_file, "--beam",
+                                      str(card["beam"])], input="\n".join(src) + "\n", capture_output=True,
+                                     text=True, check=True).stdout.split("\n")[: len(src)]
+                score = bleu(out, ref)
+                print(f"{direction}: BLEU {score:.2f} on {len(src)} sentences (card: {card['bleu']})")
+                self.assertGreaterEqual(score, card["bleu"] - 1.0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,123 @@
+"""Evaluate one direction: BLEU and chrF on the dev sets, for the PyTorch fp32 model and for the C++
+engine running the shipped int8 file (greedy and beam search).
+
+  python3 evaluate.py --dev-dir ../shared/corpus/dev --src en --tgt de \
+      --model-file weights/en-de/model.nmt --checkpoint work/en-de/model.pt --nmt build/nmt \
+      --out weights/en-de/scores.json [--sample-dir tests/fixtures/quality]
+
+Writes the scores as JSON; with --sample-dir also writes the fixed regression sample (the first 100
+sentences of flores-dev and tatoeba-dev) and the engine's BLEU on it, which tests/weights checks.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from metrics import bleu, chrf  # noqa: E402
+from model import Transformer  # noqa: E402
+from train import load_dev, spm_decode, spm_encode  # noqa: E402
+
+DEV_SETS = ["flores-dev", "tatoeba-dev", "multi30k-test2016"]
+SAMPLE = {"flores-dev": 100, "tatoeba-dev": 100}
+
+
+def engine_translate(nmt, model_file, lines, beam):
+    """One sentence a line in, one translation a line out (the engine keeps line breaks)."""
+    text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
+    t0 = time.time()
+    out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam)], input=text, capture_output=True,
+                         text=True, check=True).stdout
+    seconds = time.time() - t0
+    hyps = out.split("\n")[: len(lines)]
+    assert len(hyps) == len(lines), "engine output lost lines"
+    return hyps, seconds
+
+
+@torch.no_grad()
+def torch_translate(model, sp_model, lines, batch=64):
+    ids = [x[: model.cfg["max_length"] - 1] for x in spm_encode(sp_model, lines)]
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    out = [None] * len(ids)
+    for k in range(0, len(order), batch):
+        chunk = order[k: k + batch]
+        width = max(len(ids[i]) for i in chunk) + 1
+        src = torch.full((len(chunk), width), model.cfg["pad_id"], dtype=torch.long)
+        for r, i in enumerate(chunk):
+            src[r, : len(ids[i]) + 1] = torch.tensor(ids[i] + [model.cfg["eos_id"]])
+        for i, toks in zip(chunk, model.greedy(src)):
+            out[i] = toks
+    return spm_decode(sp_model, out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dev-dir", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--tgt", required=True)
+    ap.add_argument("--model-file", required=True)
+    ap.add_argument("--checkpoint", help="model.pt for the fp32 PyTorch scores")
+    ap.add_argument("--spm", help="spm.model for the PyTorch path")
+    ap.add_argument("--nmt", default="build/nmt")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--sample-dir")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+
+    model = None
+    if args.checkpoint and not args.spm:  # the PyTorch path tokenizes with the model file's own vocabulary
+        from export import read_model_file
+        import tempfile
+        _, tensors = read_model_file(args.model_file)
+        args.spm = os.path.join(tempfile.mkdtemp(), "spm.model")
+        with open(args.spm, "wb") as f:
+            f.write(tensors["tokenizer.spm"].tobytes())
+    if args.checkpoint:
+        ck = torch.load(args.checkpoint, map_location="cpu")
+        model = Transformer(ck["config"])
+        model.load_state_dict(ck["state_dict"])
+        model.eval()
+
+    scores = {"direction": f"{args.src}-{args.tgt}", "sets": {}}
+    for name in DEV_SETS:
+        src, ref = load_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
+        row = {"sentences": len(src)}
+        for beam, label in ((4, "int8_beam4"), (1, "int8_greedy")):
+            hyps, seconds = engine_translate(args.nmt, args.model_file, src, beam)
+            row[label] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2),
+                          "sentences_per_s": round(len(src) / seconds, 1)}
+            if beam == 4:
+                examples = [{"source": s, "translation": h, "reference": r} for s, h, r in zip(src[:3], hyps[:3], ref[:3])]
+                row["examples"] = examples
+        if model is not None:
+            hyps = torch_translate(model, args.spm, src)
+            row["fp32_greedy"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2)}
+            row["quantization_loss_bleu"] = round(row["fp32_greedy"]["bleu"] - row["int8_greedy"]["bleu"], 2)
+        scores["sets"][name] = row
+        print(json.dumps({name: {k: v for k, v in row.items() if k != "examples"}}), flush=True)
+
+    if args.sample_dir:
+        os.makedirs(args.sample_dir, exist_ok=True)
+        sample_src, sample_ref = [], []
+        for name, n in SAMPLE.items():
+            src, ref = load_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
+            sample_src += src[:n]
+            sample_ref += ref[:n]
+        base = os.path.join(args.sample_dir, f"{args.src}-{args.tgt}")
+        with open(base + ".src", "w", encoding="utf-8") as f:
+            f.write("\n".join(sample_src) + "\n")
+        with open(base + ".ref", "w", encoding="utf-8") as f:
+            f.write("\n".join(sample_ref) + "\n")
+        hyps, _ = engine_translate(args.nmt, args.model_file, sample_src, 4)
+        scores["regression_sample"] = {"sentences": len(sample_src), "beam": 4, "bleu": round(bleu(hyps, sample_ref), 2)}
+    with open(args.out, "w") as f:
+        json.dump(scores, f, indent=1, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    main()
