@@ -159,7 +159,10 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     std::vector<std::vector<int>> batch;
     std::vector<size_t> members;
     size_t tokens = 0;
-    while (i < order.size() && (batch.empty() || tokens + units[order[i]].tokens.size() + 1 <= size_t(options.batch_tokens))) {
+    // bounded by source tokens and by decoder rows (sentences x beam), which size the KV cache
+    const size_t max_sentences = size_t(std::max(1, options.batch_rows / search_opts.beam_size));
+    while (i < order.size() && (batch.empty() || (tokens + units[order[i]].tokens.size() + 1 <= size_t(options.batch_tokens) &&
+                                                  batch.size() < max_sentences))) {
       const Unit& u = units[order[i]];
       std::vector<int> ids;
       for (const Token& t : u.tokens) ids.push_back(t.id);

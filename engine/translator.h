@@ -43,6 +43,7 @@ struct TranslateOptions {
   bool alignments = false;        // keep the cross-attention and compute word alignments
   bool all_heads = false;         // also keep every decoder layer's every head
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
+  int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };
 
 struct TokenSpan {

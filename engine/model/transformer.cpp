@@ -303,10 +303,11 @@ void Transformer::select_rows(DecoderState& st, const std::vector<int>& parents)
   const size_t used = size_t(st.steps) * d;  // only the filled part of each row's cache is copied
   for (int l = 0; l < cfg_.decoder_layers; ++l) {
     for (auto* cache : {&st.self_k[l], &st.self_v[l]}) {
-      std::vector<float> next(size_t(new_rows) * cap * d);
+      // gather into the spare buffer, then swap: no allocation once the buffers have grown
+      ensure(st.spare, size_t(new_rows) * cap * d);
       for (int r = 0; r < new_rows; ++r)
-        std::memcpy(&next[size_t(r) * cap * d], &(*cache)[size_t(parents[r]) * cap * d], sizeof(float) * used);
-      cache->swap(next);
+        std::memcpy(&st.spare[size_t(r) * cap * d], &(*cache)[size_t(parents[r]) * cap * d], sizeof(float) * used);
+      cache->swap(st.spare);
     }
     std::vector<float>& cw = st.cross_weights[l];
     const size_t per_row = cw.size() / std::max(1, st.rows);

@@ -86,6 +86,7 @@ struct DecoderState {
   int capacity = 0;  // most steps this state can hold
   std::vector<int> sentence;                       // [rows] sentence of each row
   std::vector<std::vector<float>> self_k, self_v;  // per layer: [rows, capacity, d_model]
+  std::vector<float> spare;                        // reordering buffer, swapped with a cache
   // Cross-attention weights of the last step: per layer [rows, n_heads, batch max_length].
   std::vector<std::vector<float>> cross_weights;
   Workspace ws;

@@ -73,7 +73,7 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
   DecoderState st = model.start(enc, row_sentence, capacity);
   std::vector<std::vector<Hypothesis>> finished(sentences);
   std::vector<int> inputs(alive.size(), c.bos_id);
-  std::vector<float> logits;
+  std::vector<float> logits, probs;
   std::vector<int> best;
 
   while (!alive.empty()) {
@@ -114,13 +114,17 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
     } else {
       // Beam: log_softmax each row, then per sentence keep the best 2*beam (row, token) extensions
       // and take them in order: eos ends a hypothesis, others continue until the beam is full.
+      // log p = logit - logsumexp; logsumexp = max - log(softmax at the max), with the SIMD softmax
+      probs.assign(logits.begin(), logits.end());
+      kernels::softmax_rows(probs.data(), rows, c.vocab_size);
+      best.resize(rows);
+      kernels::argmax_rows(logits.data(), rows, c.vocab_size, best.data());
       for (int r = 0; r < rows; ++r) {
         float* lr = &logits[size_t(r) * c.vocab_size];
-        const float mx = *std::max_element(lr, lr + c.vocab_size);
-        double sum = 0;
-        for (int v = 0; v < c.vocab_size; ++v) sum += std::exp(double(lr[v] - mx));
-        const float lse = mx + float(std::log(sum));
-        for (int v = 0; v < c.vocab_size; ++v) lr[v] = lr[v] - lse + alive[r].hyp.log_prob;
+        const float mx = lr[best[r]];
+        const float lse = mx - std::log(probs[size_t(r) * c.vocab_size + best[r]]);
+        const float shift = alive[r].hyp.log_prob - lse;
+        for (int v = 0; v < c.vocab_size; ++v) lr[v] += shift;
       }
       const size_t k = size_t(2 * beam);
       int r0 = 0;
