@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <new>
 
 #include <nlohmann/json.hpp>
 
@@ -52,13 +51,16 @@ std::vector<std::pair<size_t, size_t>> chunk_tokens(const std::vector<Token>& to
 
 }  // namespace
 
-void Translator::AlignedFree::operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(64)); }
-
 Result<std::unique_ptr<Translator>> Translator::load(const uint8_t* data, size_t size) {
   if (!data || size == 0) return Error{"model file is empty"};
-  std::unique_ptr<uint8_t[], AlignedFree> bytes(static_cast<uint8_t*>(::operator new[](size, std::align_val_t(64))));
-  std::memcpy(bytes.get(), data, size);
-  auto file = ModelFile::parse(bytes.get(), size);
+  AlignedBuffer bytes = AlignedBuffer::allocate(size);
+  std::memcpy(bytes.data(), data, size);
+  return load(std::move(bytes));
+}
+
+Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
+  if (bytes.size() == 0) return Error{"model file is empty"};
+  auto file = ModelFile::parse(bytes.data(), bytes.size());
   if (!file) return Error{file.error()};
   const TensorView* spm = file->find("tokenizer.spm");
   if (!spm || spm->dtype != DType::u8) return Error{"model file lacks its tokenizer (tensor tokenizer.spm)"};

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/aligned_buffer.h"
 #include "common/result.h"
 #include "model/model_file.h"
 #include "model/transformer.h"
@@ -77,6 +78,8 @@ class Translator {
  public:
   // Copies the bytes once into an aligned buffer; weights are then used in place.
   static Result<std::unique_ptr<Translator>> load(const uint8_t* data, size_t size);
+  // Takes a buffer the caller filled (the WASM binding copies straight from JS into it).
+  static Result<std::unique_ptr<Translator>> load(AlignedBuffer bytes);
   static Result<std::unique_ptr<Translator>> load_file(const std::string& path);
 
   Result<Translation> translate(std::string_view text, const TranslateOptions& options) const;
@@ -91,13 +94,10 @@ class Translator {
   std::string info_json() const;  // config, languages, provenance, file size
 
  private:
-  struct AlignedFree {
-    void operator()(uint8_t* p) const;
-  };
-  Translator(std::unique_ptr<uint8_t[], AlignedFree> bytes, ModelFile file, SentencePiece tokenizer, Transformer model)
+  Translator(AlignedBuffer bytes, ModelFile file, SentencePiece tokenizer, Transformer model)
       : bytes_(std::move(bytes)), file_(std::move(file)), tokenizer_(std::move(tokenizer)), model_(std::move(model)) {}
 
-  std::unique_ptr<uint8_t[], AlignedFree> bytes_;
+  AlignedBuffer bytes_;
   ModelFile file_;
   SentencePiece tokenizer_;
   Transformer model_;

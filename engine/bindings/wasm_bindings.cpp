@@ -35,8 +35,10 @@ class WasmTranslator {
   std::string load(const emscripten::val& bytes) {
     translator_.reset();
     if (!bytes.instanceof(emscripten::val::global("Uint8Array"))) return "load() expects a Uint8Array";
-    const std::vector<uint8_t> data = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
-    auto loaded = nmt::Translator::load(data.data(), data.size());
+    // one copy, straight from the JS array into the aligned buffer the weights will live in
+    nmt::AlignedBuffer data = nmt::AlignedBuffer::allocate(bytes["length"].as<size_t>());
+    emscripten::val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+    auto loaded = nmt::Translator::load(std::move(data));
     if (!loaded) return loaded.error();
     translator_ = std::move(loaded.value());
     return "";
