@@ -1,13 +1,6 @@
 // Small element-wise kernels: relu, add, and row argmax (greedy decoding over the vocabulary).
 
-// GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
-// here under -march=native: a known false positive, silenced for this file only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
-#include <xsimd/xsimd.hpp>
+#include "kernels/simd.h"
 
 #include "kernels/kernels.h"
 

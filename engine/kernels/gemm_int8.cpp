@@ -15,13 +15,6 @@
 // in L1 while all of A streams past. K tails (K not a multiple of kStep) are summed in scalar
 // after the lane reduction, so any K is exact.
 
-// GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
-// here under -march=native: a known false positive, silenced for this file only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 #include <algorithm>
 
 #if defined(__wasm_simd128__)

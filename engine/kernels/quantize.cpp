@@ -8,16 +8,9 @@
 // sits in the low mantissa bits:
 //   bits(q + 12582912.0f) = 0x4B400000 + round(q)      (e.g. q = -2.5 → 0x4B3FFFFE = base - 2)
 
-// GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
-// here under -march=native: a known false positive, silenced for this file only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 #include <algorithm>
 #include <cmath>
-#include <xsimd/xsimd.hpp>
+#include "kernels/simd.h"
 
 #include "kernels/kernels.h"
 

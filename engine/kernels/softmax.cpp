@@ -7,16 +7,9 @@
 // native tests cover the wasm arithmetic. Row tails are run through a W-wide buffer
 // padded with -INFINITY (which exponentiates to exactly 0), so every element sees the same exp.
 
-// GCC 12's own AVX-512 intrinsic headers (_mm512_undefined_*) trip -Wuninitialized once inlined
-// here under -march=native: a known false positive, silenced for this file only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 #include <algorithm>
 #include <cmath>
-#include <xsimd/xsimd.hpp>
+#include "kernels/simd.h"
 
 #include "kernels/kernels.h"
 

@@ -138,16 +138,6 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
   return !is_dotted_abbreviation(token);
 }
 
-struct Decoded {
-  char32_t cp;
-  size_t length;
-};
-
-Decoded decode_at(std::string_view text, size_t pos) {
-  Decoded d;
-  d.length = decode_utf8(text, pos, d.cp);
-  return d;
-}
 
 // End (exclusive, trailing whitespace excluded) of the sentence that starts at `start`, which holds
 // a non-whitespace character.

@@ -37,6 +37,17 @@ size_t decode_utf8(std::string_view text, size_t pos, char32_t& cp);
 // Appends `cp` encoded as UTF-8 (surrogates and values past U+10FFFF become U+FFFD).
 void append_utf8(std::string& out, char32_t cp);
 
+// One decoded character and its length in bytes (decode_utf8 as a value).
+struct Decoded {
+  char32_t cp;
+  size_t length;
+};
+inline Decoded decode_at(std::string_view text, size_t pos) {
+  Decoded d;
+  d.length = decode_utf8(text, pos, d.cp);
+  return d;
+}
+
 // Character classes (approximate, see the top of this file).
 bool is_whitespace(char32_t cp);   // spaces, tabs, newlines, no-break and typographic spaces
 bool is_newline(char32_t cp);      // \n \r \v \f U+0085 U+2028 U+2029

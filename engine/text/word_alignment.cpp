@@ -13,16 +13,6 @@ namespace nmt {
 
 namespace {
 
-struct Decoded {
-  char32_t cp;
-  size_t length;
-};
-
-Decoded decode_at(std::string_view text, size_t pos) {
-  Decoded d;
-  d.length = decode_utf8(text, pos, d.cp);
-  return d;
-}
 
 constexpr char32_t kZwnj = 0x200C, kZwj = 0x200D;
 
