@@ -200,7 +200,10 @@ async function init(msg) {
       onAbort: (what) => { broken = `The engine aborted: ${what}`; },
     });
   } catch (e) {
-    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${e.message || e}`);
+    const message = String(e && e.message ? e.message : e);
+    const hint = /Content Security Policy|unsafe-eval|EvalError/i.test(message)
+      ? ' (embind needs `new Function` unless the engine is linked with -sDYNAMIC_EXECUTION=0, which a strict CSP requires)' : '';
+    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}${hint}`);
   }
 
   progress('load', true);

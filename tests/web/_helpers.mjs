@@ -1,12 +1,11 @@
 /**
  * Shared by the web tests: repository paths, which model manifest to use (the shipped
  * weights/manifest.json once it exists, else the fixture manifest naming tests/fixtures/tiny.nmt),
- * building dist/ into a scratch folder, and launching Debian's Chromium through playwright-core.
+ * whether the engine is built, and launching Debian's Chromium through playwright-core.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ENGINE_JS = path.join(ROOT, 'build-wasm/engine.js');
@@ -26,6 +25,22 @@ export function testManifest() {
 
 export const haveModel = () => (testManifest().shipped || existsSync(FIXTURE_MODEL));
 
+/**
+ * Returns the `skip` option for tests that need the real engine and a model: false when they can
+ * run, else the reason. With NMT_REQUIRE_ENGINE=1 (scripts/test.sh) a missing engine or model is a
+ * failure, not a skip: `requireEngine(test)` then adds a failing test that says what is missing.
+ */
+export function engineSkip() {
+  return engineSkipReason() || false;
+}
+
+export function requireEngine(test) {
+  const reason = engineSkipReason();
+  if (reason && process.env.NMT_REQUIRE_ENGINE === '1') {
+    test('the WASM engine and a model are present (NMT_REQUIRE_ENGINE=1)', () => { throw new Error(reason); });
+  }
+}
+
 /** Why the real-engine tests cannot run, or null. */
 export function engineSkipReason() {
   if (!haveEngine()) return 'build-wasm/engine.js is missing: run scripts/build.sh first';
@@ -38,13 +53,6 @@ export const fileUrl = (p) => pathToFileURL(p).href;
 export function resultsDir() {
   mkdirSync(RESULTS, { recursive: true });
   return RESULTS;
-}
-
-/** Builds the static site into test-results/<name> with the test manifest; returns its path. */
-export function buildSite(name = 'web-dist') {
-  const out = path.join(resultsDir(), name);
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
-  return out;
 }
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

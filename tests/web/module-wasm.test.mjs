@@ -10,9 +10,10 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Translator, listModels } from '../../web/translator.js';
-import { engineSkipReason, testManifest, fileUrl } from './_helpers.mjs';
+import { engineSkip, requireEngine, testManifest, fileUrl } from './_helpers.mjs';
 
-const skip = engineSkipReason() || false;
+const skip = engineSkip();
+requireEngine(test);
 const manifest = testManifest();
 const manifestUrl = fileUrl(manifest.file);
 
