@@ -2,11 +2,15 @@
 # Installs what a fresh Debian machine lacks for building and testing (run as root, as CI does).
 # Quiet and quick when everything is already there.
 set -euo pipefail
-packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium nodejs npm)
+cd "$(dirname "$0")/.."
+packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# Node may come from elsewhere (e.g. a nodesource build that bundles npm): only add Debian's if absent.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -14,6 +18,6 @@ if ((${#missing[@]})); then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 if [ ! -d node_modules/playwright-core ]; then
-  echo "setup: npm install"
-  npm install --no-audit --no-fund
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
 fi
