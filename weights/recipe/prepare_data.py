@@ -21,6 +21,8 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 # source name -> fraction of its (cleaned) pairs kept per epoch file (1.0 = all)
 MIX = {
     "tatoeba": 1.0,
@@ -74,6 +76,8 @@ def main():
     ap.add_argument("--vocab-size", type=int, default=8000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--spm-sentences", type=int, default=400000, help="sentences sampled for spm_train")
+    ap.add_argument("--reuse-vocab", help="a model file (.nmt) or spm .model whose vocabulary to keep, instead "
+                                          "of training a new one (to continue training a shipped model)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
@@ -103,27 +107,45 @@ def main():
             fe.write(en + "\n")
             fd.write(de + "\n")
 
-    # joint vocabulary from both sides
+    prefix = os.path.join(args.out, "spm")
+    if args.reuse_vocab:
+        if args.reuse_vocab.endswith(".nmt"):
+            from export import read_model_file
+            spm_bytes = read_model_file(args.reuse_vocab)[1]["tokenizer.spm"].tobytes()
+        else:
+            spm_bytes = open(args.reuse_vocab, "rb").read()
+        with open(prefix + ".model", "wb") as f:
+            f.write(spm_bytes)
+        subprocess.run(["spm_export_vocab", f"--model={prefix}.model", f"--output={prefix}.vocab"], check=True)
+    else:
+        train_vocabulary(kept, rng, args, prefix)
+    encode_ids(args.out, prefix)
+    with open(os.path.join(args.out, "stats.json"), "w") as f:
+        json.dump(stats, f, indent=1)
+    print(json.dumps({"total_kept": len(kept)}), file=sys.stderr)
+
+
+def train_vocabulary(kept, rng, args, prefix):
+    """One joint unigram vocabulary from both sides of a sample of the pairs (Debian's spm_train)."""
     spm_input = os.path.join(args.out, "spm_input.txt")
     sample = rng.sample(kept, min(len(kept), args.spm_sentences // 2))
     with open(spm_input, "w", encoding="utf-8") as f:
         for en, de in sample:
             f.write(en + "\n" + de + "\n")
-    prefix = os.path.join(args.out, "spm")
     subprocess.run([
         "spm_train", f"--input={spm_input}", f"--model_prefix={prefix}", f"--vocab_size={args.vocab_size}",
         "--model_type=unigram", "--character_coverage=0.9999", "--pad_id=0", "--unk_id=1", "--bos_id=2",
         "--eos_id=3", "--input_sentence_size=1000000", "--shuffle_input_sentence=true",
         "--num_threads=2", "--minloglevel=1",
     ], check=True)
+
+
+def encode_ids(out, prefix):
     for lang in ("en", "de"):
-        with open(os.path.join(args.out, f"train.{lang}"), "rb") as fin, \
-                open(os.path.join(args.out, f"train.{lang}.ids"), "wb") as fout:
+        with open(os.path.join(out, f"train.{lang}"), "rb") as fin, \
+                open(os.path.join(out, f"train.{lang}.ids"), "wb") as fout:
             subprocess.run(["spm_encode", f"--model={prefix}.model", "--output_format=id"],
                            stdin=fin, stdout=fout, check=True)
-    with open(os.path.join(args.out, "stats.json"), "w") as f:
-        json.dump(stats, f, indent=1)
-    print(json.dumps({"total_kept": len(kept)}), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 120
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 60 --device cuda
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --from-stage export   # reuse training
+  /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --continue-shipped    # train the shipped models further
 
 --minutes is the training budget per direction. On CPU both directions train at once, one thread
 each (a 2-core machine); on CUDA one after the other with bigger batches. Training is resumable:
@@ -50,6 +51,8 @@ def main():
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--vocab-size", type=int, default=8000)
     ap.add_argument("--from-stage", choices=STAGES, default="data")
+    ap.add_argument("--continue-shipped", action="store_true",
+                    help="keep the shipped vocabulary and start each direction from its shipped model")
     args = ap.parse_args()
     py = sys.executable
     data = os.path.join(args.work, "data")
@@ -58,17 +61,21 @@ def main():
 
     if "data" in stages:
         log("stage 1/5: clean + sample the corpus, train the joint SentencePiece vocabulary")
+        reuse = ["--reuse-vocab", os.path.join(args.weights, "en-de", "model.nmt")] if args.continue_shipped else []
         run([py, os.path.join(HERE, "prepare_data.py"), "--corpus", args.corpus, "--out", data,
-             "--vocab-size", str(args.vocab_size)])
+             "--vocab-size", str(args.vocab_size), *reuse])
 
     if "train" in stages:
         eta = args.minutes * (1 if args.device == "cpu" else 2)
         log(f"stage 2/5: training both directions, about {eta:.0f} minutes (progress: work/<dir>/train.log)")
         common = ["--data", data, "--dev", os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"),
                   "--minutes", str(args.minutes), "--device", args.device]
+
+        def init(s, t):
+            return ["--init-from", os.path.join(args.weights, f"{s}-{t}", "model.nmt")] if args.continue_shipped else []
         if args.device == "cpu":
             procs = [subprocess.Popen([py, os.path.join(HERE, "train.py"), *common, "--src", s, "--tgt", t,
-                                       "--out", os.path.join(args.work, f"{s}-{t}"), "--threads", "1"])
+                                       "--out", os.path.join(args.work, f"{s}-{t}"), "--threads", "1", *init(s, t)])
                      for s, t in DIRECTIONS]
             for p in procs:
                 if p.wait() != 0:
@@ -76,7 +83,7 @@ def main():
         else:
             for s, t in DIRECTIONS:
                 run([py, os.path.join(HERE, "train.py"), *common, "--src", s, "--tgt", t,
-                     "--out", os.path.join(args.work, f"{s}-{t}"), "--max-tokens", "25000", "--threads", "8"])
+                     "--out", os.path.join(args.work, f"{s}-{t}"), "--max-tokens", "25000", "--threads", "8", *init(s, t)])
 
     for s, t in DIRECTIONS:
         d = f"{s}-{t}"

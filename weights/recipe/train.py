@@ -162,6 +162,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--bf16", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init-from", help="start from a shipped model file (int8 weights dequantized): continue "
+                                        "training a released model in a later session")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -197,6 +199,19 @@ def main():
     state = {"step": 0, "epoch": 0, "batch_pos": 0, "tokens": 0, "train_seconds": 0.0, "history": [],
              "best_loss": float("inf"), "bad_evals": 0, "checkpoints": []}
     ckpt_path = os.path.join(args.out, "last.pt")
+    if args.init_from and not os.path.exists(ckpt_path):
+        from export import read_model_file
+        header, tensors = read_model_file(args.init_from)
+        if header["config"] != cfg:
+            raise SystemExit(f"--init-from: {args.init_from} has config {header['config']}, not {cfg}")
+        state_dict = {}
+        for name in model.state_dict():
+            w = torch.tensor(tensors[name].astype("float32"))
+            if name + ".scale" in tensors:  # int8 rows * per-row scale
+                w = w * torch.tensor(tensors[name + ".scale"].copy()).unsqueeze(-1)
+            state_dict[name] = w
+        model.load_state_dict(state_dict)
+        log(event="init_from", file=args.init_from)
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, map_location="cpu")
         model.load_state_dict(ck["model"])
