@@ -150,8 +150,10 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   }
 
   // batches of similar length, translated together
-  std::vector<size_t> order(units.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // (a sentence with no tokens, e.g. only zero-width characters, has nothing to translate)
+  std::vector<size_t> order;
+  for (size_t i = 0; i < units.size(); ++i)
+    if (!units[i].tokens.empty()) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return units[a].tokens.size() < units[b].tokens.size(); });
   const SearchOptions search_opts = search_options(options);

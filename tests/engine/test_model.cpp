@@ -248,6 +248,11 @@ TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent
       CHECK(nmt::to_json(r.value(), o).size() > 2);
     }
   }
+  SUBCASE("a sentence that tokenizes to nothing translates to nothing") {
+    auto r = t->translate("\xE2\x80\x8B\xE2\x80\x8B", o);  // two zero-width spaces
+    REQUIRE(r.ok());
+    for (const auto& s : r->sentences) CHECK(s.target.empty());
+  }
   SUBCASE("100,000 characters translate in bounded memory") {
     std::string big;
     while (big.size() < 100000) big += "Tom doesn't like cats. The weather is nice today.\n\n";
