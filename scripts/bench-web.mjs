@@ -7,7 +7,7 @@
  * prints sentences/s, words/s, tokens/s and the worker's memory (the WebAssembly heap, and the
  * resident memory of Chromium's renderer process, which holds the page and its worker).
  *
- *   node scripts/bench-web.mjs [--dist dist] [--data /work/shared/corpus/dev/flores-dev.en-de.tsv]
+ *   node scripts/bench-web.mjs [--dist dist] [--data tests/fixtures/dev/flores-dev.en-de.tsv]
  *                              [--limit 997] [--beam 4] [--dirs en-de,de-en] [--json out.json]
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from './serve.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_DATA = ['/work/shared/corpus/dev/flores-dev.en-de.tsv', path.join(ROOT, 'work/data/dev.tsv')].find((p) => existsSync(p));
+const DEFAULT_DATA = path.join(ROOT, 'tests/fixtures/dev/flores-dev.en-de.tsv');  // the repo's copy of flores-dev
 
 function parseArgs(argv) {
   const a = { dist: path.join(ROOT, 'dist'), data: DEFAULT_DATA, limit: 100000, beam: 4, dirs: null, json: null };
