@@ -288,15 +288,23 @@ def main():
                 stop = True
     state["train_seconds"] += time.time() - start
 
+    # Average the last checkpoints, but keep the last one alone if that validates better (early in
+    # training, when the model still improves fast, averaging drags it back).
+    last = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    last_loss = state["history"][-1]["valid_nll"]
     avg = average_checkpoints(state["checkpoints"])
     model.load_state_dict(avg)
     vloss, vbleu = validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device,
                             args.bleu_sentences)
     log(event="averaged", checkpoints=len(state["checkpoints"]), valid_nll=round(vloss, 4), valid_bleu_greedy=round(vbleu, 2))
+    averaged = len(state["checkpoints"])
+    if last_loss < vloss:
+        avg, averaged = last, 1
+        log(event="kept_last", valid_nll=last_loss)
     torch.save({"config": cfg, "state_dict": avg, "history": state["history"],
                 "train": {"steps": state["step"], "target_tokens": state["tokens"], "epochs": state["epoch"] + state["batch_pos"] / len(batches),
                           "seconds": state["train_seconds"], "device": args.device, "threads": args.threads,
-                          "averaged": len(state["checkpoints"])},
+                          "averaged": averaged},
                 "languages": {"source": args.src, "target": args.tgt}}, os.path.join(args.out, "model.pt"))
 
 
