@@ -181,6 +181,24 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
     }
   }
 
+  // A target word that owns no token (e.g. the "." inside the token "▁1.", which belongs to "1")
+  // takes the attention of the tokens that overlap it, so every word the UI shows has a row.
+  const size_t spans = std::min(rows, target_token_spans.size());
+  for (size_t w = 0; w < wt; ++w) {
+    if (tokens_in_word[w] != 0) continue;
+    for (size_t t = 0; t < spans; ++t) {
+      const Span& k = target_token_spans[t];
+      if (k.begin >= a.target_words[w].end || k.end <= a.target_words[w].begin) continue;
+      ++tokens_in_word[w];
+      const float* row = soft + t * columns;
+      for (size_t s = 0; s < source_word.size(); ++s) {
+        const float v = row[s];
+        if (source_word[s] < 0 || !(v > 0.0f) || !std::isfinite(v)) continue;
+        sum[w * ws + static_cast<size_t>(source_word[s])] += v;
+      }
+    }
+  }
+
   // Average over the word's target tokens, then normalize the row. Rows with (almost) no mass
   // (the attention went to tokens outside any word, such as </s>) stay zero and get no link.
   constexpr double kMinMass = 1e-6;

@@ -488,3 +488,21 @@ TEST_CASE("align_words survives bad input") {
   CHECK(a.matrix.empty());
   CHECK(a.links.empty());
 }
+
+TEST_CASE("a target word inside another word's token still gets an alignment row") {
+  // target "1." is one token covering two words ("1" and "."): both rows must carry its attention
+  const std::string source = "number 1.";
+  const std::string target = "1.";
+  const std::vector<Span> src_spans = {{0, 6}, {6, 8}, {8, 9}, {9, 9}};  // "number" " 1" "." </s>
+  const std::vector<Span> tgt_spans = {{0, 2}, {2, 2}};                  // "1." </s>
+  const float soft[] = {0.1f, 0.6f, 0.2f, 0.1f,   // "1."
+                        0.0f, 0.0f, 0.0f, 1.0f};  // </s>
+  WordAlignment a = align_words(source, src_spans, target, tgt_spans, soft, 2, 4);
+  REQUIRE(a.target_words.size() == 2);
+  for (size_t w = 0; w < 2; ++w) {
+    float sum = 0;
+    for (size_t s = 0; s < a.source_words.size(); ++s) sum += a.matrix[w * a.source_words.size() + s];
+    CHECK(sum == doctest::Approx(1.0f));
+  }
+  CHECK(a.links.size() == 2);
+}
