@@ -15,21 +15,30 @@ from metrics import bleu  # noqa: E402  (stdlib only: no torch needed here)
 MANIFEST = os.path.join(ROOT, "weights", "manifest.json")
 
 
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().split("\n")[:-1]
+
+
 class ShippedModelQuality(unittest.TestCase):
     def test_models_keep_their_card_bleu(self):
         if not os.path.exists(MANIFEST):
             self.skipTest("no shipped models yet (weights/manifest.json)")
-        manifest = json.load(open(MANIFEST))
+        manifest = read_json(MANIFEST)
         self.assertEqual({(m["from"], m["to"]) for m in manifest["models"]}, {("en", "de"), ("de", "en")})
         for m in manifest["models"]:
             direction = f'{m["from"]}-{m["to"]}'
             with self.subTest(direction=direction):
                 model_file = os.path.join(ROOT, "weights", m["file"])
                 self.assertEqual(os.path.getsize(model_file), m["bytes"])
-                card = json.load(open(os.path.join(os.path.dirname(model_file), "scores.json")))["regression_sample"]
+                card = read_json(os.path.join(os.path.dirname(model_file), "scores.json"))["regression_sample"]
                 base = os.path.join(ROOT, "tests", "fixtures", "quality", direction)
-                src = open(base + ".src", encoding="utf-8").read().split("\n")[:-1]
-                ref = open(base + ".ref", encoding="utf-8").read().split("\n")[:-1]
+                src, ref = read_lines(base + ".src"), read_lines(base + ".ref")
                 out = subprocess.run([os.path.join(ROOT, "build", "nmt"), "--model", model_file, "--beam",
                                       str(card["beam"])], input="\n".join(src) + "\n", capture_output=True,
                                      text=True, check=True).stdout.split("\n")[: len(src)]
