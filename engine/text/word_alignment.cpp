@@ -169,9 +169,7 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
   // Sum per source word, accumulated per target word (double: many small weights).
   std::vector<double> sum(wt * ws, 0.0);
   std::vector<int> tokens_in_word(wt, 0);
-  for (size_t t = 0; t < target_word.size(); ++t) {
-    if (target_word[t] < 0) continue;
-    const size_t w = static_cast<size_t>(target_word[t]);
+  auto add_token_row = [&](size_t w, size_t t) {  // target token t's attention, into target word w
     ++tokens_in_word[w];
     const float* row = soft + t * columns;
     for (size_t s = 0; s < source_word.size(); ++s) {
@@ -179,7 +177,9 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
       if (source_word[s] < 0 || !(v > 0.0f) || !std::isfinite(v)) continue;
       sum[w * ws + static_cast<size_t>(source_word[s])] += v;
     }
-  }
+  };
+  for (size_t t = 0; t < target_word.size(); ++t)
+    if (target_word[t] >= 0) add_token_row(static_cast<size_t>(target_word[t]), t);
 
   // A target word that owns no token (e.g. the "." inside the token "▁1.", which belongs to "1")
   // takes the attention of the tokens that overlap it, so every word the UI shows has a row.
@@ -188,14 +188,7 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
     if (tokens_in_word[w] != 0) continue;
     for (size_t t = 0; t < spans; ++t) {
       const Span& k = target_token_spans[t];
-      if (k.begin >= a.target_words[w].end || k.end <= a.target_words[w].begin) continue;
-      ++tokens_in_word[w];
-      const float* row = soft + t * columns;
-      for (size_t s = 0; s < source_word.size(); ++s) {
-        const float v = row[s];
-        if (source_word[s] < 0 || !(v > 0.0f) || !std::isfinite(v)) continue;
-        sum[w * ws + static_cast<size_t>(source_word[s])] += v;
-      }
+      if (k.begin < a.target_words[w].end && k.end > a.target_words[w].begin) add_token_row(w, t);
     }
   }
 
