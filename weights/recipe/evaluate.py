@@ -1,9 +1,12 @@
 """Evaluate one direction: BLEU and chrF on the dev sets, for the PyTorch fp32 model and for the C++
-engine running the shipped int8 file (greedy and beam search).
+engine running the shipped int8 file (greedy and beam search), and with --f32-model-file the engine
+running the same weights unquantized (beam search: the fp32 beam score, and the beam-search cost of
+int8). The engine's f32 path matches PyTorch to 1e-4 in the logits (tests/engine/test_model.cpp).
 
   python3 evaluate.py --dev-dir ../shared/corpus/dev --src en --tgt de \
       --model-file weights/en-de/model.nmt --checkpoint work/en-de/model.pt --nmt build/nmt \
-      --out weights/en-de/scores.json [--sample-dir tests/fixtures/quality]
+      --out weights/en-de/scores.json [--f32-model-file work/en-de/model.f32.nmt] \
+      [--sample-dir tests/fixtures/quality]
 
 Writes the scores as JSON; with --sample-dir also writes the fixed regression sample (the first 100
 sentences of flores-dev and tatoeba-dev) and the engine's BLEU on it, which tests/weights checks.
@@ -61,6 +64,7 @@ def main():
     ap.add_argument("--tgt", required=True)
     ap.add_argument("--model-file", required=True)
     ap.add_argument("--checkpoint", help="model.pt for the fp32 PyTorch scores")
+    ap.add_argument("--f32-model-file", help="the same model exported with export.py --f32, for the fp32 beam score")
     ap.add_argument("--spm", help="spm.model for the PyTorch path")
     ap.add_argument("--nmt", default="build/nmt")
     ap.add_argument("--out", required=True)
@@ -98,6 +102,10 @@ def main():
             hyps = torch_translate(model, args.spm, src)
             row["fp32_greedy"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2)}
             row["quantization_loss_bleu"] = round(row["fp32_greedy"]["bleu"] - row["int8_greedy"]["bleu"], 2)
+        if args.f32_model_file:
+            hyps, _ = engine_translate(args.nmt, args.f32_model_file, src, 4)
+            row["fp32_beam4"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2)}
+            row["quantization_loss_bleu_beam4"] = round(row["fp32_beam4"]["bleu"] - row["int8_beam4"]["bleu"], 2)
         scores["sets"][name] = row
         print(json.dumps({name: {k: v for k, v in row.items() if k != "examples"}}), flush=True)
 

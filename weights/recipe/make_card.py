@@ -40,20 +40,21 @@ def main():
     card_path = os.path.join(WEIGHTS, "README.md")
     card = open(card_path, encoding="utf-8").read()
 
-    rows = ["| direction | dev set | sentences | PyTorch fp32 greedy BLEU / chrF | engine int8 greedy BLEU / chrF | engine int8 beam 4 BLEU / chrF | BLEU lost to int8 |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| direction | dev set | sentences | fp32 greedy (PyTorch) | fp32 beam 4 (engine) | int8 greedy (engine) | int8 beam 4 (engine) | BLEU lost to int8: greedy / beam |",
+            "|---|---|---|---|---|---|---|---|"]
     examples, training = [], []
+
+    def cell(score):
+        return f'{score["bleu"]:.1f} / {score["chrf"]:.1f}' if score else "–"
     for d in ("en-de", "de-en"):
         scores = json.load(open(os.path.join(WEIGHTS, d, "scores.json")))
         for name, row in scores["sets"].items():
-            fp = row.get("fp32_greedy")
-            fp_cell = f'{fp["bleu"]:.1f} / {fp["chrf"]:.1f}' if fp else "–"
-            rows.append(f'| {d} | {name} | {row["sentences"]} | {fp_cell} | {row["int8_greedy"]["bleu"]:.1f} / '
-                        f'{row["int8_greedy"]["chrf"]:.1f} | {row["int8_beam4"]["bleu"]:.1f} / {row["int8_beam4"]["chrf"]:.1f} | '
-                        f'{row.get("quantization_loss_bleu", "–")} |')
+            rows.append(f'| {d} | {name} | {row["sentences"]} | {cell(row.get("fp32_greedy"))} | {cell(row.get("fp32_beam4"))} | '
+                        f'{cell(row["int8_greedy"])} | {cell(row["int8_beam4"])} | '
+                        f'{row.get("quantization_loss_bleu", "–")} / {row.get("quantization_loss_bleu_beam4", "–")} |')
         reg = scores.get("regression_sample")
         if reg:
-            rows.append(f'| {d} | regression sample (tests/weights) | {reg["sentences"]} | | | {reg["bleu"]:.1f} | |')
+            rows.append(f'| {d} | regression sample (tests/weights) | {reg["sentences"]} | | | | {reg["bleu"]:.1f} | |')
         model_file = os.path.join(WEIGHTS, d, "model.nmt")
         info = json.loads(subprocess.run([args.nmt, "info", "--model", model_file], capture_output=True, text=True,
                                          check=True).stdout)

@@ -89,13 +89,16 @@ def main():
         d = f"{s}-{t}"
         model_file = os.path.join(args.weights, d, "model.nmt")
         if "export" in stages:
-            log(f"stage 3/5: int8 export of {d}")
+            log(f"stage 3/5: int8 export of {d} (and an f32 copy in work/ for the fp32 scores)")
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", model_file])
+            run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
+                 "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.work, d, "model.f32.nmt"), "--f32"])
         if "evaluate" in stages:
-            log(f"stage 4/5: evaluating {d} (PyTorch fp32, engine int8 greedy + beam)")
+            log(f"stage 4/5: evaluating {d} (PyTorch fp32 greedy, engine fp32 beam, engine int8 greedy + beam)")
             run([py, os.path.join(HERE, "evaluate.py"), "--dev-dir", os.path.join(args.corpus, "dev"), "--src", s,
                  "--tgt", t, "--model-file", model_file, "--checkpoint", os.path.join(args.work, d, "model.pt"),
+                 "--f32-model-file", os.path.join(args.work, d, "model.f32.nmt"),
                  "--nmt", os.path.join(ROOT, "build", "nmt"), "--out", os.path.join(args.weights, d, "scores.json"),
                  "--sample-dir", os.path.join(ROOT, "tests", "fixtures", "quality")])
 
