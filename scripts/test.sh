@@ -17,4 +17,5 @@ ctest --test-dir build-wasm --output-on-failure
 echo "== wasm module and web tests (node, chromium)"
 node --test --test-concurrency=1 tests/wasm/ tests/web/
 echo "== shipped model quality"
+/usr/bin/python3 tests/weights/test_metrics.py
 /usr/bin/python3 tests/weights/test_quality.py

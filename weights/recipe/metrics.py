@@ -1,8 +1,9 @@
 """BLEU and chrF, compatible with sacreBLEU's defaults (written here: no pip on the build machines).
 
 BLEU: corpus-level, 13a tokenization, n-grams 1..4, brevity penalty, 'exp' smoothing for orders
-with no match. chrF: character n-grams 1..6 with whitespace removed, beta = 2, the F-score of each
-order averaged over the orders that have statistics (sacreBLEU 2.x).
+with no match. chrF: character n-grams 1..6 with whitespace removed, beta = 2, precision and recall
+averaged over the orders that have statistics, then one F-score (sacreBLEU's default chrF2).
+Checked by tests/weights/test_metrics.py.
 """
 import math
 import re
@@ -68,12 +69,17 @@ def chrf(hypotheses, references, order=6, beta=2.0):
             match[n - 1] += sum(min(c, rn[g]) for g, c in hn.items())
             hyp_count[n - 1] += sum(hn.values())
             ref_count[n - 1] += sum(rn.values())
-    score, orders = 0.0, 0
-    b2 = beta * beta
+    # sacreBLEU (1.x, and 2.x's default without eps smoothing): precision and recall are each
+    # averaged over the orders that have n-grams on both sides, then combined into one F-score.
+    avg_p = avg_r = 0.0
+    orders = 0
     for n in range(order):
         if hyp_count[n] > 0 and ref_count[n] > 0:
-            p, r = match[n] / hyp_count[n], match[n] / ref_count[n]
-            denom = b2 * p + r
-            score += (1 + b2) * p * r / denom if denom > 0 else 0.0
+            avg_p += match[n] / hyp_count[n]
+            avg_r += match[n] / ref_count[n]
             orders += 1
-    return 100.0 * score / orders if orders else 0.0
+    if orders == 0 or avg_p + avg_r == 0:
+        return 0.0
+    avg_p, avg_r = avg_p / orders, avg_r / orders
+    b2 = beta * beta
+    return 100.0 * (1 + b2) * avg_p * avg_r / (b2 * avg_p + avg_r)

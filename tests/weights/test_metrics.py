@@ -1,0 +1,65 @@
+"""The recipe's BLEU and chrF (weights/recipe/metrics.py) against values published by sacreBLEU's
+own tests and by hand-worked examples, so the model card's numbers mean what they say."""
+import math
+import os
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
+from metrics import bleu, chrf, tokenize_13a  # noqa: E402
+
+
+class Tokenizer13a(unittest.TestCase):
+    def test_splits_punctuation_but_keeps_numbers(self):
+        self.assertEqual(tokenize_13a("Hello, world!"), ["Hello", ",", "world", "!"])
+        self.assertEqual(tokenize_13a("It costs 1,000.50 dollars."), ["It", "costs", "1,000.50", "dollars", "."])
+        self.assertEqual(tokenize_13a('He said "no" (twice) & left'),
+                         ["He", "said", '"', "no", '"', "(", "twice", ")", "&", "left"])
+        self.assertEqual(tokenize_13a("a &amp; b &lt;c&gt;"), ["a", "&", "b", "<", "c", ">"])
+
+
+class Bleu(unittest.TestCase):
+    def test_identical_is_100(self):
+        self.assertAlmostEqual(bleu(["this is a test"], ["this is a test"]), 100.0, places=9)
+
+    def test_empty_hypotheses_score_zero(self):
+        self.assertEqual(bleu(["", "", ""], ["a b c", "d e", "f"]), 0.0)
+
+    def test_exp_smoothing_of_a_missing_order(self):
+        # sacreBLEU default (13a, exp smoothing) gives 39.13 here: precisions 6/8, 3/6, 1/4 and no
+        # 4-gram match, smoothed to 1/(2*2); equal lengths, so no brevity penalty.
+        score = bleu(["Hi world.", "This is a Test."], ["Hello world.", "This is a test."])
+        self.assertAlmostEqual(score, 100 * (0.75 * 0.5 * 0.25 * 0.25) ** 0.25, places=9)
+        self.assertAlmostEqual(score, 39.13, places=2)
+
+    def test_brevity_penalty(self):
+        # hypothesis 4 tokens, reference 6: all n-grams match, BP = exp(1 - 6/4)
+        self.assertAlmostEqual(bleu(["a b c d"], ["a b c d e f"]), 100 * math.exp(1 - 6 / 4), places=9)
+
+    def test_is_case_sensitive_and_corpus_level(self):
+        self.assertLess(bleu(["The cat sat on the mat ."], ["the cat sat on the mat ."]), 100.0)
+        # corpus level: counts are pooled, not sentence scores averaged
+        pooled = bleu(["a b c d", "x y z w"], ["a b c d", "p q r s"])
+        self.assertAlmostEqual(pooled, 100 * (4 / 8 * 3 / 6 * 2 / 4 * 1 / 2) ** 0.25, places=9)
+
+
+class ChrF(unittest.TestCase):
+    def test_sacrebleu_effective_order_cases(self):
+        # sacreBLEU's own test cases for chrF without eps smoothing (beta 3)
+        for hyps, refs, expected in ((["a"], ["a"], 100.0), (["a b c"], ["abc"], 100.0), ([""], ["reference"], 0.0),
+                                     (["a", "b"], ["a", "c"], 50.0), (["aa"], ["ab"], 25.0)):
+            with self.subTest(hyps=hyps):
+                self.assertAlmostEqual(chrf(hyps, refs, beta=3), expected, places=4)
+
+    def test_precision_and_recall_are_averaged_before_the_f_score(self):
+        # "ab" vs "abc": order 1 P=1 R=2/3, order 2 P=1 R=1/2, order 3+ has no hypothesis n-grams.
+        # Averaged P=1, R=7/12; chrF2 = 5PR/(4P+R) = 35/55. (Averaging per-order F-scores would give 63.49.)
+        self.assertAlmostEqual(chrf(["ab"], ["abc"]), 100 * 35 / 55, places=9)
+
+    def test_whitespace_is_ignored(self):
+        self.assertAlmostEqual(chrf(["Die  Beziehung ist gut"], ["DieBeziehung istgut"]), 100.0, places=9)
+
+
+if __name__ == "__main__":
+    unittest.main()
