@@ -222,6 +222,7 @@ def main():
         args=vars(args))
 
     def save(tag):
+        state["train_seconds"] = seconds_before + (time.time() - start)  # all runs together, resumes included
         ck = {"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "config": cfg}
         tmp = ckpt_path + ".tmp"
         torch.save(ck, tmp)
@@ -235,6 +236,7 @@ def main():
         log(event="checkpoint", tag=tag, step=state["step"])
 
     start = time.time()
+    seconds_before = state["train_seconds"]
     budget = args.minutes * 60
     last_ckpt = time.time()
     batches = make_batches(src, tgt, args.max_tokens, random.Random(args.seed + state["epoch"]))
@@ -286,7 +288,7 @@ def main():
                 stop = True
             if out_of_time:
                 stop = True
-    state["train_seconds"] += time.time() - start
+    state["train_seconds"] = seconds_before + (time.time() - start)
 
     # Average the last checkpoints, but keep the last one alone if that validates better (early in
     # training, when the model still improves fast, averaging drags it back).
