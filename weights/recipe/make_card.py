@@ -60,7 +60,7 @@ def main():
                                          check=True).stdout)
         t = info["provenance"].get("train", {})
         hist = info["provenance"].get("history", [])
-        training.append(f'| {d} | {t.get("steps", "?")} | {t.get("target_tokens", 0) / 1e6:.1f} M | {t.get("epochs", 0):.2f} | '
+        training.append(f'| {d} | {t.get("rounds", 1)} | {t.get("steps", "?")} | {t.get("target_tokens", 0) / 1e6:.1f} M | {t.get("epochs", 0):.2f} | '
                         f'{t.get("seconds", 0) / 3600:.2f} h | {t.get("device", "?")}, {t.get("threads", "?")} thread(s) | '
                         f'{t.get("averaged", "?")} | {hist[-1]["valid_nll"] if hist else "?"} | {os.path.getsize(model_file) / 1e6:.1f} MB |')
         out = subprocess.run([args.nmt, "--model", model_file, "--beam", "4"], input="\n".join(EVERYDAY[d]) + "\n",
@@ -72,8 +72,8 @@ def main():
 
     card = replace_block(card, "scores", "\n".join(rows))
     card = replace_block(card, "training", "\n".join(
-        ["| direction | steps | target tokens seen | epochs | training time | hardware | checkpoints averaged | last valid NLL | file |",
-         "|---|---|---|---|---|---|---|---|---|"] + training))
+        ["| direction | rounds | steps | target tokens seen | epochs | training time | hardware | checkpoints averaged (last round) | last valid NLL | file |",
+         "|---|---|---|---|---|---|---|---|---|---|"] + training))
     card = replace_block(card, "examples", "\n".join(examples))
     open(card_path, "w", encoding="utf-8").write(card)
     print("updated", card_path)
