@@ -143,6 +143,26 @@ def fast_bf16(device):
     return "avx512_bf16" in flags or "amx_bf16" in flags
 
 
+TCMALLOC = ["/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4", "/usr/lib/aarch64-linux-gnu/libtcmalloc_minimal.so.4"]
+
+
+def reexec_with_tcmalloc():
+    """Restart this process with tcmalloc preloaded (Debian's libtcmalloc-minimal4), once. glibc's
+    malloc hands the big activation and logits buffers back to the kernel after every step, and
+    touching fresh pages again costs ~30% system time: measured on the project's 2-core AVX-512 CPU,
+    one thread per direction, bf16, 3,000-token batches: ~750 target tok/s with glibc malloc,
+    ~2,300 with tcmalloc (jemalloc was slower than glibc). NMT_NO_TCMALLOC=1 turns this off."""
+    if os.environ.get("NMT_NO_TCMALLOC") or "tcmalloc" in os.environ.get("LD_PRELOAD", ""):
+        return
+    lib = next((p for p in TCMALLOC if os.path.exists(p)), None)
+    if lib is None:
+        print("train.py: tcmalloc not found (apt-get install libtcmalloc-minimal4): CPU training runs ~3x slower",
+              file=sys.stderr)
+        return
+    env = dict(os.environ, LD_PRELOAD=" ".join(x for x in (os.environ.get("LD_PRELOAD"), lib) if x))
+    os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
 def continue_from_provenance(state, provenance):
     """Training state of a shipped model (its file's provenance): the step (so the learning-rate
     schedule continues), tokens, time, epoch position and validation history. Adam's moments are not
@@ -201,6 +221,8 @@ def main():
                     help="after --init-from (Adam's moments start at zero), ramp the learning rate up over this "
                          "many steps to where the schedule left off")
     args = ap.parse_args()
+    if args.device == "cpu":
+        reexec_with_tcmalloc()
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
