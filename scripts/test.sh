@@ -19,3 +19,4 @@ node --test --test-concurrency=1 tests/wasm/ tests/web/
 echo "== shipped model quality"
 /usr/bin/python3 tests/weights/test_metrics.py
 /usr/bin/python3 tests/weights/test_quality.py
+/usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch

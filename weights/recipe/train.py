@@ -261,18 +261,27 @@ def main():
     ckpt_path = os.path.join(args.out, "last.pt")
     if args.init_from and not os.path.exists(ckpt_path):
         from export import read_model_file
+        from grow import check_growable, describe_growth, grow_state_dict
         header, tensors = read_model_file(args.init_from)
-        if header["config"] != cfg:
-            raise SystemExit(f"--init-from: {args.init_from} has config {header['config']}, not {cfg}")
+        old_cfg = header["config"]
+        try:
+            check_growable(old_cfg, cfg)
+        except ValueError as e:
+            raise SystemExit(f"--init-from: {args.init_from} has config {old_cfg}; cannot start {cfg} from it: {e}")
         state_dict = {}
-        for name in model.state_dict():
+        for name in tensors:
+            if name.endswith(".scale") or not name.endswith((".weight", ".bias")):  # skip scales, tokenizer
+                continue
             w = torch.tensor(tensors[name].astype("float32"))
             if name + ".scale" in tensors:  # int8 rows * per-row scale
                 w = w * torch.tensor(tensors[name + ".scale"].copy()).unsqueeze(-1)
             state_dict[name] = w
+        if old_cfg != cfg:  # a bigger architecture, started where the file's model is (grow.py)
+            state_dict = grow_state_dict(state_dict, old_cfg, model)
         model.load_state_dict(state_dict)
         continue_from_provenance(state, header.get("provenance", {}))
-        log(event="init_from", file=args.init_from, step=state["step"], tokens=state["tokens"])
+        log(event="init_from", file=args.init_from, step=state["step"], tokens=state["tokens"],
+            growth=describe_growth(old_cfg, cfg))
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, map_location="cpu")
         model.load_state_dict(ck["model"])
