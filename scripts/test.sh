@@ -20,3 +20,4 @@ echo "== shipped model quality"
 /usr/bin/python3 tests/weights/test_metrics.py
 /usr/bin/python3 tests/weights/test_quality.py
 /usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch
+/usr/bin/python3 tests/weights/test_schedule.py  # recipe; skips without PyTorch

@@ -49,6 +49,8 @@ def main():
     ap.add_argument("--weights", default=os.path.join(ROOT, "weights"))
     ap.add_argument("--minutes", type=float, default=120, help="training time budget per direction")
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--anneal-minutes", type=float, default=0,
+                    help="take the learning rate linearly to zero over the last minutes of training (train.py)")
     ap.add_argument("--vocab-size", type=int, default=8000)
     ap.add_argument("--from-stage", choices=STAGES, default="data")
     ap.add_argument("--continue-shipped", action="store_true",
@@ -69,7 +71,8 @@ def main():
         eta = args.minutes * (1 if args.device == "cpu" else 2)
         log(f"stage 2/5: training both directions, about {eta:.0f} minutes (progress: work/<dir>/train.log)")
         common = ["--data", data, "--dev", os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"),
-                  "--minutes", str(args.minutes), "--device", args.device]
+                  "--minutes", str(args.minutes), "--device", args.device,
+                  "--anneal-minutes", str(args.anneal_minutes)]
 
         def init(s, t):
             return ["--init-from", os.path.join(args.weights, f"{s}-{t}", "model.nmt")] if args.continue_shipped else []

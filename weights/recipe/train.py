@@ -2,7 +2,8 @@
 
   python3 train.py --data work/data --src en --tgt de --out work/en-de --minutes 120
 
-Label-smoothed cross-entropy, Adam with linear warm-up and inverse-square-root decay, batches by
+Label-smoothed cross-entropy, Adam with linear warm-up and inverse-square-root decay (optionally
+annealed linearly to zero over the last minutes of the budget), batches by
 token count from length-sorted buckets, bf16 autocast where the hardware runs it fast (fp32 master
 weights), resumable checkpoints (rerun the same command to continue), validation loss and a greedy
 BLEU on flores-dev with early stopping, and the last checkpoints averaged into the final model.
@@ -77,9 +78,17 @@ def smoothed_loss(logits, target, pad, eps):
     return loss, nll[mask].sum(), int(mask.sum())
 
 
-def lr_at(step, peak, warmup):
+def learning_rate(step, peak, warmup, rewarm_start=None, rewarm=300, seconds_left=None, anneal_seconds=0):
+    """Linear warm-up to `peak`, then inverse-square-root decay. After --init-from (Adam's moments
+    start at zero) the rate ramps up again over `rewarm` steps from `rewarm_start`; with annealing,
+    the last `anneal_seconds` of the time budget take it linearly down to zero."""
     step = max(step, 1)
-    return peak * min(step / warmup, math.sqrt(warmup / step))
+    lr = peak * min(step / warmup, math.sqrt(warmup / step))
+    if rewarm_start is not None:
+        lr *= min(1.0, (step - rewarm_start) / rewarm)
+    if anneal_seconds > 0 and seconds_left is not None:
+        lr *= min(1.0, max(0.0, seconds_left) / anneal_seconds)
+    return lr
 
 
 def spm_decode(sp_model, ids_list):
@@ -217,6 +226,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--init-from", help="start from a shipped model file (int8 weights dequantized): continue "
                                         "training a released model in a later session")
+    ap.add_argument("--anneal-minutes", type=float, default=0,
+                    help="over the last this many minutes of --minutes, take the learning rate linearly down to "
+                         "zero (a final polish before export; 0: off)")
     ap.add_argument("--rewarm", type=int, default=300,
                     help="after --init-from (Adam's moments start at zero), ramp the learning rate up over this "
                          "many steps to where the schedule left off")
@@ -323,9 +335,8 @@ def main():
         s, ti, to = collate(batches[state["batch_pos"]], src, tgt, cfg, device)
         state["batch_pos"] += 1
         state["step"] += 1
-        lr = lr_at(state["step"], args.lr, args.warmup)
-        if "rewarm_start" in state:
-            lr *= min(1.0, (state["step"] - state["rewarm_start"]) / args.rewarm)
+        lr = learning_rate(state["step"], args.lr, args.warmup, state.get("rewarm_start"), args.rewarm,
+                           budget - (time.time() - start), args.anneal_minutes * 60)
         for g in opt.param_groups:
             g["lr"] = lr
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(args.bf16)):
@@ -382,7 +393,7 @@ def main():
                 "train": {"steps": state["step"], "target_tokens": state["tokens"], "epochs": state["epoch"] + state["batch_pos"] / len(batches),
                           "seconds": state["train_seconds"], "device": args.device, "threads": args.threads,
                           "precision": "bf16 autocast" if args.bf16 else "fp32",
-                          "averaged": averaged, "rounds": state.get("rounds", 0) + 1},
+                          "averaged": averaged, "anneal_minutes": args.anneal_minutes, "rounds": state.get("rounds", 0) + 1},
                 "languages": {"source": args.src, "target": args.tgt}}, os.path.join(args.out, "model.pt"))
 
 

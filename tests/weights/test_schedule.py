@@ -1,0 +1,52 @@
+"""weights/recipe/train.py: the learning-rate schedule. Warm-up, inverse-square-root decay, the
+re-warm-up after --init-from and the final anneal are what decide how a continued training round
+behaves, and a mistake there (a rate that jumps back to its peak, or an anneal that never reaches
+zero) only shows hours later as a worse model. Needs PyTorch (train.py imports it); skipped,
+with a message, where it is not installed."""
+import math
+import os
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
+
+try:
+    import torch  # noqa: F401
+except ImportError:  # pragma: no cover
+    torch = None
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+class Schedule(unittest.TestCase):
+    def setUp(self):
+        from train import learning_rate
+        self.lr = learning_rate
+
+    def test_warmup_then_inverse_square_root(self):
+        self.assertAlmostEqual(self.lr(400, 1e-3, 800), 0.5e-3)
+        self.assertAlmostEqual(self.lr(800, 1e-3, 800), 1e-3)
+        self.assertAlmostEqual(self.lr(3200, 1e-3, 800), 0.5e-3)
+        self.assertAlmostEqual(self.lr(0, 1e-3, 800), 1e-3 / 800)  # step 0 counts as step 1
+
+    def test_rewarm_ramps_back_to_where_the_schedule_left_off(self):
+        base = self.lr(20300, 1e-3, 800)
+        self.assertAlmostEqual(self.lr(20000 + 1, 1e-3, 800, rewarm_start=20000, rewarm=300),
+                               self.lr(20001, 1e-3, 800) / 300)
+        self.assertAlmostEqual(self.lr(20150, 1e-3, 800, 20000, 300), self.lr(20150, 1e-3, 800) / 2)
+        self.assertAlmostEqual(self.lr(20300, 1e-3, 800, 20000, 300), base)
+        self.assertAlmostEqual(self.lr(25000, 1e-3, 800, 20000, 300), self.lr(25000, 1e-3, 800))
+
+    def test_anneal_goes_linearly_to_zero_over_the_last_minutes(self):
+        full = self.lr(30000, 1e-3, 800)
+        self.assertAlmostEqual(self.lr(30000, 1e-3, 800, seconds_left=3600, anneal_seconds=600), full)
+        self.assertAlmostEqual(self.lr(30000, 1e-3, 800, seconds_left=600, anneal_seconds=600), full)
+        self.assertAlmostEqual(self.lr(30000, 1e-3, 800, seconds_left=150, anneal_seconds=600), full / 4)
+        self.assertEqual(self.lr(30000, 1e-3, 800, seconds_left=-5, anneal_seconds=600), 0.0)
+        # Off by default, whatever the time left.
+        self.assertAlmostEqual(self.lr(30000, 1e-3, 800, seconds_left=1), full)
+        self.assertTrue(math.isclose(self.lr(30000, 1e-3, 800, 29000, 300, 300, 600), full / 2))
+
+
+if __name__ == "__main__":
+    unittest.main()
