@@ -48,5 +48,26 @@ class Schedule(unittest.TestCase):
         self.assertTrue(math.isclose(self.lr(30000, 1e-3, 800, 29000, 300, 300, 600), full / 2))
 
 
+@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+class ContinuedRound(unittest.TestCase):
+    """--init-from continues the shipped model's step, tokens and history, but early stopping starts
+    afresh: the round's first validations are above the shipped model's best (the restart bump),
+    and patience counted against that best stopped a run that was still improving."""
+
+    def test_continues_counters_and_restarts_patience(self):
+        from train import continue_from_provenance
+        state = {"step": 0, "tokens": 0, "train_seconds": 0.0, "history": [], "best_loss": float("inf"),
+                 "bad_evals": 3, "epoch": 0, "epoch_fraction": 0.0}
+        provenance = {"train": {"steps": 31591, "target_tokens": 53_000_000, "seconds": 42000.0,
+                                "rounds": 6, "epochs": 9.61},
+                      "history": [{"valid_nll": 2.31}, {"valid_nll": 2.28}]}
+        continue_from_provenance(state, provenance)
+        self.assertEqual((state["step"], state["rewarm_start"], state["rounds"]), (31591, 31591, 6))
+        self.assertEqual(state["epoch"], 9)
+        self.assertAlmostEqual(state["epoch_fraction"], 0.61)
+        self.assertEqual(len(state["history"]), 2)
+        self.assertEqual((state["best_loss"], state["bad_evals"]), (float("inf"), 0))
+
+
 if __name__ == "__main__":
     unittest.main()
