@@ -21,3 +21,4 @@ echo "== shipped model quality"
 /usr/bin/python3 tests/weights/test_quality.py
 /usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch
 /usr/bin/python3 tests/weights/test_schedule.py  # recipe; skips without PyTorch
+/usr/bin/python3 tests/weights/test_mix.py  # recipe: the data mix

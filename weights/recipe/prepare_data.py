@@ -23,7 +23,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-# source name -> fraction of its (cleaned) pairs kept per epoch file (1.0 = all)
+# source name -> copies of each (cleaned) pair in the epoch file: below 1 a random fraction is kept,
+# above 1 the source is upsampled (2.5 = every pair twice, half of them three times). --mix overrides.
 MIX = {
     "tatoeba": 1.0,
     "news": 1.0,
@@ -61,6 +62,31 @@ def clean_pair(en, de, max_chars=400):
     return None
 
 
+def copies(weight, rng):
+    """How many times one pair goes into the epoch file: floor(weight), plus one more with
+    probability equal to weight's fractional part (so the expected count is the weight)."""
+    whole = int(weight)
+    if weight == whole:  # no random draw: the default mix's epoch file stays as it always was
+        return whole
+    return whole + (1 if rng.random() < weight - whole else 0)
+
+
+def parse_mix(text):
+    """'news=3,tatoeba=0.5' -> MIX with those sources reweighted; unknown names are an error."""
+    mix = dict(MIX)
+    for item in filter(None, (t.strip() for t in (text or "").split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or name not in MIX:
+            raise SystemExit(f"--mix: expected source=weight with a source among {', '.join(MIX)}; got {item!r}")
+        try:
+            mix[name] = float(value)
+        except ValueError:
+            raise SystemExit(f"--mix: {item!r}: the weight must be a number")
+        if mix[name] < 0:
+            raise SystemExit(f"--mix: {item!r}: the weight must not be negative")
+    return mix
+
+
 def read_pairs(path):
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
@@ -78,12 +104,15 @@ def main():
     ap.add_argument("--spm-sentences", type=int, default=400000, help="sentences sampled for spm_train")
     ap.add_argument("--reuse-vocab", help="a model file (.nmt) or spm .model whose vocabulary to keep, instead "
                                           "of training a new one (to continue training a shipped model)")
+    ap.add_argument("--mix", help="reweight sources, e.g. 'news=3,ted=2,tatoeba=0.5' (copies per pair; "
+                                   f"default {','.join(f'{k}={v:g}' for k, v in MIX.items())})")
     args = ap.parse_args()
+    mix = parse_mix(args.mix)
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
 
-    kept, stats = [], {}
-    for name, frac in MIX.items():
+    kept, stats = [], {"mix": mix}
+    for name, weight in mix.items():
         path = os.path.join(args.corpus, "train", f"{name}.en-de.tsv.gz")
         st = stats.setdefault(name, {"read": 0, "kept": 0})
         for en, de in read_pairs(path):
@@ -92,11 +121,13 @@ def main():
             if reason:
                 st[reason] = st.get(reason, 0) + 1
                 continue
-            if frac < 1.0 and rng.random() >= frac:
+            n = copies(weight, rng)
+            if n == 0:
                 st["sampled_out"] = st.get("sampled_out", 0) + 1
                 continue
-            st["kept"] += 1
-            kept.append((en, de))
+            st["kept"] += n
+            st["chars"] = st.get("chars", 0) + n * (len(en) + len(de))  # the mix by volume, not pairs
+            kept.extend([(en, de)] * n)
         print(f"{name}: {st}", file=sys.stderr)
     rng.shuffle(kept)
     stats["total_kept"] = len(kept)
