@@ -18,6 +18,7 @@ echo "== wasm module and web tests (node, chromium)"
 node --test --test-concurrency=1 tests/wasm/ tests/web/
 echo "== shipped model quality"
 /usr/bin/python3 tests/weights/test_metrics.py
+/usr/bin/python3 tests/engine/test_cli.py  # the nmt command-line tool
 /usr/bin/python3 tests/weights/test_quality.py
 /usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch
 /usr/bin/python3 tests/weights/test_schedule.py  # recipe; skips without PyTorch

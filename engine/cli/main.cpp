@@ -1,8 +1,9 @@
 // nmt: the engine's command-line tool.
 //
-//   nmt --model FILE [--beam N] [--alignments [--all-heads]] < input.txt > output.txt
+//   nmt --model FILE [--beam N] [--length-penalty A] [--alignments [--all-heads]] < input.txt > output.txt
 //       Translates stdin to stdout (paragraphs and line breaks kept). --alignments prints JSON with
 //       tokens, the soft attention matrix and word alignments instead of plain text.
+//       --length-penalty sets the GNMT alpha that ranks finished beams (0 = raw log-probability).
 //   nmt bench --model FILE --input FILE [--beam N] [--repeat N]
 //       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
 //   nmt info --model FILE
@@ -24,7 +25,7 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: nmt --model FILE [--beam N] [--alignments [--all-heads]] < in > out\n"
+               "usage: nmt --model FILE [--beam N] [--length-penalty A] [--alignments [--all-heads]] < in > out\n"
                "       nmt bench --model FILE --input FILE [--beam N] [--repeat N]\n"
                "       nmt info --model FILE\n");
   return 2;
@@ -73,6 +74,16 @@ int main(int argc, char** argv) {
       const char* v = value();
       if (!v) return usage();
       options.beam_size = std::atoi(v);
+    } else if (a == "--length-penalty") {
+      const char* v = value();
+      if (!v) return usage();
+      char* end = nullptr;
+      const float alpha = std::strtof(v, &end);
+      if (end == v || *end != '\0' || !(alpha >= 0.0f && alpha <= 2.0f)) {
+        std::fprintf(stderr, "nmt: --length-penalty must be a number from 0 to 2\n");
+        return 2;
+      }
+      options.length_penalty = alpha;
     } else if (a == "--repeat") {
       const char* v = value();
       if (!v) return usage();

@@ -1,0 +1,76 @@
+"""Tune the engine's decoding options on the dev sets: BLEU and chrF of one shipped model file for
+every beam size x length penalty (GNMT alpha) pair, with the C++ engine (`nmt --beam B
+--length-penalty A`). Needs no PyTorch. Prints one JSON line per setting and writes them all with
+--out; the card records what the defaults were chosen from.
+
+  python3 sweep_decoding.py --dev-dir ../shared/corpus/dev --src en --tgt de \
+      --model-file weights/en-de/model.nmt --nmt build/nmt --beams 4,6 --alphas 0.6,1.0 \
+      [--sets flores-dev,tatoeba-dev] [--out sweep.json]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from metrics import bleu, chrf  # noqa: E402
+
+
+def read_dev(path, src_lang):
+    """A dev set TSV (English<TAB>German per line, named *.en-de.tsv for both directions) as
+    (sources, references) for one direction."""
+    src, ref = [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            en, de = line.rstrip("\n").split("\t")
+            src.append(en if src_lang == "en" else de)
+            ref.append(de if src_lang == "en" else en)
+    return src, ref
+
+
+def translate(nmt, model_file, lines, beam, alpha):
+    text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
+    t0 = time.time()
+    out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam), "--length-penalty", str(alpha)],
+                         input=text, capture_output=True, text=True, check=True).stdout
+    hyps = out.split("\n")[: len(lines)]
+    assert len(hyps) == len(lines), "engine output lost lines"
+    return hyps, time.time() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dev-dir", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--tgt", required=True)
+    ap.add_argument("--model-file", required=True)
+    ap.add_argument("--nmt", default="build/nmt")
+    ap.add_argument("--beams", default="4", help="comma-separated beam sizes")
+    ap.add_argument("--alphas", default="0.6", help="comma-separated length penalties")
+    ap.add_argument("--sets", default="flores-dev,tatoeba-dev")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+
+    beams = [int(b) for b in args.beams.split(",")]
+    alphas = [float(a) for a in args.alphas.split(",")]
+    rows = []
+    for name in args.sets.split(","):
+        src, ref = read_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
+        for beam in beams:
+            for alpha in alphas:
+                hyps, seconds = translate(args.nmt, args.model_file, src, beam, alpha)
+                ratio = sum(len(h.split()) for h in hyps) / max(1, sum(len(r.split()) for r in ref))
+                row = {"set": name, "beam": beam, "length_penalty": alpha, "bleu": round(bleu(hyps, ref), 2),
+                       "chrf": round(chrf(hyps, ref), 2), "length_ratio": round(ratio, 3),
+                       "sentences_per_s": round(len(src) / seconds, 1)}
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"model_file": args.model_file, "src": args.src, "tgt": args.tgt, "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
