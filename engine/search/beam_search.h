@@ -16,7 +16,7 @@ namespace nmt {
 
 struct SearchOptions {
   int beam_size = 4;                // 1 = greedy
-  float length_penalty = 0.6f;      // alpha; 0 = rank by raw log-probability
+  float length_penalty = 1.0f;      // alpha; 0 = rank by raw log-probability
   float max_length_ratio = 1.5f;    // target tokens <= source tokens (with eos) * ratio + offset
   int max_length_offset = 10;
   int alignment_layer = -1;         // decoder layer whose cross-attention is kept (-1: the last)
