@@ -93,6 +93,7 @@ SearchOptions Translator::search_options(const TranslateOptions& o) const {
   SearchOptions s;
   s.beam_size = std::max(1, std::min(o.beam_size, 16));
   s.length_penalty = o.length_penalty;
+  s.coverage_penalty = o.coverage_penalty;
   s.max_length_ratio = o.max_length_ratio;
   s.max_length_offset = o.max_length_offset;
   s.alignment_layer = file_.alignment_layer();

@@ -62,6 +62,7 @@ class WasmTranslator {
     };
     o.beam_size = int(number("beam", o.beam_size, 1, 16));
     o.length_penalty = float(number("length_penalty", o.length_penalty, 0, 2));
+    o.coverage_penalty = float(number("coverage_penalty", o.coverage_penalty, 0, 2));
     o.max_length_ratio = float(number("max_length_ratio", o.max_length_ratio, 0.1, 4));
     o.alignments = flag("alignments");
     o.all_heads = flag("all_heads");

@@ -1,9 +1,10 @@
 // nmt: the engine's command-line tool.
 //
-//   nmt --model FILE [--beam N] [--length-penalty A] [--alignments [--all-heads]] < input.txt > output.txt
+//   nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B] [--alignments [--all-heads]] < input.txt > output.txt
 //       Translates stdin to stdout (paragraphs and line breaks kept). --alignments prints JSON with
 //       tokens, the soft attention matrix and word alignments instead of plain text.
-//       --length-penalty sets the GNMT alpha that ranks finished beams (0 = raw log-probability).
+//       --length-penalty sets the GNMT alpha that ranks finished beams (0 = raw log-probability);
+//       --coverage-penalty the GNMT beta that marks down beams leaving source words unattended (0 = off).
 //   nmt bench --model FILE --input FILE [--beam N] [--repeat N]
 //       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
 //   nmt info --model FILE
@@ -25,7 +26,7 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: nmt --model FILE [--beam N] [--length-penalty A] [--alignments [--all-heads]] < in > out\n"
+               "usage: nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B] [--alignments [--all-heads]] < in > out\n"
                "       nmt bench --model FILE --input FILE [--beam N] [--repeat N]\n"
                "       nmt info --model FILE\n");
   return 2;
@@ -84,6 +85,16 @@ int main(int argc, char** argv) {
         return 2;
       }
       options.length_penalty = alpha;
+    } else if (a == "--coverage-penalty") {
+      const char* v = value();
+      if (!v) return usage();
+      char* end = nullptr;
+      const float beta = std::strtof(v, &end);
+      if (end == v || *end != '\0' || !(beta >= 0.0f && beta <= 2.0f)) {
+        std::fprintf(stderr, "nmt: --coverage-penalty must be a number from 0 to 2\n");
+        return 2;
+      }
+      options.coverage_penalty = beta;
     } else if (a == "--repeat") {
       const char* v = value();
       if (!v) return usage();

@@ -13,12 +13,24 @@ float length_penalty(int length, float alpha) {
   return alpha == 0.0f ? 1.0f : std::pow((5.0f + float(length)) / 6.0f, alpha);
 }
 
-// An alive hypothesis is one decoder row; `limit` is its sentence's most target tokens.
+// An alive hypothesis is one decoder row; `limit` is its sentence's most target tokens; `coverage`
+// the attention each source token has received so far (only kept when the coverage penalty is on).
 struct Alive {
   Hypothesis hyp;
   int sentence = 0;
   int limit = 0;
+  std::vector<float> coverage;
 };
+
+// Adds decoder row `row`'s attention at `layer` (mean over heads) to `coverage`.
+void add_coverage(const Transformer& model, const EncoderOutput& enc, const DecoderState& st, int row, int layer,
+                  int sentence, std::vector<float>& coverage) {
+  const int len = enc.lengths[sentence], heads = model.config().n_heads, stride = enc.max_length;
+  const float* w = &st.cross_weights[layer][size_t(row) * heads * stride];
+  coverage.resize(len, 0.0f);
+  for (int hh = 0; hh < heads; ++hh)
+    for (int j = 0; j < len; ++j) coverage[j] += w[hh * stride + j] / float(heads);
+}
 
 // Appends the attention of decoder row `row` (just computed) to the hypothesis.
 void record_attention(const Transformer& model, const EncoderOutput& enc, const DecoderState& st, int row, int layer,
@@ -46,6 +58,13 @@ struct Candidate {
 
 }  // namespace
 
+float coverage_penalty(const std::vector<float>& coverage, float beta) {
+  if (beta == 0.0f) return 0.0f;
+  float sum = 0.0f;
+  for (float c : coverage) sum += std::log(std::min(std::max(c, 1e-6f), 1.0f));  // floor: softmax is never 0, but keep it finite
+  return beta * sum;
+}
+
 int max_target_tokens(const ModelConfig& cfg, int source_tokens, const SearchOptions& o) {
   const int n = int(std::floor(float(source_tokens) * o.max_length_ratio)) + o.max_length_offset;
   return std::max(1, std::min(n, cfg.max_length));
@@ -58,6 +77,7 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
   const int layer = o.alignment_layer >= 0 && o.alignment_layer < c.decoder_layers ? o.alignment_layer
                                                                                    : c.decoder_layers - 1;
   const bool keep = o.keep_attention || o.keep_all_heads;
+  const bool cover = beam > 1 && o.coverage_penalty != 0.0f;
 
   std::vector<Alive> alive;
   std::vector<int> row_sentence;
@@ -95,9 +115,14 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
         a.hyp.heads = alive[row].hyp.heads;
         record_attention(model, enc, st, row, layer, a.sentence, o.keep_all_heads, a.hyp);
       }
+      if (cover) {
+        a.coverage = alive[row].coverage;
+        add_coverage(model, enc, st, row, layer, a.sentence, a.coverage);
+      }
       const int len = int(a.hyp.tokens.size());
       if (token == c.eos_id || len >= a.limit) {
-        a.hyp.score = a.hyp.log_prob / length_penalty(len, o.length_penalty);
+        a.hyp.score = a.hyp.log_prob / length_penalty(len, o.length_penalty) +
+                      (cover ? coverage_penalty(a.coverage, o.coverage_penalty) : 0.0f);
         finished[a.sentence].push_back(std::move(a.hyp));
       } else {
         parents.push_back(row);
@@ -153,7 +178,8 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
           if (finished[sentence].size() == before) ++kept;
         }
         // Done once `beam` hypotheses have ended and none of the alive ones can still beat the best
-        // of them: log-probs only fall, so an alive hypothesis scores at most log_prob / lp(limit).
+        // of them: log-probs only fall, so an alive hypothesis scores at most log_prob / lp(limit)
+        // (its coverage penalty is at most 0).
         bool done = int(finished[sentence].size()) >= beam;
         if (done) {
           float best_finished = -INFINITY;

@@ -2,7 +2,9 @@
 //
 // Greedy (beam_size 1: the argmax at every step, exactly what the PyTorch reference does) and beam
 // search (beam_size > 1: the beam_size best partial translations per sentence, scored by summed
-// log-probability, finished ones ranked with the GNMT length penalty ((5 + len) / 6)^alpha).
+// log-probability, finished ones ranked with the GNMT length penalty ((5 + len) / 6)^alpha) and,
+// optionally, its coverage penalty: beta * sum over source tokens of log(min(attention received, 1)),
+// which marks down a translation that stopped before attending to the whole source).
 // Both run a whole batch of sentences together: every alive hypothesis of every sentence is one
 // row of the decoder state. Each hypothesis also carries the cross-attention row of each token it
 // produced, taken at the step that produced it: that is what the alignments show.
@@ -16,7 +18,8 @@ namespace nmt {
 
 struct SearchOptions {
   int beam_size = 4;                // 1 = greedy
-  float length_penalty = 1.0f;      // alpha; 0 = rank by raw log-probability
+  float length_penalty = 0.6f;      // alpha; 0 = rank by raw log-probability
+  float coverage_penalty = 0.1f;    // beta; 0 = off. Uses the alignment layer's attention (mean over heads)
   float max_length_ratio = 1.5f;    // target tokens <= source tokens (with eos) * ratio + offset
   int max_length_offset = 10;
   int alignment_layer = -1;         // decoder layer whose cross-attention is kept (-1: the last)
@@ -27,13 +30,17 @@ struct SearchOptions {
 struct Hypothesis {
   std::vector<int> tokens;       // generated ids without bos; ends with eos when the model ended it
   float log_prob = 0.0f;         // sum of the tokens' log-probabilities (0 for greedy)
-  float score = 0.0f;            // log_prob / length penalty: what beams are ranked by
+  float score = 0.0f;            // log_prob / length penalty + coverage penalty: what beams are ranked by
   std::vector<float> attention;  // [tokens, source_len]: alignment layer, mean over heads
   std::vector<float> heads;      // [tokens, decoder_layers, n_heads, source_len] when keep_all_heads
 };
 
 // The best hypothesis of every sentence of the encoded batch, in batch order.
 std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& enc, const SearchOptions& options);
+
+// The GNMT coverage penalty of a finished hypothesis: beta * sum_j log(min(coverage[j], 1)), where
+// coverage[j] is the attention source token j received over all target steps. 0 when fully covered.
+float coverage_penalty(const std::vector<float>& coverage, float beta);
 
 // Most target tokens allowed for a source of this many tokens (including eos).
 int max_target_tokens(const ModelConfig& cfg, int source_tokens, const SearchOptions& options);

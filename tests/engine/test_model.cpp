@@ -160,6 +160,7 @@ TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scor
   nmt::SearchOptions beam;
   beam.beam_size = 4;
   beam.keep_attention = true;
+  beam.coverage_penalty = 0.0f;  // the scores checked below are log-probability / length penalty alone
   auto batched = t->translate_ids(sources, beam);
   for (size_t i = 0; i < sources.size(); ++i) {
     auto alone = t->translate_ids({sources[i]}, beam)[0];
@@ -207,6 +208,46 @@ TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scor
   }
   // (not all: a beam can prune the greedy prefix; this barely trained model has flat distributions)
   CHECK(at_least_as_good >= int(sources.size()) * 3 / 4);
+}
+
+TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to the finished beams' scores") {
+  CHECK(nmt::coverage_penalty({0.5f, 1.5f, 1.0f}, 0.2f) == doctest::Approx(0.2f * std::log(0.5f)));
+  CHECK(nmt::coverage_penalty({0.5f, 0.0f}, 0.0f) == 0.0f);                      // off
+  CHECK(std::isfinite(nmt::coverage_penalty({0.0f, 1.0f}, 1.0f)));              // unattended: finite
+  CHECK(nmt::coverage_penalty({2.0f, 1.0f, 3.0f}, 1.0f) == 0.0f);               // covered: no penalty
+
+  auto t = load("tiny.nmt");
+  std::vector<std::vector<int>> sources;
+  for (const json& s : golden()["models"]["tiny.nmt"]) sources.push_back(s["source_ids"].get<std::vector<int>>());
+  nmt::SearchOptions o;
+  o.beam_size = 4;
+  o.keep_attention = true;  // the kept rows are the same attention the coverage sums
+  for (float beta : {0.0f, 0.3f, 1.0f}) {
+    o.coverage_penalty = beta;
+    auto batched = t->translate_ids(sources, o);
+    int penalized = 0;  // the check below must see the penalty at work, not only zeros
+    for (size_t i = 0; i < sources.size(); ++i) {
+      const nmt::Hypothesis& h = batched[i];
+      const size_t cols = sources[i].size() + 1, len = h.tokens.size();
+      std::vector<float> coverage(cols, 0.0f);
+      for (size_t r = 0; r < len; ++r)
+        for (size_t c = 0; c < cols; ++c) coverage[c] += h.attention[r * cols + c];
+      const float expected = h.log_prob / std::pow((5.0f + float(len)) / 6.0f, o.length_penalty) +
+                             nmt::coverage_penalty(coverage, beta);
+      INFO("beta " << beta << " sentence " << i);
+      CHECK(h.score == doctest::Approx(expected).epsilon(1e-4));
+      CHECK(t->translate_ids({sources[i]}, o)[0].tokens == h.tokens);  // batching changes nothing
+      penalized += nmt::coverage_penalty(coverage, beta) < -1e-3f;
+    }
+    if (beta > 0) CHECK(penalized > 0);
+  }
+  // greedy ignores it: beam 1 takes the argmax at every step, as the reference does
+  nmt::SearchOptions g;
+  g.beam_size = 1;
+  auto plain = t->translate_ids(sources, g);
+  g.coverage_penalty = 1.0f;
+  auto covered = t->translate_ids(sources, g);
+  for (size_t i = 0; i < sources.size(); ++i) CHECK(plain[i].tokens == covered[i].tokens);
 }
 
 TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent") {
