@@ -29,6 +29,9 @@
 
 export const PROTOCOL_VERSION = 1;
 
+/** The Cache Storage cache where sw.js keeps model files (sw.js cannot import this file: keep in step). */
+export const MODEL_CACHE = 'nmt-models';
+
 /** Main → worker message types. */
 export const Request = Object.freeze({
   INIT: 'init',

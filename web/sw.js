@@ -11,7 +11,7 @@
 const BUILD = /* BUILD */ { version: 'dev', shell: ['./', 'index.html', 'style.css', 'app.js', 'translator.js', 'worker.js', 'protocol.js', 'icon.svg', 'app.webmanifest', 'engine/engine.js', 'engine/engine.wasm', 'models/manifest.json'], models: [] } /* /BUILD */;
 
 const SHELL_CACHE = `nmt-shell-${BUILD.version}`;
-const MODEL_CACHE = 'nmt-models';
+const MODEL_CACHE = 'nmt-models'; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
 const abs = (u) => new URL(u, self.location.href).href;
 const SHELL = new Set(BUILD.shell.map(abs));
 const MODELS = new Set(BUILD.models.map(abs));

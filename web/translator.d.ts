@@ -137,6 +137,8 @@ export interface ModelInfo {
   /** Where the model came from, and the direction that was asked for. */
   url: string;
   requested: { from: string; to: string };
+  /** 'cache': read from the site's service-worker model cache (sw.js); 'network': downloaded. */
+  source: 'cache' | 'network';
   [key: string]: unknown;
 }
 

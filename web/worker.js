@@ -8,7 +8,7 @@
  * state cannot be trusted: the worker reports 'fatal' and closes, and translator.js starts a new one.
  */
 import {
-  Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel,
+  Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel, MODEL_CACHE,
 } from './protocol.js';
 
 const isNode = typeof self === 'undefined' && typeof process !== 'undefined' && !!process.versions?.node;
@@ -84,6 +84,25 @@ async function readUrl(url, expectedBytes, onBytes) {
     onBytes(loaded, Math.max(total, loaded));
   }
   return loaded === buffer.length ? buffer : buffer.slice(0, loaded);
+}
+
+/**
+ * A model the site's service worker has cached, read straight from Cache Storage: the same bytes
+ * the service worker would answer with, without passing 9.5 MB through it (measured in Chromium:
+ * ~75 ms instead of ~200 ms). Null when there is no such cache or entry (an embedding site without
+ * our service worker, a first visit, Node), or when storage cannot be read.
+ */
+async function readCachedModel(url) {
+  if (isNode || !globalThis.caches) return null;
+  try {
+    if (!(await caches.has(MODEL_CACHE))) return null; // never create the cache here
+    const u = new URL(url);
+    const response = await (await caches.open(MODEL_CACHE)).match(`${u.origin}${u.pathname}`);
+    if (!response || !response.ok) return null;
+    return new Uint8Array(await response.arrayBuffer());
+  } catch {
+    return null;
+  }
 }
 
 async function readJson(url) {
@@ -171,12 +190,22 @@ async function init(msg) {
   files.model.total = entry.bytes || 0;
   progress('download', true);
 
+  let modelSource = 'network';
+  const readModel = async () => {
+    const cached = await readCachedModel(modelUrl);
+    if (cached) {
+      modelSource = 'cache';
+      files.model.loaded = files.model.total = cached.length;
+      return cached;
+    }
+    return readUrl(modelUrl, entry.bytes, (l, t) => { files.model.loaded = l; files.model.total = t; progress('download'); });
+  };
   const [createEngine, wasmBinary, modelBytes] = await Promise.all([
     importEngine(msg.engineUrl).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
     }),
     readUrl(msg.wasmUrl, 0, (l, t) => { files.engine.loaded = l; files.engine.total = t; progress('download'); }),
-    readUrl(modelUrl, entry.bytes, (l, t) => { files.model.loaded = l; files.model.total = t; progress('download'); }),
+    readModel(),
   ]);
   progress('download', true);
   progress('verify', true);
@@ -216,6 +245,7 @@ async function init(msg) {
   }
   info = JSON.parse(engine.info());
   info.url = modelUrl;
+  info.source = modelSource;
   info.requested = { from: msg.from, to: msg.to };
   return info;
 }

@@ -191,6 +191,7 @@ test('errors reject with clear messages and the translator stays usable', async 
   assert.deepEqual(models.map((m) => `${m.from}-${m.to}`), ['en-de', 'de-en']);
   const viaManifest = await create({ modelUrl: undefined, manifestUrl: fileUrl(MANIFEST), from: 'de', to: 'en' });
   assert.equal(viaManifest.info.requested.from, 'de');
+  assert.equal(viaManifest.info.source, 'network'); // Node: no service-worker cache to read from
   viaManifest.dispose();
 });
 
