@@ -1,4 +1,4 @@
-"""weights/recipe/train.py: the learning-rate schedule. Warm-up, inverse-square-root decay, the
+"""weights/recipe/train.py: the learning-rate schedule, and the batches of an epoch. Warm-up, inverse-square-root decay, the
 re-warm-up after --init-from and the final anneal are what decide how a continued training round
 behaves, and a mistake there (a rate that jumps back to its peak, or an anneal that never reaches
 zero) only shows hours later as a worse model. Needs PyTorch (train.py imports it); skipped,
@@ -67,6 +67,34 @@ class ContinuedRound(unittest.TestCase):
         self.assertAlmostEqual(state["epoch_fraction"], 0.61)
         self.assertEqual(len(state["history"]), 2)
         self.assertEqual((state["best_loss"], state["bad_evals"]), (float("inf"), 0))
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+class Batches(unittest.TestCase):
+    def test_an_epochs_sample_is_batched_whole_within_the_token_limit(self):
+        import random
+        from prepare_data import epoch_lines
+        from train import make_batches
+        rng = random.Random(3)
+        src = [[5] * rng.randint(1, 40) for _ in range(600)]
+        tgt = [[6] * rng.randint(1, 40) for _ in range(600)]
+        weights = [2.0] * 100 + [0.5] * 500
+        lines = epoch_lines(weights, random.Random(9))
+        batches = make_batches(src, tgt, lines, 400, random.Random(9))
+        self.assertEqual(sorted(i for b in batches for i in b), sorted(lines))  # nothing lost, repeats kept
+        for b in batches:
+            self.assertLessEqual(len(b) * (max(max(len(src[i]), len(tgt[i])) for i in b) + 1), 400)
+
+    def test_weights_must_match_the_lines(self):
+        import tempfile
+        from train import read_weights
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(read_weights(tmp, 3), [1.0, 1.0, 1.0])  # a folder from before round 13
+            with open(os.path.join(tmp, "train.weight"), "w") as f:
+                f.write("2\n0.2\n")
+            self.assertEqual(read_weights(tmp, 2), [2.0, 0.2])
+            with self.assertRaises(SystemExit):
+                read_weights(tmp, 3)
 
 
 if __name__ == "__main__":

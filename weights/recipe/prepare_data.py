@@ -3,7 +3,8 @@
   python3 prepare_data.py --corpus ../shared/corpus --out work/data [--vocab-size 8000]
 
 Writes into --out:
-  train.en / train.de       cleaned, sampled pairs (one sentence a line, aligned)
+  train.en / train.de       every cleaned pair once (one sentence a line, aligned)
+  train.weight              each line's source weight: its expected copies per epoch
   spm.model / spm.vocab     joint unigram vocabulary (Debian's spm_train)
   train.en.ids / train.de.ids   the same lines as SentencePiece ids (spm_encode)
   stats.json                what was kept and dropped, per source
@@ -11,6 +12,11 @@ Writes into --out:
 The mix follows the corpus README: ordinary prose first (news, ted and docs upsampled, then
 tatoeba, multi30k, dictionary sentences), software UI strings and single dictionary entries
 sampled lightly, the archaic bible text lightly. Both directions train from these same pairs.
+
+The sampling happens in train.py, afresh each epoch (epoch_lines below): a source weighted 0.2
+contributes a different fifth of its pairs to each epoch, so over many epochs the model sees all
+of them. (Until round 13 the sample was drawn once here, and twelve rounds saw the same 28k of
+the dictionary's 365k entries.)
 """
 import argparse
 import gzip
@@ -23,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-# source name -> copies of each (cleaned) pair in the epoch file: below 1 a random fraction is kept,
+# source name -> expected copies of each (cleaned) pair per epoch: below 1 a random fraction is drawn,
 # above 1 the source is upsampled (2.5 = every pair twice, half of them three times). --mix overrides.
 # Since round 10 prose (news, ted, docs) is upsampled and tatoeba's short sentences sampled down:
 # it gained on flores-dev and cost little on tatoeba-dev (weights/README.md). Rounds 1-9 used
@@ -66,12 +72,21 @@ def clean_pair(en, de, max_chars=400):
 
 
 def copies(weight, rng):
-    """How many times one pair goes into the epoch file: floor(weight), plus one more with
-    probability equal to weight's fractional part (so the expected count is the weight)."""
+    """How many times one pair goes into an epoch: floor(weight), plus one more with probability
+    equal to weight's fractional part (so the expected count is the weight)."""
     whole = int(weight)
-    if weight == whole:  # no random draw: the default mix's epoch file stays as it always was
+    if weight == whole:  # no random draw (see epoch_lines)
         return whole
     return whole + (1 if rng.random() < weight - whole else 0)
+
+
+def epoch_lines(weights, rng):
+    """The lines of one epoch: line i appears copies(weights[i]) times. Whole weights draw no
+    random numbers, so a data folder whose weights are all 1 gives the same batches as before."""
+    lines = []
+    for i, weight in enumerate(weights):
+        lines.extend([i] * copies(weight, rng))
+    return lines
 
 
 def parse_mix(text):
@@ -114,7 +129,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
 
-    kept, stats = [], {"mix": mix}
+    pairs, weights, stats = [], [], {"mix": mix}
     for name, weight in mix.items():
         path = os.path.join(args.corpus, "train", f"{name}.en-de.tsv.gz")
         st = stats.setdefault(name, {"read": 0, "kept": 0})
@@ -124,22 +139,28 @@ def main():
             if reason:
                 st[reason] = st.get(reason, 0) + 1
                 continue
-            n = copies(weight, rng)
-            if n == 0:
-                st["sampled_out"] = st.get("sampled_out", 0) + 1
+            if weight == 0:
+                st["weight_zero"] = st.get("weight_zero", 0) + 1
                 continue
-            st["kept"] += n
-            st["chars"] = st.get("chars", 0) + n * (len(en) + len(de))  # the mix by volume, not pairs
-            kept.extend([(en, de)] * n)
+            st["kept"] += 1
+            st["per_epoch"] = st.get("per_epoch", 0) + weight
+            st["chars"] = st.get("chars", 0) + weight * (len(en) + len(de))  # expected per epoch, by volume
+            pairs.append((en, de))
+            weights.append(weight)
         print(f"{name}: {st}", file=sys.stderr)
-    rng.shuffle(kept)
-    stats["total_kept"] = len(kept)
+    order = list(range(len(pairs)))
+    rng.shuffle(order)
+    pairs, weights = [pairs[i] for i in order], [weights[i] for i in order]
+    stats["total_kept"] = len(pairs)
+    stats["lines_per_epoch"] = round(sum(weights))
 
     with open(os.path.join(args.out, "train.en"), "w", encoding="utf-8") as fe, \
-            open(os.path.join(args.out, "train.de"), "w", encoding="utf-8") as fd:
-        for en, de in kept:
+            open(os.path.join(args.out, "train.de"), "w", encoding="utf-8") as fd, \
+            open(os.path.join(args.out, "train.weight"), "w") as fw:
+        for (en, de), weight in zip(pairs, weights):
             fe.write(en + "\n")
             fd.write(de + "\n")
+            fw.write(f"{weight:g}\n")
 
     prefix = os.path.join(args.out, "spm")
     if args.reuse_vocab:
@@ -152,15 +173,16 @@ def main():
             f.write(spm_bytes)
         subprocess.run(["spm_export_vocab", f"--model={prefix}.model", f"--output={prefix}.vocab"], check=True)
     else:
-        train_vocabulary(kept, rng, args, prefix)
+        train_vocabulary([pairs[i] for i in epoch_lines(weights, rng)], rng, args, prefix)
     encode_ids(args.out, prefix)
     with open(os.path.join(args.out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
-    print(json.dumps({"total_kept": len(kept)}), file=sys.stderr)
+    print(json.dumps({"total_kept": len(pairs), "lines_per_epoch": stats["lines_per_epoch"]}), file=sys.stderr)
 
 
 def train_vocabulary(kept, rng, args, prefix):
-    """One joint unigram vocabulary from both sides of a sample of the pairs (Debian's spm_train)."""
+    """One joint unigram vocabulary from both sides of a sample of one epoch's pairs (so the mix
+    weights the vocabulary as it weights training; Debian's spm_train)."""
     spm_input = os.path.join(args.out, "spm_input.txt")
     sample = rng.sample(kept, min(len(kept), args.spm_sentences // 2))
     with open(spm_input, "w", encoding="utf-8") as f:

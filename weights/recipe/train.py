@@ -26,6 +26,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from metrics import bleu  # noqa: E402
 from model import DEFAULT_CONFIG, Transformer, count_parameters  # noqa: E402
+from prepare_data import epoch_lines  # noqa: E402
 
 
 def read_ids(path, limit):
@@ -37,9 +38,23 @@ def read_ids(path, limit):
     return rows
 
 
-def make_batches(src, tgt, max_tokens, rng):
-    """Length-sorted buckets cut into batches of at most max_tokens (padded size), shuffled."""
-    order = sorted(range(len(src)), key=lambda i: (len(tgt[i]) + rng.random(), len(src[i])))
+def read_weights(data, count):
+    """Each line's expected copies per epoch (prepare_data.py's train.weight); a data folder from
+    before round 13 has none, and its lines (already sampled) each count once."""
+    path = os.path.join(data, "train.weight")
+    if not os.path.exists(path):
+        return [1.0] * count
+    with open(path) as f:
+        weights = [float(line) for line in f]
+    if len(weights) != count:
+        raise SystemExit(f"{path}: {len(weights)} weights for {count} lines; rerun prepare_data.py")
+    return weights
+
+
+def make_batches(src, tgt, lines, max_tokens, rng):
+    """One epoch's lines (indices into src/tgt, repeats allowed) in length-sorted buckets cut into
+    batches of at most max_tokens (padded size), shuffled."""
+    order = sorted(lines, key=lambda i: (len(tgt[i]) + rng.random(), len(src[i])))
     batches, cur, longest = [], [], 0
     for i in order:
         n = max(len(src[i]), len(tgt[i])) + 1
@@ -257,9 +272,16 @@ def main():
     limit = cfg["max_length"]
     src = read_ids(os.path.join(args.data, f"train.{args.src}.ids"), limit)
     tgt = read_ids(os.path.join(args.data, f"train.{args.tgt}.ids"), limit)
+    weights = read_weights(args.data, len(src))
     keep = [i for i in range(len(src)) if src[i] and tgt[i] and len(src[i]) < 150 and len(tgt[i]) < 150]
-    src, tgt = [src[i] for i in keep], [tgt[i] for i in keep]
-    tok_total = sum(len(t) + 1 for t in tgt)
+    src, tgt, weights = [src[i] for i in keep], [tgt[i] for i in keep], [weights[i] for i in keep]
+    tok_total = round(sum(w * (len(t) + 1) for w, t in zip(weights, tgt)))  # expected per epoch
+
+    def epoch_batches(epoch):
+        """The epoch's sample of the mix (drawn afresh each epoch) in batches; the same epoch always
+        gives the same batches, so a resumed run picks up at its batch position."""
+        rng = random.Random(args.seed + epoch)
+        return make_batches(src, tgt, epoch_lines(weights, rng), args.max_tokens, rng)
 
     dev_src, dev_ref = load_dev(args.dev, args.src)
     dev_src_ids = [x[: limit - 1] for x in spm_encode(sp_model, dev_src)]
@@ -302,7 +324,8 @@ def main():
         opt.load_state_dict(ck["opt"])
         state = ck["state"]
         log(event="resume", step=state["step"])
-    log(event="start", params=count_parameters(model), pairs=len(src), epoch_target_tokens=tok_total, config=cfg,
+    log(event="start", params=count_parameters(model), pairs=len(src), pairs_per_epoch=round(sum(weights)),
+        epoch_target_tokens=tok_total, config=cfg,
         args=vars(args))
 
     def save(tag):
@@ -323,7 +346,7 @@ def main():
     seconds_before = state["train_seconds"]
     budget = args.minutes * 60
     last_ckpt = time.time()
-    batches = make_batches(src, tgt, args.max_tokens, random.Random(args.seed + state["epoch"]))
+    batches = epoch_batches(state["epoch"])
     if "epoch_fraction" in state:  # continued from a shipped file: pick up the epoch where it stopped
         state["batch_pos"] = int(state.pop("epoch_fraction") * len(batches))
     window_tok, window_loss, window_t = 0, 0.0, time.time()
@@ -333,7 +356,7 @@ def main():
         if state["batch_pos"] >= len(batches):
             state["epoch"] += 1
             state["batch_pos"] = 0
-            batches = make_batches(src, tgt, args.max_tokens, random.Random(args.seed + state["epoch"]))
+            batches = epoch_batches(state["epoch"])
         s, ti, to = collate(batches[state["batch_pos"]], src, tgt, cfg, device)
         state["batch_pos"] += 1
         state["step"] += 1
