@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "search/rerank.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
 
@@ -116,7 +117,25 @@ std::vector<Hypothesis> Translator::translate_ids(const std::vector<std::vector<
   return search(model_, enc, options);
 }
 
-Result<Translation> Translator::translate(std::string_view input, const TranslateOptions& options) const {
+std::string Translator::check_reverse(const Translator& reverse) const {
+  if (reverse.file_.source_language() != file_.target_language() ||
+      reverse.file_.target_language() != file_.source_language())
+    return "the reverse model translates " + reverse.file_.source_language() + "->" + reverse.file_.target_language() +
+           ", not " + file_.target_language() + "->" + file_.source_language();
+  const ModelConfig &a = model_.config(), &b = reverse.model_.config();
+  bool same = a.vocab_size == b.vocab_size && a.eos_id == b.eos_id && a.bos_id == b.bos_id && a.pad_id == b.pad_id &&
+              tokenizer_.vocab_size() == reverse.tokenizer_.vocab_size();
+  for (int i = 0; same && i < a.vocab_size; ++i) same = tokenizer_.id_to_piece(i) == reverse.tokenizer_.id_to_piece(i);
+  if (!same) return "the reverse model has a different vocabulary";
+  return "";
+}
+
+Result<Translation> Translator::translate(std::string_view input, const TranslateOptions& options,
+                                          const Translator* reverse) const {
+  if (reverse) {
+    const std::string why = check_reverse(*reverse);
+    if (!why.empty()) return Error{"cannot rerank with the reverse model: " + why};
+  }
   const auto t0 = Clock::now();
   const ModelConfig& c = model_.config();
   Translation out;
@@ -182,7 +201,13 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     EncoderOutput enc = model_.encode(batch);
     out.ms_encode += ms_since(te);
     const auto td = Clock::now();
-    std::vector<Hypothesis> best = search(model_, enc, search_opts);
+    std::vector<Hypothesis> best;
+    if (reverse && search_opts.beam_size > 1) {
+      best = rerank(reverse->model_, search_nbest(model_, enc, search_opts, search_opts.beam_size), batch,
+                    options.reverse_weight, search_opts.length_penalty);
+    } else {
+      best = search(model_, enc, search_opts);
+    }
     out.ms_decode += ms_since(td);
     for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
   }

@@ -45,6 +45,8 @@ struct TranslateOptions {
   int max_length_offset = 10;
   bool alignments = false;        // keep the cross-attention and compute word alignments
   bool all_heads = false;         // also keep every decoder layer's every head
+  float reverse_weight = 0.3f;    // with a reverse model (translate's `reverse`): weight of log p(source | candidate)
+                                  // when reranking the beam's candidates (search/rerank.h)
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };
@@ -84,7 +86,13 @@ class Translator {
   static Result<std::unique_ptr<Translator>> load(AlignedBuffer bytes);
   static Result<std::unique_ptr<Translator>> load_file(const std::string& path);
 
-  Result<Translation> translate(std::string_view text, const TranslateOptions& options) const;
+  // `reverse`, optional: the model of the other direction (de->en for en->de, same vocabulary, see
+  // check_reverse); with it and beam_size > 1 the beam's candidates are reranked by how well the
+  // reverse model gets the source back (search/rerank.h): better translations, ~2x the time.
+  Result<Translation> translate(std::string_view text, const TranslateOptions& options,
+                                const Translator* reverse = nullptr) const;
+  // Empty if `reverse` can rerank this model's translations, else why not.
+  std::string check_reverse(const Translator& reverse) const;
 
   // Lower level: sentences as token ids (without eos) -> best hypotheses. Used by tests and bench.
   std::vector<Hypothesis> translate_ids(const std::vector<std::vector<int>>& sources, const SearchOptions& options) const;

@@ -5,7 +5,9 @@
 //       tokens, the soft attention matrix and word alignments instead of plain text.
 //       --length-penalty sets the GNMT alpha that ranks finished beams (0 = raw log-probability);
 //       --coverage-penalty the GNMT beta that marks down beams leaving source words unattended (0 = off).
-//   nmt bench --model FILE --input FILE [--beam N] [--repeat N]
+//       --reverse-model FILE (the other direction's model) reranks the beam's candidates by how well
+//       it gets the source back, weighted by --reverse-weight W (search/rerank.h).
+//   nmt bench --model FILE --input FILE [--beam N] [--repeat N] [--reverse-model FILE]
 //       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
 //   nmt info --model FILE
 //       Prints the model's header: config, languages, provenance.
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -26,8 +29,9 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B] [--alignments [--all-heads]] < in > out\n"
-               "       nmt bench --model FILE --input FILE [--beam N] [--repeat N]\n"
+               "usage: nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B]\n"
+               "           [--reverse-model FILE [--reverse-weight W]] [--alignments [--all-heads]] < in > out\n"
+               "       nmt bench --model FILE --input FILE [--beam N] [--repeat N] [--reverse-model FILE]\n"
                "       nmt info --model FILE\n");
   return 2;
 }
@@ -52,7 +56,7 @@ double peak_rss_mb() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode = "translate", model_path, input_path;
+  std::string mode = "translate", model_path, input_path, reverse_path;
   nmt::TranslateOptions options;
   int repeat = 1;
   int first = 1;
@@ -95,6 +99,20 @@ int main(int argc, char** argv) {
         return 2;
       }
       options.coverage_penalty = beta;
+    } else if (a == "--reverse-model") {
+      const char* v = value();
+      if (!v) return usage();
+      reverse_path = v;
+    } else if (a == "--reverse-weight") {
+      const char* v = value();
+      if (!v) return usage();
+      char* end = nullptr;
+      const float w = std::strtof(v, &end);
+      if (end == v || *end != '\0' || !(w >= 0.0f && w <= 5.0f)) {
+        std::fprintf(stderr, "nmt: --reverse-weight must be a number from 0 to 5\n");
+        return 2;
+      }
+      options.reverse_weight = w;
     } else if (a == "--repeat") {
       const char* v = value();
       if (!v) return usage();
@@ -115,6 +133,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   const nmt::Translator& translator = *loaded.value();
+  std::unique_ptr<nmt::Translator> reverse_model;
+  if (!reverse_path.empty()) {
+    auto r = nmt::Translator::load_file(reverse_path);
+    if (!r) {
+      std::fprintf(stderr, "nmt: %s\n", r.error().c_str());
+      return 1;
+    }
+    reverse_model = std::move(r.value());
+    const std::string why = translator.check_reverse(*reverse_model);
+    if (!why.empty()) {
+      std::fprintf(stderr, "nmt: --reverse-model: %s\n", why.c_str());
+      return 1;
+    }
+  }
+  const nmt::Translator* reverse = reverse_model.get();
   const double loaded_rss_mb = current_rss_mb();
 
   if (mode == "info") {
@@ -137,7 +170,7 @@ int main(int argc, char** argv) {
     size_t words = 0;
     for (int r = 0; r < repeat; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      auto result = translator.translate(text, options);
+      auto result = translator.translate(text, options, reverse);
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (!result) {
         std::fprintf(stderr, "nmt: %s\n", result.error().c_str());
@@ -150,7 +183,7 @@ int main(int argc, char** argv) {
       while (ws >> w) ++words;
     }
     std::printf("model      %s (%zu bytes)\n", model_path.c_str(), translator.file().file_bytes());
-    std::printf("beam       %d\n", options.beam_size);
+    std::printf("beam       %d%s\n", options.beam_size, reverse ? ", reranked with the reverse model" : "");
     std::printf("sentences  %d in %.2f s\n", sentences, seconds);
     std::printf("sentences/s      %.1f\n", sentences / seconds);
     std::printf("target tokens/s  %.1f\n", target_tokens / seconds);
@@ -163,7 +196,7 @@ int main(int argc, char** argv) {
 
   std::stringstream ss;
   ss << std::cin.rdbuf();
-  auto result = translator.translate(ss.str(), options);
+  auto result = translator.translate(ss.str(), options, reverse);
   if (!result) {
     std::fprintf(stderr, "nmt: %s\n", result.error().c_str());
     return 1;

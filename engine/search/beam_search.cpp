@@ -70,7 +70,8 @@ int max_target_tokens(const ModelConfig& cfg, int source_tokens, const SearchOpt
   return std::max(1, std::min(n, cfg.max_length));
 }
 
-std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& enc, const SearchOptions& o) {
+std::vector<std::vector<Hypothesis>> search_nbest(const Transformer& model, const EncoderOutput& enc,
+                                                  const SearchOptions& o, int nbest) {
   const ModelConfig& c = model.config();
   const int sentences = int(enc.lengths.size());
   const int beam = std::max(1, o.beam_size);
@@ -203,13 +204,19 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
     inputs = std::move(next_inputs);
   }
 
-  std::vector<Hypothesis> out(sentences);
-  for (int s = 0; s < sentences; ++s) {
-    auto& f = finished[s];
-    if (f.empty()) continue;
-    auto it = std::max_element(f.begin(), f.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score < b.score; });
-    out[s] = std::move(*it);
+  // Each sentence's finished hypotheses, best first.
+  for (auto& f : finished) {
+    std::stable_sort(f.begin(), f.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    if (int(f.size()) > nbest) f.resize(std::max(1, nbest));
   }
+  return finished;
+}
+
+std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& enc, const SearchOptions& o) {
+  std::vector<std::vector<Hypothesis>> nbest = search_nbest(model, enc, o, 1);
+  std::vector<Hypothesis> out(nbest.size());
+  for (size_t s = 0; s < nbest.size(); ++s)
+    if (!nbest[s].empty()) out[s] = std::move(nbest[s][0]);
   return out;
 }
 

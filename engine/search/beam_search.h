@@ -38,6 +38,11 @@ struct Hypothesis {
 // The best hypothesis of every sentence of the encoded batch, in batch order.
 std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& enc, const SearchOptions& options);
 
+// The same search, keeping each sentence's `nbest` best finished hypotheses, best first (beam search
+// finishes at least beam_size per sentence, greedy one). For reranking (search/rerank.h).
+std::vector<std::vector<Hypothesis>> search_nbest(const Transformer& model, const EncoderOutput& enc,
+                                                  const SearchOptions& options, int nbest);
+
 // The GNMT coverage penalty of a finished hypothesis: beta * sum_j log(min(coverage[j], 1)), where
 // coverage[j] is the attention source token j received over all target steps. 0 when fully covered.
 float coverage_penalty(const std::vector<float>& coverage, float beta);

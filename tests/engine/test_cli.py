@@ -1,6 +1,7 @@
 """The `nmt` command-line tool (engine/cli/main.cpp): its options are checked, bad ones get a
 clear message and exit code 2, an unreadable model gets exit code 1, and the decoding options
-(--beam, --length-penalty, --coverage-penalty) reach the search. Uses the tiny fixture model, so it runs in seconds."""
+(--beam, --length-penalty, --coverage-penalty, --reverse-model) reach the search. Uses the tiny
+fixture model and, for reranking, the shipped pair of models."""
 import os
 import subprocess
 import tempfile
@@ -36,6 +37,31 @@ class Cli(unittest.TestCase):
             r = nmt("--model", TINY, option)  # value missing
             self.assertEqual(r.returncode, 2)
             self.assertIn("usage", r.stderr)
+
+    def test_reverse_model_must_translate_the_other_way(self):
+        for value in ("x", "-1", "6"):
+            r = nmt("--model", TINY, "--reverse-model", TINY, "--reverse-weight", value)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("--reverse-weight", r.stderr)
+        r = nmt("--model", TINY, "--reverse-model", TINY)  # en->de cannot rerank en->de
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("translates en->de, not de->en", r.stderr)
+        r = nmt("--model", TINY, "--reverse-model", os.path.join(ROOT, "no", "such.nmt"))
+        self.assertEqual(r.returncode, 1)
+
+    def test_reranks_with_the_shipped_reverse_model(self):
+        en_de, de_en = (os.path.join(ROOT, "weights", d, "model.nmt") for d in ("en-de", "de-en"))
+        if not os.path.exists(en_de):
+            self.skipTest("weights/en-de/model.nmt not present")
+        text = "The weather is nice today.\nWhere is the nearest train station?\n"
+        plain = nmt("--model", en_de, text=text)
+        same = nmt("--model", en_de, "--reverse-model", de_en, "--reverse-weight", "0", text=text)
+        reranked = nmt("--model", en_de, "--reverse-model", de_en, text=text)
+        for r in (plain, same, reranked):
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(same.stdout, plain.stdout)  # weight 0: the beam's own choice
+        self.assertEqual(reranked.stdout.count("\n"), 2)
+        self.assertIn("Wetter", reranked.stdout)
 
     def test_unknown_option_prints_usage(self):
         r = nmt("--model", TINY, "--no-such-option")

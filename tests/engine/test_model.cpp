@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model_file.h"
+#include "search/rerank.h"
 #include "translator.h"
 
 using nlohmann::json;
@@ -248,6 +249,102 @@ TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to t
   g.coverage_penalty = 1.0f;
   auto covered = t->translate_ids(sources, g);
   for (size_t i = 0; i < sources.size(); ++i) CHECK(plain[i].tokens == covered[i].tokens);
+}
+
+TEST_CASE("reranking with a reverse model: n-best lists, teacher-forced log p(source | candidate), the pick") {
+  auto t = load("tiny.nmt");
+  const nmt::Transformer& m = t->model();  // the fixture stands in for its own reverse model here
+  const nmt::ModelConfig& c = m.config();
+  std::vector<std::vector<int>> sources;
+  for (const json& s : golden()["models"]["tiny.nmt"]) {
+    sources.push_back(s["source_ids"].get<std::vector<int>>());
+    sources.back().push_back(c.eos_id);
+  }
+  nmt::SearchOptions o;
+  o.beam_size = 4;
+  const nmt::EncoderOutput enc = m.encode(sources);
+  const auto nbest = nmt::search_nbest(m, enc, o, 4);
+  const auto best = nmt::search(m, enc, o);
+  REQUIRE(nbest.size() == sources.size());
+  int several = 0;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    REQUIRE(!nbest[i].empty());
+    CHECK(nbest[i].size() <= 4);
+    CHECK(nbest[i][0].tokens == best[i].tokens);
+    for (size_t k = 1; k < nbest[i].size(); ++k) CHECK(nbest[i][k - 1].score >= nbest[i][k].score);
+    several += nbest[i].size() > 1;
+  }
+  CHECK(several > 0);
+
+  // log p(x | y), one candidate at a time in double precision, against the batched teacher forcing
+  auto scalar_reverse = [&](std::vector<int> y, const std::vector<int>& x) {
+    if (!y.empty() && y.back() == c.eos_id) y.pop_back();
+    y.push_back(c.eos_id);
+    nmt::EncoderOutput e = m.encode({y});
+    nmt::DecoderState st = m.start(e, {0}, int(x.size()));
+    std::vector<float> logits(c.vocab_size);
+    int input = c.bos_id;
+    double total = 0;
+    for (int tok : x) {
+      m.step(e, st, &input, logits.data());
+      double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
+      for (float l : logits) sum += std::exp(double(l) - mx);
+      total += double(logits[tok]) - mx - std::log(sum);
+      input = tok;
+    }
+    return total;
+  };
+  std::vector<std::vector<int>> candidates;
+  std::vector<const std::vector<int>*> of;
+  for (size_t i = 0; i < sources.size(); ++i)
+    for (const auto& h : nbest[i]) candidates.push_back(h.tokens), of.push_back(&sources[i]);
+  const std::vector<float> back = nmt::reverse_log_probs(m, candidates, of);
+  REQUIRE(back.size() == candidates.size());
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    INFO("candidate " << k);
+    CHECK(back[k] == doctest::Approx(scalar_reverse(candidates[k], *of[k])).epsilon(1e-4));
+    CHECK(back[k] < 0.0f);
+  }
+
+  // weight 0 keeps the beam's choice; a huge weight picks the candidate the reverse model likes best
+  const auto same = nmt::rerank(m, nbest, sources, 0.0f, o.length_penalty);
+  const auto channel = nmt::rerank(m, nbest, sources, 1e4f, o.length_penalty);
+  size_t k = 0;
+  int changed = 0;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    CHECK(same[i].tokens == nbest[i][0].tokens);
+    size_t argmax = 0;
+    for (size_t j = 0; j < nbest[i].size(); ++j)
+      if (back[k + j] > back[k + argmax]) argmax = j;
+    CHECK(channel[i].tokens == nbest[i][argmax].tokens);
+    changed += argmax != 0;
+    k += nbest[i].size();
+  }
+  CHECK(changed > 0);  // the case above is not vacuous
+
+  // Translator level: the reverse model must translate the other way, with the same vocabulary
+  nmt::TranslateOptions to;
+  to.beam_size = 4;
+  auto wrong_way = t->translate("A test sentence.", to, t.get());
+  REQUIRE(!wrong_way.ok());
+  CHECK(wrong_way.error().find("reverse model translates en->de, not de->en") != std::string::npos);
+  const auto file = read_bytes(fixture("tiny.nmt"));
+  json h = header_of(file);
+  h["languages"] = {{"source", "de"}, {"target", "en"}};
+  const auto reversed_bytes = with_header(file, h);
+  auto reversed = nmt::Translator::load(reversed_bytes.data(), reversed_bytes.size());
+  REQUIRE_MESSAGE(reversed.ok(), reversed.error());
+  CHECK(t->check_reverse(*reversed.value()).empty());
+  auto plain = t->translate("A test sentence. And another one.", to);
+  to.reverse_weight = 0.0f;
+  auto weight0 = t->translate("A test sentence. And another one.", to, reversed.value().get());
+  REQUIRE(plain.ok());
+  REQUIRE(weight0.ok());
+  CHECK(weight0->text == plain->text);
+  to.reverse_weight = 1.0f;
+  auto reranked = t->translate("A test sentence. And another one.", to, reversed.value().get());
+  REQUIRE(reranked.ok());
+  CHECK(reranked->sentences.size() == plain->sentences.size());
 }
 
 TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent") {
