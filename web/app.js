@@ -134,10 +134,20 @@ function showLoading() {
   el.load.hidden = state.loading === 0;
 }
 
-function getTranslator(dir) {
-  let p = state.translators.get(dir);
+/**
+ * The Search setting: greedy, beam 4, or beam 4 reranked by the other direction's model (which
+ * needs a translator created with that model too, kept apart from the plain one).
+ */
+function searchSettings() {
+  const v = el.beam.value;
+  return { beam: v === '1' ? 1 : 4, rerank: v === '4r' };
+}
+
+function getTranslator(dir, rerank = searchSettings().rerank) {
+  const key = rerank ? `${dir}+rerank` : dir;
+  let p = state.translators.get(key);
   if (p) return p;
-  const name = `${langName(fromOf(dir))} → ${langName(toOf(dir))}`;
+  const name = rerank ? `${langName(fromOf(dir))} ↔ ${langName(toOf(dir))}` : `${langName(fromOf(dir))} → ${langName(toOf(dir))}`;
   state.loading += 1;
   showLoading();
   text(el.loadLabel, `Downloading the ${name} model…`);
@@ -145,7 +155,7 @@ function getTranslator(dir) {
   el.loadProgress.removeAttribute('value');
   const onProgress = (p) => {
     if (p.phase === 'download') {
-      text(el.loadLabel, `Downloading the ${name} model…`);
+      text(el.loadLabel, `Downloading the ${name} model${rerank ? 's' : ''}…`);
       if (p.total > 0) {
         el.loadProgress.max = p.total;
         el.loadProgress.value = p.loaded;
@@ -156,18 +166,18 @@ function getTranslator(dir) {
       el.loadProgress.removeAttribute('value');
       text(el.loadDetail, p.total ? formatBytes(p.total) : '');
     }
-    if (!state.translators.get(dir)?.settled) {
+    if (!state.translators.get(key)?.settled) {
       el.load.hidden = false;
     }
   };
-  p = Translator.create({ from: fromOf(dir), to: toOf(dir), manifestUrl, onProgress });
-  state.translators.set(dir, p);
+  p = Translator.create({ from: fromOf(dir), to: toOf(dir), manifestUrl, onProgress, rerank });
+  state.translators.set(key, p);
   p.then((t) => {
     p.settled = true;
     showModelInfo(dir, t.info);
     if (state.translators.size === 1) cacheModelsForOffline();
   }, () => {
-    state.translators.delete(dir); // try again next time
+    state.translators.delete(key); // try again next time
   }).finally(() => {
     state.loading -= 1;
     showLoading();
@@ -181,6 +191,10 @@ function showModelInfo(dir, info) {
     el.modelDl.append(text(document.createElement('dt'), k), text(document.createElement('dd'), v));
   };
   const c = info.config || {};
+  if (info.reverse) {
+    add('Reranking', `${langName(toOf(dir))} → ${langName(fromOf(dir))} model (${formatBytes(info.reverse.bytes)}) checks the ${langName(fromOf(dir))} → ${langName(toOf(dir))} beam's candidates`);
+    return;
+  }
   add(`${langName(fromOf(dir))} → ${langName(toOf(dir))}`,
     `${formatBytes(info.file_bytes)} · Transformer d_model ${c.d_model}, ${c.encoder_layers}+${c.decoder_layers} layers, ${c.n_heads} heads`);
   const prov = info.provenance || {};
@@ -268,7 +282,7 @@ async function translateNow() {
     const t = await getTranslator(dir);
     if (controller.signal.aborted) return;
     showError('');
-    const beam = Number(el.beam.value) || 4;
+    const { beam } = searchSettings();
     const result = await t.translate(input, {
       beam,
       alignments: true,
@@ -564,7 +578,7 @@ async function ensureHeads() {
   text(el.heatStatus, 'Loading the attention of every head…');
   try {
     const t = await getTranslator(state.resultDir);
-    const r = await t.translate(s.source, { beam: Number(el.beam.value) || 4, alignments: true, allHeads: true, signal: controller.signal });
+    const r = await t.translate(s.source, { beam: searchSettings().beam, alignments: true, allHeads: true, signal: controller.signal });
     const cur = currentSentence();
     if (!cur || headsKey(cur) !== key) return;
     const sentence = r.sentences.find((x) => x.heads) || r.sentences[0];

@@ -20,7 +20,12 @@ export interface LoadProgress {
   loaded: number;
   /** Bytes expected in all (from Content-Length, else the manifest); 0 while unknown. */
   total: number;
-  files: { engine: { loaded: number; total: number }; model: { loaded: number; total: number } };
+  files: {
+    engine: { loaded: number; total: number };
+    model: { loaded: number; total: number };
+    /** With `rerank`: the other direction's model. */
+    reverse?: { loaded: number; total: number };
+  };
 }
 
 export interface TranslatorOptions {
@@ -35,6 +40,15 @@ export interface TranslatorOptions {
   /** Expected size and SHA-256 (hex) of modelUrl, checked after download when given. */
   modelBytes?: number;
   modelSha256?: string;
+  /**
+   * Also load the other direction's model (to→from, from the manifest or reverseModelUrl) and use it
+   * to rerank the beam's candidates: each is scored by how well the reverse model gets the source
+   * back from it. Better translations (weights/README.md, "Decoding": ~+0.3-0.5 BLEU) for a second
+   * download (~9.5 MB) and ~2x the memory. Default false.
+   */
+  rerank?: boolean;
+  /** With rerank and modelUrl: the reverse model's file. */
+  reverseModelUrl?: string | URL;
   /** The Emscripten ES module of the engine; default ./engine/engine.js next to the module. */
   engineUrl?: string | URL;
   /** The engine's .wasm; default: engineUrl with .wasm for .js. */
@@ -62,6 +76,8 @@ export interface TranslateOptions {
   alignments?: boolean;
   /** Also return every decoder layer's per-head cross-attention (Sentence.heads). Default false. */
   allHeads?: boolean;
+  /** With a Translator created with `rerank`: rerank this request's candidates (default true). Ignored for beam 1. */
+  rerank?: boolean;
   /** Cancels the request: a queued one never runs, a running one rejects at once with an AbortError. */
   signal?: AbortSignal;
   /** Called after each chunk of a long input (inputs are cut at paragraph breaks, ~1,000 characters). */
@@ -139,6 +155,8 @@ export interface ModelInfo {
   requested: { from: string; to: string };
   /** 'cache': read from the site's service-worker model cache (sw.js); 'network': downloaded. */
   source: 'cache' | 'network';
+  /** The reverse model used for reranking (created with `rerank`), else null. */
+  reverse: { url: string; source: 'cache' | 'network'; bytes: number } | null;
   [key: string]: unknown;
 }
 

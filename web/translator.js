@@ -182,6 +182,8 @@ export class Translator {
       manifestUrl: options.modelUrl ? undefined : toUrl(options.manifestUrl || defaults.manifestUrl, base),
       modelBytes: options.modelBytes,
       modelSha256: options.modelSha256,
+      rerank: !!options.rerank,
+      reverseModelUrl: options.reverseModelUrl ? toUrl(options.reverseModelUrl, base) : undefined,
     };
     this.#workerUrl = options.workerUrl ? toUrl(options.workerUrl, base) : new URL('./worker.js', import.meta.url);
     this.#onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
@@ -212,6 +214,7 @@ export class Translator {
       beam: rest.beam === undefined ? 4 : rest.beam,
       alignments: rest.alignments !== false,
       allHeads: !!rest.allHeads,
+      rerank: rest.rerank !== false,
       chunkChars: rest.chunkChars,
     };
     if (!Number.isInteger(engineOptions.beam) || engineOptions.beam < 1 || engineOptions.beam > 16) {

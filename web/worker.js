@@ -154,27 +154,54 @@ async function importEngine(engineUrl) {
   return mod.default || mod.createEngine;
 }
 
+/**
+ * One model file: from the service worker's cache when it is there, else downloaded with progress;
+ * then checked against the manifest entry's size and SHA-256. Returns { bytes, source }.
+ */
+async function readModel(url, entry, onBytes) {
+  let bytes = await readCachedModel(url);
+  const source = bytes ? 'cache' : 'network';
+  if (bytes) onBytes(bytes.length, bytes.length);
+  else bytes = await readUrl(url, entry.bytes, onBytes);
+  if (entry.bytes && bytes.length !== entry.bytes) {
+    throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${url} has ${bytes.length} bytes, the manifest says ${entry.bytes}: the download is incomplete or the file is stale.`);
+  }
+  if (entry.sha256) {
+    const got = await sha256Hex(bytes);
+    if (got && got !== entry.sha256.toLowerCase()) {
+      throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${url} does not match the manifest's SHA-256 (got ${got.slice(0, 12)}…, expected ${entry.sha256.slice(0, 12)}…).`);
+    }
+  }
+  return { bytes, source };
+}
+
 async function init(msg) {
   const files = { engine: { loaded: 0, total: 0 }, model: { loaded: 0, total: 0 } };
+  if (msg.rerank) files.reverse = { loaded: 0, total: 0 };
   let lastPost = 0;
   const progress = (phase, force) => {
     const now = Date.now();
     if (!force && now - lastPost < 50) return; // at most ~20 reports a second
     lastPost = now;
+    const all = Object.values(files);
     post({
       id: msg.id,
       status: Status.PROGRESS,
       phase,
-      loaded: files.engine.loaded + files.model.loaded,
-      total: files.engine.total + files.model.total,
-      files: { engine: { ...files.engine }, model: { ...files.model } },
+      loaded: all.reduce((n, f) => n + f.loaded, 0),
+      total: all.reduce((n, f) => n + f.total, 0),
+      files: Object.fromEntries(Object.entries(files).map(([k, f]) => [k, { ...f }])),
     });
   };
+  const track = (file) => (loaded, total) => { file.loaded = loaded; file.total = total; progress('download'); };
 
+  // Which files: an explicit model URL, or the manifest's entry for from→to (and, to rerank, to→from).
   let modelUrl = msg.modelUrl;
+  let reverseUrl = msg.reverseModelUrl;
   let entry = { bytes: 0, sha256: null };
-  if (!modelUrl) {
-    if (!msg.manifestUrl) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'Neither modelUrl nor manifestUrl was given.');
+  let reverseEntry = { bytes: 0, sha256: null };
+  if (!modelUrl || (msg.rerank && !reverseUrl)) {
+    if (!msg.manifestUrl) throw new TranslatorError(ErrorCode.BAD_REQUEST, msg.modelUrl ? 'rerank needs reverseModelUrl or manifestUrl.' : 'Neither modelUrl nor manifestUrl was given.');
     let manifest;
     try {
       manifest = await readJson(msg.manifestUrl);
@@ -182,43 +209,31 @@ async function init(msg) {
       if (e instanceof TranslatorError && e.code !== ErrorCode.DOWNLOAD) throw e;
       throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `Could not read the weights manifest ${msg.manifestUrl}: ${e.message || e}`);
     }
-    entry = pickModel(manifest, msg.from, msg.to);
-    modelUrl = new URL(entry.file, msg.manifestUrl).href;
+    if (!modelUrl) {
+      entry = pickModel(manifest, msg.from, msg.to);
+      modelUrl = new URL(entry.file, msg.manifestUrl).href;
+    }
+    if (msg.rerank && !reverseUrl) {
+      reverseEntry = pickModel(manifest, msg.to, msg.from);
+      reverseUrl = new URL(reverseEntry.file, msg.manifestUrl).href;
+    }
   }
   if (msg.modelBytes) entry.bytes = msg.modelBytes;
   if (msg.modelSha256) entry.sha256 = msg.modelSha256;
   files.model.total = entry.bytes || 0;
+  if (files.reverse) files.reverse.total = reverseEntry.bytes || 0;
   progress('download', true);
 
-  let modelSource = 'network';
-  const readModel = async () => {
-    const cached = await readCachedModel(modelUrl);
-    if (cached) {
-      modelSource = 'cache';
-      files.model.loaded = files.model.total = cached.length;
-      return cached;
-    }
-    return readUrl(modelUrl, entry.bytes, (l, t) => { files.model.loaded = l; files.model.total = t; progress('download'); });
-  };
-  const [createEngine, wasmBinary, modelBytes] = await Promise.all([
+  const [createEngine, wasmBinary, model, reverse] = await Promise.all([
     importEngine(msg.engineUrl).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
     }),
-    readUrl(msg.wasmUrl, 0, (l, t) => { files.engine.loaded = l; files.engine.total = t; progress('download'); }),
-    readModel(),
+    readUrl(msg.wasmUrl, 0, track(files.engine)),
+    readModel(modelUrl, entry, track(files.model)),
+    msg.rerank ? readModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
   ]);
   progress('download', true);
   progress('verify', true);
-
-  if (entry.bytes && modelBytes.length !== entry.bytes) {
-    throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${modelUrl} has ${modelBytes.length} bytes, the manifest says ${entry.bytes}: the download is incomplete or the file is stale.`);
-  }
-  if (entry.sha256) {
-    const got = await sha256Hex(modelBytes);
-    if (got && got !== entry.sha256.toLowerCase()) {
-      throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${modelUrl} does not match the manifest's SHA-256 (got ${got.slice(0, 12)}…, expected ${entry.sha256.slice(0, 12)}…).`);
-    }
-  }
 
   progress('compile', true);
   try {
@@ -237,15 +252,18 @@ async function init(msg) {
 
   progress('load', true);
   engine = new Module.Translator();
-  const err = engine.load(modelBytes);
-  if (err) {
+  const err = engine.load(model.bytes);
+  const reverseErr = !err && reverse ? engine.loadReverse(reverse.bytes) : '';
+  if (err || reverseErr) {
     engine.delete();
     engine = null;
-    throw new TranslatorError(ErrorCode.MODEL_LOAD, `The model ${modelUrl} could not be loaded: ${err}`);
+    if (err) throw new TranslatorError(ErrorCode.MODEL_LOAD, `The model ${modelUrl} could not be loaded: ${err}`);
+    throw new TranslatorError(ErrorCode.MODEL_LOAD, `The reverse model ${reverseUrl} could not be loaded: ${reverseErr}`);
   }
   info = JSON.parse(engine.info());
   info.url = modelUrl;
-  info.source = modelSource;
+  info.source = model.source;
+  info.reverse = reverse ? { url: reverseUrl, source: reverse.source, bytes: reverse.bytes.length } : null;
   info.requested = { from: msg.from, to: msg.to };
   return info;
 }
@@ -262,6 +280,7 @@ async function translate(msg) {
     beam: Number.isInteger(o.beam) && o.beam > 0 ? o.beam : 4,
     alignments: o.alignments !== false,
     all_heads: !!o.allHeads,
+    rerank: o.rerank !== false, // only matters when a reverse model was loaded
   });
   const started = performance.now();
   const builder = new ResultBuilder(msg.text);

@@ -5,7 +5,8 @@
 //   const t = new Module.Translator();
 //   const error = t.load(bytes);                 // Uint8Array; '' on success, else a message
 //   const info = JSON.parse(t.info());           // config, languages, provenance, file_bytes
-//   const r = JSON.parse(t.translate(text, JSON.stringify({ beam: 4, alignments: true })));
+//   t.loadReverse(otherBytes);                   // optional: the other direction's model, for reranking
+//   const r = JSON.parse(t.translate(text, JSON.stringify({ beam: 4, alignments: true, rerank: true })));
 //   // r = { ok: true, result: {...} } or { ok: false, error: '...' }  (result: see engine/README.md)
 //   t.delete();
 //
@@ -30,17 +31,34 @@ std::string error_json(const std::string& message) {
   return json{{"ok", false}, {"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// One copy, straight from the JS array into the aligned buffer the weights will live in.
+nmt::Result<std::unique_ptr<nmt::Translator>> load_bytes(const emscripten::val& bytes) {
+  if (!bytes.instanceof(emscripten::val::global("Uint8Array"))) return nmt::Error{"expected a Uint8Array"};
+  nmt::AlignedBuffer data = nmt::AlignedBuffer::allocate(bytes["length"].as<size_t>());
+  emscripten::val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+  return nmt::Translator::load(std::move(data));
+}
+
 class WasmTranslator {
  public:
   std::string load(const emscripten::val& bytes) {
     translator_.reset();
-    if (!bytes.instanceof(emscripten::val::global("Uint8Array"))) return "load() expects a Uint8Array";
-    // one copy, straight from the JS array into the aligned buffer the weights will live in
-    nmt::AlignedBuffer data = nmt::AlignedBuffer::allocate(bytes["length"].as<size_t>());
-    emscripten::val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
-    auto loaded = nmt::Translator::load(std::move(data));
+    reverse_.reset();
+    auto loaded = load_bytes(bytes);
     if (!loaded) return loaded.error();
     translator_ = std::move(loaded.value());
+    return "";
+  }
+
+  // The other direction's model, for reranking (search/rerank.h); '' on success, else a message.
+  std::string loadReverse(const emscripten::val& bytes) {
+    reverse_.reset();
+    if (!translator_) return "no model loaded: call load() first";
+    auto loaded = load_bytes(bytes);
+    if (!loaded) return loaded.error();
+    const std::string why = translator_->check_reverse(*loaded.value());
+    if (!why.empty()) return "cannot rerank with this model: " + why;
+    reverse_ = std::move(loaded.value());
     return "";
   }
 
@@ -64,15 +82,18 @@ class WasmTranslator {
     o.length_penalty = float(number("length_penalty", o.length_penalty, 0, 2));
     o.coverage_penalty = float(number("coverage_penalty", o.coverage_penalty, 0, 2));
     o.max_length_ratio = float(number("max_length_ratio", o.max_length_ratio, 0.1, 4));
+    o.reverse_weight = float(number("reverse_weight", o.reverse_weight, 0, 5));
     o.alignments = flag("alignments");
     o.all_heads = flag("all_heads");
-    auto result = translator_->translate(text, o);
+    const bool rerank = reverse_ && (opts.find("rerank") == opts.end() || flag("rerank"));  // on by default once loaded
+    auto result = translator_->translate(text, o, rerank ? reverse_.get() : nullptr);
     if (!result) return error_json(result.error());
     return R"({"ok":true,"result":)" + nmt::to_json(result.value(), o) + "}";
   }
 
  private:
   std::unique_ptr<nmt::Translator> translator_;
+  std::unique_ptr<nmt::Translator> reverse_;
 };
 
 }  // namespace
@@ -81,6 +102,7 @@ EMSCRIPTEN_BINDINGS(nmt_engine) {
   emscripten::class_<WasmTranslator>("Translator")
       .constructor<>()
       .function("load", &WasmTranslator::load)
+      .function("loadReverse", &WasmTranslator::loadReverse)
       .function("info", &WasmTranslator::info)
       .function("translate", &WasmTranslator::translate);
 }

@@ -245,6 +245,21 @@ test('the attention heatmap shows the mean and every layer/head with token label
   await checkProblems(page);
 });
 
+test('Best search: the beam is reranked by the reverse model, which loads on demand', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  const plain = await translate(page, 'The weather is nice today. My sister lives in Berlin.');
+  await page.selectOption('#beam', '4r');
+  await page.waitForFunction(() => document.getElementById('model-dl').textContent.includes('Reranking'), null, { timeout: 120000 });
+  await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 120000 });
+  const reranked = (await page.textContent('#target')).trim();
+  assert.match(reranked, /Wetter/, reranked);
+  assert.match(reranked, /Berlin/, reranked);
+  assert.match(await page.textContent('#model-dl'), /English → German model \(.*\) checks|German → English model \(.*\) checks/);
+  assert.ok(plain.length > 0);
+  await checkProblems(page);
+});
+
 test('model text is always shown as text, never run as HTML', { skip, timeout: 120000 }, async (t) => {
   const { page } = await openPage(t);
   const evil = '<img src=x onerror=alert(1)>';

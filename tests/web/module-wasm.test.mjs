@@ -118,3 +118,33 @@ test('real engine in Node: a corrupt or truncated model is refused with the engi
     });
   }
 });
+
+test('real engine in Node: reranking with the reverse model (rerank: true)', { skip: skip || (!manifest.shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async () => {
+  const seen = new Set();
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl, rerank: true, onProgress: (p) => Object.keys(p.files).forEach((k) => seen.add(k)) });
+  const plain = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+  try {
+    assert.ok(seen.has('reverse'), 'the reverse model download is reported');
+    assert.ok(t.info.reverse && /de-en/.test(t.info.reverse.url), JSON.stringify(t.info.reverse));
+    assert.ok(t.info.reverse.bytes > 1e6);
+    assert.equal(plain.info.reverse, null);
+    const input = 'The weather is nice today. My sister lives in Berlin.\n\nWhere is the nearest train station?';
+    const off = await t.translate(input, { rerank: false });
+    const base = await plain.translate(input);
+    assert.equal(off.text, base.text, 'rerank: false is the plain beam search');
+    const on = await t.translate(input);
+    assert.equal(on.sentences.length, base.sentences.length);
+    assert.match(on.text, /Wetter/, on.text);
+    for (const s of on.sentences) checkSentence(input, on, s);
+  } finally {
+    t.dispose();
+    plain.dispose();
+  }
+  // the reverse model must translate the other way
+  const enDe = (await listModels({ manifestUrl })).find((m) => m.from === 'en' && m.to === 'de');
+  await assert.rejects(Translator.create({ modelUrl: enDe.url, reverseModelUrl: enDe.url, rerank: true }), (e) => {
+    assert.equal(e.code, 'model-load', e.message);
+    assert.match(e.message, /translates en->de, not de->en/);
+    return true;
+  });
+});

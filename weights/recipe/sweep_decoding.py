@@ -1,11 +1,13 @@
 """Tune the engine's decoding options on the dev sets: BLEU and chrF of one shipped model file for
-every beam size x length penalty (GNMT alpha) x coverage penalty (GNMT beta) setting, with the C++
-engine (`nmt --beam B --length-penalty A --coverage-penalty C`). Needs no PyTorch. Prints one JSON line per setting and writes them all with
+every beam size x length penalty (GNMT alpha) x coverage penalty (GNMT beta) x reverse-model weight
+setting, with the C++ engine (`nmt --beam B --length-penalty A --coverage-penalty C [--reverse-model
+F --reverse-weight W]`). Needs no PyTorch. Prints one JSON line per setting and writes them all with
 --out; the card records what the defaults were chosen from.
 
   python3 sweep_decoding.py --dev-dir ../shared/corpus/dev --src en --tgt de \
       --model-file weights/en-de/model.nmt --nmt build/nmt --beams 4,6 --alphas 0.6,1.0 \
-      [--betas 0,0.2] [--sets flores-dev,tatoeba-dev] [--out sweep.json]
+      [--betas 0,0.2] [--reverse-model weights/de-en/model.nmt --reverse-weights 0,0.3]
+      [--sets flores-dev,tatoeba-dev] [--out sweep.json]
 """
 import argparse
 import json
@@ -30,11 +32,12 @@ def read_dev(path, src_lang):
     return src, ref
 
 
-def translate(nmt, model_file, lines, beam, alpha, beta):
+def translate(nmt, model_file, lines, beam, alpha, beta, reverse_model=None, reverse_weight=None):
     text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
     t0 = time.time()
+    rerank = ["--reverse-model", reverse_model, "--reverse-weight", str(reverse_weight)] if reverse_model else []
     out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam), "--length-penalty", str(alpha),
-                          "--coverage-penalty", str(beta)],
+                          "--coverage-penalty", str(beta), *rerank],
                          input=text, capture_output=True, text=True, check=True).stdout
     hyps = out.split("\n")[: len(lines)]
     assert len(hyps) == len(lines), "engine output lost lines"
@@ -51,6 +54,8 @@ def main():
     ap.add_argument("--beams", default="4", help="comma-separated beam sizes")
     ap.add_argument("--alphas", default="0.6", help="comma-separated length penalties")
     ap.add_argument("--betas", default="0.1", help="comma-separated coverage penalties")
+    ap.add_argument("--reverse-model", help="the other direction's model file, to rerank with")
+    ap.add_argument("--reverse-weights", default="0.3", help="comma-separated reverse-model weights (with --reverse-model)")
     ap.add_argument("--sets", default="flores-dev,tatoeba-dev")
     ap.add_argument("--out")
     args = ap.parse_args()
@@ -58,19 +63,23 @@ def main():
     beams = [int(b) for b in args.beams.split(",")]
     alphas = [float(a) for a in args.alphas.split(",")]
     betas = [float(b) for b in args.betas.split(",")]
+    weights = [float(w) for w in args.reverse_weights.split(",")] if args.reverse_model else [None]
     rows = []
     for name in args.sets.split(","):
         src, ref = read_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
         for beam in beams:
             for alpha in alphas:
                 for beta in betas:
-                    hyps, seconds = translate(args.nmt, args.model_file, src, beam, alpha, beta)
-                    ratio = sum(len(h.split()) for h in hyps) / max(1, sum(len(r.split()) for r in ref))
-                    row = {"set": name, "beam": beam, "length_penalty": alpha, "coverage_penalty": beta,
-                           "bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2),
-                           "length_ratio": round(ratio, 3), "sentences_per_s": round(len(src) / seconds, 1)}
-                    print(json.dumps(row), flush=True)
-                    rows.append(row)
+                    for weight in weights:
+                        hyps, seconds = translate(args.nmt, args.model_file, src, beam, alpha, beta,
+                                                  args.reverse_model, weight)
+                        ratio = sum(len(h.split()) for h in hyps) / max(1, sum(len(r.split()) for r in ref))
+                        row = {"set": name, "beam": beam, "length_penalty": alpha, "coverage_penalty": beta,
+                               "reverse_weight": weight,
+                               "bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2),
+                               "length_ratio": round(ratio, 3), "sentences_per_s": round(len(src) / seconds, 1)}
+                        print(json.dumps(row), flush=True)
+                        rows.append(row)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump({"model_file": args.model_file, "src": args.src, "tgt": args.tgt, "rows": rows}, f, indent=1)
