@@ -29,11 +29,13 @@ DEV_SETS = ["flores-dev", "tatoeba-dev", "multi30k-test2016"]
 SAMPLE = {"flores-dev": 100, "tatoeba-dev": 100}
 
 
-def engine_translate(nmt, model_file, lines, beam):
-    """One sentence a line in, one translation a line out (the engine keeps line breaks)."""
+def engine_translate(nmt, model_file, lines, beam, reverse_model=None):
+    """One sentence a line in, one translation a line out (the engine keeps line breaks). With
+    reverse_model, the beam's candidates are reranked by it (the engine's default weight)."""
     text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
     t0 = time.time()
-    out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam)], input=text, capture_output=True,
+    rerank = ["--reverse-model", reverse_model] if reverse_model else []
+    out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam), *rerank], input=text, capture_output=True,
                          text=True, check=True).stdout
     seconds = time.time() - t0
     hyps = out.split("\n")[: len(lines)]
@@ -94,6 +96,7 @@ def main():
     ap.add_argument("--model-file", required=True)
     ap.add_argument("--checkpoint", help="model.pt for the fp32 PyTorch scores")
     ap.add_argument("--f32-model-file", help="the same model exported with export.py --f32, for the fp32 beam score")
+    ap.add_argument("--reverse-model-file", help="the other direction's shipped model, for the reranked beam score")
     ap.add_argument("--spm", help="spm.model for the PyTorch path")
     ap.add_argument("--nmt", default="build/nmt")
     ap.add_argument("--out", required=True)
@@ -127,6 +130,10 @@ def main():
             if beam == 4:
                 examples = [{"source": s, "translation": h, "reference": r} for s, h, r in zip(src[:3], hyps[:3], ref[:3])]
                 row["examples"] = examples
+        if args.reverse_model_file:
+            hyps, seconds = engine_translate(args.nmt, args.model_file, src, 4, args.reverse_model_file)
+            row["int8_beam4_rerank"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2),
+                                        "sentences_per_s": round(len(src) / seconds, 1)}
         if model is not None:
             hyps = torch_translate_sentences(model, args.spm, engine_sentences(args.nmt, args.model_file, src))
             row["fp32_greedy"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2)}
@@ -152,6 +159,9 @@ def main():
             f.write("\n".join(sample_ref) + "\n")
         hyps, _ = engine_translate(args.nmt, args.model_file, sample_src, 4)
         scores["regression_sample"] = {"sentences": len(sample_src), "beam": 4, "bleu": round(bleu(hyps, sample_ref), 2)}
+        if args.reverse_model_file:
+            hyps, _ = engine_translate(args.nmt, args.model_file, sample_src, 4, args.reverse_model_file)
+            scores["regression_sample"]["bleu_rerank"] = round(bleu(hyps, sample_ref), 2)
     with open(args.out, "w") as f:
         json.dump(scores, f, indent=1, ensure_ascii=False)
 
