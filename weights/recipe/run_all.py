@@ -97,10 +97,16 @@ def main():
                  "--spm", os.path.join(data, "spm.model"), "--out", model_file])
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.work, d, "model.f32.nmt"), "--f32"])
+    # after both exports: each direction's reranked score uses the other direction's new model
+    for s, t in DIRECTIONS:
+        d = f"{s}-{t}"
         if "evaluate" in stages:
-            log(f"stage 4/5: evaluating {d} (PyTorch fp32 greedy, engine fp32 beam, engine int8 greedy + beam)")
+            log(f"stage 4/5: evaluating {d} (PyTorch fp32 greedy, engine fp32 beam, engine int8 greedy + beam, "
+                f"and beam reranked by {t}-{s})")
             run([py, os.path.join(HERE, "evaluate.py"), "--dev-dir", os.path.join(args.corpus, "dev"), "--src", s,
-                 "--tgt", t, "--model-file", model_file, "--checkpoint", os.path.join(args.work, d, "model.pt"),
+                 "--tgt", t, "--model-file", os.path.join(args.weights, d, "model.nmt"),
+                 "--reverse-model-file", os.path.join(args.weights, f"{t}-{s}", "model.nmt"),
+                 "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--f32-model-file", os.path.join(args.work, d, "model.f32.nmt"),
                  "--nmt", os.path.join(ROOT, "build", "nmt"), "--out", os.path.join(args.weights, d, "scores.json"),
                  "--sample-dir", os.path.join(ROOT, "tests", "fixtures", "quality")])
