@@ -88,7 +88,7 @@ class Translator {
 
   // `reverse`, optional: the model of the other direction (de->en for en->de, same vocabulary, see
   // check_reverse); with it and beam_size > 1 the beam's candidates are reranked by how well the
-  // reverse model gets the source back (search/rerank.h): better translations, ~2x the time.
+  // reverse model gets the source back (search/rerank.h): better translations, ~2.5x the time.
   Result<Translation> translate(std::string_view text, const TranslateOptions& options,
                                 const Translator* reverse = nullptr) const;
   // Empty if `reverse` can rerank this model's translations, else why not.

@@ -43,8 +43,9 @@ export interface TranslatorOptions {
   /**
    * Also load the other direction's model (to→from, from the manifest or reverseModelUrl) and use it
    * to rerank the beam's candidates: each is scored by how well the reverse model gets the source
-   * back from it. Better translations (weights/README.md, "Decoding": ~+0.3-0.5 BLEU) for a second
-   * download (~9.5 MB) and ~2x the memory. Default false.
+   * back from it. Better translations (weights/README.md, "Reranking with the reverse model": about
+   * +0.2-0.4 BLEU) for a second download (~9.5 MB), its memory, and ~2.5x the time per sentence.
+   * Default false.
    */
   rerank?: boolean;
   /** With rerank and modelUrl: the reverse model's file. */

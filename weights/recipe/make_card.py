@@ -54,7 +54,8 @@ def main():
                         f'{row.get("quantization_loss_bleu", "–")} / {row.get("quantization_loss_bleu_beam4", "–")} |')
         reg = scores.get("regression_sample")
         if reg:
-            rows.append(f'| {d} | regression sample (tests/weights) | {reg["sentences"]} | | | | {reg["bleu"]:.1f} | | |')
+            rerank = f'{reg["bleu_rerank"]:.1f}' if "bleu_rerank" in reg else ""
+            rows.append(f'| {d} | regression sample (tests/weights) | {reg["sentences"]} | | | | {reg["bleu"]:.1f} | {rerank} | |')
         model_file = os.path.join(WEIGHTS, d, "model.nmt")
         info = json.loads(subprocess.run([args.nmt, "info", "--model", model_file], capture_output=True, text=True,
                                          check=True).stdout)
