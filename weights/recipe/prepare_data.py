@@ -147,6 +147,9 @@ def main():
             st["chars"] = st.get("chars", 0) + weight * (len(en) + len(de))  # expected per epoch, by volume
             pairs.append((en, de))
             weights.append(weight)
+        for key in ("per_epoch", "chars"):  # sums of fractional weights: round for the log and stats.json
+            if key in st:
+                st[key] = round(st[key], 1)
         print(f"{name}: {st}", file=sys.stderr)
     order = list(range(len(pairs)))
     rng.shuffle(order)
