@@ -53,6 +53,13 @@ double peak_rss_mb() {
   return double(u.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
+// A whole-string number within [lo, hi] ("nan", "0.5x" and "" are not).
+bool parse_number(const char* text, float lo, float hi, float& out) {
+  char* end = nullptr;
+  out = std::strtof(text, &end);
+  return end != text && *end == '\0' && out >= lo && out <= hi;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,40 +86,22 @@ int main(int argc, char** argv) {
       const char* v = value();
       if (!v) return usage();
       options.beam_size = std::atoi(v);
-    } else if (a == "--length-penalty") {
+    } else if (a == "--length-penalty" || a == "--coverage-penalty" || a == "--reverse-weight") {
       const char* v = value();
       if (!v) return usage();
-      char* end = nullptr;
-      const float alpha = std::strtof(v, &end);
-      if (end == v || *end != '\0' || !(alpha >= 0.0f && alpha <= 2.0f)) {
-        std::fprintf(stderr, "nmt: --length-penalty must be a number from 0 to 2\n");
+      const float hi = a == "--reverse-weight" ? 5.0f : 2.0f;
+      float x = 0.0f;
+      if (!parse_number(v, 0.0f, hi, x)) {
+        std::fprintf(stderr, "nmt: %s must be a number from 0 to %g\n", a.c_str(), double(hi));
         return 2;
       }
-      options.length_penalty = alpha;
-    } else if (a == "--coverage-penalty") {
-      const char* v = value();
-      if (!v) return usage();
-      char* end = nullptr;
-      const float beta = std::strtof(v, &end);
-      if (end == v || *end != '\0' || !(beta >= 0.0f && beta <= 2.0f)) {
-        std::fprintf(stderr, "nmt: --coverage-penalty must be a number from 0 to 2\n");
-        return 2;
-      }
-      options.coverage_penalty = beta;
+      if (a == "--length-penalty") options.length_penalty = x;
+      else if (a == "--coverage-penalty") options.coverage_penalty = x;
+      else options.reverse_weight = x;
     } else if (a == "--reverse-model") {
       const char* v = value();
       if (!v) return usage();
       reverse_path = v;
-    } else if (a == "--reverse-weight") {
-      const char* v = value();
-      if (!v) return usage();
-      char* end = nullptr;
-      const float w = std::strtof(v, &end);
-      if (end == v || *end != '\0' || !(w >= 0.0f && w <= 5.0f)) {
-        std::fprintf(stderr, "nmt: --reverse-weight must be a number from 0 to 5\n");
-        return 2;
-      }
-      options.reverse_weight = w;
     } else if (a == "--repeat") {
       const char* v = value();
       if (!v) return usage();
