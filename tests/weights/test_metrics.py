@@ -7,6 +7,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
+from dev_sets import load_dev  # noqa: E402
 from metrics import bleu, chrf, tokenize_13a  # noqa: E402
 
 
@@ -59,6 +60,19 @@ class ChrF(unittest.TestCase):
 
     def test_whitespace_is_ignored(self):
         self.assertAlmostEqual(chrf(["Die  Beziehung ist gut"], ["DieBeziehung istgut"]), 100.0, places=9)
+
+
+class DevSets(unittest.TestCase):
+    def test_one_tsv_reads_both_ways(self):
+        path = os.path.join(ROOT, "tests", "fixtures", "dev", "tatoeba-dev.en-de.tsv")
+        en, de = load_dev(path, "en")
+        de2, en2 = load_dev(path, "de")
+        self.assertEqual((en, de), (en2, de2))
+        with open(path, encoding="utf-8") as f:
+            first = f.readline().rstrip("\n").split("\t")
+            lines = 1 + sum(1 for _ in f)
+        self.assertEqual(len(en), lines)
+        self.assertEqual([en[0], de[0]], first)
 
 
 if __name__ == "__main__":

@@ -21,9 +21,10 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dev_sets import load_dev  # noqa: E402
 from metrics import bleu, chrf  # noqa: E402
 from model import Transformer  # noqa: E402
-from train import load_dev, spm_decode, spm_encode  # noqa: E402
+from train import spm_decode, spm_encode  # noqa: E402
 
 DEV_SETS = ["flores-dev", "tatoeba-dev", "multi30k-test2016"]
 SAMPLE = {"flores-dev": 100, "tatoeba-dev": 100}

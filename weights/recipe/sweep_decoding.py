@@ -17,19 +17,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dev_sets import load_dev  # noqa: E402
 from metrics import bleu, chrf  # noqa: E402
-
-
-def read_dev(path, src_lang):
-    """A dev set TSV (English<TAB>German per line, named *.en-de.tsv for both directions) as
-    (sources, references) for one direction."""
-    src, ref = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            en, de = line.rstrip("\n").split("\t")
-            src.append(en if src_lang == "en" else de)
-            ref.append(de if src_lang == "en" else en)
-    return src, ref
 
 
 def translate(nmt, model_file, lines, beam, alpha, beta, reverse_model=None, reverse_weight=None):
@@ -66,7 +55,7 @@ def main():
     weights = [float(w) for w in args.reverse_weights.split(",")] if args.reverse_model else [None]
     rows = []
     for name in args.sets.split(","):
-        src, ref = read_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
+        src, ref = load_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
         for beam in beams:
             for alpha in alphas:
                 for beta in betas:

@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dev_sets import load_dev  # noqa: E402
 from metrics import bleu  # noqa: E402
 from model import DEFAULT_CONFIG, Transformer, count_parameters  # noqa: E402
 from prepare_data import epoch_lines  # noqa: E402
@@ -119,16 +120,6 @@ def spm_encode(sp_model, lines):
     out = subprocess.run(["spm_encode", f"--model={sp_model}", "--output_format=id"], input="\n".join(lines) + "\n",
                          capture_output=True, text=True, check=True).stdout
     return [[int(t) for t in line.split()] for line in out.split("\n")[: len(lines)]]
-
-
-def load_dev(path, src_lang):
-    src, ref = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            en, de = line.rstrip("\n").split("\t")
-            src.append(en if src_lang == "en" else de)
-            ref.append(de if src_lang == "en" else en)
-    return src, ref
 
 
 @torch.no_grad()
