@@ -13,17 +13,10 @@
 //
 // K tails (dot products) and N tails (axpy) fall back to scalar loops.
 #include <algorithm>
-#include <xsimd/xsimd.hpp>
 
 #include "kernels/kernels.h"
-
-// Register blocks are arrays indexed by compile-time loops; they must be fully unrolled or the
-// accumulators live in memory (GCC -O2 does not unroll these on its own).
-#if defined(__clang__)
-#define NMT_UNROLL _Pragma("unroll")
-#else
-#define NMT_UNROLL _Pragma("GCC unroll 16")
-#endif
+#include "kernels/simd.h"
+#include "kernels/unroll.h"
 
 namespace nmt::kernels {
 namespace {

@@ -24,14 +24,7 @@
 #endif
 
 #include "kernels/kernels.h"
-
-// Register blocks are arrays indexed by compile-time loops; they must be fully unrolled or the
-// accumulators live in memory (GCC -O2 does not unroll these on its own).
-#if defined(__clang__)
-#define NMT_UNROLL _Pragma("unroll")
-#else
-#define NMT_UNROLL _Pragma("GCC unroll 16")
-#endif
+#include "kernels/unroll.h"
 
 namespace nmt::kernels {
 namespace {
