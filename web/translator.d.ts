@@ -14,7 +14,10 @@
 export type Range = [number, number];
 
 export interface LoadProgress {
-  /** 'download' while bytes arrive, then 'verify' (SHA-256), 'compile' (WebAssembly) and 'load' (model). */
+  /**
+   * 'download' while bytes arrive, then 'verify' (SHA-256), 'compile' (WebAssembly) and 'load' (model).
+   * The engine compiles while the model downloads, so 'compile' is usually over as soon as it is reported.
+   */
   phase: 'download' | 'verify' | 'compile' | 'load';
   /** Bytes received so far, engine.wasm and the model together. */
   loaded: number;

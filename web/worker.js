@@ -175,6 +175,22 @@ async function readModel(url, entry, onBytes) {
   return { bytes, source };
 }
 
+async function startEngine(createEngine, wasmBinary) {
+  try {
+    return await createEngine({
+      wasmBinary,
+      print: () => {},
+      printErr: (line) => console.warn('[engine]', line),
+      onAbort: (what) => { broken = `The engine aborted: ${what}`; },
+    });
+  } catch (e) {
+    const message = String(e && e.message ? e.message : e);
+    const hint = /Content Security Policy|unsafe-eval|EvalError/i.test(message)
+      ? ' (embind needs `new Function` unless the engine is linked with -sDYNAMIC_EXECUTION=0, which a strict CSP requires)' : '';
+    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}${hint}`);
+  }
+}
+
 async function init(msg) {
   const files = { engine: { loaded: 0, total: 0 }, model: { loaded: 0, total: 0 } };
   if (msg.rerank) files.reverse = { loaded: 0, total: 0 };
@@ -224,31 +240,23 @@ async function init(msg) {
   if (files.reverse) files.reverse.total = reverseEntry.bytes || 0;
   progress('download', true);
 
-  const [createEngine, wasmBinary, model, reverse] = await Promise.all([
+  // The engine compiles while the models download (WebAssembly compiles off the JS thread), so a
+  // start costs about max(download, compile) instead of their sum.
+  const engineReady = Promise.all([
     importEngine(msg.engineUrl).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
     }),
     readUrl(msg.wasmUrl, 0, track(files.engine)),
+  ]).then(([createEngine, wasmBinary]) => startEngine(createEngine, wasmBinary));
+  const [started, model, reverse] = await Promise.all([
+    engineReady,
     readModel(modelUrl, entry, track(files.model)),
     msg.rerank ? readModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
   ]);
+  Module = started;
   progress('download', true);
   progress('verify', true);
-
   progress('compile', true);
-  try {
-    Module = await createEngine({
-      wasmBinary,
-      print: () => {},
-      printErr: (line) => console.warn('[engine]', line),
-      onAbort: (what) => { broken = `The engine aborted: ${what}`; },
-    });
-  } catch (e) {
-    const message = String(e && e.message ? e.message : e);
-    const hint = /Content Security Policy|unsafe-eval|EvalError/i.test(message)
-      ? ' (embind needs `new Function` unless the engine is linked with -sDYNAMIC_EXECUTION=0, which a strict CSP requires)' : '';
-    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}${hint}`);
-  }
 
   progress('load', true);
   engine = new Module.Translator();
