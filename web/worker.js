@@ -154,15 +154,18 @@ async function importEngine(engineUrl) {
   return mod.default || mod.createEngine;
 }
 
-/**
- * One model file: from the service worker's cache when it is there, else downloaded with progress;
- * then checked against the manifest entry's size and SHA-256. Returns { bytes, source }.
- */
-async function readModel(url, entry, onBytes) {
-  let bytes = await readCachedModel(url);
-  const source = bytes ? 'cache' : 'network';
-  if (bytes) onBytes(bytes.length, bytes.length);
-  else bytes = await readUrl(url, entry.bytes, onBytes);
+/** Drops a model from the service worker's model cache (a copy that failed its check). */
+async function evictCachedModel(url) {
+  try {
+    const u = new URL(url);
+    await (await caches.open(MODEL_CACHE)).delete(`${u.origin}${u.pathname}`);
+  } catch {
+    // storage that cannot be written: the next start checks the copy again
+  }
+}
+
+/** Throws INTEGRITY unless `bytes` has the manifest entry's size and SHA-256 (where it gives them). */
+async function checkModel(url, entry, bytes) {
   if (entry.bytes && bytes.length !== entry.bytes) {
     throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${url} has ${bytes.length} bytes, the manifest says ${entry.bytes}: the download is incomplete or the file is stale.`);
   }
@@ -172,7 +175,30 @@ async function readModel(url, entry, onBytes) {
       throw new TranslatorError(ErrorCode.INTEGRITY, `The model file ${url} does not match the manifest's SHA-256 (got ${got.slice(0, 12)}…, expected ${entry.sha256.slice(0, 12)}…).`);
     }
   }
-  return { bytes, source };
+}
+
+/**
+ * One model file: from the service worker's cache when it is there, else downloaded with progress;
+ * then checked against the manifest entry's size and SHA-256. A cached copy that fails the check
+ * (damaged storage, a file replaced under the same name) is evicted and downloaded again, so a bad
+ * copy cannot break every later start. Returns { bytes, source }.
+ */
+async function readModel(url, entry, onBytes) {
+  const cached = await readCachedModel(url);
+  if (cached) {
+    try {
+      await checkModel(url, entry, cached);
+      onBytes(cached.length, cached.length);
+      return { bytes: cached, source: 'cache' };
+    } catch (e) {
+      if (!(e instanceof TranslatorError)) throw e;
+      console.warn(`${e.message} Dropping the cached copy and downloading it again.`);
+      await evictCachedModel(url);
+    }
+  }
+  const bytes = await readUrl(url, entry.bytes, onBytes);
+  await checkModel(url, entry, bytes);
+  return { bytes, source: 'network' };
 }
 
 async function startEngine(createEngine, wasmBinary) {
