@@ -21,5 +21,6 @@ echo "== shipped model quality"
 /usr/bin/python3 tests/engine/test_cli.py  # the nmt command-line tool
 /usr/bin/python3 tests/weights/test_quality.py
 /usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch
+/usr/bin/python3 tests/weights/test_cached_decoding.py  # recipe; skips without PyTorch
 /usr/bin/python3 tests/weights/test_schedule.py  # recipe; skips without PyTorch
 /usr/bin/python3 tests/weights/test_mix.py  # recipe: the data mix

@@ -70,7 +70,7 @@ def torch_translate(model, sp_model, lines, batch=64):
         src = torch.full((len(chunk), width), model.cfg["pad_id"], dtype=torch.long)
         for r, i in enumerate(chunk):
             src[r, : len(ids[i]) + 1] = torch.tensor(ids[i] + [model.cfg["eos_id"]])
-        for i, toks in zip(chunk, model.greedy(src)):
+        for i, toks in zip(chunk, model.greedy(src, cached=True)):
             out[i] = toks
     return spm_decode(sp_model, out)
 

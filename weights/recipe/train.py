@@ -138,7 +138,7 @@ def validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, d
     for k in range(0, bleu_sents, 50):
         chunk = order[k:k + 50]
         s, _, _ = collate(chunk, dev_src_ids, dev_tgt_ids, cfg, device)
-        for i, toks in zip(chunk, model.greedy(s)):
+        for i, toks in zip(chunk, model.greedy(s, cached=True)):
             out[i] = toks
     hyps = spm_decode(sp_model, out)
     model.train()
