@@ -37,7 +37,7 @@ class CachedDecoding(unittest.TestCase):
     def step_logits(self):
         memory, src_mask = self.model.encode(self.src)
         caches = self.model.start_cache(memory)
-        return torch.stack([self.model.decode_step(self.tgt[:, t], t, caches, src_mask)
+        return torch.stack([self.model.decode_step(self.tgt[:, t], t, caches, src_mask)[0]
                             for t in range(self.tgt.shape[1])], dim=1)
 
     def test_logits_match_the_full_decoder_f32(self):
@@ -85,7 +85,7 @@ class CachedDecoding(unittest.TestCase):
             full = self.model(self.src, self.tgt)
             memory, src_mask = self.model.encode(self.src)
             caches = self.model.start_cache(memory)
-            shifted = torch.stack([self.model.decode_step(self.tgt[:, t], t + 1, caches, src_mask)
+            shifted = torch.stack([self.model.decode_step(self.tgt[:, t], t + 1, caches, src_mask)[0]
                                    for t in range(self.tgt.shape[1])], dim=1)
         self.assertGreater(float((full - shifted).abs().max()), 1e-3)
 

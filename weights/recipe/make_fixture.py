@@ -1,6 +1,7 @@
 """Make the engine's parity fixtures: tiny models + golden outputs from the PyTorch reference.
 
   python3 make_fixture.py --corpus ../shared/corpus --out tests/fixtures [--seconds 90]
+  python3 make_fixture.py --reuse-models --out tests/fixtures   # new golden outputs, same models
 
 Writes (all small, committed under tests/fixtures/):
   tiny-spm.model        a 1,000-piece SentencePiece vocabulary (spm_train on a corpus sample)
@@ -8,7 +9,8 @@ Writes (all small, committed under tests/fixtures/):
   tiny-f32.nmt          the same model with f32 weight matrices
   tiny-post-f32.nmt     an untrained post-norm model, f32 (covers the other norm placement)
   tiny_golden.json      per model: sentences, source ids, PyTorch greedy output ids (f32, or the
-                        int8 simulation for int8 files), and where the teacher-forced logits lie
+                        int8 simulation for int8 files), the beam-4 result (model.beam_search: tokens,
+                        score, and the closest call it made), and where the teacher-forced logits lie
   tiny_logits.bin       those logits, float32, rows of vocab_size
 The tiny model translates badly (seconds of training) but really: it is the reference the C++
 engine must reproduce, not a product.
@@ -90,6 +92,10 @@ def golden_for(model, cfg, source_ids, logits_out, logit_sentences):
         steps = model(src, torch.tensor([[cfg["bos_id"]] + out]))[0].float().topk(2, dim=-1).values
         entry = {"source_ids": ids, "greedy_ids": out,
                  "margins": [round(float(a - b), 6) for a, b in steps.tolist()][: len(out)]}
+        # beam 4 with the engine's default length and coverage penalties
+        gaps = []
+        best = model.beam_search(src, beam=4, alpha=0.6, beta=0.1, trace=gaps)[0][0]
+        entry["beam4"] = {"tokens": best["tokens"], "score": round(best["score"], 6), "gap": round(gaps[0], 6)}
         if k < logit_sentences:
             tin = torch.tensor([[cfg["bos_id"]] + out])
             logits = model(src, tin)[0].float().numpy()
@@ -102,22 +108,46 @@ def golden_for(model, cfg, source_ids, logits_out, logit_sentences):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--corpus")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=90)
+    ap.add_argument("--reuse-models", action="store_true",
+                    help="keep the model files in --out and only recompute the golden outputs from them")
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)
     os.makedirs(args.out, exist_ok=True)
+    if args.reuse_models:
+        pre, post, spm_model = load_models(args.out)
+    else:
+        if not args.corpus:
+            ap.error("--corpus is needed to train new models (or pass --reuse-models)")
+        pre, post, spm_model = make_models(args.corpus, args.out, args.seconds)
+    write_golden(pre, post, spm_model, args.out)
+
+
+def load_models(out):
+    from export import read_model_file
+    models = []
+    for name in ("tiny-f32.nmt", "tiny-post-f32.nmt"):
+        header, tensors = read_model_file(os.path.join(out, name))
+        model = Transformer(header["config"]).eval()
+        model.load_state_dict({k: torch.tensor(np.array(v, dtype=np.float32)) for k, v in tensors.items()
+                               if k.endswith((".weight", ".bias"))})
+        models.append(model)
+    return models[0], models[1], os.path.join(out, "tiny-spm.model")
+
+
+def make_models(corpus, out, seconds):
 
     pairs = []
-    with gzip.open(os.path.join(args.corpus, "train", "tatoeba.en-de.tsv.gz"), "rt", encoding="utf-8") as f:
+    with gzip.open(os.path.join(corpus, "train", "tatoeba.en-de.tsv.gz"), "rt", encoding="utf-8") as f:
         for line in f:
             en, de = line.rstrip("\n").split("\t")
             pairs.append((en, de))
     random.Random(0).shuffle(pairs)
     pairs = pairs[:30000]
-    spm_prefix = os.path.join(args.out, "tiny-spm")
+    spm_prefix = os.path.join(out, "tiny-spm")
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
         for en, de in pairs:
             f.write(en + "\n" + de + "\n")
@@ -135,7 +165,7 @@ def main():
     train_pairs = [(s[:40], t[:40]) for s, t in zip(en_ids, de_ids) if s and t]
 
     pre = Transformer(TINY)
-    train_tiny(pre, train_pairs, args.seconds, TINY)
+    train_tiny(pre, train_pairs, seconds, TINY)
     pre.eval()
     post_cfg = dict(TINY, norm="post")
     post = Transformer(post_cfg).eval()
@@ -143,20 +173,24 @@ def main():
     langs = {"source": "en", "target": "de"}
     prov = {"purpose": "test fixture (tiny, barely trained)", "recipe": "weights/recipe/make_fixture.py"}
     sd_pre = pre.state_dict()
-    write_model_file(os.path.join(args.out, "tiny.nmt"), TINY, langs, build_tensors(sd_pre, True), spm_bytes, prov)
-    write_model_file(os.path.join(args.out, "tiny-f32.nmt"), TINY, langs, build_tensors(sd_pre, False), spm_bytes, prov)
-    write_model_file(os.path.join(args.out, "tiny-post-f32.nmt"), post_cfg, langs, build_tensors(post.state_dict(), False),
+    write_model_file(os.path.join(out, "tiny.nmt"), TINY, langs, build_tensors(sd_pre, True), spm_bytes, prov)
+    write_model_file(os.path.join(out, "tiny-f32.nmt"), TINY, langs, build_tensors(sd_pre, False), spm_bytes, prov)
+    write_model_file(os.path.join(out, "tiny-post-f32.nmt"), post_cfg, langs, build_tensors(post.state_dict(), False),
                      spm_bytes, prov)
+    return pre, post, spm_model
 
+
+def write_golden(pre, post, spm_model, out):
+    post_cfg = post.cfg
     source_ids = spm_encode(spm_model, SENTENCES)
     logits = []
     golden = {"sentences": SENTENCES, "max_length_ratio": 1.5, "max_length_offset": 10, "models": {}}
-    golden["models"]["tiny-f32.nmt"] = golden_for(pre, TINY, source_ids, logits, 4)
+    golden["models"]["tiny-f32.nmt"] = golden_for(pre, pre.cfg, source_ids, logits, 4)
     golden["models"]["tiny-post-f32.nmt"] = golden_for(post, post_cfg, source_ids, logits, 2)
     pre.set_quantized(True)
-    golden["models"]["tiny.nmt"] = golden_for(pre, TINY, source_ids, logits, 0)
-    np.concatenate(logits).astype(np.float32).tofile(os.path.join(args.out, "tiny_logits.bin"))
-    with open(os.path.join(args.out, "tiny_golden.json"), "w") as f:
+    golden["models"]["tiny.nmt"] = golden_for(pre, pre.cfg, source_ids, logits, 0)
+    np.concatenate(logits).astype(np.float32).tofile(os.path.join(out, "tiny_logits.bin"))
+    with open(os.path.join(out, "tiny_golden.json"), "w") as f:
         json.dump(golden, f, indent=1)
     same = sum(a["greedy_ids"] == b["greedy_ids"] for a, b in
                zip(golden["models"]["tiny-f32.nmt"], golden["models"]["tiny.nmt"]))

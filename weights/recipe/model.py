@@ -180,9 +180,15 @@ class DecoderLayer(nn.Module):
             cache["k"], cache["v"] = k, v
             return self.self_attn.attend(h, k, v, torch.ones(1, 1, k.shape[2], dtype=torch.bool, device=h.device))[0]
 
+        attn = {}
+
+        def cross(h):
+            out, attn["weights"] = self.cross_attn.attend(h, cache["cross_k"], cache["cross_v"], cross_mask)
+            return out
+
         y = self.sub1(y, self_attn)
-        y = self.sub2(y, lambda h: self.cross_attn.attend(h, cache["cross_k"], cache["cross_v"], cross_mask)[0])
-        return self.sub3(y, self.ffn)
+        y = self.sub2(y, cross)
+        return self.sub3(y, self.ffn), attn["weights"]
 
 
 class Transformer(nn.Module):
@@ -265,13 +271,21 @@ class Transformer(nn.Module):
 
     def decode_step(self, tokens, position, caches, src_mask):
         """The next-token logits [B, vocab] after feeding tokens [B] (the previous outputs, bos
-        first) at this position; caches from start_cache(), updated in place."""
+        first) at this position, and each decoder layer's cross-attention weights [B, heads, S];
+        caches from start_cache(), updated in place."""
         y = self.embed_tokens(tokens.unsqueeze(1), offset=position)
+        cross = []
         for layer, cache in zip(self.decoder_layers, caches):
-            y = layer.step(y, cache, src_mask)
+            y, w = layer.step(y, cache, src_mask)
+            cross.append(w[:, :, 0])
         if self.decoder_norm is not None:
             y = self.decoder_norm(y)
-        return self.logits(y[:, 0])
+        return self.logits(y[:, 0]), cross
+
+    @staticmethod
+    def select_cache(caches, rows):
+        """Keeps (and reorders, repeats) the batch rows `rows` of every cache: a beam's survivors."""
+        return [{k: v.index_select(0, rows) for k, v in cache.items()} for cache in caches]
 
     @torch.no_grad()
     def greedy(self, src, max_len_a=1.5, max_len_b=10, cached=False):
@@ -288,7 +302,7 @@ class Transformer(nn.Module):
         caches = self.start_cache(memory) if cached else None
         for step in range(int(limit.max())):
             if cached:
-                nxt = self.decode_step(ys[:, -1], step, caches, src_mask).float().argmax(-1)
+                nxt = self.decode_step(ys[:, -1], step, caches, src_mask)[0].float().argmax(-1)
             else:
                 hidden, _ = self.decode(ys, memory, src_mask)
                 nxt = self.logits(hidden[:, -1]).float().argmax(-1)
@@ -306,6 +320,81 @@ class Transformer(nn.Module):
                 toks.append(t)
             out.append(toks)
         return out
+
+    @torch.no_grad()
+    def beam_search(self, src, beam=4, alpha=0.6, beta=0.1, alignment_layer=-1, max_len_a=1.5, max_len_b=10,
+                    nbest=1, trace=None):
+        """Beam search by the engine's rules (engine/search/beam_search.cpp), the reference its beam
+        search is tested against; one sentence at a time, over the cached decoder. beam >= 2.
+
+        Per step, each sentence's 2*beam best (hypothesis, token) extensions by summed log-probability
+        are taken in order: one ending in eos (or reaching the length limit) is finished and scored
+        log_prob / ((5 + length) / 6)^alpha + beta * sum_j log(min(coverage_j, 1)), where coverage_j
+        is the attention source token j received from the alignment layer (mean over heads); the
+        others continue until `beam` are alive. A sentence is done once `beam` have finished and no
+        alive one can still beat the best (log-probabilities only fall). Returns, per sentence, its
+        `nbest` best finished hypotheses: dicts of tokens (ending with eos if the model ended it),
+        score and log_prob. With a list as `trace`, appends per sentence the smallest gap between
+        a taken and a passed-over candidate, or between the two best scores: where it is tiny, float
+        rounding may legitimately decide differently (the parity tests know it)."""
+        cfg = self.cfg
+        layer = alignment_layer if 0 <= alignment_layer < cfg["decoder_layers"] else cfg["decoder_layers"] - 1
+        cover = beta != 0.0
+
+        def length_penalty(n):
+            return 1.0 if alpha == 0.0 else ((5.0 + n) / 6.0) ** alpha
+
+        def coverage_penalty(coverage):
+            return beta * float(torch.log(coverage.clamp(1e-6, 1.0)).sum()) if cover else 0.0
+
+        memory, src_mask = self.encode(src)
+        results = []
+        for i in range(src.shape[0]):
+            n = int(src_mask[i].sum())  # source tokens, eos included
+            mask = src_mask[i:i + 1, :, :n]
+            caches = self.start_cache(memory[i:i + 1, :n])
+            limit = max(1, min(int(math.floor(n * max_len_a)) + max_len_b, cfg["max_length"]))
+            alive = [{"tokens": [], "log_prob": 0.0, "coverage": torch.zeros(n)}]
+            gap = math.inf
+            finished = []
+            inputs = torch.tensor([cfg["bos_id"]], device=src.device)
+            while alive:
+                logits, cross = self.decode_step(inputs, len(alive[0]["tokens"]), caches, mask)
+                logits = logits.float()
+                parent_lp = torch.tensor([a["log_prob"] for a in alive], dtype=torch.float32, device=src.device)
+                log_probs = logits + (parent_lp - torch.logsumexp(logits, dim=-1)).unsqueeze(-1)
+                attention = cross[layer].float().mean(dim=1).cpu()  # [rows, n]
+                values, flat = log_probs.view(-1).topk(2 * beam + 1)
+                survivors, rows = [], []
+                for k, (value, index) in enumerate(zip(values.tolist(), flat.tolist())):
+                    if len(survivors) >= beam or k == 2 * beam:
+                        gap = min(gap, values[k - 1].item() - value)
+                        break
+                    row, token = divmod(index, cfg["vocab_size"])
+                    hyp = {"tokens": alive[row]["tokens"] + [token], "log_prob": value,
+                           "coverage": alive[row]["coverage"] + attention[row] if cover else None}
+                    if token == cfg["eos_id"] or len(hyp["tokens"]) >= limit:
+                        hyp["score"] = value / length_penalty(len(hyp["tokens"])) + (
+                            coverage_penalty(hyp["coverage"]) if cover else 0.0)
+                        finished.append(hyp)
+                    else:
+                        survivors.append(hyp)
+                        rows.append(row)
+                if len(finished) >= beam:
+                    best = max(h["score"] for h in finished)
+                    if all(h["log_prob"] / length_penalty(limit) <= best for h in survivors):
+                        survivors = []
+                if not survivors:
+                    break
+                caches = self.select_cache(caches, torch.tensor(rows, device=src.device))
+                inputs = torch.tensor([h["tokens"][-1] for h in survivors], device=src.device)
+                alive = survivors
+            finished.sort(key=lambda h: -h["score"])  # stable, as the engine's stable_sort
+            if trace is not None:
+                trace.append(min(gap, finished[0]["score"] - finished[1]["score"]) if len(finished) > 1 else gap)
+            results.append([{"tokens": h["tokens"], "score": h["score"], "log_prob": h["log_prob"]}
+                            for h in finished[:max(1, nbest)]])
+        return results
 
 
 def count_parameters(model):
