@@ -4,19 +4,12 @@ position, in f32 and in the engine's int8 simulation, and the same greedy output
 training and evaluate.py use the cached path. Needs PyTorch (the recipe's dependency); skipped, with
 a message, where it is not installed (CI installs only what the product needs)."""
 import os
-import sys
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
-
-try:
-    import torch
-except ImportError:  # pragma: no cover
-    torch = None
+from recipe_env import ROOT, needs_torch, torch
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+@needs_torch
 class CachedDecoding(unittest.TestCase):
     def setUp(self):
         from model import DEFAULT_CONFIG, Transformer

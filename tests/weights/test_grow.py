@@ -2,20 +2,12 @@
 feed-forward) must compute exactly what the original computed, so that architecture comparisons
 started from a trained model begin where it is. Needs PyTorch (the recipe's dependency); skipped,
 with a message, where it is not installed (CI installs only what the product needs)."""
-import os
-import sys
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
-
-try:
-    import torch
-except ImportError:  # pragma: no cover
-    torch = None
+from recipe_env import needs_torch, torch
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+@needs_torch
 class Grow(unittest.TestCase):
     def setUp(self):
         from model import DEFAULT_CONFIG, Transformer

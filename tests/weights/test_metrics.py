@@ -2,13 +2,11 @@
 own tests and by hand-worked examples, so the model card's numbers mean what they say."""
 import math
 import os
-import sys
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
-from dev_sets import load_dev  # noqa: E402
-from metrics import bleu, chrf, tokenize_13a  # noqa: E402
+from recipe_env import ROOT  # first: it puts weights/recipe on the import path
+from dev_sets import load_dev
+from metrics import bleu, chrf, tokenize_13a
 
 
 class Tokenizer13a(unittest.TestCase):

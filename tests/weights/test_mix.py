@@ -13,10 +13,9 @@ import sys
 import tempfile
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
+from recipe_env import ROOT  # first: it puts weights/recipe on the import path
 
-from prepare_data import MIX, copies, epoch_lines, parse_mix  # noqa: E402
+from prepare_data import MIX, copies, epoch_lines, parse_mix
 
 
 class Mix(unittest.TestCase):

@@ -6,12 +6,10 @@ for the beam reranked by the other direction's model, where the card records it.
 import json
 import os
 import subprocess
-import sys
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
-from metrics import bleu  # noqa: E402  (stdlib only: no torch needed here)
+from recipe_env import ROOT  # first: it puts weights/recipe on the import path
+from metrics import bleu  # (stdlib only: no torch needed here)
 
 MANIFEST = os.path.join(ROOT, "weights", "manifest.json")
 

@@ -5,19 +5,12 @@ zero) only shows hours later as a worse model. Needs PyTorch (train.py imports i
 with a message, where it is not installed."""
 import math
 import os
-import sys
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
-
-try:
-    import torch  # noqa: F401
-except ImportError:  # pragma: no cover
-    torch = None
+from recipe_env import needs_torch
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+@needs_torch
 class Schedule(unittest.TestCase):
     def setUp(self):
         from train import learning_rate
@@ -48,7 +41,7 @@ class Schedule(unittest.TestCase):
         self.assertTrue(math.isclose(self.lr(30000, 1e-3, 800, 29000, 300, 300, 600), full / 2))
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+@needs_torch
 class ContinuedRound(unittest.TestCase):
     """--init-from continues the shipped model's step, tokens and history, but early stopping starts
     afresh: the round's first validations are above the shipped model's best (the restart bump),
@@ -69,7 +62,7 @@ class ContinuedRound(unittest.TestCase):
         self.assertEqual((state["best_loss"], state["bad_evals"]), (float("inf"), 0))
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed (apt-get install python3-torch)")
+@needs_torch
 class Batches(unittest.TestCase):
     def test_an_epochs_sample_is_batched_whole_within_the_token_limit(self):
         import random
