@@ -57,7 +57,8 @@ class CachedDecoding(unittest.TestCase):
         from export import read_model_file
         from model import Transformer
         fixtures = os.path.join(ROOT, "tests", "fixtures")
-        golden = json.load(open(os.path.join(fixtures, "tiny_golden.json")))
+        with open(os.path.join(fixtures, "tiny_golden.json")) as f:
+            golden = json.load(f)
         for name in ("tiny-f32.nmt", "tiny-post-f32.nmt"):
             header, tensors = read_model_file(os.path.join(fixtures, name))
             model = Transformer(header["config"]).eval()

@@ -84,7 +84,9 @@ class PrepareData(unittest.TestCase):
                             "--corpus", corpus, "--out", out, "--mix", "news=2,ui=0.2,bible=0",
                             "--reuse-vocab", os.path.join(ROOT, "tests", "fixtures", "spm.model")],
                            check=True, capture_output=True)
-            read = lambda name: open(os.path.join(out, name), encoding="utf-8").read().splitlines()
+            def read(name):
+                with open(os.path.join(out, name), encoding="utf-8") as f:
+                    return f.read().splitlines()
             en, de, weights = read("train.en"), read("train.de"), [float(w) for w in read("train.weight")]
             got = {(e, d): w for e, d, w in zip(en, de, weights)}
             self.assertEqual(got, {("The house is small.", "Das Haus ist klein."): 2.0, ("Good morning.", "Guten Morgen."): 2.0,
