@@ -39,7 +39,7 @@ namespace nmt {
 struct TranslateOptions {
   int beam_size = 4;              // 1 = greedy
   float length_penalty = 0.6f;    // GNMT alpha for ranking finished beams (tuned on dev with the next line:
-                                  // weights/README.md, "Decoding")
+                                  // weights/EXPERIMENTS.md, "Decoding")
   float coverage_penalty = 0.1f;  // GNMT beta: marks down beams that skipped source words (0 = off)
   float max_length_ratio = 1.5f;  // target tokens <= source tokens * ratio + offset (and <= max_length)
   int max_length_offset = 10;

@@ -20,6 +20,7 @@ echo "== shipped model quality"
 /usr/bin/python3 tests/weights/test_metrics.py
 /usr/bin/python3 tests/engine/test_cli.py  # the nmt command-line tool
 /usr/bin/python3 tests/weights/test_quality.py
+/usr/bin/python3 tests/weights/test_card.py  # the model card describes the shipped models
 /usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch
 /usr/bin/python3 tests/weights/test_cached_decoding.py  # recipe; skips without PyTorch
 /usr/bin/python3 tests/weights/test_schedule.py  # recipe; skips without PyTorch

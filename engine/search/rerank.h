@@ -4,7 +4,7 @@
 // candidates of a batch at once) and the best of
 //     forward score + weight * log p(x | y) / ((5 + |x|) / 6)^alpha
 // wins. On flores-dev this fixes translations that drop or invent content, which the forward score
-// alone prefers when they are short (weights/README.md, "Decoding").
+// alone prefers when they are short (weights/EXPERIMENTS.md, "Decoding").
 #pragma once
 
 #include <vector>

@@ -1,6 +1,7 @@
 """Writes the measured parts of the model card (weights/README.md) between its marker comments:
 the score table (from each direction's scores.json), the training facts (from the model files'
 provenance) and ten example translations of everyday sentences (run through the C++ engine).
+tests/weights/test_card.py checks that the first two match what ships.
 
   python3 weights/recipe/make_card.py [--nmt build/nmt]
 """
@@ -8,6 +9,7 @@ import argparse
 import json
 import os
 import re
+import struct
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,21 +35,22 @@ def replace_block(text, name, body):
     return pattern.sub(lambda m: m.group(1) + body.rstrip() + "\n" + m.group(2), text)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
-    args = ap.parse_args()
-    card_path = os.path.join(WEIGHTS, "README.md")
-    card = open(card_path, encoding="utf-8").read()
+def read_block(text, name):
+    """The card's text between the name's marker comments (None if it has no such block)."""
+    m = re.search(rf"<!-- {name}:begin -->\n(.*?)<!-- {name}:end -->", text, re.S)
+    return m.group(1).rstrip() if m else None
 
+
+def score_table(weights=WEIGHTS):
+    """The card's score table, from each direction's scores.json (written by evaluate.py)."""
     rows = ["| direction | dev set | sentences | fp32 greedy (PyTorch) | fp32 beam 4 (engine) | int8 greedy (engine) | int8 beam 4 (engine) | int8 beam 4, reranked by the reverse model (engine) | BLEU lost to int8: greedy / beam |",
             "|---|---|---|---|---|---|---|---|---|"]
-    examples, training = [], []
 
     def cell(score):
         return f'{score["bleu"]:.1f} / {score["chrf"]:.1f}' if score else "–"
     for d in ("en-de", "de-en"):
-        scores = json.load(open(os.path.join(WEIGHTS, d, "scores.json")))
+        with open(os.path.join(weights, d, "scores.json"), encoding="utf-8") as f:
+            scores = json.load(f)
         for name, row in scores["sets"].items():
             rows.append(f'| {d} | {name} | {row["sentences"]} | {cell(row.get("fp32_greedy"))} | {cell(row.get("fp32_beam4"))} | '
                         f'{cell(row["int8_greedy"])} | {cell(row["int8_beam4"])} | {cell(row.get("int8_beam4_rerank"))} | '
@@ -56,14 +59,42 @@ def main():
         if reg:
             rerank = f'{reg["bleu_rerank"]:.1f}' if "bleu_rerank" in reg else ""
             rows.append(f'| {d} | regression sample (tests/weights) | {reg["sentences"]} | | | | {reg["bleu"]:.1f} | {rerank} | |')
+    return "\n".join(rows)
+
+
+def model_header(path):
+    """The JSON header of a model file (engine/FORMAT.md: 8-byte magic, u32 version, u32 header
+    length, ...; the header at byte 32). Only the standard library, so the card test runs in CI."""
+    with open(path, "rb") as f:
+        preamble = f.read(32)
+        header_bytes = struct.unpack("<I", preamble[12:16])[0]
+        return json.loads(f.read(header_bytes))
+
+
+def training_table(weights=WEIGHTS):
+    """The card's training facts, from each shipped model file's provenance."""
+    rows = ["| direction | rounds | steps | target tokens seen | epochs | training time | hardware | checkpoints averaged (last round) | last valid NLL | file |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for d in ("en-de", "de-en"):
+        model_file = os.path.join(weights, d, "model.nmt")
+        provenance = model_header(model_file).get("provenance", {})
+        t, hist = provenance.get("train", {}), provenance.get("history", [])
+        rows.append(f'| {d} | {t.get("rounds", 1)} | {t.get("steps", "?")} | {t.get("target_tokens", 0) / 1e6:.1f} M | {t.get("epochs", 0):.2f} | '
+                    f'{t.get("seconds", 0) / 3600:.2f} h | {t.get("device", "?")}, {t.get("threads", "?")} thread(s) | '
+                    f'{t.get("averaged", "?")} | {hist[-1]["valid_nll"] if hist else "?"} | {os.path.getsize(model_file) / 1e6:.1f} MB |')
+    return "\n".join(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
+    args = ap.parse_args()
+    card_path = os.path.join(WEIGHTS, "README.md")
+    card = open(card_path, encoding="utf-8").read()
+
+    examples = []
+    for d in ("en-de", "de-en"):
         model_file = os.path.join(WEIGHTS, d, "model.nmt")
-        info = json.loads(subprocess.run([args.nmt, "info", "--model", model_file], capture_output=True, text=True,
-                                         check=True).stdout)
-        t = info["provenance"].get("train", {})
-        hist = info["provenance"].get("history", [])
-        training.append(f'| {d} | {t.get("rounds", 1)} | {t.get("steps", "?")} | {t.get("target_tokens", 0) / 1e6:.1f} M | {t.get("epochs", 0):.2f} | '
-                        f'{t.get("seconds", 0) / 3600:.2f} h | {t.get("device", "?")}, {t.get("threads", "?")} thread(s) | '
-                        f'{t.get("averaged", "?")} | {hist[-1]["valid_nll"] if hist else "?"} | {os.path.getsize(model_file) / 1e6:.1f} MB |')
         out = subprocess.run([args.nmt, "--model", model_file, "--beam", "4"], input="\n".join(EVERYDAY[d]) + "\n",
                              capture_output=True, text=True, check=True).stdout.split("\n")
         examples.append(f"**{d}**\n\n| source | engine (int8, beam 4) |\n|---|---|")
@@ -71,10 +102,8 @@ def main():
             examples.append(f"| {s} | {h} |")
         examples.append("")
 
-    card = replace_block(card, "scores", "\n".join(rows))
-    card = replace_block(card, "training", "\n".join(
-        ["| direction | rounds | steps | target tokens seen | epochs | training time | hardware | checkpoints averaged (last round) | last valid NLL | file |",
-         "|---|---|---|---|---|---|---|---|---|---|"] + training))
+    card = replace_block(card, "scores", score_table())
+    card = replace_block(card, "training", training_table())
     card = replace_block(card, "examples", "\n".join(examples))
     open(card_path, "w", encoding="utf-8").write(card)
     print("updated", card_path)

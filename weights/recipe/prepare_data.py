@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # source name -> expected copies of each (cleaned) pair per epoch: below 1 a random fraction is drawn,
 # above 1 the source is upsampled (2.5 = every pair twice, half of them three times). --mix overrides.
 # Since round 10 prose (news, ted, docs) is upsampled and tatoeba's short sentences sampled down:
-# it gained on flores-dev and cost little on tatoeba-dev (weights/README.md). Rounds 1-9 used
+# it gained on flores-dev and cost little on tatoeba-dev (weights/EXPERIMENTS.md, round 10). Rounds 1-9 used
 # tatoeba=1, news=1, ted=1, docs=0.6 (`--mix` reproduces it).
 MIX = {
     "tatoeba": 0.75,

@@ -1,0 +1,33 @@
+"""The model card (weights/README.md) must describe the models that ship: its score table must be
+what the shipped scores.json files say, and its training table what the shipped model files'
+provenance says. Both are written by weights/recipe/make_card.py; a round shipped without rerunning
+it fails here."""
+import os
+import unittest
+
+from recipe_env import ROOT  # first: it puts weights/recipe on the import path
+from make_card import read_block, score_table, training_table  # (stdlib only: no torch needed here)
+
+CARD = os.path.join(ROOT, "weights", "README.md")
+
+
+class CardMatchesShippedModels(unittest.TestCase):
+    def setUp(self):
+        with open(CARD, encoding="utf-8") as f:
+            self.card = f.read()
+
+    def test_score_table_is_the_shipped_scores(self):
+        self.assertEqual(read_block(self.card, "scores"), score_table(),
+                         "weights/README.md's scores differ from weights/*/scores.json: run make_card.py")
+
+    def test_training_table_is_the_shipped_provenance(self):
+        self.assertEqual(read_block(self.card, "training"), training_table(),
+                         "weights/README.md's training table differs from the model files: run make_card.py")
+
+    def test_tables_fail_on_a_stale_card(self):
+        stale = self.card.replace(score_table().split("\n")[2], "| en-de | flores-dev | 997 | 0 | 0 | 0 | 0 | 0 | 0 |")
+        self.assertNotEqual(read_block(stale, "scores"), score_table())
+
+
+if __name__ == "__main__":
+    unittest.main()
