@@ -94,7 +94,8 @@ class PrepareData(unittest.TestCase):
                                    ("house", "Haus"): MIX["dict"]})
             self.assertEqual(len(read("train.en.ids")), len(en))
             self.assertEqual(len(read("train.de.ids")), len(de))
-            stats = json.load(open(os.path.join(out, "stats.json")))
+            with open(os.path.join(out, "stats.json"), encoding="utf-8") as f:
+                stats = json.load(f)
             self.assertEqual(stats["ui"]["placeholder_mismatch"], 1)
             self.assertEqual(stats["bible"]["weight_zero"], 1)
             self.assertEqual(stats["lines_per_epoch"], round(4 + 0.4 + MIX["dict"]))
