@@ -62,6 +62,27 @@ class ContinuedRound(unittest.TestCase):
         self.assertEqual((state["best_loss"], state["bad_evals"]), (float("inf"), 0))
 
 
+    def test_validations_during_the_rewarm_do_not_count_for_early_stopping(self):
+        """Round 19's en-de (--rewarm 2000, patience 4): its validations, replayed. Counting them
+        all, the first (still re-warming) is the best and the bump's peak stops the run at 51
+        minutes; skipping the two taken while re-warming, the run goes on improving."""
+        from train import count_validation
+        losses = [2.1200, 2.1304, 2.1324, 2.1277, 2.1247]
+        rewarming = [True, True, False, False, False]
+        for skip in (False, True):
+            state = {"best_loss": float("inf"), "bad_evals": 0}
+            for loss, warming in zip(losses, rewarming):
+                count_validation(state, loss, warming and skip)
+            if skip:
+                self.assertEqual((state["best_loss"], state["bad_evals"]), (2.1247, 0))
+            else:
+                self.assertEqual((state["best_loss"], state["bad_evals"]), (2.1200, 4))
+        # No improvement by more than min_delta counts as a bad validation.
+        state = {"best_loss": 2.0, "bad_evals": 1}
+        count_validation(state, 1.9995, False)
+        self.assertEqual((state["best_loss"], state["bad_evals"]), (2.0, 2))
+
+
 @needs_torch
 class Batches(unittest.TestCase):
     def test_an_epochs_sample_is_batched_whole_within_the_token_limit(self):

@@ -196,6 +196,20 @@ def continue_from_provenance(state, provenance):
     state["best_loss"], state["bad_evals"] = float("inf"), 0
 
 
+def count_validation(state, vloss, rewarming, min_delta=1e-3):
+    """Early stopping's bookkeeping for one validation: a new best resets the count of validations
+    without improvement, anything else adds one. While the learning rate is still re-warming after
+    --init-from, a validation does neither: the restart bump keeps rising until the rate is back up,
+    so the round's first validation would be its best and the bump's peak would count against it
+    (round 19's en-de, with --rewarm 2000, stopped at 51 of 125 minutes that way)."""
+    if rewarming:
+        return
+    if vloss < state["best_loss"] - min_delta:
+        state["best_loss"], state["bad_evals"] = vloss, 0
+    else:
+        state["bad_evals"] += 1
+
+
 def average_checkpoints(paths):
     avg = None
     for p in paths:
@@ -379,10 +393,8 @@ def main():
             state["history"].append({"step": state["step"], "tokens": state["tokens"], "valid_nll": round(vloss, 4),
                                      "valid_bleu_greedy": round(vbleu, 2), "minutes": round((time.time() - start) / 60, 1)})
             log(event="valid", **state["history"][-1])
-            if vloss < state["best_loss"] - 1e-3:
-                state["best_loss"], state["bad_evals"] = vloss, 0
-            else:
-                state["bad_evals"] += 1
+            rewarming = state.get("rewarm_start") is not None and state["step"] - state["rewarm_start"] < args.rewarm
+            count_validation(state, vloss, rewarming)
             save("periodic")
             last_ckpt = time.time()
             if state["bad_evals"] >= args.patience:
