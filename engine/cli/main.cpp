@@ -11,6 +11,9 @@
 //       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
 //   nmt info --model FILE
 //       Prints the model's header: config, languages, provenance.
+//   nmt segment --lang en|de < lines.txt
+//       Cuts each input line into sentences with the engine's segmenter and prints them on one line,
+//       separated by tabs (the training recipe splits long paragraph pairs with it).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -23,6 +26,7 @@
 #include <sstream>
 #include <string>
 
+#include "text/segmenter.h"
 #include "translator.h"
 
 namespace {
@@ -32,7 +36,8 @@ int usage() {
                "usage: nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B]\n"
                "           [--reverse-model FILE [--reverse-weight W]] [--alignments [--all-heads]] < in > out\n"
                "       nmt bench --model FILE --input FILE [--beam N] [--repeat N] [--reverse-model FILE]\n"
-               "       nmt info --model FILE\n");
+               "       nmt info --model FILE\n"
+               "       nmt segment --lang en|de < lines.txt\n");
   return 2;
 }
 
@@ -60,9 +65,35 @@ bool parse_number(const char* text, float lo, float hi, float& out) {
   return end != text && *end == '\0' && out >= lo && out <= hi;
 }
 
+// `nmt segment`: one output line per input line, its sentences separated by tabs (tabs inside a
+// sentence become spaces so the output stays parseable).
+int segment_lines(int argc, char** argv) {
+  std::string lang;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--lang") == 0 && i + 1 < argc) lang = argv[++i];
+    else return usage();
+  }
+  if (lang.empty()) return usage();
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::string out;
+    for (const nmt::TextPiece& piece : nmt::segment_text(line, lang)) {
+      if (!piece.is_sentence) continue;
+      std::string sentence = line.substr(piece.begin, piece.end - piece.begin);
+      for (char& c : sentence) if (c == '\t') c = ' ';
+      if (!out.empty()) out += '\t';
+      out += sentence;
+    }
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "segment") == 0) return segment_lines(argc, argv);
   std::string mode = "translate", model_path, input_path, reverse_path;
   nmt::TranslateOptions options;
   int repeat = 1;

@@ -28,23 +28,35 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spm_tools  # noqa: E402
 
 # source name -> expected copies of each (cleaned) pair per epoch: below 1 a random fraction is drawn,
 # above 1 the source is upsampled (2.5 = every pair twice, half of them three times). --mix overrides.
 # Since round 10 prose (news, ted, docs) is upsampled and tatoeba's short sentences sampled down:
 # it gained on flores-dev and cost little on tatoeba-dev (weights/EXPERIMENTS.md, round 10). Rounds 1-9 used
-# tatoeba=1, news=1, ted=1, docs=0.6 (`--mix` reproduces it).
+# tatoeba=1, news=1, ted=1, docs=0.6; rounds 10-19 the v1 sources at tatoeba=0.75, news=2, ted=2, docs=1,
+# multi30k=1, dict-sentences=1, bible=0.3, ui=0.2, dict=0.08 and the v2 ones at 0 (`--mix` reproduces either).
+# Round 20 adds the corpus v2 prose (news-recent: human references; news-mt: strong systems' outputs,
+# i.e. sequence-level distillation; games: narration and dialogue; wiki) and the back-translations
+# (--back-translations), and turns the software and dictionary text further down, so that about
+# two thirds of an epoch is prose (stats.json: "prose_share").
 MIX = {
-    "tatoeba": 0.75,
+    "tatoeba": 0.5,
     "news": 2.0,
     "ted": 2.0,
-    "docs": 1.0,
-    "multi30k": 1.0,
-    "dict-sentences": 1.0,
-    "bible": 0.3,
-    "ui": 0.2,
-    "dict": 0.08,
+    "docs": 0.5,
+    "multi30k": 0.5,
+    "dict-sentences": 0.5,
+    "bible": 0.1,
+    "ui": 0.1,
+    "dict": 0.03,
+    "news-recent": 3.0,
+    "news-mt": 2.0,
+    "games": 1.0,
+    "wiki": 3.0,
 }
+PROSE = ("news", "ted", "news-recent", "news-mt", "games", "wiki")  # for the stats: what counts as prose
+BT_WEIGHT = 1.0  # copies per epoch of each back-translated pair (--bt-weight)
 
 PLACEHOLDER = re.compile(r"%\d*\$?[sdif]|%[sdif]|\{\s*\$?[\w.-]+\s*\}|\$\([A-Z0-9_]+\)|#[A-Z_]+#|&[a-z]+;")
 LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -124,29 +136,53 @@ def main():
                                           "of training a new one (to continue training a shipped model)")
     ap.add_argument("--mix", help="reweight sources, e.g. 'news=3,ted=2,tatoeba=0.5' (copies per pair; "
                                    f"default {','.join(f'{k}={v:g}' for k, v in MIX.items())})")
+    ap.add_argument("--back-translations", help="backtranslate.py's output folder (bt.en-de.tsv, bt.de-en.tsv): "
+                                                "synthetic pairs for the one direction each trains")
+    ap.add_argument("--bt-weight", type=float, default=BT_WEIGHT, help="copies per epoch of each synthetic pair")
+    ap.add_argument("--distilled", help="a folder with a teacher's translations of the training sources "
+                                        "(kd.en-de.tsv[.gz], kd.de-en.tsv[.gz]; gpu_round.py)")
+    ap.add_argument("--kd-weight", type=float, default=1.0, help="copies per epoch of each distilled pair")
+    ap.add_argument("--nmt", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "nmt"),
+                    help="the engine's CLI, whose segmenter splits paragraph pairs that are over the length limit "
+                         "('none': drop them)")
     args = ap.parse_args()
     mix = parse_mix(args.mix)
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
 
     pairs, weights, stats = [], [], {"mix": mix}
+    too_long = []  # (source name, en, de): split into sentence pairs below, or dropped
     for name, weight in mix.items():
         path = os.path.join(args.corpus, "train", f"{name}.en-de.tsv.gz")
         st = stats.setdefault(name, {"read": 0, "kept": 0})
+        if not os.path.exists(path):
+            if weight == 0:
+                continue
+            raise SystemExit(f"{path}: missing (corpus v2 has train/{name}; for an older corpus: --mix {name}=0)")
         for en, de in read_pairs(path):
             st["read"] += 1
             reason = clean_pair(en, de)
+            if reason == "too_long" and weight > 0:
+                too_long.append((name, en, de))
+                continue
             if reason:
                 st[reason] = st.get(reason, 0) + 1
                 continue
             if weight == 0:
                 st["weight_zero"] = st.get("weight_zero", 0) + 1
                 continue
-            st["kept"] += 1
-            st["per_epoch"] = st.get("per_epoch", 0) + weight
-            st["chars"] = st.get("chars", 0) + weight * (len(en) + len(de))  # expected per epoch, by volume
-            pairs.append((en, de))
-            weights.append(weight)
+            add_pair(st, pairs, weights, en, de, weight)
+    for (name, en, de), sentences in zip(too_long, split_paragraphs([(en, de) for _, en, de in too_long], args.nmt)):
+        st = stats[name]
+        if not sentences:
+            st["too_long"] = st.get("too_long", 0) + 1
+            continue
+        st["split_paragraphs"] = st.get("split_paragraphs", 0) + 1
+        st["split_sentences"] = st.get("split_sentences", 0) + len(sentences)
+        for s_en, s_de in sentences:
+            add_pair(st, pairs, weights, s_en, s_de, mix[name])
+    for name in mix:
+        st = stats[name]
         for key in ("per_epoch", "chars"):  # sums of fractional weights: round for the log and stats.json
             if key in st:
                 st[key] = round(st[key], 1)
@@ -174,13 +210,88 @@ def main():
             spm_bytes = open(args.reuse_vocab, "rb").read()
         with open(prefix + ".model", "wb") as f:
             f.write(spm_bytes)
-        subprocess.run(["spm_export_vocab", f"--model={prefix}.model", f"--output={prefix}.vocab"], check=True)
+        spm_tools.export_vocab(prefix + ".model", prefix + ".vocab")
     else:
         train_vocabulary([pairs[i] for i in epoch_lines(weights, rng)], rng, args, prefix)
     encode_ids(args.out, prefix)
+    if args.back_translations:
+        stats["back_translations"] = write_direction_pairs("bt", args.back_translations, args.out, prefix, args.bt_weight)
+    if args.distilled:
+        stats["distilled"] = write_direction_pairs("kd", args.distilled, args.out, prefix, args.kd_weight)
+    per_epoch = sum(stats[n].get("per_epoch", 0) for n in mix)
+    prose = sum(stats[n].get("per_epoch", 0) for n in mix if n in PROSE)
+    stats["prose_share"] = {"pairs_per_epoch": round(prose / max(1, per_epoch), 3)}
+    for direction, bt in stats.get("back_translations", {}).items():  # back-translated news counts as prose
+        stats["prose_share"][f"{direction} with back-translations"] = round(
+            (prose + bt["per_epoch"]) / max(1, per_epoch + bt["per_epoch"]), 3)
     with open(os.path.join(args.out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
     print(json.dumps({"total_kept": len(pairs), "lines_per_epoch": stats["lines_per_epoch"]}), file=sys.stderr)
+
+
+def add_pair(st, pairs, weights, en, de, weight):
+    st["kept"] += 1
+    st["per_epoch"] = st.get("per_epoch", 0) + weight
+    st["chars"] = st.get("chars", 0) + weight * (len(en) + len(de))  # expected per epoch, by volume
+    pairs.append((en, de))
+    weights.append(weight)
+
+
+def segment(nmt, lang, lines):
+    """Each line cut into sentences by the engine's own segmenter (`nmt segment`), so training sees
+    the sentences the engine will translate."""
+    if not lines or nmt == "none":  # --nmt none: no splitting, over-long pairs are dropped (before round 20)
+        return [[] for _ in lines]
+    if not os.path.exists(nmt):
+        raise SystemExit(f"{nmt}: not found; build the engine first (scripts/build.sh) or pass --nmt")
+    out = subprocess.run([nmt, "segment", "--lang", lang], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    return [row.split("\t") if row else [] for row in out[: len(lines)]]
+
+
+def split_paragraphs(pairs, nmt):
+    """Paragraph pairs over the length limit -> their sentence pairs, where both sides cut into the
+    same number of sentences (then the i-th sentences are taken as translations of each other) and
+    every sentence pair passes clean_pair; else [] (the pair is dropped)."""
+    en_rows = segment(nmt, "en", [en for en, _ in pairs])
+    de_rows = segment(nmt, "de", [de for _, de in pairs])
+    result = []
+    for en_sents, de_sents in zip(en_rows, de_rows):
+        sentences = list(zip(en_sents, de_sents))
+        if len(en_sents) < 2 or len(en_sents) != len(de_sents) or any(clean_pair(e, d) for e, d in sentences):
+            sentences = []
+        result.append(sentences)
+    return result
+
+
+def write_direction_pairs(kind, folder, out, prefix, weight):
+    """<kind>.<direction>.tsv[.gz] (English<TAB>German) -> <kind>.<direction>.{en,de}, their .ids and
+    a .weight file: pairs that train only the direction in their name. kind "bt": back-translations
+    (synthetic source, real target; train.py tags their source); "kd": a teacher's translations of
+    the training sources (real source, teacher's target; gpu_round.py, distill.py)."""
+    stats = {}
+    for direction in ("en-de", "de-en"):
+        path = os.path.join(folder, f"{kind}.{direction}.tsv")
+        if not os.path.exists(path):
+            path += ".gz"
+            if not os.path.exists(path):
+                continue
+        rows = []
+        with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) == 2 and not clean_pair(*parts):
+                    rows.append(parts)
+        base = os.path.join(out, f"{kind}.{direction}")
+        for col, lang in ((0, "en"), (1, "de")):
+            with open(f"{base}.{lang}", "w", encoding="utf-8") as f:
+                f.writelines(row[col] + "\n" for row in rows)
+            spm_tools.encode_file(prefix + ".model", f"{base}.{lang}", f"{base}.{lang}.ids")
+        with open(f"{base}.weight", "w") as f:
+            f.writelines(f"{weight:g}\n" for _ in rows)
+        stats[direction] = {"pairs": len(rows), "weight": weight, "per_epoch": round(len(rows) * weight, 1)}
+        print(f"{kind} {direction}: {stats[direction]}", file=sys.stderr)
+    return stats
 
 
 def train_vocabulary(kept, rng, args, prefix):
@@ -191,20 +302,17 @@ def train_vocabulary(kept, rng, args, prefix):
     with open(spm_input, "w", encoding="utf-8") as f:
         for en, de in sample:
             f.write(en + "\n" + de + "\n")
-    subprocess.run([
-        "spm_train", f"--input={spm_input}", f"--model_prefix={prefix}", f"--vocab_size={args.vocab_size}",
+    spm_tools.train([
+        f"--input={spm_input}", f"--model_prefix={prefix}", f"--vocab_size={args.vocab_size}",
         "--model_type=unigram", "--character_coverage=0.9999", "--pad_id=0", "--unk_id=1", "--bos_id=2",
         "--eos_id=3", "--input_sentence_size=1000000", "--shuffle_input_sentence=true",
         "--num_threads=2", "--minloglevel=1",
-    ], check=True)
+    ])
 
 
 def encode_ids(out, prefix):
     for lang in ("en", "de"):
-        with open(os.path.join(out, f"train.{lang}"), "rb") as fin, \
-                open(os.path.join(out, f"train.{lang}.ids"), "wb") as fout:
-            subprocess.run(["spm_encode", f"--model={prefix}.model", "--output_format=id"],
-                           stdin=fin, stdout=fout, check=True)
+        spm_tools.encode_file(prefix + ".model", os.path.join(out, f"train.{lang}"), os.path.join(out, f"train.{lang}.ids"))
 
 
 if __name__ == "__main__":

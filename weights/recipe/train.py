@@ -28,6 +28,7 @@ from dev_sets import load_dev  # noqa: E402
 from metrics import bleu  # noqa: E402
 from model import DEFAULT_CONFIG, Transformer, count_parameters  # noqa: E402
 from prepare_data import epoch_lines  # noqa: E402
+import spm_tools  # noqa: E402
 
 
 def read_ids(path, limit):
@@ -50,6 +51,28 @@ def read_weights(data, count):
     if len(weights) != count:
         raise SystemExit(f"{path}: {len(weights)} weights for {count} lines; rerun prepare_data.py")
     return weights
+
+
+def read_direction_pairs(data, kind, s, t, limit, tag_id=None):
+    """prepare_data.py's pairs for this direction only (<kind>.<s>-<t>.*) as (sources, targets,
+    weights); empty lists if the data folder has none. kind "bt": back-translations (synthetic
+    source, real target); "kd": a teacher's translations (real source, teacher's target). With
+    tag_id, each source starts with that id ("tagged back-translation", Caswell et al. 2019: the
+    model can tell synthetic sources from real ones and does not learn to imitate their errors).
+    The tag is the begin-of-sentence id, which no real source contains (the encoder reads tokens +
+    eos), so the vocabulary and the engine stay as they are."""
+    base = os.path.join(data, f"{kind}.{s}-{t}")
+    if not os.path.exists(f"{base}.{s}.ids"):
+        return [], [], []
+    src = read_ids(f"{base}.{s}.ids", limit - (tag_id is not None))
+    if tag_id is not None:
+        src = [[tag_id] + ids for ids in src]
+    tgt = read_ids(f"{base}.{t}.ids", limit)
+    with open(f"{base}.weight") as f:
+        weights = [float(line) for line in f]
+    if not len(src) == len(tgt) == len(weights):
+        raise SystemExit(f"{base}.*: {len(src)} sources, {len(tgt)} targets, {len(weights)} weights; rerun prepare_data.py")
+    return src, tgt, weights
 
 
 def make_batches(src, tgt, lines, max_tokens, rng):
@@ -108,18 +131,11 @@ def learning_rate(step, peak, warmup, rewarm_start=None, rewarm=300, seconds_lef
 
 
 def spm_decode(sp_model, ids_list):
-    import subprocess
-    text = "\n".join(" ".join(str(i) for i in ids) for ids in ids_list) + "\n"
-    out = subprocess.run(["spm_decode", f"--model={sp_model}", "--input_format=id"], input=text,
-                         capture_output=True, text=True, check=True).stdout
-    return out.split("\n")[: len(ids_list)]
+    return spm_tools.decode(sp_model, ids_list)
 
 
 def spm_encode(sp_model, lines):
-    import subprocess
-    out = subprocess.run(["spm_encode", f"--model={sp_model}", "--output_format=id"], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, check=True).stdout
-    return [[int(t) for t in line.split()] for line in out.split("\n")[: len(lines)]]
+    return spm_tools.encode(sp_model, lines)
 
 
 @torch.no_grad()
@@ -251,6 +267,9 @@ def main():
     ap.add_argument("--anneal-minutes", type=float, default=0,
                     help="over the last this many minutes of --minutes, take the learning rate linearly down to "
                          "zero (a final polish before export; 0: off)")
+    ap.add_argument("--max-steps", type=int, default=0, help="also stop this run after this many steps (tests)")
+    ap.add_argument("--bt-tag", type=int, default=1,
+                    help="1: start each back-translated source with the tag id (read_direction_pairs); 0: untagged")
     ap.add_argument("--rewarm", type=int, default=300,
                     help="after --init-from (Adam's moments start at zero), ramp the learning rate up over this "
                          "many steps to where the schedule left off")
@@ -278,6 +297,9 @@ def main():
     src = read_ids(os.path.join(args.data, f"train.{args.src}.ids"), limit)
     tgt = read_ids(os.path.join(args.data, f"train.{args.tgt}.ids"), limit)
     weights = read_weights(args.data, len(src))
+    synthetic = read_direction_pairs(args.data, "bt", args.src, args.tgt, limit, cfg["bos_id"] if args.bt_tag else None)
+    distilled = read_direction_pairs(args.data, "kd", args.src, args.tgt, limit)
+    src, tgt, weights = src + synthetic[0] + distilled[0], tgt + synthetic[1] + distilled[1], weights + synthetic[2] + distilled[2]
     keep = [i for i in range(len(src)) if src[i] and tgt[i] and len(src[i]) < 150 and len(tgt[i]) < 150]
     src, tgt, weights = [src[i] for i in keep], [tgt[i] for i in keep], [weights[i] for i in keep]
     tok_total = round(sum(w * (len(t) + 1) for w, t in zip(weights, tgt)))  # expected per epoch
@@ -330,6 +352,7 @@ def main():
         state = ck["state"]
         log(event="resume", step=state["step"])
     log(event="start", params=count_parameters(model), pairs=len(src), pairs_per_epoch=round(sum(weights)),
+        back_translated_pairs=len(synthetic[0]), distilled_pairs=len(distilled[0]),
         epoch_target_tokens=tok_total, config=cfg,
         args=vars(args))
 
@@ -348,6 +371,7 @@ def main():
         log(event="checkpoint", tag=tag, step=state["step"])
 
     start = time.time()
+    first_step = state["step"]
     seconds_before = state["train_seconds"]
     budget = args.minutes * 60
     last_ckpt = time.time()
@@ -386,7 +410,7 @@ def main():
                 nll=round(window_loss / window_tok, 4), tok_per_s=round(window_tok / dt), lr=round(lr, 6),
                 elapsed_min=round(elapsed / 60, 1), eta_min=round(max(0, budget - elapsed) / 60, 1))
             window_tok, window_loss, window_t = 0, 0.0, time.time()
-        out_of_time = time.time() - start >= budget
+        out_of_time = time.time() - start >= budget or (args.max_steps and state["step"] - first_step >= args.max_steps)
         if time.time() - last_ckpt >= args.checkpoint_minutes * 60 or out_of_time:
             vloss, vbleu = validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device,
                                     args.bleu_sentences)
