@@ -92,7 +92,7 @@ Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& pat
 
 SearchOptions Translator::search_options(const TranslateOptions& o) const {
   SearchOptions s;
-  s.beam_size = std::max(1, std::min(o.beam_size, 16));
+  s.beam_size = o.beam_size;
   s.length_penalty = o.length_penalty;
   s.coverage_penalty = o.coverage_penalty;
   s.max_length_ratio = o.max_length_ratio;
@@ -132,6 +132,9 @@ std::string Translator::check_reverse(const Translator& reverse) const {
 
 Result<Translation> Translator::translate(std::string_view input, const TranslateOptions& options,
                                           const Translator* reverse) const {
+  const std::string bad_option = check_options(options);
+  if (!bad_option.empty()) return Error{bad_option};
+  if (!options.rerank) reverse = nullptr;
   if (reverse) {
     const std::string why = check_reverse(*reverse);
     if (!why.empty()) return Error{"cannot rerank with the reverse model: " + why};

@@ -6,7 +6,7 @@
 //   auto loaded = nmt::Translator::load_file("weights/en-de/model.nmt");
 //   if (!loaded) { fprintf(stderr, "%s\n", loaded.error().c_str()); return 1; }
 //   nmt::Translator& t = *loaded.value();
-//   nmt::TranslateOptions options;           // beam 4, no alignments
+//   nmt::TranslateOptions options;           // beam 4, no alignments (defaults: options.h)
 //   options.alignments = true;
 //   auto result = t.translate("The cat sleeps. It is tired.", options);
 //   if (result) puts(result->text.c_str());  // "Die Katze schläft. Sie ist müde."
@@ -30,26 +30,12 @@
 #include "common/result.h"
 #include "model/model_file.h"
 #include "model/transformer.h"
+#include "options.h"
 #include "search/beam_search.h"
 #include "text/word_alignment.h"
 #include "tokenizer/sentencepiece.h"
 
 namespace nmt {
-
-struct TranslateOptions {
-  int beam_size = 4;              // 1 = greedy
-  float length_penalty = 0.6f;    // GNMT alpha for ranking finished beams (tuned on dev with the next line:
-                                  // weights/EXPERIMENTS.md, "Decoding")
-  float coverage_penalty = 0.1f;  // GNMT beta: marks down beams that skipped source words (0 = off)
-  float max_length_ratio = 1.5f;  // target tokens <= source tokens * ratio + offset (and <= max_length)
-  int max_length_offset = 10;
-  bool alignments = false;        // keep the cross-attention and compute word alignments
-  bool all_heads = false;         // also keep every decoder layer's every head
-  float reverse_weight = 0.3f;    // with a reverse model (translate's `reverse`): weight of log p(source | candidate)
-                                  // when reranking the beam's candidates (search/rerank.h)
-  int batch_tokens = 2048;        // sentences are batched up to this many source tokens
-  int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
-};
 
 struct TokenSpan {
   std::string piece;  // "▁Hallo", or "</s>"
@@ -87,8 +73,9 @@ class Translator {
   static Result<std::unique_ptr<Translator>> load_file(const std::string& path);
 
   // `reverse`, optional: the model of the other direction (de->en for en->de, same vocabulary, see
-  // check_reverse); with it and beam_size > 1 the beam's candidates are reranked by how well the
-  // reverse model gets the source back (search/rerank.h): better translations, ~2.5x the time.
+  // check_reverse); with it, options.rerank and beam_size > 1 the beam's candidates are reranked by
+  // how well the reverse model gets the source back (search/rerank.h): better translations, ~2.5x
+  // the time. Options outside their ranges (options.h) are an error.
   Result<Translation> translate(std::string_view text, const TranslateOptions& options,
                                 const Translator* reverse = nullptr) const;
   // Empty if `reverse` can rerank this model's translations, else why not.

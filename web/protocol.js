@@ -13,7 +13,8 @@
  *    modelUrl | manifestUrl, from, to}  →
  *                                        ←   {id, status:'progress', phase, loaded, total, files}  (0..n)
  *                                        ←   {id, status:'ready', info}          or {id, status:'error', error}
- *   {id, type:'translate', text, options} →
+ *   {id, type:'translate', text, options,
+ *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
  *                                        ←   {id, status:'partial', ...}  (one per chunk, long inputs)
  *                                        ←   {id, status:'result', result}      or {id, status:'error', error}
  *   {id, type:'cancel', target}          →   (no reply: the request `target` is dropped or stopped)

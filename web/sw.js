@@ -8,7 +8,7 @@
  * file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD.
  */
 /* global self, caches */
-const BUILD = /* BUILD */ { version: 'dev', shell: ['./', 'index.html', 'style.css', 'app.js', 'translator.js', 'worker.js', 'protocol.js', 'icon.svg', 'app.webmanifest', 'engine/engine.js', 'engine/engine.wasm', 'models/manifest.json'], models: [] } /* /BUILD */;
+const BUILD = /* BUILD */ { version: 'dev', shell: ['./', 'index.html', 'style.css', 'app.js', 'translator.js', 'worker.js', 'protocol.js', 'options.js', 'icon.svg', 'app.webmanifest', 'engine/engine.js', 'engine/engine.wasm', 'models/manifest.json'], models: [] } /* /BUILD */;
 
 const SHELL_CACHE = `nmt-shell-${BUILD.version}`;
 const MODEL_CACHE = 'nmt-models'; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly

@@ -73,9 +73,21 @@ export interface TranslateProgress {
   sentences: Sentence[];
 }
 
+/**
+ * The decoding options, as checked by translate() and by the engine: DECODING_OPTIONS (web/options.js,
+ * the engine's table in engine/options.h). A value outside its range rejects with code 'bad-request'.
+ */
 export interface TranslateOptions {
   /** Beam size, 1 (greedy, fastest) to 16. Default 4. */
   beam?: number;
+  /** GNMT length penalty alpha for ranking finished beams, 0 to 2 (0 = raw log-probability). Default 0.6. */
+  lengthPenalty?: number;
+  /** GNMT coverage penalty beta, 0 to 2: marks down beams that skipped source words (0 = off). Default 0.1. */
+  coveragePenalty?: number;
+  /** At most source tokens × this + 10 target tokens, 0.1 to 4. Default 1.5. */
+  maxLengthRatio?: number;
+  /** With `rerank`: weight of the reverse model's score, 0 to 5. Default 0.3. */
+  reverseWeight?: number;
   /** Return attention and word alignments. Default true. */
   alignments?: boolean;
   /** Also return every decoder layer's per-head cross-attention (Sentence.heads). Default false. */
@@ -186,6 +198,24 @@ export declare const ErrorCode: Readonly<{
 }>;
 
 export declare const PROTOCOL_VERSION: number;
+
+/** One decoding option: its engine (snake_case) name, default and allowed range. */
+export interface DecodingOptionSpec {
+  /** The engine's name; translate() takes it in camelCase (length_penalty → lengthPenalty). */
+  name: string;
+  kind: 'integer' | 'number' | 'flag';
+  /** The engine's default (translate()'s own default for `alignments` is true). */
+  default: number | boolean;
+  /** Allowed values, inclusive (integer and number options). */
+  min?: number;
+  max?: number;
+  /** The `nmt` command takes it (as --name with '-' for '_'). */
+  cli: boolean;
+  doc: string;
+}
+
+/** The decoding options' table (engine/options.h). */
+export declare const DECODING_OPTIONS: ReadonlyArray<Readonly<DecodingOptionSpec>>;
 
 /** Errors from the translator carry a machine-readable code. Aborts reject with a DOMException named 'AbortError' instead. */
 export declare class TranslatorError extends Error {

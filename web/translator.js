@@ -27,8 +27,10 @@
 import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel,
 } from './protocol.js';
+import { engineOptions } from './options.js';
 
 export { TranslatorError, ErrorCode, PROTOCOL_VERSION } from './protocol.js';
+export { DECODING_OPTIONS } from './options.js';
 
 const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -206,21 +208,17 @@ export class Translator {
    * @returns {Promise<Translation>}
    */
   translate(text, options = {}) {
-    const { signal, onProgress, ...rest } = options;
+    const { signal, onProgress, chunkChars, ...decoding } = options;
     if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
     if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(text): text must be a string.'));
     if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));
-    const engineOptions = {
-      beam: rest.beam === undefined ? 4 : rest.beam,
-      alignments: rest.alignments !== false,
-      allHeads: !!rest.allHeads,
-      rerank: rest.rerank !== false,
-      chunkChars: rest.chunkChars,
-    };
-    if (!Number.isInteger(engineOptions.beam) || engineOptions.beam < 1 || engineOptions.beam > 16) {
-      return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(): beam must be an integer from 1 to 16.'));
+    let engine;
+    try {
+      engine = engineOptions(decoding); // checked here, so a bad request fails before it queues
+    } catch (e) {
+      return Promise.reject(e);
     }
-    return this.#enqueue({ type: Request.TRANSLATE, text, options: engineOptions }, { signal, onProgress, text });
+    return this.#enqueue({ type: Request.TRANSLATE, text, options: engine, chunkChars }, { signal, onProgress, text });
   }
 
   /** Memory used inside the worker: {wasmBytes, jsHeapBytes, modelFileBytes}. */

@@ -309,16 +309,11 @@ const cancelled = new Set();
 async function translate(msg) {
   if (!engine) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The model is not loaded yet.');
   if (typeof msg.text !== 'string') throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The text to translate must be a string.');
-  const o = msg.options || {};
-  const engineOptions = JSON.stringify({
-    beam: Number.isInteger(o.beam) && o.beam > 0 ? o.beam : 4,
-    alignments: o.alignments !== false,
-    all_heads: !!o.allHeads,
-    rerank: o.rerank !== false, // only matters when a reverse model was loaded
-  });
+  // The engine's JSON options, checked by translator.js (options.js) and again by the engine.
+  const engineOptions = JSON.stringify(msg.options || {});
   const started = performance.now();
   const builder = new ResultBuilder(msg.text);
-  const chunks = planChunks(msg.text, o.chunkChars || 1000);
+  const chunks = planChunks(msg.text, msg.chunkChars || 1000);
   for (let i = 0; i < chunks.length; i++) {
     if (cancelled.has(msg.id)) return null;
     const [b, e] = chunks[i];

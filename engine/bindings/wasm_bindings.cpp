@@ -9,6 +9,7 @@
 //   const r = JSON.parse(t.translate(text, JSON.stringify({ beam: 4, alignments: true, rerank: true })));
 //   // r = { ok: true, result: {...} } or { ok: false, error: '...' }  (result: see engine/README.md)
 //   t.delete();
+//   const specs = JSON.parse(Module.optionSpecs());  // the decoding options' table (engine/options.h)
 //
 // Strings cross the boundary as JSON so the JS side needs no embind value types, and nothing here
 // throws: every failure comes back as a message.
@@ -66,27 +67,11 @@ class WasmTranslator {
 
   std::string translate(const std::string& text, const std::string& options_json) const {
     if (!translator_) return error_json("no model loaded: call load() first");
-    nmt::TranslateOptions o;
-    const json opts = json::parse(options_json.empty() ? "{}" : options_json, nullptr, false);
-    if (opts.is_discarded() || !opts.is_object()) return error_json("options must be a JSON object");
-    auto number = [&](const char* key, double fallback, double lo, double hi) {
-      auto it = opts.find(key);
-      if (it == opts.end() || !it->is_number()) return fallback;
-      return std::min(hi, std::max(lo, it->get<double>()));
-    };
-    auto flag = [&](const char* key) {
-      auto it = opts.find(key);
-      return it != opts.end() && it->is_boolean() && it->get<bool>();
-    };
-    o.beam_size = int(number("beam", o.beam_size, 1, 16));
-    o.length_penalty = float(number("length_penalty", o.length_penalty, 0, 2));
-    o.coverage_penalty = float(number("coverage_penalty", o.coverage_penalty, 0, 2));
-    o.max_length_ratio = float(number("max_length_ratio", o.max_length_ratio, 0.1, 4));
-    o.reverse_weight = float(number("reverse_weight", o.reverse_weight, 0, 5));
-    o.alignments = flag("alignments");
-    o.all_heads = flag("all_heads");
-    const bool rerank = reverse_ && (opts.find("rerank") == opts.end() || flag("rerank"));  // on by default once loaded
-    auto result = translator_->translate(text, o, rerank ? reverse_.get() : nullptr);
+    // Checked against the table in options.h: a bad value is an error, never clamped.
+    auto options = nmt::options_from_json(options_json);
+    if (!options) return error_json(options.error());
+    const nmt::TranslateOptions& o = options.value();
+    auto result = translator_->translate(text, o, reverse_.get());  // o.rerank: whether to use it
     if (!result) return error_json(result.error());
     return R"({"ok":true,"result":)" + nmt::to_json(result.value(), o) + "}";
   }
@@ -105,4 +90,5 @@ EMSCRIPTEN_BINDINGS(nmt_engine) {
       .function("loadReverse", &WasmTranslator::loadReverse)
       .function("info", &WasmTranslator::info)
       .function("translate", &WasmTranslator::translate);
+  emscripten::function("optionSpecs", &nmt::option_specs_json);
 }

@@ -1,13 +1,14 @@
 // nmt: the engine's command-line tool.
 //
-//   nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B] [--alignments [--all-heads]] < input.txt > output.txt
+//   nmt --model FILE [decoding options] [--reverse-model FILE] < input.txt > output.txt
 //       Translates stdin to stdout (paragraphs and line breaks kept). --alignments prints JSON with
 //       tokens, the soft attention matrix and word alignments instead of plain text.
-//       --length-penalty sets the GNMT alpha that ranks finished beams (0 = raw log-probability);
-//       --coverage-penalty the GNMT beta that marks down beams leaving source words unattended (0 = off).
 //       --reverse-model FILE (the other direction's model) reranks the beam's candidates by how well
 //       it gets the source back, weighted by --reverse-weight W (search/rerank.h).
-//   nmt bench --model FILE --input FILE [--beam N] [--repeat N] [--reverse-model FILE]
+//       The decoding options (--beam N, --length-penalty A, --coverage-penalty B, --max-length-ratio R,
+//       --reverse-weight W, --alignments, --all-heads) are the table in engine/options.h: `nmt --help`
+//       lists them with their defaults and ranges; a value outside its range is an error (exit 2).
+//   nmt bench --model FILE --input FILE [decoding options] [--repeat N] [--reverse-model FILE]
 //       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
 //   nmt info --model FILE
 //       Prints the model's header: config, languages, provenance.
@@ -26,18 +27,33 @@
 #include <sstream>
 #include <string>
 
+#include "options.h"
 #include "text/segmenter.h"
 #include "translator.h"
 
 namespace {
 
+// "--length-penalty" for "length_penalty".
+std::string flag_name(const nmt::OptionSpec& spec) {
+  std::string flag = std::string("--") + spec.name;
+  for (char& c : flag) if (c == '_') c = '-';
+  return flag;
+}
+
 int usage() {
   std::fprintf(stderr,
-               "usage: nmt --model FILE [--beam N] [--length-penalty A] [--coverage-penalty B]\n"
-               "           [--reverse-model FILE [--reverse-weight W]] [--alignments [--all-heads]] < in > out\n"
-               "       nmt bench --model FILE --input FILE [--beam N] [--repeat N] [--reverse-model FILE]\n"
+               "usage: nmt --model FILE [decoding options] [--reverse-model FILE] < in > out\n"
+               "       nmt bench --model FILE --input FILE [decoding options] [--repeat N] [--reverse-model FILE]\n"
                "       nmt info --model FILE\n"
-               "       nmt segment --lang en|de < lines.txt\n");
+               "       nmt segment --lang en|de < lines.txt\n"
+               "decoding options:\n");
+  for (const nmt::OptionSpec* spec : nmt::kOptionSpecs) {
+    if (!spec->cli) continue;
+    const bool flag = spec->kind == nmt::OptionKind::flag;
+    std::fprintf(stderr, "  %-22s %s", (flag_name(*spec) + (flag ? "" : " X")).c_str(), spec->doc);
+    if (!flag) std::fprintf(stderr, " (%s, default %g)", nmt::allowed_values(*spec).c_str(), spec->fallback);
+    std::fprintf(stderr, "\n");
+  }
   return 2;
 }
 
@@ -58,11 +74,11 @@ double peak_rss_mb() {
   return double(u.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-// A whole-string number within [lo, hi] ("nan", "0.5x" and "" are not).
-bool parse_number(const char* text, float lo, float hi, float& out) {
-  char* end = nullptr;
-  out = std::strtof(text, &end);
-  return end != text && *end == '\0' && out >= lo && out <= hi;
+// Parses and checks a command-line value for `spec`; prints the error and returns false when bad.
+bool parse_value(const nmt::OptionSpec& spec, const char* text, double& out) {
+  if (nmt::parse_number(text, out) && nmt::option_allowed(spec, out)) return true;
+  std::fprintf(stderr, "nmt: %s\n", nmt::option_error(spec, flag_name(spec), '"' + std::string(text) + '"').c_str());
+  return false;
 }
 
 // `nmt segment`: one output line per input line, its sentences separated by tabs (tabs inside a
@@ -90,6 +106,16 @@ int segment_lines(int argc, char** argv) {
   return 0;
 }
 
+// The decoding option whose flag is `arg`, or null.
+const nmt::OptionSpec* cli_option(const std::string& arg) {
+  for (const nmt::OptionSpec* spec : nmt::kOptionSpecs)
+    if (spec->cli && arg == flag_name(*spec)) return spec;
+  return nullptr;
+}
+
+// `nmt bench --repeat N` (not a decoding option, but checked the same way).
+constexpr nmt::OptionSpec kRepeat{"repeat", nmt::OptionKind::integer, 1, 1, 1000, true, "bench: passes over the input"};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,22 +139,14 @@ int main(int argc, char** argv) {
       const char* v = value();
       if (!v) return usage();
       input_path = v;
-    } else if (a == "--beam") {
-      const char* v = value();
-      if (!v) return usage();
-      options.beam_size = std::atoi(v);
-    } else if (a == "--length-penalty" || a == "--coverage-penalty" || a == "--reverse-weight") {
-      const char* v = value();
-      if (!v) return usage();
-      const float hi = a == "--reverse-weight" ? 5.0f : 2.0f;
-      float x = 0.0f;
-      if (!parse_number(v, 0.0f, hi, x)) {
-        std::fprintf(stderr, "nmt: %s must be a number from 0 to %g\n", a.c_str(), double(hi));
-        return 2;
+    } else if (const nmt::OptionSpec* spec = cli_option(a)) {
+      double x = 1.0;  // a flag's value: present = true
+      if (spec->kind != nmt::OptionKind::flag) {
+        const char* v = value();
+        if (!v) return usage();
+        if (!parse_value(*spec, v, x)) return 2;
       }
-      if (a == "--length-penalty") options.length_penalty = x;
-      else if (a == "--coverage-penalty") options.coverage_penalty = x;
-      else options.reverse_weight = x;
+      nmt::set_option(options, *spec, x);
     } else if (a == "--reverse-model") {
       const char* v = value();
       if (!v) return usage();
@@ -136,11 +154,9 @@ int main(int argc, char** argv) {
     } else if (a == "--repeat") {
       const char* v = value();
       if (!v) return usage();
-      repeat = std::max(1, std::atoi(v));
-    } else if (a == "--alignments") {
-      options.alignments = true;
-    } else if (a == "--all-heads") {
-      options.all_heads = true;
+      double x = 0;
+      if (!parse_value(kRepeat, v, x)) return 2;
+      repeat = int(x);
     } else {
       return usage();
     }

@@ -13,15 +13,18 @@
 #include <vector>
 
 #include "model/transformer.h"
+#include "options.h"
 
 namespace nmt {
 
 struct SearchOptions {
-  int beam_size = 4;                // 1 = greedy
-  float length_penalty = 0.6f;      // alpha; 0 = rank by raw log-probability
-  float coverage_penalty = 0.1f;    // beta; 0 = off. Uses the alignment layer's attention (mean over heads)
-  float max_length_ratio = 1.5f;    // target tokens <= source tokens (with eos) * ratio + offset
-  int max_length_offset = 10;
+  // Defaults as TranslateOptions (options.h); Translator::search_options fills these from it.
+  int beam_size = int(option::beam.fallback);                          // 1 = greedy
+  float length_penalty = float(option::length_penalty.fallback);      // alpha; 0 = rank by raw log-probability
+  float coverage_penalty = float(option::coverage_penalty.fallback);  // beta; 0 = off. Uses the alignment layer's
+                                                                      // attention (mean over heads)
+  float max_length_ratio = float(option::max_length_ratio.fallback);  // target tokens <= source tokens (with eos)
+  int max_length_offset = TranslateOptions().max_length_offset;       //   * ratio + offset
   int alignment_layer = -1;         // decoder layer whose cross-attention is kept (-1: the last)
   bool keep_attention = false;      // alignment-layer attention, mean over heads
   bool keep_all_heads = false;      // every layer and head as well

@@ -176,7 +176,9 @@ test('errors reject with clear messages and the translator stays usable', async 
   try {
     await assert.rejects(t.translate('__error__'), (e) => e instanceof TranslatorError && e.code === 'translate' && /refuses/.test(e.message));
     await assert.rejects(t.translate(42), { code: 'bad-request' });
-    await assert.rejects(t.translate('x', { beam: 0 }), { code: 'bad-request', message: /beam/ });
+    await assert.rejects(t.translate('x', { beam: 0 }), { code: 'bad-request', message: 'translate(): beam must be an integer from 1 to 16 (got 0).' });
+    await assert.rejects(t.translate('x', { lengthPenalty: 3 }), { code: 'bad-request', message: /lengthPenalty must be a number from 0 to 2 \(got 3\)/ });
+    await assert.rejects(t.translate('x', { allHeads: 'yes' }), { code: 'bad-request', message: /allHeads must be true or false \(got "yes"\)/ });
     assert.equal((await t.translate('Still here.')).sentences.length, 1);
   } finally {
     t.dispose();

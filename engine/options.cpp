@@ -1,0 +1,136 @@
+// The decoding options' checks, their TranslateOptions fields and their JSON; see options.h.
+#include "options.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+namespace nmt {
+namespace {
+
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+const char* kind_name(OptionKind kind) {
+  switch (kind) {
+    case OptionKind::integer: return "integer";
+    case OptionKind::number: return "number";
+    case OptionKind::flag: return "flag";
+  }
+  return "";
+}
+
+// The TranslateOptions field a table entry stands for: exactly one pointer is set.
+struct Field {
+  int* i = nullptr;
+  float* f = nullptr;
+  bool* b = nullptr;
+};
+
+Field field(TranslateOptions& o, const OptionSpec& spec) {
+  if (&spec == &option::beam) return {&o.beam_size, nullptr, nullptr};
+  if (&spec == &option::length_penalty) return {nullptr, &o.length_penalty, nullptr};
+  if (&spec == &option::coverage_penalty) return {nullptr, &o.coverage_penalty, nullptr};
+  if (&spec == &option::max_length_ratio) return {nullptr, &o.max_length_ratio, nullptr};
+  if (&spec == &option::reverse_weight) return {nullptr, &o.reverse_weight, nullptr};
+  if (&spec == &option::rerank) return {nullptr, nullptr, &o.rerank};
+  if (&spec == &option::alignments) return {nullptr, nullptr, &o.alignments};
+  if (&spec == &option::all_heads) return {nullptr, nullptr, &o.all_heads};
+  return {};  // not in the table: nothing to read or write
+}
+
+}  // namespace
+
+std::string allowed_values(const OptionSpec& spec) {
+  switch (spec.kind) {
+    case OptionKind::integer: return "an integer from " + number_text(spec.min) + " to " + number_text(spec.max);
+    case OptionKind::number: return "a number from " + number_text(spec.min) + " to " + number_text(spec.max);
+    case OptionKind::flag: return "true or false";
+  }
+  return "";
+}
+
+std::string option_error(const OptionSpec& spec, std::string_view shown_name, std::string_view got) {
+  return std::string(shown_name) + " must be " + allowed_values(spec) + " (got " + std::string(got) + ")";
+}
+
+bool option_allowed(const OptionSpec& spec, double value) {
+  if (spec.kind == OptionKind::flag) return value == 0.0 || value == 1.0;
+  if (!(value >= spec.min && value <= spec.max)) return false;  // also false for NaN
+  return spec.kind != OptionKind::integer || value == std::floor(value);
+}
+
+bool parse_number(std::string_view text, double& out) {
+  const std::string s(text);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+double get_option(const TranslateOptions& options, const OptionSpec& spec) {
+  TranslateOptions copy = options;  // (field() hands out writable pointers)
+  const Field f = field(copy, spec);
+  if (f.i) return *f.i;
+  if (f.f) return *f.f;
+  if (f.b) return *f.b ? 1.0 : 0.0;
+  return spec.fallback;
+}
+
+void set_option(TranslateOptions& options, const OptionSpec& spec, double value) {
+  const Field f = field(options, spec);
+  if (f.i) *f.i = int(value);
+  if (f.f) *f.f = float(value);
+  if (f.b) *f.b = value != 0.0;
+}
+
+std::string check_options(const TranslateOptions& options) {
+  for (const OptionSpec* spec : kOptionSpecs) {
+    const double value = get_option(options, *spec);
+    if (!option_allowed(*spec, value)) return option_error(*spec, spec->name, number_text(value));
+  }
+  return "";
+}
+
+Result<TranslateOptions> options_from_json(std::string_view text) {
+  using nlohmann::json;
+  const json j = json::parse(text.empty() ? std::string_view("{}") : text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Error{"options must be a JSON object"};
+  TranslateOptions options;
+  for (const OptionSpec* spec : kOptionSpecs) {
+    const auto it = j.find(spec->name);
+    if (it == j.end()) continue;
+    const bool flag = spec->kind == OptionKind::flag;
+    const bool right_type = flag ? it->is_boolean() : it->is_number();
+    const double value = !right_type ? 0.0 : flag ? double(it->get<bool>()) : it->get<double>();
+    if (!right_type || !option_allowed(*spec, value))
+      return Error{option_error(*spec, spec->name, it->dump(-1, ' ', false, json::error_handler_t::replace))};
+    set_option(options, *spec, value);
+  }
+  return options;
+}
+
+std::string option_specs_json() {
+  using nlohmann::json;
+  json out = json::array();
+  for (const OptionSpec* spec : kOptionSpecs) {
+    json j = {{"name", spec->name}, {"kind", kind_name(spec->kind)}};
+    if (spec->kind == OptionKind::flag) {
+      j["default"] = spec->fallback != 0;
+    } else {
+      j["default"] = spec->fallback;
+      j["min"] = spec->min;
+      j["max"] = spec->max;
+    }
+    j["cli"] = spec->cli;
+    j["doc"] = spec->doc;
+    out.push_back(std::move(j));
+  }
+  return out.dump();
+}
+
+}  // namespace nmt

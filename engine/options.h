@@ -1,0 +1,89 @@
+// The decoding options: one table of their names, defaults and allowed ranges, and the options
+// struct built from it.
+//
+// Every interface reads this table: TranslateOptions (below) and SearchOptions take their defaults
+// from it, the `nmt` command parses and checks its flags with it (--beam, --length-penalty, ...:
+// the name with '-' for '_'), and the WASM binding checks the JSON options a page sends with it
+// and hands the table to JavaScript (optionSpecs()), where web/options.js must be the same table
+// (tests/wasm/options.test.mjs). A value out of range is an error naming the option and its range
+// (option_error), never clamped.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/result.h"
+
+namespace nmt {
+
+enum class OptionKind { integer, number, flag };
+
+struct OptionSpec {
+  const char* name;  // the JSON key (snake_case); the command-line flag is --name with '-' for '_'
+  OptionKind kind;
+  double fallback;   // the default (0 or 1 for a flag)
+  double min, max;   // allowed values, inclusive (integer and number)
+  bool cli;          // the `nmt` command takes it
+  const char* doc;
+};
+
+namespace option {
+inline constexpr OptionSpec beam{"beam", OptionKind::integer, 4, 1, 16, true, "beam size; 1 = greedy search"};
+// alpha and beta were tuned together on dev (weights/EXPERIMENTS.md, "Decoding")
+inline constexpr OptionSpec length_penalty{"length_penalty", OptionKind::number, 0.6, 0, 2, true,
+                                           "GNMT length penalty alpha for ranking finished beams (0 = raw log-probability)"};
+inline constexpr OptionSpec coverage_penalty{"coverage_penalty", OptionKind::number, 0.1, 0, 2, true,
+                                             "GNMT coverage penalty beta: marks down beams that skipped source words (0 = off)"};
+inline constexpr OptionSpec max_length_ratio{"max_length_ratio", OptionKind::number, 1.5, 0.1, 4, true,
+                                             "target tokens <= source tokens * ratio + 10 (and <= the model's max_length)"};
+inline constexpr OptionSpec reverse_weight{"reverse_weight", OptionKind::number, 0.3, 0, 5, true,
+                                           "with a reverse model: weight of log p(source | candidate) when reranking"};
+inline constexpr OptionSpec rerank{"rerank", OptionKind::flag, 1, 0, 1, false,
+                                   "rerank the beam's candidates with the reverse model, when one is loaded"};
+inline constexpr OptionSpec alignments{"alignments", OptionKind::flag, 0, 0, 1, true,
+                                       "keep the cross-attention and compute word alignments"};
+inline constexpr OptionSpec all_heads{"all_heads", OptionKind::flag, 0, 0, 1, true,
+                                      "with alignments: also keep every decoder layer's every head"};
+}  // namespace option
+
+inline constexpr const OptionSpec* kOptionSpecs[] = {
+    &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
+    &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
+};
+
+struct TranslateOptions {
+  int beam_size = int(option::beam.fallback);
+  float length_penalty = float(option::length_penalty.fallback);
+  float coverage_penalty = float(option::coverage_penalty.fallback);
+  float max_length_ratio = float(option::max_length_ratio.fallback);
+  int max_length_offset = 10;     // (fixed) the "+ 10" of max_length_ratio
+  float reverse_weight = float(option::reverse_weight.fallback);
+  bool rerank = option::rerank.fallback != 0;  // only with a reverse model (Translator::translate's `reverse`)
+  bool alignments = option::alignments.fallback != 0;
+  bool all_heads = option::all_heads.fallback != 0;
+  int batch_tokens = 2048;        // sentences are batched up to this many source tokens
+  int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
+};
+
+// "an integer from 1 to 16", "a number from 0 to 2", "true or false".
+std::string allowed_values(const OptionSpec& spec);
+// "<shown_name> must be <allowed_values> (got <got>)": the one wording every interface uses.
+std::string option_error(const OptionSpec& spec, std::string_view shown_name, std::string_view got);
+// True when `value` is allowed (in range; a whole number for an integer option; 0 or 1 for a flag).
+bool option_allowed(const OptionSpec& spec, double value);
+// A whole-string number as the command line gives it ("4", "0.6"); false for "abc", "4x", "", "nan".
+bool parse_number(std::string_view text, double& out);
+
+// The option's value in / into TranslateOptions (flags as 0 and 1).
+double get_option(const TranslateOptions& options, const OptionSpec& spec);
+void set_option(TranslateOptions& options, const OptionSpec& spec, double value);
+
+// Empty when every option in `options` is allowed, else the first option_error.
+std::string check_options(const TranslateOptions& options);
+// The options a JSON object names (keys as in the table; others ignored), the rest default.
+// "" means {}. Errors: not a JSON object, a value of the wrong type or out of range.
+Result<TranslateOptions> options_from_json(std::string_view json);
+// The table as JSON: [{name, kind, default, min, max, doc}] (flags: default true/false, no range).
+std::string option_specs_json();
+
+}  // namespace nmt

@@ -1,0 +1,71 @@
+"""The `nmt` command's decoding options (engine/options.h): every bad value is refused with exit
+code 2 and a message naming the flag, the allowed range and the value given; never a silent
+default or clamp (`--beam abc` used to become beam 1). Good values at both ends of each range
+translate. Stdlib only; uses build/nmt and the tiny fixture model."""
+import os
+import subprocess
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+NMT = os.path.join(ROOT, "build", "nmt")
+TINY = os.path.join(ROOT, "tests", "fixtures", "tiny.nmt")
+
+# flag -> (allowed-range wording, bad values, good values); the table in engine/options.h
+OPTIONS = {
+    "--beam": ("an integer from 1 to 16", ["abc", "0", "-1", "17", "2.5", "", "4x", "nan"], ["1", "16"]),
+    "--length-penalty": ("a number from 0 to 2", ["x", "-0.1", "2.01", "inf"], ["0", "2"]),
+    "--coverage-penalty": ("a number from 0 to 2", ["x", "-1", "3"], ["0", "2"]),
+    "--max-length-ratio": ("a number from 0.1 to 4", ["0", "4.5", "one"], ["0.1", "4"]),
+    "--reverse-weight": ("a number from 0 to 5", ["-1", "6", "w"], ["0", "5"]),
+}
+
+
+def nmt(*args, text="hello world\n"):
+    return subprocess.run([NMT, *args], input=text, capture_output=True, text=True, timeout=60)
+
+
+@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+class CliOptions(unittest.TestCase):
+    def test_bad_values_are_refused_with_the_range(self):
+        for flag, (allowed, bad, _) in OPTIONS.items():
+            for value in bad:
+                with self.subTest(flag=flag, value=value):
+                    r = nmt("--model", TINY, flag, value)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(r.stdout, "")
+                    self.assertEqual(r.stderr.strip(), f'nmt: {flag} must be {allowed} (got "{value}")')
+
+    def test_bench_checks_its_options_too(self):
+        r = nmt("bench", "--model", TINY, "--input", TINY, "--beam", "0")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--beam must be an integer from 1 to 16", r.stderr)
+        r = nmt("bench", "--model", TINY, "--input", TINY, "--repeat", "zero")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--repeat must be an integer from 1 to 1000", r.stderr)
+
+    def test_values_at_both_ends_of_each_range_translate(self):
+        for flag, (_, _, good) in OPTIONS.items():
+            for value in good:
+                with self.subTest(flag=flag, value=value):
+                    r = nmt("--model", TINY, flag, value)
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    self.assertEqual(r.stdout.count("\n"), 1)
+
+    def test_a_value_changes_the_search(self):
+        text = "The weather is nice today. We will meet at the museum on Monday morning.\n"
+        short = nmt("--model", TINY, "--max-length-ratio", "0.1", text=text)
+        long = nmt("--model", TINY, "--max-length-ratio", "4", text=text)
+        self.assertEqual(short.returncode, 0, short.stderr)
+        self.assertLess(len(short.stdout), len(long.stdout))
+
+    def test_help_lists_every_option_with_its_range_and_default(self):
+        r = nmt("--help")
+        self.assertEqual(r.returncode, 2)
+        for flag, (allowed, _, _) in OPTIONS.items():
+            self.assertRegex(r.stderr, rf"{flag} X .*\({allowed}, default [0-9.]+\)")
+        self.assertIn("--alignments", r.stderr)
+        self.assertIn("--all-heads", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

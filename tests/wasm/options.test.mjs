@@ -1,0 +1,65 @@
+// One table of decoding options: the WASM module's own (engine/options.h, via optionSpecs()) must
+// equal web/options.js, which the JS module checks requests with; and both sides refuse the same
+// values with the same wording (the engine names options in snake_case, JS in camelCase).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DECODING_OPTIONS, allowedValues, engineOptions, jsName } from '../../web/options.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ENGINE = path.join(ROOT, 'build-wasm/engine.js');
+const FIXTURE = path.join(ROOT, 'tests/fixtures/tiny.nmt');
+const skip = !existsSync(ENGINE) && process.env.NMT_REQUIRE_ENGINE !== '1' && 'build-wasm/engine.js is missing: run scripts/build.sh';
+
+async function engineModule() {
+  // Emscripten 3.1.6's ES module needs these in Node (engine/BUILDING.md).
+  globalThis.require = createRequire(import.meta.url);
+  globalThis.__dirname = path.join(ROOT, 'build-wasm');
+  const { default: createEngine } = await import(pathToFileURL(ENGINE).href);
+  return createEngine({ wasmBinary: readFileSync(path.join(ROOT, 'build-wasm/engine.wasm')) });
+}
+
+// Values each option must refuse, and one it must take.
+function badValues(spec) {
+  if (spec.kind === 'flag') return [1, 'yes', null];
+  const bad = [spec.min - 1, spec.max + 1, String(spec.default)];
+  if (spec.kind === 'integer') bad.push(spec.min + 0.5);
+  return bad;
+}
+
+test('the WASM module and web/options.js have the same option table', { skip }, async () => {
+  const Module = await engineModule();
+  assert.equal(typeof Module.optionSpecs, 'function', 'the engine exports optionSpecs()');
+  assert.deepEqual(JSON.parse(Module.optionSpecs()), DECODING_OPTIONS.map((o) => ({ ...o })));
+});
+
+test('the engine and the JS module refuse the same values with the same wording', { skip }, async () => {
+  const Module = await engineModule();
+  const t = new Module.Translator();
+  assert.equal(t.load(new Uint8Array(readFileSync(FIXTURE))), '');
+  try {
+    for (const spec of DECODING_OPTIONS) {
+      for (const value of badValues(spec)) {
+        const label = `${spec.name} = ${JSON.stringify(value)}`;
+        const r = JSON.parse(t.translate('Hello.', JSON.stringify({ [spec.name]: value })));
+        assert.equal(r.ok, false, `the engine refuses ${label}`);
+        assert.equal(r.error, `${spec.name} must be ${allowedValues(spec)} (got ${JSON.stringify(value)})`);
+        assert.throws(() => engineOptions({ [jsName(spec.name)]: value }),
+          { code: 'bad-request', message: `translate(): ${jsName(spec.name)} must be ${allowedValues(spec)} (got ${typeof value === 'string' ? JSON.stringify(value) : value}).` },
+          `translate() refuses ${label}`);
+      }
+      const ends = spec.kind === 'flag' ? [false, true] : [spec.min, spec.max];
+      for (const value of ends) {
+        const options = engineOptions({ [jsName(spec.name)]: value });
+        assert.equal(options[spec.name], value);
+        const r = JSON.parse(t.translate('Hello.', JSON.stringify(options)));
+        assert.ok(r.ok, `${spec.name} = ${value}: ${r.error}`);
+      }
+    }
+  } finally {
+    t.delete();
+  }
+});

@@ -1,0 +1,65 @@
+/**
+ * The decoding options (beam size, penalties, alignments, ...): the engine's table of their names,
+ * defaults and allowed ranges (engine/options.h), copied here for the main thread, which checks a
+ * request before it queues it. tests/wasm/options.test.mjs fails when this copy and the WASM
+ * module's own table (`Module.optionSpecs()`) differ. The engine checks every value again with the
+ * same table and the same wording; nothing is ever clamped.
+ *
+ * In JavaScript an option is named in camelCase (`length_penalty` → `lengthPenalty`); the module's
+ * one default of its own is `alignments: true` (the engine's is false): results carry alignments
+ * unless asked not to.
+ */
+import { ErrorCode, TranslatorError } from './protocol.js';
+
+/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag', default: number|boolean, min?: number, max?: number, cli: boolean, doc: string}>>} */
+export const DECODING_OPTIONS = Object.freeze([
+  { name: 'beam', kind: 'integer', default: 4, min: 1, max: 16, cli: true, doc: 'beam size; 1 = greedy search' },
+  { name: 'length_penalty', kind: 'number', default: 0.6, min: 0, max: 2, cli: true, doc: 'GNMT length penalty alpha for ranking finished beams (0 = raw log-probability)' },
+  { name: 'coverage_penalty', kind: 'number', default: 0.1, min: 0, max: 2, cli: true, doc: 'GNMT coverage penalty beta: marks down beams that skipped source words (0 = off)' },
+  { name: 'max_length_ratio', kind: 'number', default: 1.5, min: 0.1, max: 4, cli: true, doc: "target tokens <= source tokens * ratio + 10 (and <= the model's max_length)" },
+  { name: 'reverse_weight', kind: 'number', default: 0.3, min: 0, max: 5, cli: true, doc: 'with a reverse model: weight of log p(source | candidate) when reranking' },
+  { name: 'rerank', kind: 'flag', default: true, cli: false, doc: "rerank the beam's candidates with the reverse model, when one is loaded" },
+  { name: 'alignments', kind: 'flag', default: false, cli: true, doc: 'keep the cross-attention and compute word alignments' },
+  { name: 'all_heads', kind: 'flag', default: false, cli: true, doc: "with alignments: also keep every decoder layer's every head" },
+].map((o) => Object.freeze(o)));
+
+/** Defaults of the JavaScript module that differ from the engine's (see the file comment). */
+const MODULE_DEFAULTS = Object.freeze({ alignments: true });
+
+/** `length_penalty` → `lengthPenalty`. */
+export const jsName = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** 'an integer from 1 to 16', 'a number from 0 to 2', 'true or false' (as engine/options.cpp words it). */
+export function allowedValues(spec) {
+  if (spec.kind === 'flag') return 'true or false';
+  return `${spec.kind === 'integer' ? 'an integer' : 'a number'} from ${spec.min} to ${spec.max}`;
+}
+
+function allowed(spec, value) {
+  if (spec.kind === 'flag') return typeof value === 'boolean';
+  if (typeof value !== 'number' || !(value >= spec.min && value <= spec.max)) return false;
+  return spec.kind !== 'integer' || Number.isInteger(value);
+}
+
+/**
+ * Checks translate()'s decoding options (camelCase keys; undefined = not given; other keys are
+ * ignored) and returns them as the engine's JSON options (snake_case keys), with the module's own
+ * defaults filled in. Throws a TranslatorError (code 'bad-request') naming the first bad option.
+ * @param {Record<string, unknown>} options
+ * @returns {Record<string, number|boolean>}
+ */
+export function engineOptions(options) {
+  const out = {};
+  for (const spec of DECODING_OPTIONS) {
+    const key = jsName(spec.name);
+    let value = options[key];
+    if (value === undefined) value = MODULE_DEFAULTS[spec.name];
+    if (value === undefined) continue; // the engine's default
+    if (!allowed(spec, value)) {
+      const got = typeof value === 'string' ? JSON.stringify(value) : String(value);
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `translate(): ${key} must be ${allowedValues(spec)} (got ${got}).`);
+    }
+    out[spec.name] = value;
+  }
+  return out;
+}
