@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium python3)
+# `setup.sh --tests` (scripts/test.sh) also installs what only the tests need: PyTorch for the
+# recipe's tests (training schedule, grown models, cached decoding, the GPU plan on CPU) and the
+# TypeScript compiler that type-checks web/translator.d.ts.
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(python3-torch node-typescript)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

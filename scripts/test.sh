@@ -4,10 +4,13 @@
 #   1. engine tests (doctest via ctest), native and compiled to wasm (run in node)
 #   2. the WASM module in node vs the native CLI (tests/wasm)
 #   3. the JS module in node and the demo page in Debian Chromium (tests/web)
-#   4. the shipped models' quality regression (tests/weights)
+#   4. Python: the CLI, the shipped models' quality regression, the card, the recipe (tests/engine,
+#      tests/weights), then the totals: how many ran and skipped; an unlisted skip fails
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup.sh --tests
 bash scripts/build.sh
+mkdir -p build/test-results
 export NMT_REQUIRE_ENGINE=1  # tests fail, not skip, when the engine or a model is missing
 
 echo "== engine tests (native)"
@@ -15,13 +18,9 @@ ctest --test-dir build --output-on-failure
 echo "== engine tests (wasm, in node)"
 ctest --test-dir build-wasm --output-on-failure
 echo "== wasm module and web tests (node, chromium)"
-node --test --test-concurrency=1 tests/wasm/ tests/web/
-echo "== shipped model quality"
-/usr/bin/python3 tests/weights/test_metrics.py
-/usr/bin/python3 tests/engine/test_cli.py  # the nmt command-line tool
-/usr/bin/python3 tests/weights/test_quality.py
-/usr/bin/python3 tests/weights/test_card.py  # the model card describes the shipped models
-/usr/bin/python3 tests/weights/test_grow.py  # recipe; skips without PyTorch
-/usr/bin/python3 tests/weights/test_cached_decoding.py  # recipe; skips without PyTorch
-/usr/bin/python3 tests/weights/test_schedule.py  # recipe; skips without PyTorch
-/usr/bin/python3 tests/weights/test_mix.py  # recipe: the data mix
+node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination=build/test-results/node.tap tests/wasm/ tests/web/
+echo "== python: the CLI, the shipped models' quality, the card, the recipe"
+/usr/bin/python3 tests/run_python_tests.py
+echo "== totals (a skip not listed in tests/allowed_skips.txt fails the run)"
+/usr/bin/python3 tests/check_skips.py

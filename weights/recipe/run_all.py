@@ -1,11 +1,13 @@
-"""The whole recipe in one command: data -> vocabulary -> training (both directions) -> int8 export
--> evaluation -> manifest.
+"""The whole recipe in one command: back-translation -> data -> vocabulary -> training (both
+directions) -> int8 export -> evaluation -> manifest.
 
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 120
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 60 --device cuda
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --from-stage export   # reuse training
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --continue-shipped    # train the shipped models further
 
+Back-translation needs models to translate with: it uses the shipped ones in --weights when they
+exist (skipped otherwise, e.g. a first run from nothing; run again once they do).
 --minutes is the training budget per direction. On CPU both directions train at once, one thread
 each (a 2-core machine); on CUDA one after the other with bigger batches. Training is resumable:
 rerunning continues from work/<dir>/last.pt. Needs the native engine (scripts/build.sh) for the
@@ -21,7 +23,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-STAGES = ["data", "train", "export", "evaluate", "manifest"]
+STAGES = ["backtranslate", "data", "train", "export", "evaluate", "manifest"]
 DIRECTIONS = [("en", "de"), ("de", "en")]
 
 
@@ -42,6 +44,22 @@ def sha256(path):
     return h.hexdigest()
 
 
+# train.py's options that decide what the model learns (not where or how long it runs): recorded in
+# the model file's provenance, and tests/weights/test_card.py checks that train.py's defaults are them
+TRAINING_OPTIONS = ("lr", "warmup", "label_smoothing", "dropout", "max_tokens", "bt_tag", "rewarm")
+
+
+def training_args(train_log):
+    """The decisive options of the last training run in a train.log (its last "start" event)."""
+    args = {}
+    with open(train_log) as f:
+        for line in f:
+            event = json.loads(line)
+            if event.get("event") == "start":
+                args = {k: event["args"][k] for k in TRAINING_OPTIONS if k in event["args"]}
+    return args
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", required=True)
@@ -52,7 +70,8 @@ def main():
     ap.add_argument("--anneal-minutes", type=float, default=0,
                     help="take the learning rate linearly to zero over the last minutes of training (train.py)")
     ap.add_argument("--vocab-size", type=int, default=8000)
-    ap.add_argument("--from-stage", choices=STAGES, default="data")
+    ap.add_argument("--seed", type=int, default=1, help="training seed (round 20: 20)")
+    ap.add_argument("--from-stage", choices=STAGES, default="backtranslate")
     ap.add_argument("--continue-shipped", action="store_true",
                     help="keep the shipped vocabulary and start each direction from its shipped model")
     args = ap.parse_args()
@@ -61,18 +80,29 @@ def main():
     stages = STAGES[STAGES.index(args.from_stage):]
     t0 = time.time()
 
+    bt = os.path.join(args.work, "bt")
+    shipped = all(os.path.exists(os.path.join(args.weights, f"{s}-{t}", "model.nmt")) for s, t in DIRECTIONS)
+    if "backtranslate" in stages:
+        if shipped:
+            log("stage 1/6: back-translate the monolingual text with the shipped models (engine CLI)")
+            run([py, os.path.join(HERE, "backtranslate.py"), "--corpus", args.corpus, "--out", bt,
+                 "--weights", args.weights, "--nmt", os.path.join(ROOT, "build", "nmt")])
+        else:
+            log("stage 1/6: no shipped models to back-translate with: training on the parallel data only")
+
     if "data" in stages:
-        log("stage 1/5: clean + sample the corpus, train the joint SentencePiece vocabulary")
+        log("stage 2/6: clean + sample the corpus, train the joint SentencePiece vocabulary")
         reuse = ["--reuse-vocab", os.path.join(args.weights, "en-de", "model.nmt")] if args.continue_shipped else []
+        synthetic = ["--back-translations", bt] if os.path.exists(os.path.join(bt, "bt.json")) else []
         run([py, os.path.join(HERE, "prepare_data.py"), "--corpus", args.corpus, "--out", data,
-             "--vocab-size", str(args.vocab_size), *reuse])
+             "--vocab-size", str(args.vocab_size), *reuse, *synthetic])
 
     if "train" in stages:
         eta = args.minutes * (1 if args.device == "cpu" else 2)
-        log(f"stage 2/5: training both directions, about {eta:.0f} minutes (progress: work/<dir>/train.log)")
+        log(f"stage 3/6: training both directions, about {eta:.0f} minutes (progress: work/<dir>/train.log)")
         common = ["--data", data, "--dev", os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"),
                   "--minutes", str(args.minutes), "--device", args.device,
-                  "--anneal-minutes", str(args.anneal_minutes)]
+                  "--anneal-minutes", str(args.anneal_minutes), "--seed", str(args.seed)]
 
         def init(s, t):
             return ["--init-from", os.path.join(args.weights, f"{s}-{t}", "model.nmt")] if args.continue_shipped else []
@@ -92,16 +122,17 @@ def main():
         d = f"{s}-{t}"
         model_file = os.path.join(args.weights, d, "model.nmt")
         if "export" in stages:
-            log(f"stage 3/5: int8 export of {d} (and an f32 copy in work/ for the fp32 scores)")
+            log(f"stage 4/6: int8 export of {d} (and an f32 copy in work/ for the fp32 scores)")
+            provenance = json.dumps({"train_args": training_args(os.path.join(args.work, d, "train.log"))})
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
-                 "--spm", os.path.join(data, "spm.model"), "--out", model_file])
+                 "--spm", os.path.join(data, "spm.model"), "--out", model_file, "--provenance", provenance])
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.work, d, "model.f32.nmt"), "--f32"])
     # after both exports: each direction's reranked score uses the other direction's new model
     for s, t in DIRECTIONS:
         d = f"{s}-{t}"
         if "evaluate" in stages:
-            log(f"stage 4/5: evaluating {d} (PyTorch fp32 greedy, engine fp32 beam, engine int8 greedy + beam, "
+            log(f"stage 5/6: evaluating {d} (PyTorch fp32 greedy, engine fp32 beam, engine int8 greedy + beam, "
                 f"and beam reranked by {t}-{s})")
             run([py, os.path.join(HERE, "evaluate.py"), "--dev-dir", os.path.join(args.corpus, "dev"), "--src", s,
                  "--tgt", t, "--model-file", os.path.join(args.weights, d, "model.nmt"),
@@ -112,7 +143,7 @@ def main():
                  "--sample-dir", os.path.join(ROOT, "tests", "fixtures", "quality")])
 
     if "manifest" in stages:
-        log("stage 5/5: manifest")
+        log("stage 6/6: manifest")
         models = []
         for s, t in DIRECTIONS:
             rel = f"{s}-{t}/model.nmt"
