@@ -15,8 +15,11 @@ export type Range = [number, number];
 
 export interface LoadProgress {
   /**
-   * 'download' while bytes arrive, then 'verify' (SHA-256), 'compile' (WebAssembly) and 'load' (model).
-   * The engine compiles while the model downloads, so 'compile' is usually over as soon as it is reported.
+   * Each phase is reported once the start reaches it, in this order: 'download' while bytes arrive,
+   * 'verify' when the models' size and SHA-256 checks begin, 'compile' when the start waits for the
+   * WebAssembly engine, 'load' just before the model is instantiated. The engine compiles while the
+   * model downloads, so the 'compile' wait is often over at once. (A cached model that fails its check
+   * is downloaded again: more 'download' reports follow 'verify' then.)
    */
   phase: 'download' | 'verify' | 'compile' | 'load';
   /** Bytes received so far, engine.wasm and the model together. */

@@ -177,29 +177,37 @@ async function checkModel(url, entry, bytes) {
   }
 }
 
-/**
- * One model file: from the service worker's cache when it is there, else downloaded with progress;
- * then checked against the manifest entry's size and SHA-256. A cached copy that fails the check
- * (damaged storage, a file replaced under the same name) is evicted and downloaded again, so a bad
- * copy cannot break every later start. Returns { bytes, source }.
- */
-async function readModel(url, entry, onBytes) {
+/** A model's bytes: from the service worker's cache when it is there, else downloaded with progress. */
+async function fetchModel(url, entry, onBytes) {
   const cached = await readCachedModel(url);
   if (cached) {
-    try {
-      await checkModel(url, entry, cached);
-      onBytes(cached.length, cached.length);
-      return { bytes: cached, source: 'cache' };
-    } catch (e) {
-      if (!(e instanceof TranslatorError)) throw e;
-      console.warn(`${e.message} Dropping the cached copy and downloading it again.`);
-      await evictCachedModel(url);
-    }
+    onBytes(cached.length, cached.length);
+    return { bytes: cached, source: 'cache' };
+  }
+  return { bytes: await readUrl(url, entry.bytes, onBytes), source: 'network' };
+}
+
+/**
+ * Checks a fetched model against the manifest entry's size and SHA-256. A cached copy that fails
+ * the check (damaged storage, a file replaced under the same name) is evicted and downloaded
+ * again, so a bad copy cannot break every later start. Returns the checked { bytes, source }.
+ */
+async function verifyModel(url, entry, fetched, onBytes) {
+  try {
+    await checkModel(url, entry, fetched.bytes);
+    return fetched;
+  } catch (e) {
+    if (fetched.source !== 'cache' || !(e instanceof TranslatorError)) throw e;
+    console.warn(`${e.message} Dropping the cached copy and downloading it again.`);
+    await evictCachedModel(url);
   }
   const bytes = await readUrl(url, entry.bytes, onBytes);
   await checkModel(url, entry, bytes);
   return { bytes, source: 'network' };
 }
+
+/** Never resolves; rejects when `promise` rejects. Ends a wait early when the engine fails. */
+const failureOf = (promise) => promise.then(() => new Promise(() => {}));
 
 async function startEngine(createEngine, wasmBinary) {
   try {
@@ -266,23 +274,38 @@ async function init(msg) {
   if (files.reverse) files.reverse.total = reverseEntry.bytes || 0;
   progress('download', true);
 
-  // The engine compiles while the models download (WebAssembly compiles off the JS thread), so a
-  // start costs about max(download, compile) instead of their sum.
+  // Each phase is reported as the start reaches it: 'download' while bytes arrive, 'verify' when
+  // the models' checks begin, 'compile' when the start waits for the engine, 'load' just before the
+  // model is instantiated. The engine compiles while the models download (WebAssembly compiles off
+  // the JS thread), so a start costs about max(download, compile) instead of their sum, and the
+  // compile is often over by the time it is waited for.
+  const wasmBinary = readUrl(msg.wasmUrl, 0, track(files.engine));
   const engineReady = Promise.all([
     importEngine(msg.engineUrl).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
     }),
-    readUrl(msg.wasmUrl, 0, track(files.engine)),
-  ]).then(([createEngine, wasmBinary]) => startEngine(createEngine, wasmBinary));
-  const [started, model, reverse] = await Promise.all([
-    engineReady,
-    readModel(modelUrl, entry, track(files.model)),
-    msg.rerank ? readModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
+    wasmBinary,
+  ]).then(([createEngine, bytes]) => startEngine(createEngine, bytes));
+  engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
+
+  const [, fetched, fetchedReverse] = await Promise.race([
+    Promise.all([
+      wasmBinary,
+      fetchModel(modelUrl, entry, track(files.model)),
+      msg.rerank ? fetchModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
+    ]),
+    failureOf(engineReady), // an engine that cannot start fails the start at once
   ]);
-  Module = started;
   progress('download', true);
+
   progress('verify', true);
+  const [model, reverse] = await Promise.all([
+    verifyModel(modelUrl, entry, fetched, track(files.model)),
+    fetchedReverse ? verifyModel(reverseUrl, reverseEntry, fetchedReverse, track(files.reverse)) : null,
+  ]);
+
   progress('compile', true);
+  Module = await engineReady;
 
   progress('load', true);
   engine = new Module.Translator();

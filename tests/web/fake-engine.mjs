@@ -8,7 +8,8 @@
  *   contains "__slow__"   each sentence busy-waits 150 ms (the engine call is synchronous)
  *   contains "__error__"  returns {ok:false}
  *   contains "__trap__"   throws a WebAssembly.RuntimeError (as a trapping engine would)
- * A model file starting with "BAD" fails to load.
+ * A model file starting with "BAD" fails to load; one containing "__slowload__" takes 300 ms to load.
+ * A "wasm" file containing "compile_ms=N" makes createEngine take N ms (a slow WebAssembly compile).
  */
 const WORD = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 
@@ -52,6 +53,7 @@ class Translator {
     if (!(bytes instanceof Uint8Array)) return 'load(bytes): expected a Uint8Array';
     if (bytes.length < 3) return 'the model file is shorter than 32 bytes';
     if (String.fromCharCode(bytes[0], bytes[1], bytes[2]) === 'BAD') return 'not a model file (bad magic)';
+    if (new TextDecoder().decode(bytes).includes('__slowload__')) { const until = Date.now() + 300; while (Date.now() < until) { /* busy */ } }
     this.loaded = true;
     this.bytes = bytes.length;
     return '';
@@ -104,5 +106,7 @@ class Translator {
 
 export default async function createEngine(options = {}) {
   if (!options.wasmBinary) throw new Error('fake engine: wasmBinary missing');
+  const compileMs = /compile_ms=(\d+)/.exec(new TextDecoder().decode(options.wasmBinary));
+  if (compileMs) await new Promise((resolve) => setTimeout(resolve, Number(compileMs[1])));
   return { Translator, HEAPU8: new Uint8Array(1024) };
 }

@@ -6,7 +6,8 @@
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -103,6 +104,32 @@ test('create() reports progress, translate() returns sentences, tokens, alignmen
   } finally {
     t.dispose();
   }
+});
+
+test('create() reports each start phase when it begins, in order: download, verify, compile, load', async () => {
+  // A model with a SHA-256 to verify that takes 300 ms to load, and an engine that takes 400 ms to
+  // compile (it starts with the downloads, which take a few ms here).
+  const slowModel = path.join(dir, 'slow.nmt');
+  writeFileSync(slowModel, 'NMTMODEL __slowload__');
+  const slowWasm = path.join(dir, 'slow.wasm');
+  writeFileSync(slowWasm, 'fake wasm compile_ms=400');
+  const sha = createHash('sha256').update(readFileSync(slowModel)).digest('hex');
+  const events = [];
+  const t0 = performance.now();
+  const t = await create({ modelUrl: fileUrl(slowModel), modelSha256: sha, wasmUrl: fileUrl(slowWasm), onProgress: (p) => events.push({ phase: p.phase, at: performance.now() - t0, p }) });
+  const ready = performance.now() - t0;
+  t.dispose();
+  const phases = events.map((e) => e.phase).filter((p, i, all) => p !== all[i - 1]);
+  assert.deepEqual(phases, ['download', 'verify', 'compile', 'load'], 'each phase once, in order');
+  const at = (phase) => events.find((e) => e.phase === phase).at;
+  const lastDownload = events.findLast((e) => e.phase === 'download').p;
+  assert.ok(lastDownload.loaded === lastDownload.total && lastDownload.total > 0, 'downloads are complete before verify');
+  // 'verify' and 'compile' come before the 400 ms the start waits for the engine, not after it;
+  // 'load' comes before the 300 ms the model takes to load.
+  assert.ok(ready - at('verify') >= 350, `verify reported ${Math.round(ready - at('verify'))} ms before ready`);
+  assert.ok(ready - at('compile') >= 350, `compile reported ${Math.round(ready - at('compile'))} ms before ready`);
+  assert.ok(ready - at('load') >= 280, `load reported ${Math.round(ready - at('load'))} ms before ready`);
+  assert.ok(at('compile') - at('load') <= -250, 'the engine compile lies between compile and load');
 });
 
 test('requests are queued and answered in order', async () => {
