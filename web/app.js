@@ -196,16 +196,18 @@ function showModelInfo(dir, info) {
     return;
   }
   add(`${langName(fromOf(dir))} → ${langName(toOf(dir))}`,
-    `${formatBytes(info.file_bytes)} · Transformer d_model ${c.d_model}, ${c.encoder_layers}+${c.decoder_layers} layers, ${c.n_heads} heads`);
-  const prov = info.provenance || {};
-  const bits = [];
-  for (const [k, v] of Object.entries(prov)) {
-    if (v === null || v === undefined) continue;
-    bits.push(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+    `${formatBytes(info.file_bytes)}, int8 · Transformer: ${c.encoder_layers} encoder and ${c.decoder_layers} decoder layers, ` +
+    `width ${c.d_model}, ${c.n_heads} attention heads, ${c.vocab_size} word pieces shared by both languages`);
+  const train = (info.provenance || {}).train || {};
+  if (train.seconds) {
+    const hours = (train.seconds / 3600).toFixed(0);
+    const tokens = train.target_tokens ? `, ${(train.target_tokens / 1e6).toFixed(0)} million target word pieces seen` : '';
+    add('Training', `trained by this project on a 2-core CPU: ${train.rounds || 1} rounds, about ${hours} hours` +
+      `${train.epochs ? `, ${train.epochs.toFixed(1)} passes over the data` : ''}${tokens}`);
   }
-  if (bits.length) add('Provenance', bits.join(' · '));
 }
 
+// ---------------------------------------------------------------------------------------------
 // ---------------------------------------------------------------------------------------------
 // Direction
 

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startServer, CSP } from '../../scripts/serve.mjs';
+import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir, launchChromium } from './_helpers.mjs';
 
 const engineDir = process.env.NMT_WEB_TEST_ENGINE_DIR;
@@ -394,8 +395,8 @@ test('a damaged model in the cache is dropped and downloaded again', { skip, tim
   const { page } = await openPage(t);
   await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
   // Flip every byte of every cached model (same size, so only the SHA-256 check can catch it).
-  const damaged = await page.evaluate(async () => {
-    const cache = await caches.open('nmt-models');
+  const damaged = await page.evaluate(async (modelCache) => {
+    const cache = await caches.open(modelCache);
     const keys = await cache.keys();
     for (const request of keys) {
       const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
@@ -403,7 +404,7 @@ test('a damaged model in the cache is dropped and downloaded again', { skip, tim
       await cache.put(request, new Response(bytes));
     }
     return keys.length;
-  });
+  }, MODEL_CACHE);
   assert.ok(damaged >= 1, 'the models were cached');
   const start = () => page.evaluate(async () => {
     const { Translator } = await import('./translator.js');
@@ -440,6 +441,23 @@ test('phone width: nothing overflows, the panes stack', { skip, timeout: 120000 
   assert.ok(layout.target.top >= layout.source.bottom, 'the output is below the input');
   await page.tap?.('#target .w >> nth=0').catch(() => {});
   await page.screenshot({ path: path.join(resultsDir(), 'web-demo-phone.png'), fullPage: true });
+  await checkProblems(page);
+});
+
+test('About the models: plain words on the data and what the models get wrong, no raw JSON', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  await translate(page, 'The house is small.');
+  await page.click('#model-info summary');
+  await page.waitForFunction(() => document.getElementById('model-dl').textContent.includes('Training'), null, { timeout: 60000 });
+  const about = await page.textContent('#model-info');
+  assert.match(about, /What they get wrong/);
+  for (const kind of [/Long, dense sentences/, /Names and rare words/, /Casual chat and idioms/, /Numbers, dates/]) {
+    assert.match(about, kind);
+  }
+  assert.match(about, /never\s+leaves your device/);
+  assert.doesNotMatch(about, /[{]"|"history"|valid_nll/, 'no raw provenance JSON');
+  const height = await page.evaluate(() => document.getElementById('model-info').getBoundingClientRect().height);
+  assert.ok(height < 1400, `the open section is ${height} px tall`);
   await checkProblems(page);
 });
 
