@@ -1,10 +1,24 @@
 // Parsing and validating the model file; see model_file.h and engine/FORMAT.md.
 #include "model/model_file.h"
 
+#include <array>
 #include <cstring>
 
 namespace nmt {
 namespace {
+
+// The CRC-32 (IEEE, reflected polynomial 0xEDB88320) of every byte value, built at compile time, so
+// there is nothing to initialize at run time and nothing to race on between threads.
+constexpr std::array<uint32_t, 256> make_crc_table() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+constexpr std::array<uint32_t, 256> kCrcTable = make_crc_table();
 
 using nlohmann::json;
 
@@ -71,18 +85,8 @@ Result<ModelConfig> parse_config(const json& c) {
 }  // namespace
 
 uint32_t crc32(const uint8_t* data, size_t size) {
-  static uint32_t table[256];
-  static bool ready = false;
-  if (!ready) {
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    ready = true;
-  }
   uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i) c = table[(c ^ data[i]) & 0xFF] ^ (c >> 8);
+  for (size_t i = 0; i < size; ++i) c = kCrcTable[(c ^ data[i]) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
 

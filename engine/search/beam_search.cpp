@@ -9,10 +9,6 @@
 namespace nmt {
 namespace {
 
-float length_penalty(int length, float alpha) {
-  return alpha == 0.0f ? 1.0f : std::pow((5.0f + float(length)) / 6.0f, alpha);
-}
-
 // An alive hypothesis is one decoder row; `limit` is its sentence's most target tokens; `coverage`
 // the attention each source token has received so far (only kept when the coverage penalty is on).
 struct Alive {
@@ -57,6 +53,10 @@ struct Candidate {
 };
 
 }  // namespace
+
+float length_penalty(int length, float alpha) {
+  return alpha == 0.0f ? 1.0f : std::pow((5.0f + float(length)) / 6.0f, alpha);
+}
 
 float coverage_penalty(const std::vector<float>& coverage, float beta) {
   if (beta == 0.0f) return 0.0f;

@@ -46,6 +46,10 @@ std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& en
 std::vector<std::vector<Hypothesis>> search_nbest(const Transformer& model, const EncoderOutput& enc,
                                                   const SearchOptions& options, int nbest);
 
+// The GNMT length penalty ((5 + length) / 6)^alpha that a finished hypothesis' log-probability is
+// divided by (1 when alpha is 0). Reranking normalizes the reverse model's score with it too.
+float length_penalty(int length, float alpha);
+
 // The GNMT coverage penalty of a finished hypothesis: beta * sum_j log(min(coverage[j], 1)), where
 // coverage[j] is the attention source token j received over all target steps. 0 when fully covered.
 float coverage_penalty(const std::vector<float>& coverage, float beta);

@@ -64,7 +64,7 @@ std::vector<Hypothesis> rerank(const Transformer& reverse, std::vector<std::vect
   std::vector<Hypothesis> out(nbest.size());
   size_t k = 0;
   for (size_t s = 0; s < nbest.size(); ++s) {
-    const float norm = alpha == 0.0f ? 1.0f : std::pow((5.0f + float(sources[s].size())) / 6.0f, alpha);
+    const float norm = length_penalty(int(sources[s].size()), alpha);
     int best = -1;
     float best_score = -INFINITY;
     for (size_t i = 0; i < nbest[s].size(); ++i, ++k) {

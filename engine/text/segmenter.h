@@ -1,12 +1,12 @@
 // Sentence segmentation: cuts user text into the sentences the model translates one at a time and
 // the whitespace between them, which is kept verbatim so the translation can be reassembled with
 // the same paragraph breaks, newlines and spaces. Rule-based (English and German rules), one linear
-// pass, no exceptions; also splits a sentence too long for the model into smaller chunks.
+// pass, no exceptions. (A sentence too long for the model is cut later, into token chunks:
+// translator.cpp's chunk_tokens.)
 #pragma once
 
 #include <cstddef>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace nmt {
@@ -27,13 +27,5 @@ struct TextPiece {
 // URLs and e-mail addresses never split because no whitespace follows their dots. Whitespace-only
 // text gives only gaps; empty text gives no pieces. Sentences never start or end with whitespace.
 std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang);
-
-// Splits one sentence that is too long for the model into chunks of at most max_bytes at the best
-// boundary (after ; : , and the whitespace following them, then after whitespace, else at a
-// character boundary; never inside a UTF-8 character). Boundaries in the second half of the allowed
-// length are preferred so chunks do not get tiny. Chunks concatenate to the input. A single
-// character longer than max_bytes (only with max_bytes < 4) becomes a chunk of its own.
-std::vector<std::pair<size_t, size_t>> split_long_sentence(std::string_view sentence,
-                                                           size_t max_bytes);
 
 }  // namespace nmt

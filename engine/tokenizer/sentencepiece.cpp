@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <unordered_set>
 
 #include "tokenizer/protobuf_reader.h"
 
@@ -130,13 +131,14 @@ Result<SentencePiece> SentencePiece::load(const uint8_t* data, size_t size) {
 Status SentencePiece::init(const NormalizerSpec& normalizer_spec) {
   std::vector<std::pair<std::string, int>> trie_entries;
   std::vector<std::string> user_symbols;
+  std::unordered_set<std::string_view> seen;  // (views into pieces_, which does not change here)
   min_score_ = FLT_MAX;
   max_score_ = FLT_MIN;  // sic: sentencepiece starts from FLT_MIN (smallest positive float)
   for (size_t i = 0; i < pieces_.size(); ++i) {
     const Piece& p = pieces_[i];
     const int id = static_cast<int>(i);
     if (p.text.empty()) return Error{"SentencePiece model: piece " + std::to_string(i) + " is empty"};
-    if (!piece_ids_.emplace(p.text, id).second)
+    if (!seen.insert(p.text).second)
       return Error{"SentencePiece model: piece \"" + p.text + "\" is defined twice"};
     switch (p.type) {
       case kNormal:
@@ -291,11 +293,6 @@ std::string SentencePiece::decode(const std::vector<int>& ids,
 const std::string& SentencePiece::id_to_piece(int id) const {
   static const std::string kEmpty;
   return id >= 0 && id < vocab_size() ? pieces_[id].text : kEmpty;
-}
-
-int SentencePiece::piece_to_id(std::string_view piece) const {
-  const auto it = piece_ids_.find(std::string(piece));
-  return it == piece_ids_.end() ? -1 : it->second;
 }
 
 }  // namespace nmt

@@ -26,7 +26,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -61,7 +60,6 @@ class SentencePiece {
 
   int vocab_size() const { return static_cast<int>(pieces_.size()); }
   const std::string& id_to_piece(int id) const;  // "" for ids out of range
-  int piece_to_id(std::string_view piece) const;  // -1 if absent
   int unk_id() const { return unk_id_; }
   int bos_id() const { return bos_id_; }
   int eos_id() const { return eos_id_; }
@@ -81,7 +79,6 @@ class SentencePiece {
   std::vector<Span> viterbi(std::string_view normalized) const;
 
   std::vector<Piece> pieces_;
-  std::unordered_map<std::string, int> piece_ids_;
   ByteTrie trie_;          // NORMAL and USER_DEFINED pieces -> id
   Normalizer normalizer_;
   std::string unk_surface_ = " \xE2\x81\x87 ";

@@ -250,6 +250,13 @@ TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scor
   CHECK(at_least_as_good >= int(sources.size()) * 3 / 4);
 }
 
+TEST_CASE("length penalty: GNMT's ((5 + length) / 6)^alpha, 1 when alpha is 0") {
+  CHECK(nmt::length_penalty(1, 0.6f) == doctest::Approx(1.0f));
+  CHECK(nmt::length_penalty(7, 0.6f) == doctest::Approx(std::pow(2.0f, 0.6f)));
+  CHECK(nmt::length_penalty(13, 1.0f) == doctest::Approx(3.0f));
+  CHECK(nmt::length_penalty(100, 0.0f) == 1.0f);
+}
+
 TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to the finished beams' scores") {
   CHECK(nmt::coverage_penalty({0.5f, 1.5f, 1.0f}, 0.2f) == doctest::Approx(0.2f * std::log(0.5f)));
   CHECK(nmt::coverage_penalty({0.5f, 0.0f}, 0.0f) == 0.0f);                      // off
@@ -441,6 +448,12 @@ TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent
     for (size_t p = big.find('.'); p != std::string::npos; p = big.find('.', p + 1)) ++sentences;
     CHECK(r->sentences.size() == sentences);
   }
+}
+
+TEST_CASE("crc32 is the IEEE CRC-32 (zlib.crc32)") {
+  const std::string check = "123456789";  // the CRC catalogue's check input
+  CHECK(nmt::crc32(reinterpret_cast<const uint8_t*>(check.data()), check.size()) == 0xCBF43926u);
+  CHECK(nmt::crc32(nullptr, 0) == 0u);
 }
 
 TEST_CASE("bad model files fail with a clear message") {

@@ -53,8 +53,7 @@ bool all_whitespace(std::string_view s) {
   return true;
 }
 
-// Every structural promise of segment_text and split_long_sentence, checked on one input. They
-// return "" or a description of the first broken promise (one assertion per input keeps the
+// Every structural promise of segment_text, checked on one input. It returns "" or a description of the first broken promise (one assertion per input keeps the
 // 100,000-character cases fast).
 std::string segmentation_problem(std::string_view text, std::string_view lang) {
   const std::vector<TextPiece> ps = segment_text(text, lang);
@@ -92,29 +91,8 @@ std::string segmentation_problem(std::string_view text, std::string_view lang) {
   return "";
 }
 
-std::string chunk_problem(std::string_view s, size_t max_bytes) {
-  size_t expected = 0;
-  for (const auto& [begin, end] : split_long_sentence(s, max_bytes)) {
-    if (begin != expected || end <= begin) return "chunks not contiguous";
-    char32_t cp;
-    if (end - begin > max_bytes && decode_utf8(s, begin, cp) != end - begin) {
-      return "chunk too long";
-    }
-    // Never inside a character: the cut is where the decoder starts the next one.
-    size_t i = begin;
-    while (i < end) i += decode_utf8(s, i, cp);
-    if (i != end) return "cut inside a character";
-    expected = end;
-  }
-  return expected == s.size() ? "" : "chunks stop short";
-}
-
 void check_segmentation(std::string_view text, std::string_view lang) {
   CHECK(segmentation_problem(text, lang) == "");
-}
-
-void check_chunks(std::string_view s, size_t max_bytes) {
-  CHECK(chunk_problem(s, max_bytes) == "");
 }
 
 }  // namespace
@@ -299,11 +277,10 @@ TEST_CASE("segment_text: pieces always concatenate to the input (randomized)") {
     const size_t count = rng() % 40;
     for (size_t k = 0; k < count; ++k) text += fragments[rng() % fragments.size()];
     check_segmentation(text, round % 2 ? "de" : "en");
-    // Every sentence also splits cleanly and yields sane words.
+    // Every sentence also yields sane words.
     for (const TextPiece& p : segment_text(text, "en")) {
       if (!p.is_sentence) continue;
       const std::string_view s = std::string_view(text).substr(p.begin, p.end - p.begin);
-      check_chunks(s, 1 + rng() % 24);
       size_t previous_end = 0;
       for (const Span& w : find_words(s)) {
         REQUIRE(w.begin >= previous_end);
@@ -343,46 +320,9 @@ TEST_CASE("segment_text and find_words handle 100,000-character inputs") {
     CHECK(sanitize_utf8(text).size() >= text.size() / 2);
     CHECK(find_words(text).size() <= text.size());
     check_segmentation(text, "de");
-    check_chunks(text, 400);
   }
   // The long prose really was cut into many sentences, gaps kept.
   CHECK(sentences(prose, "de").size() > 1000);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Long sentences
-
-TEST_CASE("split_long_sentence cuts at clause punctuation, then whitespace, never inside a char") {
-  CHECK(split_long_sentence("", 10).empty());
-  CHECK(split_long_sentence("short", 10) == std::vector<std::pair<size_t, size_t>>{{0, 5}});
-  const std::string s = "first part here, second part; third part and more words";
-  const auto chunks = split_long_sentence(s, 32);
-  REQUIRE(chunks.size() == 2);
-  CHECK(s.substr(chunks[0].first, chunks[0].second) == "first part here, second part; ");
-  CHECK(s.substr(chunks[1].first) == "third part and more words");
-  // No punctuation: the last whitespace in the window.
-  const std::string plain = "aaaa bbbb cccc dddd";
-  const auto plain_chunks = split_long_sentence(plain, 12);
-  CHECK(plain.substr(0, plain_chunks[0].second) == "aaaa bbbb ");
-  // "3,5" is not a clause boundary.
-  const std::string decimal = "value 3,5 and then some";
-  CHECK(decimal.substr(0, split_long_sentence(decimal, 12)[0].second) == "value 3,5 ");
-  // No whitespace at all: hard cut, but on character boundaries (ä = 2 bytes).
-  std::string umlauts;
-  for (int i = 0; i < 50; ++i) umlauts += "\xC3\xA4";
-  for (size_t max = 1; max < 12; ++max) check_chunks(umlauts, max);
-  const auto umlaut_chunks = split_long_sentence(umlauts, 7);  // 100 bytes: 16 x 6 + 4
-  REQUIRE(umlaut_chunks.size() == 17);
-  for (size_t k = 0; k + 1 < umlaut_chunks.size(); ++k) {
-    CHECK(umlaut_chunks[k].second - umlaut_chunks[k].first == 6);
-  }
-  // A 4-byte emoji with max_bytes 1 still makes progress, one emoji per chunk.
-  const std::string emoji = "\xF0\x9F\x98\x80\xF0\x9F\x98\x80";
-  CHECK(split_long_sentence(emoji, 1) == std::vector<std::pair<size_t, size_t>>{{0, 4}, {4, 8}});
-  CHECK(split_long_sentence("abc", 0).size() == 3);
-  // CJK clause punctuation needs no whitespace: 一二三，四五六 cut after "，".
-  const std::string cjk = "一二三，四五六";
-  CHECK(split_long_sentence(cjk, 15)[0].second == 12);
 }
 
 // ---------------------------------------------------------------------------------------------
