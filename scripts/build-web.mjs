@@ -3,8 +3,9 @@
  * Builds the static site: copies web/ (the demo page, the translator module and its worker), the
  * WASM engine (build-wasm/engine.js + engine.wasm → engine/) and the models named by the weights
  * manifest (→ models/, content-hashed file names, with a new manifest.json giving each file's
- * bytes and SHA-256), and writes the service worker's precache list and version. Every URL in the
- * result is relative, so the folder works from any static server, under any sub-path.
+ * bytes and SHA-256), and writes the service worker's precache list, version and model cache name
+ * (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
+ * folder works from any static server, under any sub-path.
  *
  *   node scripts/build-web.mjs [--out dist] [--manifest weights/manifest.json] [--engine build-wasm] [--quiet]
  *
@@ -15,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MODEL_CACHE } from '../web/protocol.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -132,7 +134,7 @@ export function build(options) {
   const swSource = readFileSync(path.join(webDir, 'sw.js'), 'utf8');
   const marker = /\/\* BUILD \*\/[\s\S]*?\/\* \/BUILD \*\//;
   if (!marker.test(swSource)) throw new Error('web/sw.js has no /* BUILD */ … /* /BUILD */ block');
-  const build = { version, shell, models: [...new Set(models.map((m) => `models/${m.file}`))] };
+  const build = { version, shell, models: [...new Set(models.map((m) => `models/${m.file}`))], modelCache: MODEL_CACHE };
   writeFileSync(path.join(out, 'sw.js'), swSource.replace(marker, `/* BUILD */ ${JSON.stringify(build)} /* /BUILD */`));
 
   const total = listFiles(out).reduce((a, f) => a + statSync(path.join(out, f)).size, 0);

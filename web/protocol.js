@@ -9,10 +9,11 @@
  * `type` (Request); worker → main messages have a `status` (Status):
  *
  *   main                                     worker
- *   {id, type:'init', engineUrl, wasmUrl,
- *    modelUrl | manifestUrl, from, to}  →
+ *   {id, type:'init', protocol, engineUrl,
+ *    wasmUrl, modelUrl | manifestUrl,
+ *    from, to}                           →
  *                                        ←   {id, status:'progress', phase, loaded, total, files}  (0..n)
- *                                        ←   {id, status:'ready', info}          or {id, status:'error', error}
+ *                                        ←   {id, status:'ready', protocol, info}  or {id, status:'error', error}
  *   {id, type:'translate', text, options,
  *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
  *                                        ←   {id, status:'partial', ...}  (one per chunk, long inputs)
@@ -28,9 +29,16 @@
  * request at once and discards whatever the worker still sends for it.
  */
 
-export const PROTOCOL_VERSION = 1;
+/**
+ * The version of this protocol. translator.js sends it in 'init' and the worker refuses another;
+ * the worker sends its own back in 'ready' and translator.js refuses another. A page and a worker
+ * from different builds (a stale cache, a hand-copied file) then fail with a clear message instead
+ * of misreading each other's messages. Raise it with every change to the messages.
+ * 2: 'translate' carries the engine's JSON options (options.js) and chunkChars.
+ */
+export const PROTOCOL_VERSION = 2;
 
-/** The Cache Storage cache where sw.js keeps model files (sw.js cannot import this file: keep in step). */
+/** The Cache Storage cache where sw.js keeps model files (scripts/build-web.mjs writes it into dist/sw.js). */
 export const MODEL_CACHE = 'nmt-models';
 
 /** Main → worker message types. */
@@ -68,7 +76,15 @@ export const ErrorCode = Object.freeze({
   WORKER_DIED: 'worker-died',
   DISPOSED: 'disposed',
   ABORTED: 'aborted',
+  PROTOCOL_MISMATCH: 'protocol-mismatch',
 });
+
+/** The error for a peer that speaks another PROTOCOL_VERSION (`theirs`: what it sent, maybe nothing). */
+export function protocolMismatch(side, theirs) {
+  return new TranslatorError(ErrorCode.PROTOCOL_MISMATCH,
+    `The translator module and its worker come from different versions: the ${side} speaks protocol ${theirs ?? '(none)'}, ` +
+    `this file protocol ${PROTOCOL_VERSION}. Load translator.js, worker.js and protocol.js from the same build (clear the site's cache).`);
+}
 
 /** Serialisable error payload: `{code, message}`. */
 export function errorPayload(code, message) {

@@ -5,13 +5,17 @@
  * content-hashed file names, so a new build re-downloads a model only when the model changed.
  * Models are cached as they are first fetched (the download passes through here once), and the
  * page asks for the remaining ones with a 'cache-models' message. All URLs are relative to this
- * file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD.
+ * file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD, the model
+ * cache's name included (protocol.js's MODEL_CACHE, which this classic script cannot import).
  */
 /* global self, caches */
-const BUILD = /* BUILD */ { version: 'dev', shell: ['./', 'index.html', 'style.css', 'app.js', 'translator.js', 'worker.js', 'protocol.js', 'options.js', 'icon.svg', 'app.webmanifest', 'engine/engine.js', 'engine/engine.wasm', 'models/manifest.json'], models: [] } /* /BUILD */;
+// {version, shell, models, modelCache}, written into dist/sw.js by the build. This file itself is
+// only the template: web/ has no engine/ or models/ to cache, so it is never served as it is.
+const BUILD = /* BUILD */ null /* /BUILD */;
+if (!BUILD) throw new Error('web/sw.js is a template: serve dist/ (scripts/build-web.mjs writes dist/sw.js)');
 
 const SHELL_CACHE = `nmt-shell-${BUILD.version}`;
-const MODEL_CACHE = 'nmt-models'; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
+const MODEL_CACHE = BUILD.modelCache; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
 const abs = (u) => new URL(u, self.location.href).href;
 const SHELL = new Set(BUILD.shell.map(abs));
 const MODELS = new Set(BUILD.models.map(abs));

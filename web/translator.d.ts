@@ -191,15 +191,16 @@ export interface ManifestModel {
 
 export type ErrorCodeValue =
   | 'no-simd' | 'no-worker' | 'bad-request' | 'model-not-found' | 'download' | 'integrity' | 'engine-load'
-  | 'model-load' | 'translate' | 'engine-crashed' | 'worker-died' | 'disposed' | 'aborted';
+  | 'model-load' | 'translate' | 'engine-crashed' | 'worker-died' | 'disposed' | 'aborted' | 'protocol-mismatch';
 
 export declare const ErrorCode: Readonly<{
   NO_SIMD: 'no-simd'; NO_WORKER: 'no-worker'; BAD_REQUEST: 'bad-request'; MODEL_NOT_FOUND: 'model-not-found';
   DOWNLOAD: 'download'; INTEGRITY: 'integrity'; ENGINE_LOAD: 'engine-load'; MODEL_LOAD: 'model-load';
   TRANSLATE: 'translate'; ENGINE_CRASHED: 'engine-crashed'; WORKER_DIED: 'worker-died'; DISPOSED: 'disposed';
-  ABORTED: 'aborted';
+  ABORTED: 'aborted'; PROTOCOL_MISMATCH: 'protocol-mismatch';
 }>;
 
+/** The worker protocol's version; translator.js and worker.js refuse a peer with another (code 'protocol-mismatch'). */
 export declare const PROTOCOL_VERSION: number;
 
 /** One decoding option: its engine (snake_case) name, default and allowed range. */

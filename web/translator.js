@@ -25,7 +25,7 @@
  * `../build-wasm/engine.{js,wasm}` and `../weights/manifest.json`.
  */
 import {
-  Request, Status, ErrorCode, TranslatorError, abortError, pickModel,
+  Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
 
@@ -176,6 +176,7 @@ export class Translator {
     this.to = options.to || (this.from === 'de' ? 'en' : 'de');
     this.#init = {
       type: Request.INIT,
+      protocol: PROTOCOL_VERSION,
       from: this.from,
       to: this.to,
       engineUrl,
@@ -358,7 +359,8 @@ export class Translator {
         if (m.status === Status.ERROR) {
           this.#settle(req, new TranslatorError(m.error.code, m.error.message));
         } else if (m.status === Status.READY) {
-          this.#settle(req, null, m.info);
+          if (m.protocol === PROTOCOL_VERSION) this.#settle(req, null, m.info);
+          else this.#settle(req, protocolMismatch('worker', m.protocol));
         } else {
           const result = m.result;
           if (result && result.timings) {

@@ -9,6 +9,7 @@
  */
 import {
   Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel, MODEL_CACHE,
+  PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 
 const isNode = typeof self === 'undefined' && typeof process !== 'undefined' && !!process.versions?.node;
@@ -138,7 +139,7 @@ function fatal(message) {
 
 async function importEngine(engineUrl) {
   if (isNode) {
-    // Emscripten's node branch expects CommonJS globals (see /work/shared/TOOLCHAIN.md).
+    // Emscripten's node branch expects CommonJS globals (see engine/BUILDING.md).
     const { createRequire } = await import('node:module');
     const path = await import('node:path');
     const { fileURLToPath } = await import('node:url');
@@ -380,7 +381,8 @@ let busy = false;
 async function handle(msg) {
   switch (msg.type) {
     case Request.INIT:
-      return { status: Status.READY, info: await init(msg) };
+      if (msg.protocol !== PROTOCOL_VERSION) throw protocolMismatch('page', msg.protocol);
+      return { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg) };
     case Request.TRANSLATE: {
       const result = await translate(msg);
       return result ? { status: Status.RESULT, result } : null;

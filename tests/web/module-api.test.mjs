@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Translator, TranslatorError, hasWasmSimd, listModels } from '../../web/translator.js';
+import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels } from '../../web/translator.js';
 import { planChunks, ResultBuilder, pickModel } from '../../web/protocol.js';
 import { ROOT, fileUrl } from './_helpers.mjs';
 
@@ -222,6 +222,22 @@ test('errors reject with clear messages and the translator stays usable', async 
   assert.equal(viaManifest.info.requested.from, 'de');
   assert.equal(viaManifest.info.source, 'network'); // Node: no service-worker cache to read from
   viaManifest.dispose();
+});
+
+test('a module and a worker of different protocol versions refuse each other clearly', async () => {
+  // A worker from another build: worker.js beside a protocol.js of version 999.
+  const other = mkdtempSync(path.join(tmpdir(), 'nmt-web-other-'));
+  writeFileSync(path.join(other, 'worker.js'), readFileSync(path.join(ROOT, 'web/worker.js')));
+  const protocol = readFileSync(path.join(ROOT, 'web/protocol.js'), 'utf8');
+  writeFileSync(path.join(other, 'protocol.js'), protocol.replace(`PROTOCOL_VERSION = ${PROTOCOL_VERSION};`, 'PROTOCOL_VERSION = 999;'));
+  await assert.rejects(create({ workerUrl: fileUrl(path.join(other, 'worker.js')) }),
+    (e) => e.code === 'protocol-mismatch' && e.message.includes(`the page speaks protocol ${PROTOCOL_VERSION}, this file protocol 999`));
+  // A worker that answers 'ready' without saying which protocol it speaks (one from before version 2).
+  const old = path.join(other, 'old-worker.mjs');
+  writeFileSync(old, "import { parentPort } from 'node:worker_threads';\n" +
+    "parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, status: 'ready', info: {} }));\n");
+  await assert.rejects(create({ workerUrl: fileUrl(old) }),
+    (e) => e.code === 'protocol-mismatch' && e.message.includes(`the worker speaks protocol (none), this file protocol ${PROTOCOL_VERSION}`));
 });
 
 test('a dead worker rejects what was pending and the next call starts a new one', async () => {
