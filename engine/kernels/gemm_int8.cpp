@@ -10,7 +10,7 @@
 //
 // Blocking: 2 rows of A × 4 rows of B → 8 accumulators. Per K step the 2 widened A vectors are
 // reused 4 times and each widened B vector twice. In wasm this is the shape measured fastest in
-// V8 (~13 live vectors before it spills; see TOOLCHAIN.md), and widening with load8x8 (one
+// V8 (~13 live vectors before it spills; see engine/BUILDING.md), and widening with load8x8 (one
 // instruction) beats extend_low/high in Chromium. The N loop is outermost so the 4 B rows stay
 // in L1 while all of A streams past. K tails (K not a multiple of kStep) are summed in scalar
 // after the lane reduction, so any K is exact.

@@ -12,7 +12,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const FIXTURE = path.join(ROOT, 'tests/fixtures/tiny.nmt');
 const NATIVE = path.join(ROOT, 'build/nmt');
 
-// Emscripten 3.1.6's ES module needs these in Node, and the wasm bytes handed over (see the toolchain notes).
+// Emscripten 3.1.6's ES module needs these in Node, and the wasm bytes handed over (see engine/BUILDING.md).
 globalThis.require = createRequire(import.meta.url);
 globalThis.__dirname = path.join(ROOT, 'build-wasm');
 const { default: createEngine } = await import(pathToFileURL(path.join(ROOT, 'build-wasm/engine.js')).href);
