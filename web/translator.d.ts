@@ -223,12 +223,20 @@ export declare const DECODING_OPTIONS: ReadonlyArray<Readonly<DecodingOptionSpec
 
 /** Errors from the translator carry a machine-readable code. Aborts reject with a DOMException named 'AbortError' instead. */
 export declare class TranslatorError extends Error {
+  constructor(code: ErrorCodeValue, message: string, options?: { cause?: unknown });
   name: 'TranslatorError';
   code: ErrorCodeValue;
 }
 
 /** True when WebAssembly SIMD128 is available (the engine needs it). */
 export declare function hasWasmSimd(): boolean;
+
+/**
+ * The entry for from→to in a parsed weights manifest; throws a TranslatorError (code
+ * 'model-not-found') naming the directions it offers when there is none.
+ */
+export declare function pickModel<M extends { from: string; to: string; file: string }>(
+  manifest: { models: M[] }, from: string, to: string): M;
 
 /** Lists the directions a weights manifest offers. */
 export declare function listModels(options?: { manifestUrl?: string | URL }): Promise<ManifestModel[]>;

@@ -1,0 +1,87 @@
+// Type test of web/translator.d.ts: the public API used as README.md and the .d.ts show it. Never
+// run, only compiled (tests/web/typecheck.test.mjs runs `tsc --noEmit --strict` on it). Each
+// `@ts-expect-error` line is a misuse the types must reject: if the types get too loose to catch
+// it, tsc reports the directive as unused and the test fails.
+import Default, {
+  DECODING_OPTIONS, ErrorCode, PROTOCOL_VERSION, Translator, TranslatorError, hasWasmSimd, listModels, pickModel,
+} from '../../web/translator.js';
+import type {
+  DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, Token, TranslateOptions,
+  TranslateProgress, Translation, TranslatorOptions, WordAlignment,
+} from '../../web/translator.js';
+
+export async function readme(): Promise<string> {
+  // README.md, "Use it"
+  const t = await Translator.create({ from: 'en', to: 'de', onProgress: (p) => console.log(p.loaded, p.total) });
+  const r = await t.translate('The house is small.', { beam: 4, alignments: true });
+  const text: string = r.text;
+  const links: WordAlignment[] | undefined = r.sentences[0].wordAlignments;
+  t.dispose();
+
+  const best = await Translator.create({ from: 'en', to: 'de', rerank: true });
+  await best.translate('Hello.', { rerank: false });
+  best.dispose();
+  return text + (links ? links.length : 0);
+}
+
+export async function everything(manifestUrl: URL): Promise<number> {
+  const phases: LoadProgress['phase'][] = [];
+  const options: TranslatorOptions = {
+    from: 'de', to: 'en', manifestUrl, engineUrl: './engine/engine.js', wasmUrl: new URL('./engine.wasm', manifestUrl),
+    workerUrl: './worker.js', modelBytes: 1, modelSha256: 'ab', onProgress: (p: LoadProgress) => phases.push(p.phase),
+  };
+  const t: Translator = await Default.create(options);
+  const controller = new AbortController();
+  const request: TranslateOptions = {
+    beam: 1, lengthPenalty: 0.6, coveragePenalty: 0.1, maxLengthRatio: 1.5, reverseWeight: 0.3, alignments: true,
+    allHeads: true, rerank: false, chunkChars: 500, signal: controller.signal,
+    onProgress: (p: TranslateProgress) => console.log(p.done / p.total, p.text, p.sentences.length),
+  };
+  const r: Translation = await t.translate('Hallo Welt.', request);
+  const s: Sentence = r.sentences[0];
+  const range: Range = s.sourceRange;
+  const tokens: Token[] = s.targetTokens;
+  const heads: number[][][][] | undefined = s.heads;
+  const ms: number = r.timings.totalMs + r.timings.queueMs + r.stats.tokensPerSecond;
+  const info: ModelInfo | null = t.info;
+  const source: 'cache' | 'network' | undefined = info?.source;
+  const memory = await t.memory();
+  const models: ManifestModel[] = await listModels({ manifestUrl });
+  const same: ManifestModel[] = await Translator.listModels();
+  const picked = pickModel({ models: [{ from: 'en', to: 'de', file: 'm.nmt' }] }, 'en', 'de');
+  const specs: ReadonlyArray<Readonly<DecodingOptionSpec>> = DECODING_OPTIONS;
+  const beamMax: number | undefined = specs.find((o) => o.name === 'beam')?.max;
+  try {
+    await t.translate('x', { beam: 0 });
+  } catch (e) {
+    if (e instanceof TranslatorError) {
+      const code: ErrorCodeValue = e.code;
+      if (code === ErrorCode.BAD_REQUEST || code === ErrorCode.PROTOCOL_MISMATCH) console.log(e.message);
+    }
+  }
+  const ready: boolean = t.ready && hasWasmSimd();
+  t.dispose();
+  return range[0] + tokens.length + (heads ? 1 : 0) + ms + (source ? 1 : 0) + (memory.wasmBytes ?? 0) + models.length +
+    same.length + picked.file.length + (beamMax ?? 0) + PROTOCOL_VERSION + phases.length + Number(ready) +
+    new TranslatorError(ErrorCode.DOWNLOAD, 'offline').code.length;
+}
+
+export async function misuse(t: Translator): Promise<void> {
+  // @ts-expect-error Translator has no public constructor: use Translator.create()
+  new Translator();
+  // @ts-expect-error the text must be a string
+  await t.translate(42);
+  // @ts-expect-error beam is a number
+  await t.translate('x', { beam: '4' });
+  // @ts-expect-error alignments is a boolean
+  await t.translate('x', { alignments: 'yes' });
+  // @ts-expect-error not an option
+  await t.translate('x', { length_penalty: 0.6 });
+  // @ts-expect-error results are read-only facts about the model
+  t.info = null;
+  // @ts-expect-error no such phase
+  const phase: LoadProgress['phase'] = 'unzip';
+  // @ts-expect-error no such error code
+  const code: ErrorCodeValue = 'oops';
+  console.log(phase, code);
+}
