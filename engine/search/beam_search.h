@@ -19,12 +19,14 @@ namespace nmt {
 
 struct SearchOptions {
   // Defaults as TranslateOptions (options.h); Translator::search_options fills these from it.
-  int beam_size = int(option::beam.fallback);                          // 1 = greedy
-  float length_penalty = float(option::length_penalty.fallback);      // alpha; 0 = rank by raw log-probability
-  float coverage_penalty = float(option::coverage_penalty.fallback);  // beta; 0 = off. Uses the alignment layer's
-                                                                      // attention (mean over heads)
-  float max_length_ratio = float(option::max_length_ratio.fallback);  // target tokens <= source tokens (with eos)
-  int max_length_offset = TranslateOptions().max_length_offset;       //   * ratio + offset
+  int beam_size = int(option::beam.fallback);  // 1 = greedy
+  // alpha; 0 = rank by raw log-probability
+  float length_penalty = float(option::length_penalty.fallback);
+  // beta; 0 = off. Uses the alignment layer's attention (mean over heads)
+  float coverage_penalty = float(option::coverage_penalty.fallback);
+  // target tokens <= source tokens (with eos) * ratio + offset
+  float max_length_ratio = float(option::max_length_ratio.fallback);
+  int max_length_offset = TranslateOptions().max_length_offset;
   int alignment_layer = -1;         // decoder layer whose cross-attention is kept (-1: the last)
   bool keep_attention = false;      // alignment-layer attention, mean over heads
   bool keep_all_heads = false;      // every layer and head as well
