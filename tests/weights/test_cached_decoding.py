@@ -54,7 +54,7 @@ class CachedDecoding(unittest.TestCase):
         # The tiny trained fixtures (pre- and post-norm) decode real sentences, in one padded batch.
         import json
         import numpy as np
-        from export import read_model_file
+        from model_file import read_model_file
         from model import Transformer
         fixtures = os.path.join(ROOT, "tests", "fixtures")
         with open(os.path.join(fixtures, "tiny_golden.json")) as f:

@@ -21,12 +21,12 @@ import gzip
 import json
 import os
 import re
-import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import engine_cli  # noqa: E402
 from prepare_data import clean_pair  # noqa: E402
 
 SPACE = re.compile(r"\s+")
@@ -69,25 +69,13 @@ def read_mono(corpus, lang, max_chars=400, min_words=3):
     return lines
 
 
-def translate_chunk(nmt, model, lines, beam):
-    """One engine run over lines (one sentence a line, none empty): the translations, line for line."""
-    out = subprocess.run([nmt, "--model", model, "--beam", str(beam)], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, check=True).stdout
-    got = out.split("\n")
-    if got and got[-1] == "":
-        got.pop()
-    if len(got) != len(lines):
-        raise SystemExit(f"engine returned {len(got)} lines for {len(lines)}")
-    return got
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--weights", default=os.path.join(os.path.dirname(__file__), ".."),
                     help="folder with en-de/model.nmt and de-en/model.nmt")
-    ap.add_argument("--nmt", default="build/nmt")
+    ap.add_argument("--nmt", default=engine_cli.DEFAULT_NMT)
     ap.add_argument("--beam", type=int, default=1, help="1 = greedy (the default: ~3x faster than beam 4)")
     ap.add_argument("--chunk", type=int, default=1000, help="lines per engine run")
     ap.add_argument("--limit", type=int, default=0, help="at most this many sentences per language (0 = all)")
@@ -118,7 +106,7 @@ def main():
         while len(job["done"]) < len(job["lines"]):
             batch = job["lines"][len(job["done"]): len(job["done"]) + args.chunk]
             t0 = time.time()
-            got = translate_chunk(args.nmt, job["model"], batch, args.beam)
+            got, _ = engine_cli.translate(args.nmt, job["model"], batch, args.beam)
             job["seconds"] += time.time() - t0
             job["done"].extend(got)
             with open(job["partial"], "a", encoding="utf-8") as f:

@@ -14,13 +14,12 @@ sentences of flores-dev and tatoeba-dev) and the engine's BLEU on it, which test
 import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import engine_cli  # noqa: E402
 from dev_sets import load_dev  # noqa: E402
 from metrics import bleu, chrf  # noqa: E402
 from model import Transformer  # noqa: E402
@@ -31,32 +30,15 @@ SAMPLE = {"flores-dev": 100, "tatoeba-dev": 100}
 
 
 def engine_translate(nmt, model_file, lines, beam, reverse_model=None):
-    """One sentence a line in, one translation a line out (the engine keeps line breaks). With
-    reverse_model, the beam's candidates are reranked by it (the engine's default weight)."""
-    text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
-    t0 = time.time()
-    rerank = ["--reverse-model", reverse_model] if reverse_model else []
-    out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam), *rerank], input=text, capture_output=True,
-                         text=True, check=True).stdout
-    seconds = time.time() - t0
-    hyps = out.split("\n")[: len(lines)]
-    assert len(hyps) == len(lines), "engine output lost lines"
-    return hyps, seconds
+    """One sentence a line in, one translation a line out; with reverse_model, the beam's
+    candidates are reranked by it (the engine's default weight)."""
+    return engine_cli.translate(nmt, model_file, lines, beam, reverse_model=reverse_model)
 
 
-def engine_sentences(nmt, model_file, lines):
-    """The sentences the engine cuts each line into (its segmenter splits a line after . ! ? and the
-    like), read from its --alignments JSON: a list of source sentences per line."""
-    text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
-    out = subprocess.run([nmt, "--model", model_file, "--beam", "1", "--alignments"], input=text,
-                         capture_output=True, text=True, check=True).stdout
-    result = json.loads(out)
-    utf16 = result["source_text"].encode("utf-16-le")  # ranges are UTF-16 offsets (what JS uses)
-    per_line = [[] for _ in lines]
-    for sentence in result["sentences"]:
-        line = utf16[: 2 * sentence["source_range"][0]].decode("utf-16-le").count("\n")
-        per_line[line].append(sentence["source"])
-    return per_line
+def engine_sentences(nmt, src_lang, lines):
+    """The sentences the engine cuts each line into (its segmenter splits a line after . ! ? and
+    the like): a list of source sentences per line."""
+    return engine_cli.segment(nmt, src_lang, lines)
 
 
 @torch.no_grad()
@@ -108,7 +90,7 @@ def main():
 
     model = None
     if args.checkpoint and not args.spm:  # the PyTorch path tokenizes with the model file's own vocabulary
-        from export import read_model_file
+        from model_file import read_model_file
         import tempfile
         _, tensors = read_model_file(args.model_file)
         args.spm = os.path.join(tempfile.mkdtemp(), "spm.model")
@@ -136,7 +118,7 @@ def main():
             row["int8_beam4_rerank"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2),
                                         "sentences_per_s": round(len(src) / seconds, 1)}
         if model is not None:
-            hyps = torch_translate_sentences(model, args.spm, engine_sentences(args.nmt, args.model_file, src))
+            hyps = torch_translate_sentences(model, args.spm, engine_sentences(args.nmt, args.src, src))
             row["fp32_greedy"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2)}
             row["quantization_loss_bleu"] = round(row["fp32_greedy"]["bleu"] - row["int8_greedy"]["bleu"], 2)
         if args.f32_model_file:

@@ -182,7 +182,7 @@ class Plan:
             join_parts(carried, init)
             log(f"teacher {direction}: continuing the carried-back teacher", self.log_file)
         sys.path.insert(0, HERE)
-        from export import read_model_file  # numpy only
+        from model_file import read_model_file
         config = os.path.join(self.work, "teacher.json")
         with open(config, "w") as f:  # the student's config with the teacher's changes: grown from it
             json.dump({**read_model_file(self.args.student(direction))[0]["config"], **self.args.teacher}, f)

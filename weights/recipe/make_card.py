@@ -9,12 +9,14 @@ import argparse
 import json
 import os
 import re
-import struct
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEIGHTS = os.path.abspath(os.path.join(HERE, ".."))
 ROOT = os.path.abspath(os.path.join(WEIGHTS, ".."))
+sys.path.insert(0, HERE)
+from model_file import read_header  # noqa: E402  (standard library only: the card test runs in CI)
 
 EVERYDAY = {
     "en-de": ["Good morning, how are you?", "Where is the nearest train station?", "I would like a cup of coffee, please.",
@@ -62,22 +64,13 @@ def score_table(weights=WEIGHTS):
     return "\n".join(rows)
 
 
-def model_header(path):
-    """The JSON header of a model file (engine/FORMAT.md: 8-byte magic, u32 version, u32 header
-    length, ...; the header at byte 32). Only the standard library, so the card test runs in CI."""
-    with open(path, "rb") as f:
-        preamble = f.read(32)
-        header_bytes = struct.unpack("<I", preamble[12:16])[0]
-        return json.loads(f.read(header_bytes))
-
-
 def training_table(weights=WEIGHTS):
     """The card's training facts, from each shipped model file's provenance."""
     rows = ["| direction | rounds | steps | target tokens seen | epochs | training time | hardware | checkpoints averaged (last round) | last valid NLL | file |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for d in ("en-de", "de-en"):
         model_file = os.path.join(weights, d, "model.nmt")
-        provenance = model_header(model_file).get("provenance", {})
+        provenance = read_header(model_file).get("provenance", {})
         t, hist = provenance.get("train", {}), provenance.get("history", [])
         rows.append(f'| {d} | {t.get("rounds", 1)} | {t.get("steps", "?")} | {t.get("target_tokens", 0) / 1e6:.1f} M | {t.get("epochs", 0):.2f} | '
                     f'{t.get("seconds", 0) / 3600:.2f} h | {t.get("device", "?")}, {t.get("threads", "?")} thread(s) | '

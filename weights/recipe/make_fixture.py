@@ -30,7 +30,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export import build_tensors, write_model_file  # noqa: E402
+from export import build_tensors  # noqa: E402
+from model_file import write_model_file  # noqa: E402
 from model import Transformer  # noqa: E402
 
 TINY = {"d_model": 32, "n_heads": 4, "d_ff": 64, "encoder_layers": 2, "decoder_layers": 2, "vocab_size": 1000,
@@ -127,7 +128,7 @@ def main():
 
 
 def load_models(out):
-    from export import read_model_file
+    from model_file import read_model_file
     models = []
     for name in ("tiny-f32.nmt", "tiny-post-f32.nmt"):
         header, tensors = read_model_file(os.path.join(out, name))

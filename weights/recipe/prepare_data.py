@@ -24,10 +24,10 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import engine_cli  # noqa: E402
 import spm_tools  # noqa: E402
 
 # source name -> expected copies of each (cleaned) pair per epoch: below 1 a random fraction is drawn,
@@ -142,7 +142,7 @@ def main():
     ap.add_argument("--distilled", help="a folder with a teacher's translations of the training sources "
                                         "(kd.en-de.tsv[.gz], kd.de-en.tsv[.gz]; gpu_round.py)")
     ap.add_argument("--kd-weight", type=float, default=1.0, help="copies per epoch of each distilled pair")
-    ap.add_argument("--nmt", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "nmt"),
+    ap.add_argument("--nmt", default=engine_cli.DEFAULT_NMT,
                     help="the engine's CLI, whose segmenter splits paragraph pairs that are over the length limit "
                          "('none': drop them)")
     args = ap.parse_args()
@@ -204,7 +204,7 @@ def main():
     prefix = os.path.join(args.out, "spm")
     if args.reuse_vocab:
         if args.reuse_vocab.endswith(".nmt"):
-            from export import read_model_file
+            from model_file import read_model_file
             spm_bytes = read_model_file(args.reuse_vocab)[1]["tokenizer.spm"].tobytes()
         else:
             spm_bytes = open(args.reuse_vocab, "rb").read()
@@ -238,15 +238,11 @@ def add_pair(st, pairs, weights, en, de, weight):
 
 
 def segment(nmt, lang, lines):
-    """Each line cut into sentences by the engine's own segmenter (`nmt segment`), so training sees
-    the sentences the engine will translate."""
-    if not lines or nmt == "none":  # --nmt none: no splitting, over-long pairs are dropped (before round 20)
+    """Each line cut into sentences by the engine's own segmenter, so training sees the sentences
+    the engine will translate; --nmt none: no cut (over-long pairs are dropped, as before round 20)."""
+    if nmt == "none":
         return [[] for _ in lines]
-    if not os.path.exists(nmt):
-        raise SystemExit(f"{nmt}: not found; build the engine first (scripts/build.sh) or pass --nmt")
-    out = subprocess.run([nmt, "segment", "--lang", lang], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, check=True).stdout.split("\n")
-    return [row.split("\t") if row else [] for row in out[: len(lines)]]
+    return engine_cli.segment(nmt, lang, lines)
 
 
 def split_paragraphs(pairs, nmt):

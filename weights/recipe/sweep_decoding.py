@@ -12,25 +12,16 @@ F --reverse-weight W]`). Needs no PyTorch. Prints one JSON line per setting and 
 import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import engine_cli  # noqa: E402
 from dev_sets import load_dev  # noqa: E402
 from metrics import bleu, chrf  # noqa: E402
 
 
 def translate(nmt, model_file, lines, beam, alpha, beta, reverse_model=None, reverse_weight=None):
-    text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
-    t0 = time.time()
-    rerank = ["--reverse-model", reverse_model, "--reverse-weight", str(reverse_weight)] if reverse_model else []
-    out = subprocess.run([nmt, "--model", model_file, "--beam", str(beam), "--length-penalty", str(alpha),
-                          "--coverage-penalty", str(beta), *rerank],
-                         input=text, capture_output=True, text=True, check=True).stdout
-    hyps = out.split("\n")[: len(lines)]
-    assert len(hyps) == len(lines), "engine output lost lines"
-    return hyps, time.time() - t0
+    return engine_cli.translate(nmt, model_file, lines, beam, alpha, beta, reverse_model, reverse_weight)
 
 
 def main():

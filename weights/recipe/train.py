@@ -323,7 +323,7 @@ def main():
              "best_loss": float("inf"), "bad_evals": 0, "checkpoints": []}
     ckpt_path = os.path.join(args.out, "last.pt")
     if args.init_from and not os.path.exists(ckpt_path):
-        from export import read_model_file
+        from model_file import read_model_file
         from grow import check_growable, describe_growth, grow_state_dict
         header, tensors = read_model_file(args.init_from)
         old_cfg = header["config"]

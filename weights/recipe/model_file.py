@@ -1,0 +1,88 @@
+"""The engine's model file (engine/FORMAT.md), read and written in Python: the one definition the
+recipe's exporter, the card, training's --init-from and the tests share. The header alone needs only
+the standard library (make_card.py and the card test read it in CI); the tensors need NumPy.
+
+  32-byte preamble: 8-byte magic "NMTMODEL", u32 version, u32 header length, u64 file length,
+                    u32 CRC-32 of everything after the preamble, u32 reserved
+  JSON header (config, languages, tokenizer, alignment, tensor table, provenance), then the tensors,
+  each at a 64-byte aligned offset from the first 64-byte boundary after the header.
+"""
+import json
+import os
+import struct
+import zlib
+
+MAGIC = b"NMTMODEL"
+FORMAT_VERSION = 1
+ALIGN = 64
+PREAMBLE = struct.Struct("<8sIIQII")
+
+
+def _checked(data, path):
+    """(header dict, offset of the tensor data) after the same checks the engine makes."""
+    if len(data) < PREAMBLE.size:
+        raise ValueError(f"{path}: too short for a model file")
+    magic, version, header_bytes, file_bytes, crc, _ = PREAMBLE.unpack(data[:PREAMBLE.size])
+    if magic != MAGIC:
+        raise ValueError(f"{path}: not a model file")
+    if version != FORMAT_VERSION or file_bytes != len(data) or zlib.crc32(data[32:]) & 0xFFFFFFFF != crc:
+        raise ValueError(f"{path}: bad version, length or checksum")
+    header = json.loads(data[32: 32 + header_bytes])
+    return header, (32 + header_bytes + ALIGN - 1) // ALIGN * ALIGN
+
+
+def read_header(path):
+    """The JSON header of a model file, checked (standard library only)."""
+    with open(path, "rb") as f:
+        return _checked(f.read(), path)[0]
+
+
+def read_model_file(path):
+    """(header, {name: numpy array}) of a model file; the inverse of write_model_file."""
+    import numpy as np
+    with open(path, "rb") as f:
+        data = f.read()
+    header, start = _checked(data, path)
+    types = {"f32": np.float32, "i8": np.int8, "u8": np.uint8}
+    tensors = {t["name"]: np.frombuffer(data, types[t["dtype"]], int(np.prod(t["shape"])), start + t["offset"])
+               .reshape(t["shape"]) for t in header["tensors"]}
+    return header, tensors
+
+
+def write_model_file(path, config, languages, tensors, spm_bytes, provenance, alignment_layer=None):
+    import numpy as np
+    tensors = dict(tensors)
+    tensors["tokenizer.spm"] = np.frombuffer(spm_bytes, dtype=np.uint8)
+    table, blobs, offset = [], [], 0
+    dtype_names = {np.dtype(np.int8): "i8", np.dtype(np.float32): "f32", np.dtype(np.uint8): "u8"}
+    for name, arr in tensors.items():
+        arr = np.ascontiguousarray(arr)
+        data = arr.tobytes()
+        table.append({"name": name, "dtype": dtype_names[arr.dtype], "shape": list(arr.shape),
+                      "offset": offset, "bytes": len(data)})
+        blobs.append((offset, data))
+        offset += (len(data) + ALIGN - 1) // ALIGN * ALIGN
+    header = {
+        "config": config,
+        "languages": languages,
+        "tokenizer": {"type": "sentencepiece-unigram", "tensor": "tokenizer.spm"},
+        "alignment": {"layer": config["decoder_layers"] - 1 if alignment_layer is None else alignment_layer,
+                      "heads": "mean"},
+        "tensors": table,
+        "provenance": provenance,
+    }
+    header_bytes = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    data_start = (32 + len(header_bytes) + ALIGN - 1) // ALIGN * ALIGN
+    body = bytearray(data_start - 32 + offset)
+    body[: len(header_bytes)] = header_bytes
+    for off, data in blobs:
+        start = data_start - 32 + off
+        body[start: start + len(data)] = data
+    file_bytes = 32 + len(body)
+    crc = zlib.crc32(bytes(body)) & 0xFFFFFFFF
+    prefix = PREAMBLE.pack(MAGIC, FORMAT_VERSION, len(header_bytes), file_bytes, crc, 0)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(prefix)
+        f.write(body)
+    return file_bytes
