@@ -238,7 +238,7 @@ def average_checkpoints(paths):
     return {k: (v / len(paths)).float() for k, v in avg.items()}
 
 
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True)
     ap.add_argument("--dev", required=True, help="flores-dev.en-de.tsv")
@@ -273,26 +273,23 @@ def main():
     ap.add_argument("--rewarm", type=int, default=300,
                     help="after --init-from (Adam's moments start at zero), ramp the learning rate up over this "
                          "many steps to where the schedule left off")
-    args = ap.parse_args()
-    if args.device == "cpu":
-        reexec_with_tcmalloc()
+    return ap.parse_args(argv)
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = random.Random(args.seed)
-    os.makedirs(args.out, exist_ok=True)
-    log_f = open(os.path.join(args.out, "train.log"), "a")
 
-    def log(**kv):
-        kv["time"] = time.strftime("%H:%M:%S")
-        print(json.dumps(kv), file=log_f, flush=True)
-        print(json.dumps(kv), flush=True)
-
+def model_config(args):
     cfg = dict(DEFAULT_CONFIG)
     if args.config:
-        cfg.update(json.load(open(args.config)))
-    sp_model = os.path.join(args.data, "spm.model")
-    cfg["vocab_size"] = sum(1 for _ in open(os.path.join(args.data, "spm.vocab"), encoding="utf-8"))
+        with open(args.config) as f:
+            cfg.update(json.load(f))
+    with open(os.path.join(args.data, "spm.vocab"), encoding="utf-8") as f:
+        cfg["vocab_size"] = sum(1 for _ in f)
+    return cfg
+
+
+def load_training_data(args, cfg):
+    """This direction's pairs: the shared ones, then its back-translated (tagged) and distilled
+    ones; pairs with an empty side or over 150 tokens are left out. Returns a dict with src, tgt,
+    weights (copies per epoch) and the counts the log reports."""
     limit = cfg["max_length"]
     src = read_ids(os.path.join(args.data, f"train.{args.src}.ids"), limit)
     tgt = read_ids(os.path.join(args.data, f"train.{args.tgt}.ids"), limit)
@@ -302,107 +299,125 @@ def main():
     src, tgt, weights = src + synthetic[0] + distilled[0], tgt + synthetic[1] + distilled[1], weights + synthetic[2] + distilled[2]
     keep = [i for i in range(len(src)) if src[i] and tgt[i] and len(src[i]) < 150 and len(tgt[i]) < 150]
     src, tgt, weights = [src[i] for i in keep], [tgt[i] for i in keep], [weights[i] for i in keep]
-    tok_total = round(sum(w * (len(t) + 1) for w, t in zip(weights, tgt)))  # expected per epoch
+    return {"src": src, "tgt": tgt, "weights": weights, "back_translated_pairs": len(synthetic[0]),
+            "distilled_pairs": len(distilled[0]),
+            "epoch_target_tokens": round(sum(w * (len(t) + 1) for w, t in zip(weights, tgt)))}
 
+
+def load_dev_ids(args, cfg, sp_model):
+    """The validation set (flores-dev) as text and as ids."""
+    limit = cfg["max_length"]
+    dev_src, dev_ref = load_dev(args.dev, args.src)
+    return {"src": dev_src, "ref": dev_ref, "src_ids": [x[: limit - 1] for x in spm_encode(sp_model, dev_src)],
+            "tgt_ids": [x[: limit - 1] for x in spm_encode(sp_model, dev_ref)]}
+
+
+def init_from_model_file(path, model, cfg, state, log):
+    """Loads a shipped model file's weights (int8 rows times their scales) into model, grown if its
+    config is bigger (grow.py), and the training state from the file's provenance."""
+    from grow import check_growable, describe_growth, grow_state_dict
+    from model_file import read_model_file
+    header, tensors = read_model_file(path)
+    old_cfg = header["config"]
+    try:
+        check_growable(old_cfg, cfg)
+    except ValueError as e:
+        raise SystemExit(f"--init-from: {path} has config {old_cfg}; cannot start {cfg} from it: {e}")
+    state_dict = {}
+    for name in tensors:
+        if name.endswith(".scale") or not name.endswith((".weight", ".bias")):  # skip scales, tokenizer
+            continue
+        w = torch.tensor(tensors[name].astype("float32"))
+        if name + ".scale" in tensors:  # int8 rows * per-row scale
+            w = w * torch.tensor(tensors[name + ".scale"].copy()).unsqueeze(-1)
+        state_dict[name] = w
+    if old_cfg != cfg:  # a bigger architecture, started where the file's model is (grow.py)
+        state_dict = grow_state_dict(state_dict, old_cfg, model)
+    model.load_state_dict(state_dict)
+    continue_from_provenance(state, header.get("provenance", {}))
+    log(event="init_from", file=path, step=state["step"], tokens=state["tokens"], growth=describe_growth(old_cfg, cfg))
+
+
+class Checkpoints:
+    """last.pt (weights, Adam and the training state: a rerun resumes from it) and the last --keep
+    weight snapshots, which are averaged at the end."""
+
+    def __init__(self, args, cfg, log):
+        self.args, self.cfg, self.log = args, cfg, log
+        self.path = os.path.join(args.out, "last.pt")
+
+    def resume(self, model, opt):
+        """The saved state, after loading the weights and Adam's moments into model and opt; None if
+        there is no last.pt."""
+        if not os.path.exists(self.path):
+            return None
+        ck = torch.load(self.path, map_location="cpu")
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        self.log(event="resume", step=ck["state"]["step"])
+        return ck["state"]
+
+    def save(self, model, opt, state, tag):
+        ck = {"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "config": self.cfg}
+        torch.save(ck, self.path + ".tmp")
+        os.replace(self.path + ".tmp", self.path)
+        snap = os.path.join(self.args.out, f"ckpt_{state['step']:07d}.pt")
+        torch.save({"model": model.state_dict(), "config": self.cfg}, snap)
+        state["checkpoints"] = (state["checkpoints"] + [snap])[-self.args.keep:]
+        for old in glob.glob(os.path.join(self.args.out, "ckpt_*.pt")):
+            if old not in state["checkpoints"]:
+                os.remove(old)
+        self.log(event="checkpoint", tag=tag, step=state["step"])
+
+
+def train_step(model, opt, batch, data, cfg, device, args, lr):
+    """One optimizer step on one batch; returns (target tokens, summed NLL)."""
+    s, ti, to = collate(batch, data["src"], data["tgt"], cfg, device)
+    for g in opt.param_groups:
+        g["lr"] = lr
+    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(args.bf16)):
+        logits = model(s, ti)
+    loss, nll, n = smoothed_loss(logits, to, cfg["pad_id"], args.label_smoothing)
+    opt.zero_grad(set_to_none=True)
+    (loss / n).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return n, float(nll)
+
+
+def train_loop(args, cfg, device, model, opt, state, data, dev, sp_model, checkpoints, log):
+    """Steps until the time budget (or --max-steps) is used up or early stopping says so, with a
+    validation and a checkpoint every --checkpoint-minutes and at the end. Returns the epoch's batch
+    count (for the epoch position the model file records)."""
     def epoch_batches(epoch):
         """The epoch's sample of the mix (drawn afresh each epoch) in batches; the same epoch always
         gives the same batches, so a resumed run picks up at its batch position."""
         rng = random.Random(args.seed + epoch)
-        return make_batches(src, tgt, epoch_lines(weights, rng), args.max_tokens, rng)
-
-    dev_src, dev_ref = load_dev(args.dev, args.src)
-    dev_src_ids = [x[: limit - 1] for x in spm_encode(sp_model, dev_src)]
-    dev_tgt_ids = [x[: limit - 1] for x in spm_encode(sp_model, dev_ref)]
-
-    device = torch.device(args.device)
-    if args.bf16 < 0:
-        args.bf16 = int(fast_bf16(device))
-    model = Transformer(cfg, dropout=args.dropout).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
-    state = {"step": 0, "epoch": 0, "batch_pos": 0, "tokens": 0, "train_seconds": 0.0, "history": [],
-             "best_loss": float("inf"), "bad_evals": 0, "checkpoints": []}
-    ckpt_path = os.path.join(args.out, "last.pt")
-    if args.init_from and not os.path.exists(ckpt_path):
-        from model_file import read_model_file
-        from grow import check_growable, describe_growth, grow_state_dict
-        header, tensors = read_model_file(args.init_from)
-        old_cfg = header["config"]
-        try:
-            check_growable(old_cfg, cfg)
-        except ValueError as e:
-            raise SystemExit(f"--init-from: {args.init_from} has config {old_cfg}; cannot start {cfg} from it: {e}")
-        state_dict = {}
-        for name in tensors:
-            if name.endswith(".scale") or not name.endswith((".weight", ".bias")):  # skip scales, tokenizer
-                continue
-            w = torch.tensor(tensors[name].astype("float32"))
-            if name + ".scale" in tensors:  # int8 rows * per-row scale
-                w = w * torch.tensor(tensors[name + ".scale"].copy()).unsqueeze(-1)
-            state_dict[name] = w
-        if old_cfg != cfg:  # a bigger architecture, started where the file's model is (grow.py)
-            state_dict = grow_state_dict(state_dict, old_cfg, model)
-        model.load_state_dict(state_dict)
-        continue_from_provenance(state, header.get("provenance", {}))
-        log(event="init_from", file=args.init_from, step=state["step"], tokens=state["tokens"],
-            growth=describe_growth(old_cfg, cfg))
-    if os.path.exists(ckpt_path):
-        ck = torch.load(ckpt_path, map_location="cpu")
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        state = ck["state"]
-        log(event="resume", step=state["step"])
-    log(event="start", params=count_parameters(model), pairs=len(src), pairs_per_epoch=round(sum(weights)),
-        back_translated_pairs=len(synthetic[0]), distilled_pairs=len(distilled[0]),
-        epoch_target_tokens=tok_total, config=cfg,
-        args=vars(args))
-
-    def save(tag):
-        state["train_seconds"] = seconds_before + (time.time() - start)  # all runs together, resumes included
-        ck = {"model": model.state_dict(), "opt": opt.state_dict(), "state": state, "config": cfg}
-        tmp = ckpt_path + ".tmp"
-        torch.save(ck, tmp)
-        os.replace(tmp, ckpt_path)
-        snap = os.path.join(args.out, f"ckpt_{state['step']:07d}.pt")
-        torch.save({"model": model.state_dict(), "config": cfg}, snap)
-        state["checkpoints"] = (state["checkpoints"] + [snap])[-args.keep:]
-        for old in glob.glob(os.path.join(args.out, "ckpt_*.pt")):
-            if old not in state["checkpoints"]:
-                os.remove(old)
-        log(event="checkpoint", tag=tag, step=state["step"])
+        return make_batches(data["src"], data["tgt"], epoch_lines(data["weights"], rng), args.max_tokens, rng)
 
     start = time.time()
-    first_step = state["step"]
-    seconds_before = state["train_seconds"]
+    first_step, seconds_before = state["step"], state["train_seconds"]
     budget = args.minutes * 60
     last_ckpt = time.time()
     batches = epoch_batches(state["epoch"])
     if "epoch_fraction" in state:  # continued from a shipped file: pick up the epoch where it stopped
         state["batch_pos"] = int(state.pop("epoch_fraction") * len(batches))
     window_tok, window_loss, window_t = 0, 0.0, time.time()
-    stop = False
     model.train()
-    while not stop:
+    while True:
         if state["batch_pos"] >= len(batches):
             state["epoch"] += 1
             state["batch_pos"] = 0
             batches = epoch_batches(state["epoch"])
-        s, ti, to = collate(batches[state["batch_pos"]], src, tgt, cfg, device)
+        batch = batches[state["batch_pos"]]
         state["batch_pos"] += 1
         state["step"] += 1
         lr = learning_rate(state["step"], args.lr, args.warmup, state.get("rewarm_start"), args.rewarm,
                            budget - (time.time() - start), args.anneal_minutes * 60)
-        for g in opt.param_groups:
-            g["lr"] = lr
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(args.bf16)):
-            logits = model(s, ti)
-        loss, nll, n = smoothed_loss(logits, to, cfg["pad_id"], args.label_smoothing)
-        opt.zero_grad(set_to_none=True)
-        (loss / n).backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        n, nll = train_step(model, opt, batch, data, cfg, device, args, lr)
         state["tokens"] += n
         window_tok += n
-        window_loss += float(nll)
+        window_loss += nll
         if state["step"] % 100 == 0:
             dt = time.time() - window_t
             elapsed = time.time() - start
@@ -411,30 +426,35 @@ def main():
                 elapsed_min=round(elapsed / 60, 1), eta_min=round(max(0, budget - elapsed) / 60, 1))
             window_tok, window_loss, window_t = 0, 0.0, time.time()
         out_of_time = time.time() - start >= budget or (args.max_steps and state["step"] - first_step >= args.max_steps)
-        if time.time() - last_ckpt >= args.checkpoint_minutes * 60 or out_of_time:
-            vloss, vbleu = validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device,
-                                    args.bleu_sentences)
-            state["history"].append({"step": state["step"], "tokens": state["tokens"], "valid_nll": round(vloss, 4),
-                                     "valid_bleu_greedy": round(vbleu, 2), "minutes": round((time.time() - start) / 60, 1)})
-            log(event="valid", **state["history"][-1])
-            rewarming = state.get("rewarm_start") is not None and state["step"] - state["rewarm_start"] < args.rewarm
-            count_validation(state, vloss, rewarming)
-            save("periodic")
-            last_ckpt = time.time()
-            if state["bad_evals"] >= args.patience:
-                log(event="early_stop", step=state["step"])
-                stop = True
-            if out_of_time:
-                stop = True
+        if time.time() - last_ckpt < args.checkpoint_minutes * 60 and not out_of_time:
+            continue
+        vloss, vbleu = validate(model, dev["src_ids"], dev["tgt_ids"], dev["src"], dev["ref"], sp_model, cfg, device,
+                                args.bleu_sentences)
+        state["history"].append({"step": state["step"], "tokens": state["tokens"], "valid_nll": round(vloss, 4),
+                                 "valid_bleu_greedy": round(vbleu, 2), "minutes": round((time.time() - start) / 60, 1)})
+        log(event="valid", **state["history"][-1])
+        rewarming = state.get("rewarm_start") is not None and state["step"] - state["rewarm_start"] < args.rewarm
+        count_validation(state, vloss, rewarming)
+        state["train_seconds"] = seconds_before + (time.time() - start)  # all runs together, resumes included
+        checkpoints.save(model, opt, state, "periodic")
+        last_ckpt = time.time()
+        if state["bad_evals"] >= args.patience:
+            log(event="early_stop", step=state["step"])
+            break
+        if out_of_time:
+            break
     state["train_seconds"] = seconds_before + (time.time() - start)
+    return len(batches)
 
-    # Average the last checkpoints, but keep the last one alone if that validates better (early in
-    # training, when the model still improves fast, averaging drags it back).
+
+def finish(args, cfg, device, model, state, dev, sp_model, batches_per_epoch, log):
+    """model.pt: the average of the last checkpoints, or the last one alone if that validates better
+    (early in training, when the model still improves fast, averaging drags it back)."""
     last = {k: v.detach().clone() for k, v in model.state_dict().items()}
     last_loss = state["history"][-1]["valid_nll"]
     avg = average_checkpoints(state["checkpoints"])
     model.load_state_dict(avg)
-    vloss, vbleu = validate(model, dev_src_ids, dev_tgt_ids, dev_src, dev_ref, sp_model, cfg, device,
+    vloss, vbleu = validate(model, dev["src_ids"], dev["tgt_ids"], dev["src"], dev["ref"], sp_model, cfg, device,
                             args.bleu_sentences)
     log(event="averaged", checkpoints=len(state["checkpoints"]), valid_nll=round(vloss, 4), valid_bleu_greedy=round(vbleu, 2))
     averaged = len(state["checkpoints"])
@@ -442,11 +462,49 @@ def main():
         avg, averaged = last, 1
         log(event="kept_last", valid_nll=last_loss)
     torch.save({"config": cfg, "state_dict": avg, "history": state["history"],
-                "train": {"steps": state["step"], "target_tokens": state["tokens"], "epochs": state["epoch"] + state["batch_pos"] / len(batches),
+                "train": {"steps": state["step"], "target_tokens": state["tokens"],
+                          "epochs": state["epoch"] + state["batch_pos"] / batches_per_epoch,
                           "seconds": state["train_seconds"], "device": args.device, "threads": args.threads,
                           "precision": "bf16 autocast" if args.bf16 else "fp32",
                           "averaged": averaged, "anneal_minutes": args.anneal_minutes, "rounds": state.get("rounds", 0) + 1},
                 "languages": {"source": args.src, "target": args.tgt}}, os.path.join(args.out, "model.pt"))
+
+
+def main():
+    args = parse_args()
+    if args.device == "cpu":
+        reexec_with_tcmalloc()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    log_f = open(os.path.join(args.out, "train.log"), "a")
+
+    def log(**kv):
+        kv["time"] = time.strftime("%H:%M:%S")
+        print(json.dumps(kv), file=log_f, flush=True)
+        print(json.dumps(kv), flush=True)
+
+    cfg = model_config(args)
+    sp_model = os.path.join(args.data, "spm.model")
+    data = load_training_data(args, cfg)
+    dev = load_dev_ids(args, cfg, sp_model)
+    device = torch.device(args.device)
+    if args.bf16 < 0:
+        args.bf16 = int(fast_bf16(device))
+    model = Transformer(cfg, dropout=args.dropout).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
+    checkpoints = Checkpoints(args, cfg, log)
+    state = checkpoints.resume(model, opt)
+    if state is None:
+        state = {"step": 0, "epoch": 0, "batch_pos": 0, "tokens": 0, "train_seconds": 0.0, "history": [],
+                 "best_loss": float("inf"), "bad_evals": 0, "checkpoints": []}
+        if args.init_from:
+            init_from_model_file(args.init_from, model, cfg, state, log)
+    log(event="start", params=count_parameters(model), pairs=len(data["src"]), pairs_per_epoch=round(sum(data["weights"])),
+        back_translated_pairs=data["back_translated_pairs"], distilled_pairs=data["distilled_pairs"],
+        epoch_target_tokens=data["epoch_target_tokens"], config=cfg, args=vars(args))
+    batches_per_epoch = train_loop(args, cfg, device, model, opt, state, data, dev, sp_model, checkpoints, log)
+    finish(args, cfg, device, model, state, dev, sp_model, batches_per_epoch, log)
 
 
 if __name__ == "__main__":
