@@ -6,7 +6,8 @@ import os
 import unittest
 
 from recipe_env import ROOT  # first: it puts weights/recipe on the import path
-from make_card import read_block, score_table, training_table  # (stdlib only: no torch needed here)
+from model_file import read_header
+from make_card import options_table, read_block, recipe_defaults, score_table, training_table  # (stdlib only: no torch needed here)
 
 CARD = os.path.join(ROOT, "weights", "README.md")
 
@@ -23,6 +24,19 @@ class CardMatchesShippedModels(unittest.TestCase):
     def test_training_table_is_the_shipped_provenance(self):
         self.assertEqual(read_block(self.card, "training"), training_table(),
                          "weights/README.md's training table differs from the model files: run make_card.py")
+
+    def test_recipe_defaults_are_what_the_card_and_the_shipped_models_say(self):
+        """run_all.py trains with train.py's defaults: they must be the card's and, where a model file
+        records them (round 20 on), what its last round trained with."""
+        self.assertEqual(read_block(self.card, "options"), options_table(),
+                         "weights/README.md's training options differ from train.py or the model files: run make_card.py")
+        defaults = recipe_defaults()
+        self.assertEqual(defaults["dropout"], 0.1)
+        for d in ("en-de", "de-en"):
+            recorded = read_header(os.path.join(ROOT, "weights", d, "model.nmt")).get("provenance", {}).get("train_args", {})
+            for name, value in recorded.items():
+                self.assertEqual(defaults.get(name), value, f"{d} trained with --{name} {value}, train.py's default is "
+                                 f"{defaults.get(name)}: the recipe would not reproduce the shipped model")
 
     def test_tables_fail_on_a_stale_card(self):
         stale = self.card.replace(score_table().split("\n")[2], "| en-de | flores-dev | 997 | 0 | 0 | 0 | 0 | 0 | 0 |")

@@ -78,6 +78,36 @@ def training_table(weights=WEIGHTS):
     return "\n".join(rows)
 
 
+def recipe_defaults():
+    """train.py's defaults for the options that decide what a model learns (run_all.TRAINING_OPTIONS),
+    read from its source (train.py imports torch; the card test runs without it)."""
+    import ast
+    from run_all import TRAINING_OPTIONS
+    with open(os.path.join(HERE, "train.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    defaults = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument" and node.args:
+            name = node.args[0].value.lstrip("-").replace("-", "_") if isinstance(node.args[0], ast.Constant) else ""
+            for kw in node.keywords:
+                if kw.arg == "default" and name in TRAINING_OPTIONS:
+                    defaults[name] = ast.literal_eval(kw.value)
+    return defaults
+
+
+def options_table(weights=WEIGHTS):
+    """The card's table of training options: train.py's defaults (what run_all.py trains with) and
+    what each shipped model's last round trained with (its provenance, since round 20)."""
+    defaults = recipe_defaults()
+    shipped = {d: read_header(os.path.join(weights, d, "model.nmt")).get("provenance", {}).get("train_args", {})
+               for d in ("en-de", "de-en")}
+    rows = ["| option (train.py) | default | en-de, last round | de-en, last round |", "|---|---|---|---|"]
+    for name, value in defaults.items():
+        rows.append(f"| --{name.replace('_', '-')} | {value:g} | {shipped['en-de'].get(name, '–')} | "
+                    f"{shipped['de-en'].get(name, '–')} |")
+    return "\n".join(rows)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
@@ -97,6 +127,7 @@ def main():
 
     card = replace_block(card, "scores", score_table())
     card = replace_block(card, "training", training_table())
+    card = replace_block(card, "options", options_table())
     card = replace_block(card, "examples", "\n".join(examples))
     open(card_path, "w", encoding="utf-8").write(card)
     print("updated", card_path)
