@@ -96,7 +96,12 @@ def pack(args):
     if os.path.exists(nmt):
         shutil.copy(nmt, os.path.join(args.dest, "nmt"))
     total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(args.dest, "**"), recursive=True) if os.path.isfile(p))
-    print(f"{args.dest}: {total / 1e6:.1f} MB (with the working tree it must stay under 64 MiB)")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True).stdout.split(b"\0")
+    tree = sum(os.path.getsize(os.path.join(ROOT, p.decode())) for p in tracked if p and os.path.isfile(os.path.join(ROOT, p.decode())))
+    print(f"{args.dest}: {total / 1e6:.1f} MB; with the {tree / 1e6:.1f} MB working tree {(total + tree) / 2**20:.1f} MiB travel "
+          "(the device tool's limit: 64 MiB)")
+    if total + tree > 64 * 2**20:
+        raise SystemExit("too big to travel: pass fewer back-translations or sources")
 
 
 class Plan:
