@@ -46,8 +46,6 @@ def main():
     t0 = time.time()
     device = torch.device(args.device)
     model, cfg = load_teacher(args.checkpoint, device)
-    if device.type == "cuda":
-        model = model.to(torch.bfloat16)
 
     def read(path):
         with open(path, encoding="utf-8") as f:
@@ -75,7 +73,8 @@ def main():
         for k in range(0, len(fits), args.batch):
             chunk = fits[k:k + args.batch]
             s, _, _ = collate(chunk, src_ids, src_ids, cfg, device)
-            with torch.no_grad():
+            with torch.no_grad(), torch.autocast(device_type=device.type, dtype=torch.bfloat16,
+                                                 enabled=device.type == "cuda"):
                 hyps = model.greedy(s, cached=True)
             for i, text in zip(chunk, spm_decode(os.path.join(args.data, "spm.model"), hyps)):
                 out[i] = text
@@ -83,8 +82,7 @@ def main():
             for i in lines:
                 f.write((out.get(i) or tgt_text[i]).replace("\n", " ") + "\n")
         done = lines[-1] + 1
-        rate = (done) / max(1e-9, time.time() - t0)
-        print(f"[{time.strftime('%H:%M:%S')}] {done}/{n} lines ({rate:.0f}/s this run)", file=sys.stderr, flush=True)
+        print(f"[{time.strftime('%H:%M:%S')}] {done}/{n} lines", file=sys.stderr, flush=True)
 
     if done >= n:
         with open(partial, encoding="utf-8") as f:
