@@ -1,4 +1,10 @@
 // Greedy and beam search over a batch; see beam_search.h.
+//
+// BatchSearch holds one search's state: the decoder rows (one per alive hypothesis), each
+// sentence's finished hypotheses, and the step's logits. Every step runs the decoder once for all
+// rows, then extends the hypotheses (greedy: each row's argmax; beam: per sentence, the best
+// extensions in order until the beam is full), finishes those that ended, and keeps the decoder
+// rows of the survivors.
 #include "search/beam_search.h"
 
 #include <algorithm>
@@ -16,6 +22,13 @@ struct Alive {
   int sentence = 0;
   int limit = 0;
   std::vector<float> coverage;
+};
+
+// One way to extend an alive hypothesis: decoder row `row` followed by `token`.
+struct Candidate {
+  float log_prob;  // the extended hypothesis' log-probability
+  int row;
+  int token;
 };
 
 // Adds decoder row `row`'s attention at `layer` (mean over heads) to `coverage`.
@@ -46,10 +59,224 @@ void record_attention(const Transformer& model, const EncoderOutput& enc, const 
   }
 }
 
-struct Candidate {
-  float log_prob;
-  int row;
-  int token;
+// The decoder layer whose cross-attention the alignments and the coverage penalty use.
+int alignment_layer(const ModelConfig& c, const SearchOptions& o) {
+  return o.alignment_layer >= 0 && o.alignment_layer < c.decoder_layers ? o.alignment_layer : c.decoder_layers - 1;
+}
+
+class BatchSearch {
+ public:
+  BatchSearch(const Transformer& model, const EncoderOutput& enc, const SearchOptions& o)
+      : model_(model),
+        c_(model.config()),
+        enc_(enc),
+        o_(o),
+        beam_(std::max(1, o.beam_size)),
+        layer_(alignment_layer(model.config(), o)),
+        keep_(o.keep_attention || o.keep_all_heads),
+        cover_(beam_ > 1 && o.coverage_penalty != 0.0f),
+        finished_(enc.lengths.size()) {}
+
+  // Steps until no hypothesis is alive; each sentence's `nbest` best finished hypotheses, best first.
+  std::vector<std::vector<Hypothesis>> run(int nbest) {
+    start();
+    while (!alive_.empty()) {
+      run_decoder();
+      if (beam_ == 1)
+        greedy_step();
+      else
+        beam_step();
+      if (next_.empty()) break;
+      keep_survivors();
+    }
+    return best_first(nbest);
+  }
+
+ private:
+  // One empty hypothesis per sentence (its first input is bos); the decoder state is sized for the
+  // longest sentence's limit.
+  void start() {
+    std::vector<int> row_sentence;
+    int capacity = 1;
+    for (int s = 0; s < int(enc_.lengths.size()); ++s) {
+      Alive a;
+      a.sentence = s;
+      a.limit = max_target_tokens(c_, enc_.lengths[s], o_);
+      capacity = std::max(capacity, a.limit);
+      alive_.push_back(std::move(a));
+      row_sentence.push_back(s);
+    }
+    st_ = model_.start(enc_, row_sentence, capacity);
+    inputs_.assign(alive_.size(), c_.bos_id);
+  }
+
+  // logits[rows, vocab] for every alive row's next token; the next step starts empty.
+  void run_decoder() {
+    logits_.resize(alive_.size() * size_t(c_.vocab_size));
+    model_.step(enc_, st_, inputs_.data(), logits_.data());
+    next_.clear();
+    parents_.clear();
+    next_inputs_.clear();
+  }
+
+  // Greedy: the argmax of the logits, as the reference does (no softmax needed).
+  void greedy_step() {
+    const int rows = int(alive_.size());
+    best_.resize(rows);
+    kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
+    for (int r = 0; r < rows; ++r) extend(r, best_[r], 0.0f);
+  }
+
+  // Beam: per sentence (its rows are adjacent), the best 2*beam extensions of its rows, taken in
+  // order until `beam` continue; then the sentence stops if none of them can still win.
+  void beam_step() {
+    to_log_probs();
+    const int rows = int(alive_.size());
+    for (int r0 = 0, r1 = 0; r0 < rows; r0 = r1) {
+      const int sentence = alive_[r0].sentence;
+      while (r1 < rows && alive_[r1].sentence == sentence) ++r1;
+      select_survivors(best_candidates(r0, r1, size_t(2 * beam_)));
+      if (sentence_done(sentence)) drop_alive(sentence);
+    }
+  }
+
+  // Turns each row's logits into the log-probability of the hypothesis extended by each token:
+  // log p = hypothesis log p + logit - logsumexp, logsumexp = max - log(softmax at the max), with
+  // the SIMD softmax.
+  void to_log_probs() {
+    const int rows = int(alive_.size());
+    probs_.assign(logits_.begin(), logits_.end());
+    kernels::softmax_rows(probs_.data(), rows, c_.vocab_size);
+    best_.resize(rows);
+    kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
+    for (int r = 0; r < rows; ++r) {
+      float* lr = &logits_[size_t(r) * c_.vocab_size];
+      const float mx = lr[best_[r]];
+      const float lse = mx - std::log(probs_[size_t(r) * c_.vocab_size + best_[r]]);
+      const float shift = alive_[r].hyp.log_prob - lse;
+      for (int v = 0; v < c_.vocab_size; ++v) lr[v] += shift;
+    }
+  }
+
+  // The k most probable (row, token) extensions of rows [r0, r1), best first (ties: first seen).
+  std::vector<Candidate> best_candidates(int r0, int r1, size_t k) const {
+    std::vector<Candidate> cand;
+    for (int r = r0; r < r1; ++r) {
+      const float* lr = &logits_[size_t(r) * c_.vocab_size];
+      for (int v = 0; v < c_.vocab_size; ++v) {
+        if (cand.size() < k || lr[v] > cand.back().log_prob) {
+          Candidate x{lr[v], r, v};
+          auto pos = std::upper_bound(cand.begin(), cand.end(), x,
+                                      [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
+          cand.insert(pos, x);
+          if (cand.size() > k) cand.pop_back();
+        }
+      }
+    }
+    return cand;
+  }
+
+  // Takes the candidates in order: eos (or the limit) finishes a hypothesis, the others continue
+  // until `beam` of them do.
+  void select_survivors(const std::vector<Candidate>& cand) {
+    int kept = 0;
+    for (const Candidate& x : cand) {
+      if (kept >= beam_) break;
+      if (extend(x.row, x.token, x.log_prob)) ++kept;
+    }
+  }
+
+  // Done once `beam` hypotheses have ended and none of the alive ones can still beat the best of
+  // them: log-probs only fall, so an alive hypothesis scores at most log_prob / lp(limit) (its
+  // coverage penalty is at most 0).
+  bool sentence_done(int sentence) const {
+    if (int(finished_[sentence].size()) < beam_) return false;
+    float best_finished = -INFINITY;
+    for (const Hypothesis& h : finished_[sentence]) best_finished = std::max(best_finished, h.score);
+    for (size_t k = next_.size(); k-- > 0 && next_[k].sentence == sentence;)
+      if (next_[k].hyp.log_prob / length_penalty(next_[k].limit, o_.length_penalty) > best_finished) return false;
+    return true;
+  }
+
+  // Removes the sentence's hypotheses (the last ones added) from the next step.
+  void drop_alive(int sentence) {
+    while (!next_.empty() && next_.back().sentence == sentence) {
+      next_.pop_back();
+      parents_.pop_back();
+      next_inputs_.pop_back();
+    }
+  }
+
+  // Row `row`'s hypothesis followed by `token`, with its attention and coverage: finished when the
+  // token is eos or the limit is reached, else alive in the next step. True when it stays alive.
+  bool extend(int row, int token, float log_prob) {
+    const Alive& from = alive_[row];
+    Alive a;
+    a.sentence = from.sentence;
+    a.limit = from.limit;
+    a.hyp.tokens = from.hyp.tokens;
+    a.hyp.tokens.push_back(token);
+    a.hyp.log_prob = log_prob;
+    if (keep_) {
+      a.hyp.attention = from.hyp.attention;
+      a.hyp.heads = from.hyp.heads;
+      record_attention(model_, enc_, st_, row, layer_, a.sentence, o_.keep_all_heads, a.hyp);
+    }
+    if (cover_) {
+      a.coverage = from.coverage;
+      add_coverage(model_, enc_, st_, row, layer_, a.sentence, a.coverage);
+    }
+    const int len = int(a.hyp.tokens.size());
+    if (token == c_.eos_id || len >= a.limit) {
+      finish(std::move(a));
+      return false;
+    }
+    parents_.push_back(row);
+    next_inputs_.push_back(token);
+    next_.push_back(std::move(a));
+    return true;
+  }
+
+  // Scores an ended hypothesis (length and coverage penalties) and files it under its sentence.
+  void finish(Alive a) {
+    const int len = int(a.hyp.tokens.size());
+    a.hyp.score = a.hyp.log_prob / length_penalty(len, o_.length_penalty) +
+                  (cover_ ? coverage_penalty(a.coverage, o_.coverage_penalty) : 0.0f);
+    finished_[a.sentence].push_back(std::move(a.hyp));
+  }
+
+  // The survivors become the alive rows: the decoder state keeps their parents' rows.
+  void keep_survivors() {
+    model_.select_rows(st_, parents_);
+    alive_ = std::move(next_);
+    inputs_ = std::move(next_inputs_);
+  }
+
+  // Each sentence's finished hypotheses, best first, at most `nbest` (at least 1).
+  std::vector<std::vector<Hypothesis>> best_first(int nbest) {
+    for (auto& f : finished_) {
+      std::stable_sort(f.begin(), f.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+      if (int(f.size()) > nbest) f.resize(std::max(1, nbest));
+    }
+    return std::move(finished_);
+  }
+
+  const Transformer& model_;
+  const ModelConfig& c_;
+  const EncoderOutput& enc_;
+  const SearchOptions& o_;
+  const int beam_, layer_;
+  const bool keep_;   // record each token's attention
+  const bool cover_;  // track coverage for the coverage penalty
+
+  DecoderState st_;
+  std::vector<Alive> alive_;           // one per decoder row; a sentence's rows are adjacent
+  std::vector<int> inputs_;            // [rows] each row's next input token
+  std::vector<float> logits_, probs_;  // [rows, vocab]
+  std::vector<int> best_;              // [rows] argmax of each row's logits
+  std::vector<Alive> next_;            // the next step's alive hypotheses,
+  std::vector<int> parents_, next_inputs_;  // their decoder rows now and their next inputs
+  std::vector<std::vector<Hypothesis>> finished_;  // [sentences]
 };
 
 }  // namespace
@@ -72,144 +299,7 @@ int max_target_tokens(const ModelConfig& cfg, int source_tokens, const SearchOpt
 
 std::vector<std::vector<Hypothesis>> search_nbest(const Transformer& model, const EncoderOutput& enc,
                                                   const SearchOptions& o, int nbest) {
-  const ModelConfig& c = model.config();
-  const int sentences = int(enc.lengths.size());
-  const int beam = std::max(1, o.beam_size);
-  const int layer = o.alignment_layer >= 0 && o.alignment_layer < c.decoder_layers ? o.alignment_layer
-                                                                                   : c.decoder_layers - 1;
-  const bool keep = o.keep_attention || o.keep_all_heads;
-  const bool cover = beam > 1 && o.coverage_penalty != 0.0f;
-
-  std::vector<Alive> alive;
-  std::vector<int> row_sentence;
-  int capacity = 1;
-  for (int s = 0; s < sentences; ++s) {
-    Alive a;
-    a.sentence = s;
-    a.limit = max_target_tokens(c, enc.lengths[s], o);
-    capacity = std::max(capacity, a.limit);
-    alive.push_back(std::move(a));
-    row_sentence.push_back(s);
-  }
-  DecoderState st = model.start(enc, row_sentence, capacity);
-  std::vector<std::vector<Hypothesis>> finished(sentences);
-  std::vector<int> inputs(alive.size(), c.bos_id);
-  std::vector<float> logits, probs;
-  std::vector<int> best;
-
-  while (!alive.empty()) {
-    const int rows = int(alive.size());
-    logits.resize(size_t(rows) * c.vocab_size);
-    model.step(enc, st, inputs.data(), logits.data());
-
-    std::vector<Alive> next;
-    std::vector<int> parents, next_inputs;
-    auto extend = [&](int row, int token, float log_prob) {
-      Alive a;
-      a.sentence = alive[row].sentence;
-      a.limit = alive[row].limit;
-      a.hyp.tokens = alive[row].hyp.tokens;
-      a.hyp.tokens.push_back(token);
-      a.hyp.log_prob = log_prob;
-      if (keep) {
-        a.hyp.attention = alive[row].hyp.attention;
-        a.hyp.heads = alive[row].hyp.heads;
-        record_attention(model, enc, st, row, layer, a.sentence, o.keep_all_heads, a.hyp);
-      }
-      if (cover) {
-        a.coverage = alive[row].coverage;
-        add_coverage(model, enc, st, row, layer, a.sentence, a.coverage);
-      }
-      const int len = int(a.hyp.tokens.size());
-      if (token == c.eos_id || len >= a.limit) {
-        a.hyp.score = a.hyp.log_prob / length_penalty(len, o.length_penalty) +
-                      (cover ? coverage_penalty(a.coverage, o.coverage_penalty) : 0.0f);
-        finished[a.sentence].push_back(std::move(a.hyp));
-      } else {
-        parents.push_back(row);
-        next_inputs.push_back(token);
-        next.push_back(std::move(a));
-      }
-    };
-
-    if (beam == 1) {
-      // Greedy: the argmax of the logits, as the reference does (no softmax needed).
-      best.resize(rows);
-      kernels::argmax_rows(logits.data(), rows, c.vocab_size, best.data());
-      for (int r = 0; r < rows; ++r) extend(r, best[r], 0.0f);
-    } else {
-      // Beam: log_softmax each row, then per sentence keep the best 2*beam (row, token) extensions
-      // and take them in order: eos ends a hypothesis, others continue until the beam is full.
-      // log p = logit - logsumexp; logsumexp = max - log(softmax at the max), with the SIMD softmax
-      probs.assign(logits.begin(), logits.end());
-      kernels::softmax_rows(probs.data(), rows, c.vocab_size);
-      best.resize(rows);
-      kernels::argmax_rows(logits.data(), rows, c.vocab_size, best.data());
-      for (int r = 0; r < rows; ++r) {
-        float* lr = &logits[size_t(r) * c.vocab_size];
-        const float mx = lr[best[r]];
-        const float lse = mx - std::log(probs[size_t(r) * c.vocab_size + best[r]]);
-        const float shift = alive[r].hyp.log_prob - lse;
-        for (int v = 0; v < c.vocab_size; ++v) lr[v] += shift;
-      }
-      const size_t k = size_t(2 * beam);
-      int r0 = 0;
-      while (r0 < rows) {
-        int r1 = r0;
-        while (r1 < rows && alive[r1].sentence == alive[r0].sentence) ++r1;  // rows of one sentence are adjacent
-        std::vector<Candidate> cand;
-        for (int r = r0; r < r1; ++r) {
-          const float* lr = &logits[size_t(r) * c.vocab_size];
-          for (int v = 0; v < c.vocab_size; ++v) {
-            if (cand.size() < k || lr[v] > cand.back().log_prob) {
-              Candidate x{lr[v], r, v};
-              auto pos = std::upper_bound(cand.begin(), cand.end(), x,
-                                          [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
-              cand.insert(pos, x);
-              if (cand.size() > k) cand.pop_back();
-            }
-          }
-        }
-        const int sentence = alive[r0].sentence;
-        int kept = 0;
-        for (const Candidate& x : cand) {
-          if (kept >= beam) break;
-          const size_t before = finished[sentence].size();
-          extend(x.row, x.token, x.log_prob);
-          if (finished[sentence].size() == before) ++kept;
-        }
-        // Done once `beam` hypotheses have ended and none of the alive ones can still beat the best
-        // of them: log-probs only fall, so an alive hypothesis scores at most log_prob / lp(limit)
-        // (its coverage penalty is at most 0).
-        bool done = int(finished[sentence].size()) >= beam;
-        if (done) {
-          float best_finished = -INFINITY;
-          for (const Hypothesis& h : finished[sentence]) best_finished = std::max(best_finished, h.score);
-          for (size_t k = next.size(); k-- > 0 && next[k].sentence == sentence;)
-            if (next[k].hyp.log_prob / length_penalty(next[k].limit, o.length_penalty) > best_finished) done = false;
-        }
-        if (done) {
-          while (!next.empty() && next.back().sentence == sentence) {
-            next.pop_back();
-            parents.pop_back();
-            next_inputs.pop_back();
-          }
-        }
-        r0 = r1;
-      }
-    }
-    if (next.empty()) break;
-    model.select_rows(st, parents);
-    alive = std::move(next);
-    inputs = std::move(next_inputs);
-  }
-
-  // Each sentence's finished hypotheses, best first.
-  for (auto& f : finished) {
-    std::stable_sort(f.begin(), f.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
-    if (int(f.size()) > nbest) f.resize(std::max(1, nbest));
-  }
-  return finished;
+  return BatchSearch(model, enc, o).run(nbest);
 }
 
 std::vector<Hypothesis> search(const Transformer& model, const EncoderOutput& enc, const SearchOptions& o) {
