@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium python3)
 # `setup.sh --tests` (scripts/test.sh) also installs what only the tests need: PyTorch for the
-# recipe's tests (training schedule, grown models, cached decoding, the GPU plan on CPU) and the
+# recipe's tests (training schedule, grown models, cached decoding, the GPU plan on CPU), the Python
+# SentencePiece the GPU machine uses (tested against Debian's tools) and the
 # TypeScript compiler that type-checks web/translator.d.ts.
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(python3-torch node-typescript)
+  packages+=(python3-torch python3-sentencepiece node-typescript)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -13,7 +13,11 @@ except ImportError:  # Debian: the tools only
 
 
 def _use_python():
-    return _spm is not None and (os.environ.get("NMT_SPM") == "python" or not shutil.which("spm_encode"))
+    """The Python package where NMT_SPM=python or the tools are missing; the tools where NMT_SPM=tools."""
+    choice = os.environ.get("NMT_SPM")
+    if choice == "tools" or _spm is None:
+        return False
+    return choice == "python" or not shutil.which("spm_encode")
 
 
 def _processor(model):
