@@ -2,11 +2,13 @@
  * scripts/build-web.mjs writes dist/sw.js from the web/sw.js template: the build's version, file
  * lists and the model cache's name, which must be protocol.js's MODEL_CACHE (the worker reads cached
  * models from that cache directly). The built service worker is run in a sandbox with a stand-in
- * Cache Storage to see which caches it opens. Needs no engine: a stand-in engine.js/.wasm is built.
+ * Cache Storage to see which caches it opens. Every module the page loads (index.html's scripts and
+ * what they import, the worker included) must be in dist/ and in the service worker's precache
+ * list, or the page breaks offline. Needs no engine: a stand-in engine.js/.wasm is built.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -14,16 +16,67 @@ import { build } from '../../scripts/build-web.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, FIXTURE_MANIFEST } from './_helpers.mjs';
 
-test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the template names no cache', async () => {
-  const template = readFileSync(path.join(ROOT, 'web/sw.js'), 'utf8');
-  assert.ok(!template.includes(`'${MODEL_CACHE}'`), 'web/sw.js has no hand copy of the model cache name');
-
+/** Builds the site with a stand-in engine into a temporary folder; returns it and its sw.js BUILD block. */
+function buildSite() {
   const dir = mkdtempSync(path.join(tmpdir(), 'nmt-build-web-'));
   for (const f of ['engine.js', 'engine.wasm']) writeFileSync(path.join(dir, f), 'stand-in');
   const out = path.join(dir, 'dist');
   build({ out, manifest: FIXTURE_MANIFEST, engine: dir, quiet: true });
   const sw = readFileSync(path.join(out, 'sw.js'), 'utf8');
   const block = JSON.parse(/\/\* BUILD \*\/ (.*?) \/\* \/BUILD \*\//.exec(sw)[1]);
+  return { out, sw, block };
+}
+
+/**
+ * The files the page loads from the built `site`, as site-relative paths mapped to the file that
+ * loads them: index.html's <script src>, then, through every .js file, its static imports
+ * (import/export … from '…', import '…'), its literal dynamic imports and its
+ * new URL('…', import.meta.url) (the worker, the engine). Comments are skipped, and so are node:
+ * modules and URLs outside the site (translator.js's fallbacks to the repository when run in Node).
+ * A file that is missing is listed but not read.
+ */
+function pageFiles(site) {
+  const found = new Map();
+  const queue = [];
+  const add = (from, spec) => {
+    if (/^[a-z]+:/i.test(spec)) return;
+    const rel = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+    if (rel.startsWith('../') || found.has(rel)) return;
+    found.set(rel, from);
+    queue.push(rel);
+  };
+  const html = readFileSync(path.join(site, 'index.html'), 'utf8');
+  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) add('index.html', m[1]);
+  while (queue.length) {
+    const rel = queue.shift();
+    const file = path.join(site, rel);
+    if (!rel.endsWith('.js') || !existsSync(file)) continue;
+    const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const patterns = [
+      /\b(?:import|export)\s+(?:[\w$*{},\s]+?\s+from\s+)?['"]([^'"]+)['"]/g,
+      /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+      /\bnew\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g,
+    ];
+    for (const re of patterns) for (const m of code.matchAll(re)) add(rel, m[1]);
+  }
+  return found;
+}
+
+/** What would break offline: each file the page loads that is not in `site` or not in `shell`. */
+function offlineProblems(site, shell) {
+  const problems = [];
+  for (const [rel, from] of pageFiles(site)) {
+    if (!existsSync(path.join(site, rel))) problems.push(`${rel} (loaded by ${from}) is missing from the built site`);
+    if (!shell.includes(rel)) problems.push(`${rel} (loaded by ${from}) is not in the service worker's precache list`);
+  }
+  return problems;
+}
+
+test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the template names no cache', async () => {
+  const template = readFileSync(path.join(ROOT, 'web/sw.js'), 'utf8');
+  assert.ok(!template.includes(`'${MODEL_CACHE}'`), 'web/sw.js has no hand copy of the model cache name');
+
+  const { sw, block } = buildSite();
   assert.equal(block.modelCache, MODEL_CACHE);
   assert.ok(block.shell.includes('options.js') && block.shell.includes('engine/engine.wasm'));
   assert.equal(block.models.length, 1);
@@ -54,4 +107,23 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
 
   // The template itself refuses to run.
   assert.throws(() => vm.runInNewContext(template, { ...sandbox }), /template/);
+});
+
+test('every module the page loads is in the built site and in the service worker\'s precache list', () => {
+  const { out, block } = buildSite();
+  const files = pageFiles(out);
+  const appModules = readdirSync(path.join(ROOT, 'web/app')).filter((f) => f.endsWith('.js')).map((f) => `app/${f}`);
+  for (const f of ['app.js', ...appModules, 'translator.js', 'worker.js', 'protocol.js', 'options.js', 'engine/engine.js']) {
+    assert.ok(files.has(f), `the page loads ${f}`);
+  }
+  assert.deepEqual(offlineProblems(out, block.shell), []);
+
+  // The check notices a module left out of the precache list, or out of the site.
+  const unlisted = offlineProblems(out, block.shell.filter((f) => f !== 'app/heatmap.js'));
+  assert.equal(unlisted.length, 1);
+  assert.match(unlisted[0], /^app\/heatmap\.js \(loaded by .+\) is not in the service worker's precache list$/);
+  rmSync(path.join(out, 'app/heatmap.js'));
+  const missing = offlineProblems(out, block.shell);
+  assert.equal(missing.length, 1);
+  assert.match(missing[0], /^app\/heatmap\.js \(loaded by .+\) is missing from the built site$/);
 });

@@ -1,0 +1,223 @@
+/**
+ * The word alignment view: the sentence card (#align-source, #align-target, with ‹ › to move
+ * between sentences) and the word spans of the output pane. Hovering, tapping (pins until the next
+ * tap) or focusing a word lights up the words aligned to it, the colour strength following the
+ * soft alignment weight (--w), hard links marked, and #align-detail says the strongest links in
+ * words. On the card, ←/→/Home/End move between words, ↑/↓ jump to the most strongly aligned word
+ * on the other side, Escape clears. Selecting a sentence also hands it to the heatmap.
+ */
+import { el, text, span } from './dom.js';
+import { state, currentSentence, langName, fromOf, toOf } from './state.js';
+import { drawHeatmap, showSentenceHeatmap } from './heatmap.js';
+
+/**
+ * Appends `str` to `parent` with each word range as a focusable span; returns the word spans.
+ * `focusable` gives the words a roving tabindex (the alignment card), otherwise mouse/touch only.
+ */
+export function appendWords(parent, str, words, side, sentence, focusable) {
+  const spans = [];
+  if (!words || !words.length) {
+    parent.append(str);
+    return spans;
+  }
+  let pos = 0;
+  words.forEach(([b, e], j) => {
+    if (b > pos) parent.append(str.slice(pos, b));
+    const w = span('w', str.slice(b, e));
+    w.dataset.side = side;
+    w.dataset.s = String(sentence);
+    w.dataset.w = String(j);
+    if (focusable) w.tabIndex = -1;
+    parent.append(w);
+    spans.push(w);
+    pos = e;
+  });
+  if (pos < str.length) parent.append(str.slice(pos));
+  return spans;
+}
+
+export function selectSentence(i, force = false) {
+  const r = state.result;
+  const n = r ? r.sentences.length : 0;
+  if (!force && i === state.sel && el.alignSource.childNodes.length) return;
+  state.sel = Math.max(0, Math.min(i, n - 1));
+  state.pinned = null;
+  clearHighlight();
+  for (const s of el.target.querySelectorAll('.sent.current')) s.classList.remove('current');
+  el.prev.disabled = !n || state.sel === 0;
+  el.next.disabled = !n || state.sel >= n - 1;
+  el.alignSource.replaceChildren();
+  el.alignTarget.replaceChildren();
+  text(el.alignDetail, '');
+  state.cardWords = { s: [], t: [] };
+  if (!n) {
+    text(el.sentPos, 'No sentence yet');
+    drawHeatmap();
+    return;
+  }
+  text(el.sentPos, `Sentence ${state.sel + 1} of ${n}`);
+  const s = r.sentences[state.sel];
+  const cur = el.target.querySelector(`.sent[data-s="${state.sel}"]`);
+  if (cur) cur.classList.add('current');
+  state.cardWords.s = appendWords(el.alignSource, s.source, s.sourceWords, 's', state.sel, true);
+  state.cardWords.t = appendWords(el.alignTarget, s.target, s.targetWords, 't', state.sel, true);
+  if (state.cardWords.s[0]) state.cardWords.s[0].tabIndex = 0;
+  if (state.cardWords.t[0]) state.cardWords.t[0].tabIndex = 0;
+  showSentenceHeatmap(s);
+}
+
+function clearHighlight() {
+  for (const w of document.querySelectorAll('.w.hl, .w.self, .w.linked')) {
+    w.classList.remove('hl', 'self', 'linked');
+    w.style.removeProperty('--w');
+    delete w.dataset.weight;
+  }
+}
+
+const spansFor = (side, s, w) => {
+  const out = [];
+  if (side === 't' && state.outWords[s] && state.outWords[s][w]) out.push(state.outWords[s][w]);
+  if (s === state.sel && state.cardWords[side][w]) out.push(state.cardWords[side][w]);
+  return out;
+};
+
+/** Lights up the words aligned to word `w` of `side` ('s' source, 't' target) of sentence `s`. */
+function highlight(side, s, w) {
+  clearHighlight();
+  const sent = state.result && state.result.sentences[s];
+  if (!sent || !sent.wordAttention) return;
+  const A = sent.wordAttention; // [targetWords][sourceWords]
+  const other = side === 't' ? 's' : 't';
+  const weights = side === 't' ? A[w] || [] : A.map((row) => row[w] || 0);
+  const max = Math.max(1e-9, ...weights);
+  const linked = new Set((sent.wordAlignments || [])
+    .filter((a) => (side === 't' ? a.target === w : a.source === w))
+    .map((a) => (side === 't' ? a.source : a.target)));
+  for (const x of spansFor(side, s, w)) x.classList.add('self');
+  weights.forEach((weight, j) => {
+    if (weight < 0.01 && !linked.has(j)) return;
+    for (const x of spansFor(other, s, j)) {
+      x.classList.add('hl');
+      x.style.setProperty('--w', (weight / max).toFixed(3));
+      x.dataset.weight = weight.toFixed(3);
+      if (linked.has(j)) x.classList.add('linked');
+    }
+  });
+  // Say it in words too (screen readers, and anyone unsure what the colours mean).
+  const wordText = (sd, j) => {
+    const [b, e] = (sd === 's' ? sent.sourceWords : sent.targetWords)[j];
+    return (sd === 's' ? sent.source : sent.target).slice(b, e);
+  };
+  const ranked = weights.map((weight, j) => [weight, j]).sort((a, b) => b[0] - a[0]).slice(0, 3).filter(([weight]) => weight >= 0.05);
+  const fromLang = langName(side === 's' ? fromOf(state.resultDir) : toOf(state.resultDir));
+  const list = ranked.map(([weight, j]) => `“${wordText(other, j)}” ${Math.round(weight * 100)}%`).join(', ');
+  text(el.alignDetail, `${fromLang} “${wordText(side, w)}” → ${list || 'no strong link'}`);
+}
+
+function wordFromEvent(event) {
+  const w = event.target.closest && event.target.closest('.w');
+  if (!w || !state.result) return null;
+  return { el: w, side: w.dataset.side, s: Number(w.dataset.s), w: Number(w.dataset.w) };
+}
+
+function onWordOver(event) {
+  if (state.pinned) return;
+  const hit = wordFromEvent(event);
+  if (!hit) return;
+  if (hit.s !== state.sel) selectSentence(hit.s);
+  highlight(hit.side, hit.s, hit.w);
+}
+
+function onWordOut(event) {
+  if (state.pinned) return;
+  const hit = wordFromEvent(event);
+  if (!hit) return;
+  const to = event.relatedTarget && event.relatedTarget.closest && event.relatedTarget.closest('.w');
+  if (!to) {
+    clearHighlight();
+    text(el.alignDetail, '');
+  }
+}
+
+function onWordClick(event) {
+  const hit = wordFromEvent(event);
+  if (!hit) {
+    return;
+  }
+  const same = state.pinned && state.pinned.side === hit.side && state.pinned.w === hit.w && state.pinned.s === hit.s;
+  if (hit.s !== state.sel) selectSentence(hit.s);
+  if (same) {
+    state.pinned = null;
+    clearHighlight();
+    text(el.alignDetail, '');
+  } else {
+    state.pinned = { side: hit.side, s: hit.s, w: hit.w };
+    highlight(hit.side, hit.s, hit.w);
+  }
+}
+
+function focusCardWord(side, j) {
+  const list = state.cardWords[side];
+  if (!list.length) return;
+  const k = Math.max(0, Math.min(j, list.length - 1));
+  for (const x of list) x.tabIndex = -1;
+  list[k].tabIndex = 0;
+  list[k].focus();
+}
+
+function onCardKey(event) {
+  const hit = wordFromEvent(event);
+  if (!hit) return;
+  const sent = currentSentence();
+  let handled = true;
+  switch (event.key) {
+    case 'ArrowLeft': focusCardWord(hit.side, hit.w - 1); break;
+    case 'ArrowRight': focusCardWord(hit.side, hit.w + 1); break;
+    case 'Home': focusCardWord(hit.side, 0); break;
+    case 'End': focusCardWord(hit.side, state.cardWords[hit.side].length - 1); break;
+    case 'ArrowUp':
+    case 'ArrowDown': {
+      // Jump to the most strongly aligned word on the other side.
+      const other = hit.side === 't' ? 's' : 't';
+      const A = sent && sent.wordAttention;
+      if (!A) break;
+      const weights = hit.side === 't' ? A[hit.w] : A.map((row) => row[hit.w]);
+      focusCardWord(other, weights.indexOf(Math.max(...weights)));
+      break;
+    }
+    case 'Escape': state.pinned = null; clearHighlight(); text(el.alignDetail, ''); break;
+    default: handled = false;
+  }
+  if (handled) event.preventDefault();
+}
+
+function onCardFocus(event) {
+  const hit = wordFromEvent(event);
+  if (!hit) return;
+  state.pinned = null;
+  for (const x of state.cardWords[hit.side]) x.tabIndex = -1;
+  hit.el.tabIndex = 0;
+  highlight(hit.side, hit.s, hit.w);
+}
+
+/** ‹ ›, hover/tap on the output and the card, keys and focus on the card, a tap elsewhere unpins. */
+export function bindAlignmentView() {
+  el.prev.addEventListener('click', () => selectSentence(state.sel - 1));
+  el.next.addEventListener('click', () => selectSentence(state.sel + 1));
+  for (const area of [el.target, el.alignSource, el.alignTarget]) {
+    area.addEventListener('mouseover', onWordOver);
+    area.addEventListener('mouseout', onWordOut);
+    area.addEventListener('click', onWordClick);
+  }
+  for (const area of [el.alignSource, el.alignTarget]) {
+    area.addEventListener('keydown', onCardKey);
+    area.addEventListener('focusin', onCardFocus);
+  }
+  document.addEventListener('click', (e) => {
+    if (state.pinned && !(e.target.closest && e.target.closest('.w'))) {
+      state.pinned = null;
+      clearHighlight();
+      text(el.alignDetail, '');
+    }
+  });
+}

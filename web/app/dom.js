@@ -1,0 +1,53 @@
+/**
+ * The page's elements and small DOM helpers. `el` names every element the page's code touches
+ * (looked up once, by id); `text` sets text (never HTML: all model text goes in as text);
+ * `showError` fills or hides the error notice; `setState` sets body[data-state] (loading, idle,
+ * translating, done, error), which the style sheet and the tests read.
+ */
+
+export const $ = (id) => document.getElementById(id);
+
+export const el = {
+  body: document.body,
+  load: $('load'), loadLabel: $('load-label'), loadDetail: $('load-detail'), loadProgress: $('load-progress'),
+  error: $('error'),
+  direction: $('direction'), swap: $('swap'), beam: $('beam'),
+  source: $('source'), sourceLabel: $('source-label'), count: $('count'), clear: $('clear'),
+  target: $('target'), targetLabel: $('target-label'), status: $('status'), stats: $('stats'), copy: $('copy'),
+  prev: $('prev-sent'), next: $('next-sent'), sentPos: $('sent-pos'),
+  alignSource: $('align-source'), alignTarget: $('align-target'),
+  alignSourceLabel: $('align-source-label'), alignTargetLabel: $('align-target-label'), alignDetail: $('align-detail'),
+  attention: $('attention'), headSelect: $('head-select'), heatStatus: $('heat-status'), heatmap: $('heatmap'), heatCell: $('heat-cell'),
+  modelDl: $('model-dl'), offline: $('offline-status'),
+};
+
+export function text(node, value) {
+  node.textContent = value;
+  return node;
+}
+
+export function span(className, value) {
+  const s = document.createElement('span');
+  s.className = className;
+  s.textContent = value;
+  return s;
+}
+
+export function formatBytes(n) {
+  if (!n) return '0 MB';
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`;
+}
+
+export function showError(message) {
+  if (!message) {
+    el.error.hidden = true;
+    el.error.textContent = '';
+    return;
+  }
+  el.error.textContent = message;
+  el.error.hidden = false;
+}
+
+export function setState(s) {
+  el.body.dataset.state = s;
+}

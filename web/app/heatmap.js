@@ -1,0 +1,233 @@
+/**
+ * The attention heatmap (#attention): a canvas of the selected sentence's cross-attention, target
+ * tokens as rows and source tokens as columns, coloured on a viridis ramp with a 0–1 legend. It
+ * shows the mean of heads of the alignment layer, or, once the worker has sent every layer's and
+ * head's attention (asked for when the section is open), any layer's mean or any single head.
+ * Moving the mouse over a cell or the arrow keys on the focused canvas read the cell aloud
+ * (#heat-cell); the canvas's aria-label lists both token rows.
+ */
+import { el, text } from './dom.js';
+import { state, currentSentence } from './state.js';
+import { getTranslator, searchSettings } from './loader.js';
+
+const headsKey = (s) => `${state.resultDir}|${el.beam.value}|${s.source}`;
+
+function updateHeadOptions() {
+  const keep = el.headSelect.value;
+  const opts = [['mean', 'Mean of heads (alignment layer)']];
+  const h = state.heads && state.heads.sentence.heads;
+  if (h) {
+    h.forEach((layer, l) => {
+      opts.push([`${l}:mean`, `Layer ${l + 1}, mean of heads`]);
+      layer.forEach((_, k) => opts.push([`${l}:${k}`, `Layer ${l + 1}, head ${k + 1}`]));
+    });
+  }
+  el.headSelect.replaceChildren(...opts.map(([v, label]) => {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = label;
+    return o;
+  }));
+  el.headSelect.value = opts.some(([v]) => v === keep) ? keep : 'mean';
+}
+
+/** Asks the worker for every layer's and head's attention of the selected sentence. */
+async function ensureHeads() {
+  const s = currentSentence();
+  if (!s || (state.heads && state.heads.key === headsKey(s))) return;
+  if (state.headsController) state.headsController.abort();
+  const controller = new AbortController();
+  state.headsController = controller;
+  const key = headsKey(s);
+  text(el.heatStatus, 'Loading the attention of every head…');
+  try {
+    const t = await getTranslator(state.resultDir);
+    const r = await t.translate(s.source, { beam: searchSettings().beam, alignments: true, allHeads: true, signal: controller.signal });
+    const cur = currentSentence();
+    if (!cur || headsKey(cur) !== key) return;
+    const sentence = r.sentences.find((x) => x.heads) || r.sentences[0];
+    if (!sentence || !sentence.heads) {
+      text(el.heatStatus, 'The engine returned no per-head attention.');
+      return;
+    }
+    state.heads = { key, sentence };
+    updateHeadOptions();
+    text(el.heatStatus, `${sentence.heads.length} layers × ${sentence.heads[0].length} heads`);
+    drawHeatmap();
+  } catch (e) {
+    if (e && e.name === 'AbortError') return;
+    text(el.heatStatus, `Could not load the heads: ${e.message || e}`);
+  }
+}
+
+/**
+ * A newly selected sentence `s`: keeps the per-head attention only if it is this sentence's,
+ * offers its layers and heads, asks for them if the heatmap is open, and draws.
+ */
+export function showSentenceHeatmap(s) {
+  state.heads = state.heads && state.heads.key === headsKey(s) ? state.heads : null;
+  updateHeadOptions();
+  if (el.attention.open) ensureHeads();
+  drawHeatmap();
+}
+
+function heatData() {
+  const s = currentSentence();
+  if (!s || !s.attention) return null;
+  const v = el.headSelect.value;
+  if (v === 'mean' || !state.heads) {
+    return { rows: s.targetTokens, cols: s.sourceTokens, m: s.attention, title: 'mean of heads, alignment layer' };
+  }
+  const hs = state.heads.sentence;
+  const [l, k] = v.split(':');
+  const layer = hs.heads[Number(l)];
+  let m;
+  if (k === 'mean') {
+    m = layer[0].map((row, i) => row.map((_, j) => layer.reduce((a, head) => a + head[i][j], 0) / layer.length));
+  } else {
+    m = layer[Number(k)];
+  }
+  return { rows: hs.targetTokens, cols: hs.sourceTokens, m, title: k === 'mean' ? `layer ${Number(l) + 1}, mean of heads` : `layer ${Number(l) + 1}, head ${Number(k) + 1}` };
+}
+
+// A perceptual ramp (viridis, 5 stops) for cell values 0..1.
+const RAMP = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+function rampColor(x) {
+  const t = Math.max(0, Math.min(1, x)) * (RAMP.length - 1);
+  const i = Math.min(RAMP.length - 2, Math.floor(t));
+  const f = t - i;
+  const c = RAMP[i].map((a, j) => Math.round(a + (RAMP[i + 1][j] - a) * f));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+const tokenLabel = (t) => (t.piece.length > 14 ? `${t.piece.slice(0, 13)}…` : t.piece);
+
+let heatLayout = null;
+
+export function drawHeatmap() {
+  const canvas = el.heatmap;
+  const ctx = canvas.getContext('2d');
+  const data = el.attention.open ? heatData() : null;
+  if (!data) {
+    canvas.width = 1;
+    canvas.height = 1;
+    canvas.style.width = '1px';
+    canvas.style.height = '1px';
+    heatLayout = null;
+    return;
+  }
+  const { rows, cols, m } = data;
+  const cs = getComputedStyle(document.body);
+  const fg = cs.color;
+  const font = '12px system-ui, sans-serif';
+  ctx.font = font;
+  const rowLabelW = Math.ceil(Math.max(...rows.map((t) => ctx.measureText(tokenLabel(t)).width))) + 10;
+  const colLabelH = Math.ceil(Math.max(...cols.map((t) => ctx.measureText(tokenLabel(t)).width)) * 0.75) + 16;
+  const avail = Math.max(200, canvas.parentElement.clientWidth - rowLabelW - 8);
+  const cell = Math.max(14, Math.min(32, Math.floor(avail / Math.max(1, cols.length))));
+  const legendH = 28;
+  const width = rowLabelW + cell * cols.length + Math.ceil(colLabelH * 0.75) + 4; // room for the last rotated label
+  const height = colLabelH + cell * rows.length + legendH + 8;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.ceil(width * dpr);
+  canvas.height = Math.ceil(height * dpr);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  ctx.font = font;
+  ctx.fillStyle = fg;
+  // Column labels (source tokens), rotated.
+  cols.forEach((t, j) => {
+    ctx.save();
+    ctx.translate(rowLabelW + j * cell + cell / 2 + 4, colLabelH - 4);
+    ctx.rotate(-Math.PI / 4);
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(tokenLabel(t), 0, 0);
+    ctx.restore();
+  });
+  // Row labels (target tokens).
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  rows.forEach((t, i) => ctx.fillText(tokenLabel(t), rowLabelW - 6, colLabelH + i * cell + cell / 2));
+  // Cells.
+  for (let i = 0; i < rows.length; i++) {
+    for (let j = 0; j < cols.length; j++) {
+      ctx.fillStyle = rampColor((m[i] && m[i][j]) || 0);
+      ctx.fillRect(rowLabelW + j * cell, colLabelH + i * cell, cell - 1, cell - 1);
+    }
+  }
+  // Cursor.
+  if (state.heatCursor && state.heatCursor.i < rows.length && state.heatCursor.j < cols.length) {
+    ctx.strokeStyle = fg;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(rowLabelW + state.heatCursor.j * cell - 1, colLabelH + state.heatCursor.i * cell - 1, cell + 1, cell + 1);
+  }
+  // Legend.
+  const ly = colLabelH + rows.length * cell + 10;
+  const lw = Math.min(160, cell * cols.length);
+  for (let x = 0; x < lw; x++) {
+    ctx.fillStyle = rampColor(x / (lw - 1));
+    ctx.fillRect(rowLabelW + x, ly, 1, 10);
+  }
+  ctx.fillStyle = fg;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText('0', rowLabelW, ly + 12);
+  ctx.textAlign = 'right';
+  ctx.fillText('1', rowLabelW + lw, ly + 12);
+  heatLayout = { rowLabelW, colLabelH, cell, rows, cols, m };
+  canvas.dataset.rows = String(rows.length);
+  canvas.dataset.cols = String(cols.length);
+  canvas.setAttribute('aria-label', `Cross-attention heatmap, ${data.title}: ${rows.length} target tokens (rows) by ${cols.length} source tokens (columns). Source: ${cols.map((t) => t.piece).join(' ')}. Target: ${rows.map((t) => t.piece).join(' ')}.`);
+}
+
+function describeCell(i, j) {
+  if (!heatLayout) return;
+  const { rows, cols, m } = heatLayout;
+  if (i < 0 || j < 0 || i >= rows.length || j >= cols.length) {
+    text(el.heatCell, '');
+    return;
+  }
+  text(el.heatCell, `target “${rows[i].piece}” ← source “${cols[j].piece}”: ${((m[i] && m[i][j]) || 0).toFixed(3)}`);
+}
+
+function onHeatMove(event) {
+  if (!heatLayout) return;
+  const rect = el.heatmap.getBoundingClientRect();
+  const x = event.clientX - rect.left - heatLayout.rowLabelW;
+  const y = event.clientY - rect.top - heatLayout.colLabelH;
+  const i = Math.floor(y / heatLayout.cell);
+  const j = Math.floor(x / heatLayout.cell);
+  describeCell(i, j);
+}
+
+function onHeatKey(event) {
+  if (!heatLayout) return;
+  const c = state.heatCursor || { i: 0, j: 0 };
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const d = moves[event.key];
+  if (!d) return;
+  event.preventDefault();
+  state.heatCursor = {
+    i: Math.max(0, Math.min(heatLayout.rows.length - 1, c.i + d[0])),
+    j: Math.max(0, Math.min(heatLayout.cols.length - 1, c.j + d[1])),
+  };
+  drawHeatmap();
+  describeCell(state.heatCursor.i, state.heatCursor.j);
+}
+
+/** Opening the section, the layer/head menu, the mouse and arrow keys on the canvas, resizing. */
+export function bindHeatmap() {
+  el.attention.addEventListener('toggle', () => {
+    drawHeatmap();
+    if (el.attention.open) ensureHeads();
+  });
+  el.headSelect.addEventListener('change', drawHeatmap);
+  el.heatmap.addEventListener('mousemove', onHeatMove);
+  el.heatmap.addEventListener('mouseleave', () => text(el.heatCell, ''));
+  el.heatmap.addEventListener('keydown', onHeatKey);
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawHeatmap, 100); });
+}

@@ -1,0 +1,50 @@
+/**
+ * Offline use: registers the service worker (sw.js, built by scripts/build-web.mjs), waiting
+ * briefly on a first visit until it controls the page so the first model downloads pass through it
+ * and are cached, and later asks it to save every model (html[data-offline="ready"] when done).
+ * The footer line (#offline-status) says what happened.
+ */
+import { el, text } from './dom.js';
+
+export async function registerServiceWorker() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) {
+    text(el.offline, 'Offline use needs HTTPS (or localhost).');
+    return;
+  }
+  try {
+    const hadController = !!navigator.serviceWorker.controller;
+    await navigator.serviceWorker.register('./sw.js', { scope: './' });
+    if (!hadController) {
+      // First visit: wait (briefly) until the new service worker controls the page, so the model
+      // downloads below pass through it and are cached the first time.
+      await Promise.race([
+        new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
+        new Promise((resolve) => setTimeout(resolve, 3000)),
+      ]);
+    }
+  } catch (e) {
+    console.warn('Service worker registration failed:', e);
+    text(el.offline, 'Offline use is not available in this browser.');
+  }
+}
+
+/** Asks the service worker to save every model for offline use; marks the page when done. */
+export async function cacheModelsForOffline() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  try {
+    const reg = await navigator.serviceWorker.ready;
+    if (!reg.active) return;
+    const channel = new MessageChannel();
+    const done = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });
+    reg.active.postMessage({ type: 'cache-models' }, [channel.port2]);
+    const reply = await done;
+    if (reply && reply.ok) {
+      text(el.offline, 'Saved for offline use.');
+      document.documentElement.dataset.offline = 'ready';
+    } else if (reply) {
+      text(el.offline, `Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
+    }
+  } catch (e) {
+    console.warn('Caching for offline use failed:', e);
+  }
+}

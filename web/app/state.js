@@ -1,0 +1,34 @@
+/**
+ * What the page's views share: the models on offer, the direction, the translators (loading or
+ * loaded), the request in flight, the last translation and which of its sentences and words are
+ * selected. A direction is a string 'from-to' ('en-de'); `fromOf`, `toOf` and `langName` read it.
+ * Nothing here touches the DOM.
+ */
+
+const NAMES = { en: 'English', de: 'German' };
+export const langName = (code) => NAMES[code] || code;
+export const [fromOf, toOf] = [(dir) => dir.split('-')[0], (dir) => dir.split('-')[1]];
+
+export const state = {
+  models: [],
+  dir: 'en-de',
+  translators: new Map(), // 'en-de' → Promise<Translator>
+  loading: 0,
+  controller: null, // AbortController of the current request
+  seq: 0,
+  timer: 0,
+  result: null, // the last complete Translation
+  resultDir: null,
+  sel: 0, // selected sentence
+  pinned: null, // {side, w} pinned by a tap/click
+  outWords: [], // [sentence][targetWord] → span in the output pane
+  cardWords: { s: [], t: [] },
+  heads: null, // {key, sentence} with all heads, for the heatmap
+  headsController: null,
+  heatCursor: null,
+};
+
+/** The selected sentence of the last translation, or undefined/null when there is none. */
+export function currentSentence() {
+  return state.result && state.result.sentences[state.sel];
+}

@@ -1,0 +1,148 @@
+/**
+ * The two panes: the input (#source, its character count, Clear, Ctrl+Enter) and the output
+ * (#target, with the status line, speed figures and Copy). Translation runs as you type, debounced;
+ * a newer request aborts the older one, and partial text shows while a long input is translated.
+ * The finished output is drawn as sentences of word spans (for the alignment view); all model text
+ * goes in as text nodes, never as HTML.
+ */
+import { el, text, showError, setState } from './dom.js';
+import { state } from './state.js';
+import { getTranslator, searchSettings } from './loader.js';
+import { appendWords, selectSentence } from './alignment-view.js';
+
+const DEBOUNCE_MS = 250;
+
+export function updateCount() {
+  const n = el.source.value.length;
+  text(el.count, `${n.toLocaleString()} character${n === 1 ? '' : 's'}`);
+}
+
+function scheduleTranslate() {
+  clearTimeout(state.timer);
+  state.timer = setTimeout(translateNow, DEBOUNCE_MS);
+}
+
+export function clearOutput() {
+  state.result = null;
+  el.target.replaceChildren();
+  el.target.dataset.sentences = '0';
+  el.copy.disabled = true;
+  text(el.stats, '');
+  state.outWords = [];
+  selectSentence(0);
+}
+
+export async function translateNow() {
+  clearTimeout(state.timer);
+  if (state.controller) state.controller.abort();
+  const controller = new AbortController();
+  state.controller = controller;
+  const seq = ++state.seq;
+  const input = el.source.value;
+  const dir = state.dir;
+  if (!input.trim()) {
+    clearOutput();
+    text(el.status, '');
+    el.target.setAttribute('aria-busy', 'false');
+    setState('idle');
+    return;
+  }
+  setState('translating');
+  el.target.setAttribute('aria-busy', 'true');
+  text(el.status, 'Translating…');
+  try {
+    const t = await getTranslator(dir);
+    if (controller.signal.aborted) return;
+    showError('');
+    const { beam } = searchSettings();
+    const result = await t.translate(input, {
+      beam,
+      alignments: true,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (seq !== state.seq) return;
+        const pct = Math.round((100 * p.done) / Math.max(1, p.total));
+        text(el.status, `Translating… ${pct}%`);
+        renderPartial(p.text);
+      },
+    });
+    if (seq !== state.seq) return;
+    state.result = result;
+    state.resultDir = dir;
+    state.heads = null;
+    render(result);
+    setState('done');
+    text(el.status, '');
+  } catch (e) {
+    if (e && e.name === 'AbortError') return;
+    if (seq !== state.seq) return;
+    setState('error');
+    text(el.status, '');
+    showError(e && e.message ? e.message : String(e));
+  } finally {
+    if (seq === state.seq) el.target.setAttribute('aria-busy', 'false');
+  }
+}
+
+function renderPartial(partialText) {
+  el.target.replaceChildren(document.createTextNode(partialText));
+}
+
+function render(result) {
+  const frag = document.createDocumentFragment();
+  state.outWords = [];
+  let pos = 0;
+  result.sentences.forEach((s, i) => {
+    const [b, e] = s.targetRange;
+    if (b > pos) frag.append(result.text.slice(pos, b));
+    const sent = document.createElement('span');
+    sent.className = 'sent';
+    sent.dataset.s = String(i);
+    state.outWords[i] = appendWords(sent, s.target, s.targetWords, 't', i, false);
+    frag.append(sent);
+    pos = e;
+  });
+  if (pos < result.text.length) frag.append(result.text.slice(pos));
+  el.target.replaceChildren(frag);
+  el.target.dataset.sentences = String(result.sentences.length);
+  el.copy.disabled = !result.text;
+
+  const secs = result.timings.engineMs / 1000;
+  const tps = result.stats.tokensPerSecond;
+  const n = result.sentences.length;
+  text(el.stats, `${n} sentence${n === 1 ? '' : 's'} · ${Math.round(result.timings.totalMs)} ms · ${result.stats.targetTokens} tokens · ${tps >= 100 ? Math.round(tps) : tps.toFixed(1)} tokens/s`);
+  el.stats.title = `engine ${Math.round(secs * 1000)} ms (encode ${Math.round(result.timings.encodeMs)}, decode ${Math.round(result.timings.decodeMs)}), waiting ${Math.round(result.timings.queueMs)} ms`;
+  selectSentence(Math.min(state.sel, Math.max(0, n - 1)), true);
+}
+
+async function copyOutput() {
+  if (!state.result) return;
+  const value = state.result.text;
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(value);
+    ok = true;
+  } catch {
+    // Fallback for browsers without the async clipboard: select the output and copy.
+    const range = document.createRange();
+    range.selectNodeContents(el.target);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    sel.removeAllRanges();
+  }
+  text(el.copy, ok ? 'Copied' : 'Copy failed');
+  setTimeout(() => text(el.copy, 'Copy'), 1500);
+}
+
+/** Typing, Ctrl+Enter, Clear, a new Search setting, Copy. */
+export function bindTranslateView() {
+  el.source.addEventListener('input', () => { updateCount(); scheduleTranslate(); });
+  el.source.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); translateNow(); }
+  });
+  el.clear.addEventListener('click', () => { el.source.value = ''; updateCount(); translateNow(); el.source.focus(); });
+  el.beam.addEventListener('change', () => translateNow());
+  el.copy.addEventListener('click', copyOutput);
+}
