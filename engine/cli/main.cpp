@@ -116,130 +116,150 @@ const nmt::OptionSpec* cli_option(const std::string& arg) {
 // `nmt bench --repeat N` (not a decoding option, but checked the same way).
 constexpr nmt::OptionSpec kRepeat{"repeat", nmt::OptionKind::integer, 1, 1, 1000, true, "bench: passes over the input"};
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "segment") == 0) return segment_lines(argc, argv);
-  std::string mode = "translate", model_path, input_path, reverse_path;
+// The command line of `nmt`, `nmt bench` and `nmt info`.
+struct Args {
+  std::string mode = "translate";  // or "bench", "info"
+  std::string model_path, input_path, reverse_path;
   nmt::TranslateOptions options;
   int repeat = 1;
+};
+
+// Fills `args` from argv; 0, or the exit code of a bad command line (2, with the reason printed).
+int parse_args(int argc, char** argv, Args& args) {
   int first = 1;
   if (argc > 1 && (std::strcmp(argv[1], "bench") == 0 || std::strcmp(argv[1], "info") == 0)) {
-    mode = argv[1];
+    args.mode = argv[1];
     first = 2;
   }
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const nmt::OptionSpec* spec = cli_option(a);
+    const bool takes_value = !spec || spec->kind != nmt::OptionKind::flag;
+    const char* v = takes_value && i + 1 < argc ? argv[++i] : nullptr;
+    if (takes_value && !v) return usage();
+    double x = 1.0;  // a flag's value: present = true
     if (a == "--model") {
-      const char* v = value();
-      if (!v) return usage();
-      model_path = v;
+      args.model_path = v;
     } else if (a == "--input") {
-      const char* v = value();
-      if (!v) return usage();
-      input_path = v;
-    } else if (const nmt::OptionSpec* spec = cli_option(a)) {
-      double x = 1.0;  // a flag's value: present = true
-      if (spec->kind != nmt::OptionKind::flag) {
-        const char* v = value();
-        if (!v) return usage();
-        if (!parse_value(*spec, v, x)) return 2;
-      }
-      nmt::set_option(options, *spec, x);
+      args.input_path = v;
     } else if (a == "--reverse-model") {
-      const char* v = value();
-      if (!v) return usage();
-      reverse_path = v;
+      args.reverse_path = v;
     } else if (a == "--repeat") {
-      const char* v = value();
-      if (!v) return usage();
-      double x = 0;
       if (!parse_value(kRepeat, v, x)) return 2;
-      repeat = int(x);
+      args.repeat = int(x);
+    } else if (spec) {
+      if (v && !parse_value(*spec, v, x)) return 2;
+      nmt::set_option(args.options, *spec, x);
     } else {
       return usage();
     }
   }
-  if (model_path.empty()) return usage();
+  return args.model_path.empty() ? usage() : 0;
+}
 
-  auto loaded = nmt::Translator::load_file(model_path);
-  if (!loaded) {
-    std::fprintf(stderr, "nmt: %s\n", loaded.error().c_str());
-    return 1;
-  }
-  const nmt::Translator& translator = *loaded.value();
-  std::unique_ptr<nmt::Translator> reverse_model;
-  if (!reverse_path.empty()) {
-    auto r = nmt::Translator::load_file(reverse_path);
-    if (!r) {
-      std::fprintf(stderr, "nmt: %s\n", r.error().c_str());
-      return 1;
-    }
-    reverse_model = std::move(r.value());
-    const std::string why = translator.check_reverse(*reverse_model);
-    if (!why.empty()) {
-      std::fprintf(stderr, "nmt: --reverse-model: %s\n", why.c_str());
-      return 1;
-    }
-  }
-  const nmt::Translator* reverse = reverse_model.get();
-  const double loaded_rss_mb = current_rss_mb();
+// Prints "nmt: <message>"; returns exit code 1.
+int fail(const std::string& message) {
+  std::fprintf(stderr, "nmt: %s\n", message.c_str());
+  return 1;
+}
 
-  if (mode == "info") {
-    std::printf("%s\n", translator.info_json().c_str());
-    return 0;
-  }
+// The model, and the reverse model when --reverse-model names one.
+struct Models {
+  std::unique_ptr<nmt::Translator> forward, reverse;
+};
 
-  if (mode == "bench") {
-    if (input_path.empty()) return usage();
-    std::ifstream in(input_path);
-    if (!in) {
-      std::fprintf(stderr, "nmt: cannot read %s\n", input_path.c_str());
-      return 1;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    double seconds = 0;
-    int sentences = 0, target_tokens = 0;
-    size_t words = 0;
-    for (int r = 0; r < repeat; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      auto result = translator.translate(text, options, reverse);
-      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (!result) {
-        std::fprintf(stderr, "nmt: %s\n", result.error().c_str());
-        return 1;
-      }
-      sentences += int(result->sentences.size());
-      target_tokens += result->target_tokens;
-      std::istringstream ws(result->text);
-      std::string w;
-      while (ws >> w) ++words;
-    }
-    std::printf("model      %s (%zu bytes)\n", model_path.c_str(), translator.file().file_bytes());
-    std::printf("beam       %d%s\n", options.beam_size, reverse ? ", reranked with the reverse model" : "");
-    std::printf("sentences  %d in %.2f s\n", sentences, seconds);
-    std::printf("sentences/s      %.1f\n", sentences / seconds);
-    std::printf("target tokens/s  %.1f\n", target_tokens / seconds);
-    std::printf("words/s          %.1f\n", double(words) / seconds);
-    std::printf("memory loaded    %.1f MB resident after loading (model file %.1f MB)\n", loaded_rss_mb,
-                double(translator.file().file_bytes()) / 1e6);
-    std::printf("peak memory      %.1f MB (with activations and KV caches)\n", peak_rss_mb());
-    return 0;
-  }
+// Loads --model and --reverse-model and checks that they pair up; 0, or exit code 1 (printed).
+int load_models(const Args& args, Models& models) {
+  auto loaded = nmt::Translator::load_file(args.model_path);
+  if (!loaded) return fail(loaded.error());
+  models.forward = std::move(loaded.value());
+  if (args.reverse_path.empty()) return 0;
+  auto r = nmt::Translator::load_file(args.reverse_path);
+  if (!r) return fail(r.error());
+  models.reverse = std::move(r.value());
+  const std::string why = models.forward->check_reverse(*models.reverse);
+  return why.empty() ? 0 : fail("--reverse-model: " + why);
+}
 
+// A whole file (or stream) as a string.
+std::string read_all(std::istream& in) {
   std::stringstream ss;
-  ss << std::cin.rdbuf();
-  auto result = translator.translate(ss.str(), options, reverse);
-  if (!result) {
-    std::fprintf(stderr, "nmt: %s\n", result.error().c_str());
-    return 1;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// What `nmt bench` adds up over its passes.
+struct BenchTotals {
+  double seconds = 0;
+  int sentences = 0, target_tokens = 0;
+  size_t words = 0;
+};
+
+// Translates `text` args.repeat times, timing each pass; 0, or exit code 1 (printed).
+int time_passes(const Args& args, const Models& models, const std::string& text, BenchTotals& totals) {
+  for (int r = 0; r < args.repeat; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = models.forward->translate(text, args.options, models.reverse.get());
+    totals.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!result) return fail(result.error());
+    totals.sentences += int(result->sentences.size());
+    totals.target_tokens += result->target_tokens;
+    std::istringstream ws(result->text);
+    std::string w;
+    while (ws >> w) ++totals.words;
   }
-  if (options.alignments)
-    std::printf("%s\n", nmt::to_json(result.value(), options).c_str());
+  return 0;
+}
+
+void print_bench(const Args& args, const Models& models, const BenchTotals& t, double loaded_rss_mb) {
+  const size_t file_bytes = models.forward->file().file_bytes();
+  std::printf("model      %s (%zu bytes)\n", args.model_path.c_str(), file_bytes);
+  std::printf("beam       %d%s\n", args.options.beam_size, models.reverse ? ", reranked with the reverse model" : "");
+  std::printf("sentences  %d in %.2f s\n", t.sentences, t.seconds);
+  std::printf("sentences/s      %.1f\n", t.sentences / t.seconds);
+  std::printf("target tokens/s  %.1f\n", t.target_tokens / t.seconds);
+  std::printf("words/s          %.1f\n", double(t.words) / t.seconds);
+  std::printf("memory loaded    %.1f MB resident after loading (model file %.1f MB)\n", loaded_rss_mb,
+              double(file_bytes) / 1e6);
+  std::printf("peak memory      %.1f MB (with activations and KV caches)\n", peak_rss_mb());
+}
+
+// `nmt bench`: throughput and memory over the lines of --input.
+int bench(const Args& args, const Models& models, double loaded_rss_mb) {
+  if (args.input_path.empty()) return usage();
+  std::ifstream in(args.input_path);
+  if (!in) return fail("cannot read " + args.input_path);
+  const std::string text = read_all(in);
+  BenchTotals totals;
+  if (const int failed = time_passes(args, models, text, totals)) return failed;
+  print_bench(args, models, totals, loaded_rss_mb);
+  return 0;
+}
+
+// `nmt`: stdin translated to stdout, as text or (--alignments) as JSON.
+int translate_stdin(const Args& args, const Models& models) {
+  auto result = models.forward->translate(read_all(std::cin), args.options, models.reverse.get());
+  if (!result) return fail(result.error());
+  if (args.options.alignments)
+    std::printf("%s\n", nmt::to_json(result.value(), args.options).c_str());
   else
     std::fwrite(result->text.data(), 1, result->text.size(), stdout);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "segment") == 0) return segment_lines(argc, argv);
+  Args args;
+  if (const int bad = parse_args(argc, argv, args)) return bad;
+  Models models;
+  if (const int failed = load_models(args, models)) return failed;
+  const double loaded_rss_mb = current_rss_mb();
+  if (args.mode == "info") {
+    std::printf("%s\n", models.forward->info_json().c_str());
+    return 0;
+  }
+  if (args.mode == "bench") return bench(args, models, loaded_rss_mb);
+  return translate_stdin(args, models);
 }
