@@ -26,6 +26,7 @@ struct Unit {
   size_t begin = 0, end = 0;  // bytes in the cleaned text
   size_t piece = 0;           // index of its sentence in the segmentation
   std::vector<Token> tokens;  // spans relative to `begin`
+  std::vector<int> ids;       // the tokens' ids + eos, as the encoder takes them; empty without tokens
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -48,6 +49,161 @@ std::vector<std::pair<size_t, size_t>> chunk_tokens(const std::vector<Token>& to
   }
   out.emplace_back(start, toks.size());
   return out;
+}
+
+// Tokens [a, b) of sentence `p` (which spans `piece` of the text) as one unit; its first and
+// last unit reach the sentence's ends, the others span their tokens.
+Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPiece& piece, size_t p, int eos_id) {
+  Unit u;
+  u.piece = p;
+  u.begin = piece.begin + (a < toks.size() ? toks[a].begin : 0);
+  u.end = b > a ? piece.begin + toks[b - 1].end : piece.end;
+  if (a == 0) u.begin = piece.begin;
+  if (b == toks.size()) u.end = piece.end;
+  for (size_t i = a; i < b; ++i) {
+    Token t = toks[i];
+    t.begin = t.begin + piece.begin - u.begin;
+    t.end = t.end + piece.begin - u.begin;
+    u.tokens.push_back(std::move(t));
+  }
+  for (const Token& t : u.tokens) u.ids.push_back(t.id);
+  if (!u.tokens.empty()) u.ids.push_back(eos_id);
+  return u;
+}
+
+// The sentences of the text -> units of tokens (long sentences cut into chunks the model can take).
+std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<TextPiece>& pieces,
+                                     const SentencePiece& tokenizer, const ModelConfig& c) {
+  std::vector<Unit> units;
+  const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    if (!pieces[p].is_sentence) continue;
+    const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
+    const std::vector<Token> toks = tokenizer.encode(sentence);
+    for (auto [a, b] : chunk_tokens(toks, max_tokens)) units.push_back(make_unit(toks, a, b, pieces[p], p, c.eos_id));
+  }
+  return units;
+}
+
+// The units translated together, as lists of unit indices: shortest first (similar lengths), each
+// batch bounded by source tokens and by decoder rows (sentences x beam), which size the KV cache.
+// A unit with no tokens (e.g. only zero-width characters) has nothing to translate and is left out.
+std::vector<std::vector<size_t>> make_batches(const std::vector<Unit>& units, const TranslateOptions& options) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < units.size(); ++i)
+    if (!units[i].tokens.empty()) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return units[a].tokens.size() < units[b].tokens.size(); });
+  const size_t max_sentences = size_t(std::max(1, options.batch_rows / options.beam_size));
+  std::vector<std::vector<size_t>> batches;
+  for (size_t i = 0; i < order.size();) {
+    std::vector<size_t> members;
+    size_t tokens = 0;
+    while (i < order.size() && (members.empty() || (tokens + units[order[i]].ids.size() <= size_t(options.batch_tokens) &&
+                                                    members.size() < max_sentences))) {
+      tokens += units[order[i]].ids.size();
+      members.push_back(order[i++]);
+    }
+    batches.push_back(std::move(members));
+  }
+  return batches;
+}
+
+// One batch of sources (ids with eos) -> the best hypothesis of each: encoded once, then searched;
+// with a `reverse` model and a beam, the beam's candidates are reranked. Adds the times to `out`.
+std::vector<Hypothesis> translate_batch(const Transformer& model, const Transformer* reverse,
+                                        const std::vector<std::vector<int>>& batch, const SearchOptions& search_opts,
+                                        float reverse_weight, Translation& out) {
+  const auto te = Clock::now();
+  EncoderOutput enc = model.encode(batch);
+  out.ms_encode += ms_since(te);
+  const auto td = Clock::now();
+  std::vector<Hypothesis> best;
+  if (reverse && search_opts.beam_size > 1) {
+    best = rerank(*reverse, search_nbest(model, enc, search_opts, search_opts.beam_size), batch, reverse_weight,
+                  search_opts.length_penalty);
+  } else {
+    best = search(model, enc, search_opts);
+  }
+  out.ms_decode += ms_since(td);
+  return best;
+}
+
+// Every unit's best hypothesis (empty for a unit with no tokens), translated batch by batch.
+std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Transformer& model,
+                                        const Transformer* reverse, const SearchOptions& search_opts,
+                                        const TranslateOptions& options, Translation& out) {
+  std::vector<Hypothesis> hyps(units.size());
+  for (const std::vector<size_t>& members : make_batches(units, options)) {
+    std::vector<std::vector<int>> batch;
+    for (size_t u : members) batch.push_back(units[u].ids);
+    std::vector<Hypothesis> best = translate_batch(model, reverse, batch, search_opts, options.reverse_weight, out);
+    for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
+  }
+  return hyps;
+}
+
+// The alignments of a translated unit: its source and target tokens with their spans, the
+// hypothesis' attention (moved out of it) and the word alignment computed from them.
+void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
+                    const std::vector<std::pair<size_t, size_t>>& target_spans, const SentencePiece& tokenizer,
+                    Hypothesis& h, SentenceTranslation& s) {
+  for (const Token& t : u.tokens) s.source_tokens.push_back({t.piece, t.begin, t.end});
+  s.source_tokens.push_back({"</s>", s.source.size(), s.source.size()});
+  for (size_t k = 0; k < target_words_ids.size(); ++k)
+    s.target_tokens.push_back({tokenizer.id_to_piece(target_words_ids[k]), target_spans[k].first, target_spans[k].second});
+  if (s.target_ids.size() > target_words_ids.size()) s.target_tokens.push_back({"</s>", s.target.size(), s.target.size()});
+  s.attention = std::move(h.attention);
+  s.heads = std::move(h.heads);
+  std::vector<Span> src_spans, tgt_spans;
+  for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
+  for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
+  s.words = align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), int(s.target_tokens.size()),
+                        int(s.source_tokens.size()));
+}
+
+// One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller).
+SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const SentencePiece& tokenizer,
+                                  int eos_id, bool alignments) {
+  SentenceTranslation s;
+  s.source = text.substr(u.begin, u.end - u.begin);
+  s.source_begin = u.begin;
+  s.source_end = u.end;
+  s.source_ids = u.ids;
+  s.target_ids = h.tokens;
+  s.score = h.score;
+  std::vector<int> words_ids;  // the target without eos
+  for (int id : h.tokens)
+    if (id != eos_id) words_ids.push_back(id);
+  std::vector<std::pair<size_t, size_t>> spans;
+  s.target = tokenizer.decode(words_ids, &spans);
+  if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
+  return s;
+}
+
+// The translation's text and sentences: the gaps between sentences copied verbatim, each sentence
+// replaced by the translations of its units (joined by spaces).
+void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
+              std::vector<Hypothesis>& hyps, const SentencePiece& tokenizer, int eos_id, bool alignments,
+              Translation& out) {
+  size_t next_unit = 0;
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    if (!pieces[p].is_sentence) {
+      out.text.append(text, pieces[p].begin, pieces[p].end - pieces[p].begin);
+      continue;
+    }
+    for (bool first = true; next_unit < units.size() && units[next_unit].piece == p; ++next_unit, first = false) {
+      if (!first) out.text += ' ';
+      SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments);
+      s.target_begin = out.text.size();
+      out.text += s.target;
+      s.target_end = out.text.size();
+      out.source_tokens += int(s.source_ids.size());
+      out.target_tokens += int(s.target_ids.size());
+      out.sentences.push_back(std::move(s));
+    }
+  }
+  if (out.sentences.empty()) out.text.clear();  // whitespace-only input: empty output
 }
 
 }  // namespace
@@ -146,123 +302,11 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   out.n_heads = c.n_heads;
   out.source_text = sanitize_utf8(input);
   const std::string& text = out.source_text;
-  const std::vector<TextPiece> pieces = segment_text(text, file_.source_language());
-
-  // sentences -> tokens (long ones cut into chunks the model can take)
-  std::vector<Unit> units;
-  const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
-  for (size_t p = 0; p < pieces.size(); ++p) {
-    if (!pieces[p].is_sentence) continue;
-    const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
-    std::vector<Token> toks = tokenizer_.encode(sentence);
-    for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
-      Unit u;
-      u.piece = p;
-      u.begin = pieces[p].begin + (a < toks.size() ? toks[a].begin : 0);
-      u.end = b > a ? pieces[p].begin + toks[b - 1].end : pieces[p].end;
-      if (a == 0) u.begin = pieces[p].begin;
-      if (b == toks.size()) u.end = pieces[p].end;
-      for (size_t i = a; i < b; ++i) {
-        Token t = toks[i];
-        t.begin = t.begin + pieces[p].begin - u.begin;
-        t.end = t.end + pieces[p].begin - u.begin;
-        u.tokens.push_back(std::move(t));
-      }
-      units.push_back(std::move(u));
-    }
-  }
-
-  // batches of similar length, translated together
-  // (a sentence with no tokens, e.g. only zero-width characters, has nothing to translate)
-  std::vector<size_t> order;
-  for (size_t i = 0; i < units.size(); ++i)
-    if (!units[i].tokens.empty()) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return units[a].tokens.size() < units[b].tokens.size(); });
-  const SearchOptions search_opts = search_options(options);
-  std::vector<Hypothesis> hyps(units.size());
-  std::vector<std::vector<int>> source_ids(units.size());
-  for (size_t i = 0; i < order.size();) {
-    std::vector<std::vector<int>> batch;
-    std::vector<size_t> members;
-    size_t tokens = 0;
-    // bounded by source tokens and by decoder rows (sentences x beam), which size the KV cache
-    const size_t max_sentences = size_t(std::max(1, options.batch_rows / search_opts.beam_size));
-    while (i < order.size() && (batch.empty() || (tokens + units[order[i]].tokens.size() + 1 <= size_t(options.batch_tokens) &&
-                                                  batch.size() < max_sentences))) {
-      const Unit& u = units[order[i]];
-      std::vector<int> ids;
-      for (const Token& t : u.tokens) ids.push_back(t.id);
-      ids.push_back(c.eos_id);
-      tokens += ids.size();
-      source_ids[order[i]] = ids;
-      batch.push_back(std::move(ids));
-      members.push_back(order[i]);
-      ++i;
-    }
-    const auto te = Clock::now();
-    EncoderOutput enc = model_.encode(batch);
-    out.ms_encode += ms_since(te);
-    const auto td = Clock::now();
-    std::vector<Hypothesis> best;
-    if (reverse && search_opts.beam_size > 1) {
-      best = rerank(reverse->model_, search_nbest(model_, enc, search_opts, search_opts.beam_size), batch,
-                    options.reverse_weight, search_opts.length_penalty);
-    } else {
-      best = search(model_, enc, search_opts);
-    }
-    out.ms_decode += ms_since(td);
-    for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
-  }
-
-  // reassemble: gaps verbatim, each sentence replaced by its translation
-  size_t next_unit = 0;
-  for (size_t p = 0; p < pieces.size(); ++p) {
-    if (!pieces[p].is_sentence) {
-      out.text.append(text, pieces[p].begin, pieces[p].end - pieces[p].begin);
-      continue;
-    }
-    bool first = true;
-    for (; next_unit < units.size() && units[next_unit].piece == p; ++next_unit) {
-      const Unit& u = units[next_unit];
-      Hypothesis& h = hyps[next_unit];
-      if (!first) out.text += ' ';
-      first = false;
-      SentenceTranslation s;
-      s.source = text.substr(u.begin, u.end - u.begin);
-      s.source_begin = u.begin;
-      s.source_end = u.end;
-      s.source_ids = source_ids[next_unit];
-      s.target_ids = h.tokens;
-      s.score = h.score;
-      std::vector<int> words_ids;
-      for (int id : h.tokens)
-        if (id != c.eos_id) words_ids.push_back(id);
-      std::vector<std::pair<size_t, size_t>> spans;
-      s.target = tokenizer_.decode(words_ids, &spans);
-      s.target_begin = out.text.size();
-      out.text += s.target;
-      s.target_end = out.text.size();
-      out.source_tokens += int(s.source_ids.size());
-      out.target_tokens += int(s.target_ids.size());
-      if (options.alignments) {
-        for (const Token& t : u.tokens) s.source_tokens.push_back({t.piece, t.begin, t.end});
-        s.source_tokens.push_back({"</s>", s.source.size(), s.source.size()});
-        for (size_t k = 0; k < words_ids.size(); ++k)
-          s.target_tokens.push_back({tokenizer_.id_to_piece(words_ids[k]), spans[k].first, spans[k].second});
-        if (s.target_ids.size() > words_ids.size()) s.target_tokens.push_back({"</s>", s.target.size(), s.target.size()});
-        s.attention = std::move(h.attention);
-        s.heads = std::move(h.heads);
-        std::vector<Span> src_spans, tgt_spans;
-        for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
-        for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
-        s.words = align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), int(s.target_tokens.size()),
-                              int(s.source_tokens.size()));
-      }
-      out.sentences.push_back(std::move(s));
-    }
-  }
-  if (out.sentences.empty()) out.text.clear();  // whitespace-only input: empty output
+  const std::vector<TextPiece> pieces = segment_text(text, file_.source_language());       // sentences
+  const std::vector<Unit> units = tokenize_sentences(text, pieces, tokenizer_, c);         // tokens
+  std::vector<Hypothesis> hyps = translate_units(units, model_, reverse ? &reverse->model_ : nullptr,
+                                                 search_options(options), options, out);  // encoder, search
+  assemble(text, pieces, units, hyps, tokenizer_, c.eos_id, options.alignments, out);    // text, alignments
   out.ms_total = ms_since(t0);
   return out;
 }
