@@ -231,6 +231,22 @@ export declare class TranslatorError extends Error {
 /** True when WebAssembly SIMD128 is available (the engine needs it). */
 export declare function hasWasmSimd(): boolean;
 
+/** What detectLanguage() found. */
+export interface DetectedLanguage {
+  /** 'en' or 'de'; 'und' when there is too little text, it is mostly in another script, or it fits neither. */
+  language: 'en' | 'de' | 'und';
+  /** Probability of `language` against the other of the two (0.5 for 'und'). */
+  confidence: number;
+  /** Each language's average log-probability per character trigram (nats). */
+  scores: Record<string, number>;
+}
+/**
+ * Tells English from German (character trigrams counted on the training corpus; ~60 kB, no model
+ * needed): 99.9% right on the dev sentences of 20 or more characters. Other Latin-script languages
+ * can come out as either, usually with a lower confidence.
+ */
+export declare function detectLanguage(text: string): DetectedLanguage;
+
 /**
  * The entry for from→to in a parsed weights manifest; throws a TranslatorError (code
  * 'model-not-found') naming the directions it offers when there is none.

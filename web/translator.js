@@ -31,6 +31,7 @@ import { engineOptions } from './options.js';
 
 export { TranslatorError, ErrorCode, PROTOCOL_VERSION } from './protocol.js';
 export { DECODING_OPTIONS } from './options.js';
+export { detectLanguage } from './detect.js';
 
 const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
