@@ -11,6 +11,7 @@
  *   app/model-info.js      "About the models": each loaded model's facts
  *   app/direction.js       the Direction menu, swap (Alt+S), labels, the remembered choice
  *   app/translate-view.js  input and output panes: translate as you type, Copy
+ *   app/language-hint.js   "This looks like German": offers the direction that fits the input
  *   app/alignment-view.js  word highlighting by alignment weight, the sentence card
  *   app/heatmap.js         the cross-attention heatmap canvas
  */

@@ -461,4 +461,33 @@ test('About the models: plain words on the data and what the models get wrong, n
   await checkProblems(page);
 });
 
+test('language hint: German typed into the English box offers German → English, by keyboard too', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  const { page } = await openPage(t);
+  assert.equal(await page.inputValue('#direction'), 'en-de');
+  await page.fill('#source', 'Short');
+  assert.equal(await page.isVisible('#lang-hint'), false, 'no hint for too little text');
+  await translate(page, 'Das Haus ist klein, aber der Garten ist sehr schön.');
+  assert.equal(await page.isVisible('#lang-hint'), true);
+  assert.match(await page.textContent('#lang-hint'), /This looks like German\.\s*Translate German → English/);
+  // keyboard only: focus the offer and press Enter
+  await page.focus('#lang-hint-accept');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('direction').value === 'de-en');
+  await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 120000 });
+  assert.match(await page.textContent('#target'), /house|garden/i);
+  assert.equal(await page.isVisible('#lang-hint'), false, 'the hint goes once the direction fits');
+  assert.equal(await page.inputValue('#source'), 'Das Haus ist klein, aber der Garten ist sehr schön.', 'the text stays');
+  // English in the German box: offered the other way; Escape keeps the direction and the hint stays away
+  await page.fill('#source', 'The weather is nice today and we are going to the park.');
+  await page.waitForSelector('#lang-hint', { state: 'visible' });
+  assert.match(await page.textContent('#lang-hint-accept'), /English → German/);
+  await page.focus('#lang-hint-accept');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible('#lang-hint'), false);
+  assert.equal(await page.inputValue('#direction'), 'de-en');
+  await page.dispatchEvent('#source', 'input');
+  assert.equal(await page.isVisible('#lang-hint'), false, 'dismissed for this text');
+  await checkProblems(page);
+});
+
 if (skip) test(`browser tests (skipped: ${skip})`, { skip }, () => {});

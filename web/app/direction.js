@@ -8,6 +8,7 @@ import { el, text } from './dom.js';
 import { state, langName, fromOf, toOf } from './state.js';
 import { getTranslator } from './loader.js';
 import { updateCount, clearOutput, translateNow } from './translate-view.js';
+import { bindLanguageHint, updateLanguageHint } from './language-hint.js';
 
 function applyDirection() {
   const from = fromOf(state.dir);
@@ -22,6 +23,7 @@ function applyDirection() {
   el.alignTarget.lang = to;
   el.direction.value = state.dir;
   try { localStorage.setItem('nmt.direction', state.dir); } catch { /* private mode */ }
+  updateLanguageHint();
 }
 
 function setDirection(dir, { swapText = false } = {}) {
@@ -65,6 +67,7 @@ export function offerDirections() {
 export function bindDirection() {
   el.direction.addEventListener('change', () => setDirection(el.direction.value));
   el.swap.addEventListener('click', () => setDirection(`${toOf(state.dir)}-${fromOf(state.dir)}`, { swapText: true }));
+  bindLanguageHint((dir) => setDirection(dir));
   document.addEventListener('keydown', (e) => {
     if (e.altKey && (e.key === 's' || e.key === 'S')) { e.preventDefault(); el.swap.click(); }
   });

@@ -13,6 +13,7 @@ export const el = {
   error: $('error'),
   direction: $('direction'), swap: $('swap'), beam: $('beam'),
   source: $('source'), sourceLabel: $('source-label'), count: $('count'), clear: $('clear'),
+  langHint: $('lang-hint'), langHintText: $('lang-hint-text'), langHintAccept: $('lang-hint-accept'), langHintDismiss: $('lang-hint-dismiss'),
   target: $('target'), targetLabel: $('target-label'), status: $('status'), stats: $('stats'), copy: $('copy'),
   prev: $('prev-sent'), next: $('next-sent'), sentPos: $('sent-pos'),
   alignSource: $('align-source'), alignTarget: $('align-target'),

@@ -9,6 +9,7 @@ import { el, text, showError, setState } from './dom.js';
 import { state } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
+import { updateLanguageHint } from './language-hint.js';
 
 const DEBOUNCE_MS = 250;
 
@@ -138,11 +139,11 @@ async function copyOutput() {
 
 /** Typing, Ctrl+Enter, Clear, a new Search setting, Copy. */
 export function bindTranslateView() {
-  el.source.addEventListener('input', () => { updateCount(); scheduleTranslate(); });
+  el.source.addEventListener('input', () => { updateCount(); updateLanguageHint(); scheduleTranslate(); });
   el.source.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); translateNow(); }
   });
-  el.clear.addEventListener('click', () => { el.source.value = ''; updateCount(); translateNow(); el.source.focus(); });
+  el.clear.addEventListener('click', () => { el.source.value = ''; updateCount(); updateLanguageHint(); translateNow(); el.source.focus(); });
   el.beam.addEventListener('change', () => translateNow());
   el.copy.addEventListener('click', copyOutput);
 }
