@@ -1,5 +1,6 @@
 // Translator: text -> sentences -> tokens -> encoder -> search -> text + alignments.
 #include "translator.h"
+#include "translator_internal.h"
 
 #include <algorithm>
 #include <chrono>
@@ -208,6 +209,9 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
 
 }  // namespace
 
+Translator::Translator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Translator::~Translator() = default;
+
 Result<std::unique_ptr<Translator>> Translator::load(const uint8_t* data, size_t size) {
   if (!data || size == 0) return Error{"model file is empty"};
   AlignedBuffer bytes = AlignedBuffer::allocate(size);
@@ -231,8 +235,8 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
     return Error{"tokenizer special ids (unk/bos/eos) differ from the model config"};
   auto model = Transformer::create(file.value());
   if (!model) return Error{model.error()};
-  return std::unique_ptr<Translator>(
-      new Translator(std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value())));
+  return std::unique_ptr<Translator>(new Translator(std::unique_ptr<Impl>(
+      new Impl{std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value())})));
 }
 
 Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
@@ -246,42 +250,42 @@ Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& pat
   return load(data.data(), data.size());
 }
 
-SearchOptions Translator::search_options(const TranslateOptions& o) const {
+SearchOptions Translator::Impl::search_options(const TranslateOptions& o) const {
   SearchOptions s;
   s.beam_size = o.beam_size;
   s.length_penalty = o.length_penalty;
   s.coverage_penalty = o.coverage_penalty;
   s.max_length_ratio = o.max_length_ratio;
   s.max_length_offset = o.max_length_offset;
-  s.alignment_layer = file_.alignment_layer();
+  s.alignment_layer = file.alignment_layer();
   s.keep_attention = o.alignments;
   s.keep_all_heads = o.alignments && o.all_heads;
   return s;
 }
 
-std::vector<Hypothesis> Translator::translate_ids(const std::vector<std::vector<int>>& sources,
-                                                  const SearchOptions& options) const {
+std::vector<Hypothesis> Translator::Impl::translate_ids(const std::vector<std::vector<int>>& sources,
+                                                        const SearchOptions& options) const {
   std::vector<std::vector<int>> with_eos;
-  const size_t limit = size_t(model_.config().max_length);
+  const size_t limit = size_t(model.config().max_length);
   for (const auto& s : sources) {
     std::vector<int> ids(s.begin(), s.begin() + std::min(s.size(), limit - 1));
-    ids.push_back(model_.config().eos_id);
+    ids.push_back(model.config().eos_id);
     with_eos.push_back(std::move(ids));
   }
   if (with_eos.empty()) return {};
-  EncoderOutput enc = model_.encode(with_eos);
-  return search(model_, enc, options);
+  EncoderOutput enc = model.encode(with_eos);
+  return search(model, enc, options);
 }
 
 std::string Translator::check_reverse(const Translator& reverse) const {
-  if (reverse.file_.source_language() != file_.target_language() ||
-      reverse.file_.target_language() != file_.source_language())
-    return "the reverse model translates " + reverse.file_.source_language() + "->" + reverse.file_.target_language() +
-           ", not " + file_.target_language() + "->" + file_.source_language();
-  const ModelConfig &a = model_.config(), &b = reverse.model_.config();
+  const Impl &m = *impl_, &r = *reverse.impl_;
+  if (r.file.source_language() != m.file.target_language() || r.file.target_language() != m.file.source_language())
+    return "the reverse model translates " + r.file.source_language() + "->" + r.file.target_language() + ", not " +
+           m.file.target_language() + "->" + m.file.source_language();
+  const ModelConfig &a = m.model.config(), &b = r.model.config();
   bool same = a.vocab_size == b.vocab_size && a.eos_id == b.eos_id && a.bos_id == b.bos_id && a.pad_id == b.pad_id &&
-              tokenizer_.vocab_size() == reverse.tokenizer_.vocab_size();
-  for (int i = 0; same && i < a.vocab_size; ++i) same = tokenizer_.id_to_piece(i) == reverse.tokenizer_.id_to_piece(i);
+              m.tokenizer.vocab_size() == r.tokenizer.vocab_size();
+  for (int i = 0; same && i < a.vocab_size; ++i) same = m.tokenizer.id_to_piece(i) == r.tokenizer.id_to_piece(i);
   if (!same) return "the reverse model has a different vocabulary";
   return "";
 }
@@ -296,31 +300,36 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     if (!why.empty()) return Error{"cannot rerank with the reverse model: " + why};
   }
   const auto t0 = Clock::now();
-  const ModelConfig& c = model_.config();
+  const Impl& m = *impl_;
+  const ModelConfig& c = m.model.config();
   Translation out;
   out.decoder_layers = c.decoder_layers;
   out.n_heads = c.n_heads;
   out.source_text = sanitize_utf8(input);
   const std::string& text = out.source_text;
-  const std::vector<TextPiece> pieces = segment_text(text, file_.source_language());       // sentences
-  const std::vector<Unit> units = tokenize_sentences(text, pieces, tokenizer_, c);         // tokens
-  std::vector<Hypothesis> hyps = translate_units(units, model_, reverse ? &reverse->model_ : nullptr,
-                                                 search_options(options), options, out);  // encoder, search
-  assemble(text, pieces, units, hyps, tokenizer_, c.eos_id, options.alignments, out);    // text, alignments
+  const std::vector<TextPiece> pieces = segment_text(text, m.file.source_language());       // sentences
+  const std::vector<Unit> units = tokenize_sentences(text, pieces, m.tokenizer, c);         // tokens
+  std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse ? &reverse->impl_->model : nullptr,
+                                                 m.search_options(options), options, out);  // encoder, search
+  assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments, out);    // text, alignments
   out.ms_total = ms_since(t0);
   return out;
 }
 
 std::string Translator::info_json() const {
   nlohmann::json j;
-  const nlohmann::json& h = file_.header();
+  const ModelFile& file = impl_->file;
+  const std::string_view text = file.header_json();
+  const nlohmann::json h = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   j["config"] = h["config"];
   j["languages"] = h["languages"];
-  j["alignment"] = {{"layer", file_.alignment_layer()}, {"heads", "mean"}};
+  j["alignment"] = {{"layer", file.alignment_layer()}, {"heads", "mean"}};
   j["provenance"] = h.contains("provenance") ? h["provenance"] : nlohmann::json::object();
-  j["file_bytes"] = file_.file_bytes();
+  j["file_bytes"] = file.file_bytes();
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+
+size_t Translator::file_bytes() const { return impl_->file.file_bytes(); }
 
 std::string to_json(const Translation& t, const TranslateOptions& options) {
   using nlohmann::json;

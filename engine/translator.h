@@ -18,8 +18,13 @@
 //   model/transformer  tokens -> encoder output; decoder steps -> logits (+ cross-attention)
 //   search/            logits -> greedy / beam search hypotheses
 //   text/word_alignment  cross-attention -> word-level alignments
+//
+// This header is opaque: it includes only the standard library and the small types it returns
+// (Result, AlignedBuffer, the options, WordAlignment). The model, tokenizer and search live behind
+// Translator::Impl; tests and benchmarks that need them include translator_internal.h.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -28,12 +33,8 @@
 
 #include "common/aligned_buffer.h"
 #include "common/result.h"
-#include "model/model_file.h"
-#include "model/transformer.h"
 #include "options.h"
-#include "search/beam_search.h"
 #include "text/word_alignment.h"
-#include "tokenizer/sentencepiece.h"
 
 namespace nmt {
 
@@ -71,6 +72,7 @@ class Translator {
   // Takes a buffer the caller filled (the WASM binding copies straight from JS into it).
   static Result<std::unique_ptr<Translator>> load(AlignedBuffer bytes);
   static Result<std::unique_ptr<Translator>> load_file(const std::string& path);
+  ~Translator();
 
   // `reverse`, optional: the model of the other direction (de->en for en->de, same vocabulary, see
   // check_reverse); with it, options.rerank and beam_size > 1 the beam's candidates are reranked by
@@ -81,23 +83,16 @@ class Translator {
   // Empty if `reverse` can rerank this model's translations, else why not.
   std::string check_reverse(const Translator& reverse) const;
 
-  // Lower level: sentences as token ids (without eos) -> best hypotheses. Used by tests and bench.
-  std::vector<Hypothesis> translate_ids(const std::vector<std::vector<int>>& sources, const SearchOptions& options) const;
-  SearchOptions search_options(const TranslateOptions& options) const;
-
-  const ModelFile& file() const { return file_; }
-  const SentencePiece& tokenizer() const { return tokenizer_; }
-  const Transformer& model() const { return model_; }
   std::string info_json() const;  // config, languages, provenance, file size
+  size_t file_bytes() const;      // the model file's size
+
+  // The model file, tokenizer and model: defined in translator_internal.h, for tests and benchmarks.
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
 
  private:
-  Translator(AlignedBuffer bytes, ModelFile file, SentencePiece tokenizer, Transformer model)
-      : bytes_(std::move(bytes)), file_(std::move(file)), tokenizer_(std::move(tokenizer)), model_(std::move(model)) {}
-
-  AlignedBuffer bytes_;
-  ModelFile file_;
-  SentencePiece tokenizer_;
-  Transformer model_;
+  explicit Translator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 // The translation as JSON (the format the WASM module and `nmt --alignments` return; see

@@ -212,7 +212,7 @@ int time_passes(const Args& args, const Models& models, const std::string& text,
 }
 
 void print_bench(const Args& args, const Models& models, const BenchTotals& t, double loaded_rss_mb) {
-  const size_t file_bytes = models.forward->file().file_bytes();
+  const size_t file_bytes = models.forward->file_bytes();
   std::printf("model      %s (%zu bytes)\n", args.model_path.c_str(), file_bytes);
   std::printf("beam       %d%s\n", args.options.beam_size, models.reverse ? ", reranked with the reverse model" : "");
   std::printf("sentences  %d in %.2f s\n", t.sentences, t.seconds);

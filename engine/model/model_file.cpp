@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 
+#include <nlohmann/json.hpp>
+
 namespace nmt {
 namespace {
 
@@ -111,9 +113,9 @@ Result<ModelFile> ModelFile::parse(const uint8_t* data, size_t size) {
   m.data_ = data;
   m.size_ = size;
   const char* hb = reinterpret_cast<const char*>(data + kPrefixBytes);
-  m.header_ = json::parse(hb, hb + header_bytes, nullptr, /*allow_exceptions=*/false);
-  if (m.header_.is_discarded() || !m.header_.is_object()) return Error{"model header is not valid JSON"};
-  const json& h = m.header_;
+  m.header_json_ = std::string_view(hb, header_bytes);
+  const json h = json::parse(hb, hb + header_bytes, nullptr, /*allow_exceptions=*/false);
+  if (h.is_discarded() || !h.is_object()) return Error{"model header is not valid JSON"};
 
   auto cfg = parse_config(h.contains("config") ? h["config"] : json());
   if (!cfg) return Error{cfg.error()};

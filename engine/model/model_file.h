@@ -10,9 +10,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result.h"
 
@@ -56,7 +55,8 @@ class ModelFile {
   const std::string& source_language() const { return source_language_; }
   const std::string& target_language() const { return target_language_; }
   int alignment_layer() const { return alignment_layer_; }
-  const nlohmann::json& header() const { return header_; }
+  // The JSON header as it is in the file (a view into the buffer): config, languages, provenance, ...
+  std::string_view header_json() const { return header_json_; }
   size_t file_bytes() const { return size_; }
 
   // The tensor called `name`, checked to have this dtype and shape (an error names what differs).
@@ -66,7 +66,7 @@ class ModelFile {
  private:
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
-  nlohmann::json header_;
+  std::string_view header_json_;
   ModelConfig config_;
   std::string source_language_, target_language_;
   int alignment_layer_ = 0;

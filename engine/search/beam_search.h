@@ -18,7 +18,7 @@
 namespace nmt {
 
 struct SearchOptions {
-  // Defaults as TranslateOptions (options.h); Translator::search_options fills these from it.
+  // Defaults as TranslateOptions (options.h); Translator::Impl::search_options fills these from it.
   int beam_size = int(option::beam.fallback);  // 1 = greedy
   // alpha; 0 = rank by raw log-probability
   float length_penalty = float(option::length_penalty.fallback);

@@ -15,6 +15,7 @@
 #include "model/model_file.h"
 #include "search/rerank.h"
 #include "translator.h"
+#include "translator_internal.h"
 
 using nlohmann::json;
 
@@ -81,7 +82,7 @@ TEST_CASE("tokenizer of the fixture model gives the reference's source ids") {
   const json g = golden();
   for (size_t i = 0; i < g["sentences"].size(); ++i) {
     std::vector<int> ids;
-    for (const auto& tok : t->tokenizer().encode(g["sentences"][i].get<std::string>())) ids.push_back(tok.id);
+    for (const auto& tok : t->impl().tokenizer.encode(g["sentences"][i].get<std::string>())) ids.push_back(tok.id);
     CHECK(ids == g["models"]["tiny.nmt"][i]["source_ids"].get<std::vector<int>>());
   }
 }
@@ -92,7 +93,7 @@ TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)"
   for (const std::string name : {"tiny-f32.nmt", "tiny-post-f32.nmt"}) {
     CAPTURE(name);
     auto t = load(name);
-    const nmt::ModelConfig& c = t->model().config();
+    const nmt::ModelConfig& c = t->impl().model.config();
     int checked = 0;
     for (const json& s : golden()["models"][name]) {
       if (!s.contains("logits_row")) continue;
@@ -100,14 +101,14 @@ TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)"
       src.push_back(c.eos_id);
       std::vector<int> inputs = {c.bos_id};
       for (int id : s["greedy_ids"].get<std::vector<int>>()) inputs.push_back(id);
-      nmt::EncoderOutput enc = t->model().encode({src});
-      nmt::DecoderState st = t->model().start(enc, {0}, int(inputs.size()));
+      nmt::EncoderOutput enc = t->impl().model.encode({src});
+      nmt::DecoderState st = t->impl().model.start(enc, {0}, int(inputs.size()));
       std::vector<float> logits(c.vocab_size);
       const int row0 = s["logits_row"].get<int>();
       REQUIRE(s["logits_rows"].get<size_t>() == inputs.size());
       float worst = 0;
       for (size_t k = 0; k < inputs.size(); ++k) {
-        t->model().step(enc, st, &inputs[k], logits.data());
+        t->impl().model.step(enc, st, &inputs[k], logits.data());
         const float* ref = all_logits + size_t(row0 + k) * c.vocab_size;
         for (int v = 0; v < c.vocab_size; ++v) worst = std::max(worst, std::fabs(logits[v] - ref[v]));
       }
@@ -127,12 +128,12 @@ TEST_CASE("greedy output equals PyTorch's: f32 weights, and int8 weights vs the 
     std::vector<std::vector<int>> sources;
     for (const json& s : golden()["models"][name]) sources.push_back(s["source_ids"].get<std::vector<int>>());
     // all sentences in one batch, and each alone: the same result
-    std::vector<nmt::Hypothesis> batched = t->translate_ids(sources, o);
+    std::vector<nmt::Hypothesis> batched = t->impl().translate_ids(sources, o);
     int near_ties = 0;
     for (size_t i = 0; i < sources.size(); ++i) {
       CAPTURE(i);
       std::vector<int> got = batched[i].tokens;
-      if (!got.empty() && got.back() == t->model().config().eos_id) got.pop_back();
+      if (!got.empty() && got.back() == t->impl().model.config().eos_id) got.pop_back();
       const json& ref = golden()["models"][name][i];
       const auto want = ref["greedy_ids"].get<std::vector<int>>();
       CAPTURE(nlohmann::json(got).dump());
@@ -148,7 +149,7 @@ TEST_CASE("greedy output equals PyTorch's: f32 weights, and int8 weights vs the 
         CHECK(margins[k] < 0.05f);
         ++near_ties;
       }
-      CHECK(t->translate_ids({sources[i]}, o)[0].tokens == batched[i].tokens);
+      CHECK(t->impl().translate_ids({sources[i]}, o)[0].tokens == batched[i].tokens);
     }
     CHECK(near_ties <= 1);  // seen: 0 with -O3 AVX2, 1 with -O2 (ASan) and in wasm, on one near-tie
   }
@@ -172,7 +173,7 @@ TEST_CASE("beam search equals PyTorch's beam reference (model.beam_search): toke
     const float near_tie = name == "tiny.nmt" ? 0.05f : 1e-3f;
     std::vector<std::vector<int>> sources;
     for (const json& s : golden()["models"][name]) sources.push_back(s["source_ids"].get<std::vector<int>>());
-    std::vector<nmt::Hypothesis> got = t->translate_ids(sources, o);
+    std::vector<nmt::Hypothesis> got = t->impl().translate_ids(sources, o);
     int same = 0, near_ties = 0;
     for (size_t i = 0; i < sources.size(); ++i) {
       CAPTURE(i);
@@ -201,9 +202,9 @@ TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scor
   beam.beam_size = 4;
   beam.keep_attention = true;
   beam.coverage_penalty = 0.0f;  // the scores checked below are log-probability / length penalty alone
-  auto batched = t->translate_ids(sources, beam);
+  auto batched = t->impl().translate_ids(sources, beam);
   for (size_t i = 0; i < sources.size(); ++i) {
-    auto alone = t->translate_ids({sources[i]}, beam)[0];
+    auto alone = t->impl().translate_ids({sources[i]}, beam)[0];
     CHECK(alone.tokens == batched[i].tokens);
     CHECK(alone.score == doctest::Approx(batched[i].score).epsilon(1e-4));
     // one attention row per generated token, each a distribution over the source (with eos)
@@ -219,17 +220,17 @@ TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scor
   // log-probability, scored here by forced decoding), for nearly every sentence
   nmt::SearchOptions b1 = beam;
   b1.beam_size = 1;
-  const nmt::ModelConfig& c = t->model().config();
+  const nmt::ModelConfig& c = t->impl().model.config();
   auto forced_score = [&](const std::vector<int>& src_ids, const std::vector<int>& tokens) {
     std::vector<int> src = src_ids;
     src.push_back(c.eos_id);
-    nmt::EncoderOutput enc = t->model().encode({src});
-    nmt::DecoderState st = t->model().start(enc, {0}, int(tokens.size()) + 1);
+    nmt::EncoderOutput enc = t->impl().model.encode({src});
+    nmt::DecoderState st = t->impl().model.start(enc, {0}, int(tokens.size()) + 1);
     std::vector<float> logits(c.vocab_size);
     int input = c.bos_id;
     double total = 0;
     for (int tok : tokens) {
-      t->model().step(enc, st, &input, logits.data());
+      t->impl().model.step(enc, st, &input, logits.data());
       double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
       for (float l : logits) sum += std::exp(double(l) - mx);
       total += double(logits[tok]) - mx - std::log(sum);
@@ -239,7 +240,7 @@ TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scor
   };
   int at_least_as_good = 0;
   for (size_t i = 0; i < sources.size(); ++i) {
-    auto g = t->translate_ids({sources[i]}, b1)[0];
+    auto g = t->impl().translate_ids({sources[i]}, b1)[0];
     const float beam_score = forced_score(sources[i], batched[i].tokens);
     CHECK(beam_score == doctest::Approx(batched[i].score).epsilon(1e-3));
     const float greedy_score = forced_score(sources[i], g.tokens);
@@ -271,7 +272,7 @@ TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to t
   o.keep_attention = true;  // the kept rows are the same attention the coverage sums
   for (float beta : {0.0f, 0.3f, 1.0f}) {
     o.coverage_penalty = beta;
-    auto batched = t->translate_ids(sources, o);
+    auto batched = t->impl().translate_ids(sources, o);
     int penalized = 0;  // the check below must see the penalty at work, not only zeros
     for (size_t i = 0; i < sources.size(); ++i) {
       const nmt::Hypothesis& h = batched[i];
@@ -283,7 +284,7 @@ TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to t
                              nmt::coverage_penalty(coverage, beta);
       INFO("beta " << beta << " sentence " << i);
       CHECK(h.score == doctest::Approx(expected).epsilon(1e-4));
-      CHECK(t->translate_ids({sources[i]}, o)[0].tokens == h.tokens);  // batching changes nothing
+      CHECK(t->impl().translate_ids({sources[i]}, o)[0].tokens == h.tokens);  // batching changes nothing
       penalized += nmt::coverage_penalty(coverage, beta) < -1e-3f;
     }
     if (beta > 0) CHECK(penalized > 0);
@@ -291,15 +292,15 @@ TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to t
   // greedy ignores it: beam 1 takes the argmax at every step, as the reference does
   nmt::SearchOptions g;
   g.beam_size = 1;
-  auto plain = t->translate_ids(sources, g);
+  auto plain = t->impl().translate_ids(sources, g);
   g.coverage_penalty = 1.0f;
-  auto covered = t->translate_ids(sources, g);
+  auto covered = t->impl().translate_ids(sources, g);
   for (size_t i = 0; i < sources.size(); ++i) CHECK(plain[i].tokens == covered[i].tokens);
 }
 
 TEST_CASE("reranking with a reverse model: n-best lists, teacher-forced log p(source | candidate), the pick") {
   auto t = load("tiny.nmt");
-  const nmt::Transformer& m = t->model();  // the fixture stands in for its own reverse model here
+  const nmt::Transformer& m = t->impl().model;  // the fixture stands in for its own reverse model here
   const nmt::ModelConfig& c = m.config();
   std::vector<std::vector<int>> sources;
   for (const json& s : golden()["models"]["tiny.nmt"]) {

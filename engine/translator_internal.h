@@ -1,0 +1,35 @@
+// The Translator's insides, for the engine's own tests and benchmarks (not part of the public API:
+// translator.h stays free of the model, tokenizer and search headers and of nlohmann/json).
+//
+//   #include "translator_internal.h"
+//   const nmt::Translator::Impl& m = translator->impl();
+//   m.tokenizer.encode("Hello");                    // SentencePiece tokens
+//   m.model.encode({ids});                          // the Transformer, one step at a time
+//   m.translate_ids({ids}, m.search_options(opts)); // token ids in, best hypotheses out
+#pragma once
+
+#include <vector>
+
+#include "common/aligned_buffer.h"
+#include "model/model_file.h"
+#include "model/transformer.h"
+#include "search/beam_search.h"
+#include "tokenizer/sentencepiece.h"
+#include "translator.h"
+
+namespace nmt {
+
+struct Translator::Impl {
+  AlignedBuffer bytes;      // the model file; `file` and `model` point into it
+  ModelFile file;
+  SentencePiece tokenizer;
+  Transformer model;
+
+  // The search options `options` ask for, with this model's alignment layer.
+  SearchOptions search_options(const TranslateOptions& options) const;
+  // Sentences as token ids (without eos; cut to the model's max_length) -> the best hypothesis of
+  // each, searched as one batch.
+  std::vector<Hypothesis> translate_ids(const std::vector<std::vector<int>>& sources, const SearchOptions& options) const;
+};
+
+}  // namespace nmt
