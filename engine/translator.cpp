@@ -331,68 +331,88 @@ std::string Translator::info_json() const {
 
 size_t Translator::file_bytes() const { return impl_->file.file_bytes(); }
 
-std::string to_json(const Translation& t, const TranslateOptions& options) {
-  using nlohmann::json;
-  const Utf16Offsets src16(t.source_text), out16(t.text);
-  auto range = [](const Utf16Offsets& map, size_t b, size_t e) { return json::array({map(b), map(e)}); };
-  json sentences = json::array();
-  for (const SentenceTranslation& s : t.sentences) {
-    json j;
-    j["source"] = s.source;
-    j["target"] = s.target;
-    j["source_range"] = range(src16, s.source_begin, s.source_end);
-    j["target_range"] = range(out16, s.target_begin, s.target_end);
-    j["score"] = s.score;
-    if (options.alignments) {
-      // offsets within the sentence, in UTF-16 units
-      const Utf16Offsets ss(s.source), ts(s.target);
-      auto tokens = [](const std::vector<TokenSpan>& toks, const Utf16Offsets& map) {
-        json a = json::array();
-        for (const TokenSpan& k : toks) a.push_back({{"piece", k.piece}, {"range", {map(k.begin), map(k.end)}}});
-        return a;
-      };
-      j["source_tokens"] = tokens(s.source_tokens, ss);
-      j["target_tokens"] = tokens(s.target_tokens, ts);
-      const size_t rows = s.target_tokens.size(), cols = s.source_tokens.size();
-      json att = json::array();
-      for (size_t r = 0; r < rows; ++r)
-        att.push_back(std::vector<float>(s.attention.begin() + r * cols, s.attention.begin() + (r + 1) * cols));
-      j["attention"] = std::move(att);
-      if (options.all_heads && !s.heads.empty()) {
-        // stored per target token as [layers, heads, cols]; returned as [layer][head][row][col]
-        const size_t per_token = size_t(t.decoder_layers) * t.n_heads * cols;
-        json layers = json::array();
-        for (int l = 0; l < t.decoder_layers; ++l) {
-          json heads = json::array();
-          for (int hh = 0; hh < t.n_heads; ++hh) {
-            json m = json::array();
-            for (size_t r = 0; r < rows; ++r) {
-              const float* p = &s.heads[r * per_token + (size_t(l) * t.n_heads + hh) * cols];
-              m.push_back(std::vector<float>(p, p + cols));
-            }
-            heads.push_back(std::move(m));
-          }
-          layers.push_back(std::move(heads));
-        }
-        j["heads"] = std::move(layers);
+namespace {
+
+using nlohmann::json;
+
+// [begin, end) in bytes -> [begin, end) in UTF-16 units.
+json range_json(const Utf16Offsets& map, size_t b, size_t e) { return json::array({map(b), map(e)}); }
+
+// [{piece, range}], ranges in UTF-16 units within the sentence.
+json tokens_json(const std::vector<TokenSpan>& toks, const Utf16Offsets& map) {
+  json a = json::array();
+  for (const TokenSpan& k : toks) a.push_back({{"piece", k.piece}, {"range", {map(k.begin), map(k.end)}}});
+  return a;
+}
+
+// A row-major [rows, cols] matrix as an array of rows.
+json matrix_json(const float* m, size_t rows, size_t cols) {
+  json a = json::array();
+  for (size_t r = 0; r < rows; ++r) a.push_back(std::vector<float>(m + r * cols, m + (r + 1) * cols));
+  return a;
+}
+
+// Every head's attention, stored per target token as [layers, heads, cols]; returned as
+// [layer][head][row][col].
+json heads_json(const SentenceTranslation& s, int decoder_layers, int n_heads) {
+  const size_t rows = s.target_tokens.size(), cols = s.source_tokens.size();
+  const size_t per_token = size_t(decoder_layers) * n_heads * cols;
+  json layers = json::array();
+  for (int l = 0; l < decoder_layers; ++l) {
+    json heads = json::array();
+    for (int hh = 0; hh < n_heads; ++hh) {
+      json m = json::array();
+      for (size_t r = 0; r < rows; ++r) {
+        const float* p = &s.heads[r * per_token + (size_t(l) * n_heads + hh) * cols];
+        m.push_back(std::vector<float>(p, p + cols));
       }
-      json sw = json::array(), tw = json::array();
-      for (const Span& w : s.words.source_words) sw.push_back({ss(w.begin), ss(w.end)});
-      for (const Span& w : s.words.target_words) tw.push_back({ts(w.begin), ts(w.end)});
-      j["source_words"] = std::move(sw);
-      j["target_words"] = std::move(tw);
-      const size_t nsw = s.words.source_words.size(), ntw = s.words.target_words.size();
-      json wm = json::array();
-      for (size_t r = 0; r < ntw; ++r)
-        wm.push_back(std::vector<float>(s.words.matrix.begin() + r * nsw, s.words.matrix.begin() + (r + 1) * nsw));
-      j["word_attention"] = std::move(wm);
-      json links = json::array();
-      for (auto [tw_i, sw_i] : s.words.links)
-        links.push_back({tw_i, sw_i, nsw ? s.words.matrix[size_t(tw_i) * nsw + sw_i] : 0.0f});
-      j["word_alignments"] = std::move(links);
+      heads.push_back(std::move(m));
     }
-    sentences.push_back(std::move(j));
+    layers.push_back(std::move(heads));
   }
+  return layers;
+}
+
+// The word alignment: source_words, target_words, word_attention, word_alignments.
+void add_words_json(const WordAlignment& w, const Utf16Offsets& ss, const Utf16Offsets& ts, json& j) {
+  json sw = json::array(), tw = json::array();
+  for (const Span& x : w.source_words) sw.push_back({ss(x.begin), ss(x.end)});
+  for (const Span& x : w.target_words) tw.push_back({ts(x.begin), ts(x.end)});
+  j["source_words"] = std::move(sw);
+  j["target_words"] = std::move(tw);
+  const size_t nsw = w.source_words.size(), ntw = w.target_words.size();
+  j["word_attention"] = matrix_json(w.matrix.data(), ntw, nsw);
+  json links = json::array();
+  for (auto [tw_i, sw_i] : w.links) links.push_back({tw_i, sw_i, nsw ? w.matrix[size_t(tw_i) * nsw + sw_i] : 0.0f});
+  j["word_alignments"] = std::move(links);
+}
+
+// One sentence: texts, ranges and score; with options.alignments its tokens, attention (and heads)
+// and word alignment, offsets within the sentence.
+json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf16Offsets& src16,
+                   const Utf16Offsets& out16, const TranslateOptions& options) {
+  json j;
+  j["source"] = s.source;
+  j["target"] = s.target;
+  j["source_range"] = range_json(src16, s.source_begin, s.source_end);
+  j["target_range"] = range_json(out16, s.target_begin, s.target_end);
+  j["score"] = s.score;
+  if (!options.alignments) return j;
+  const Utf16Offsets ss(s.source), ts(s.target);
+  j["source_tokens"] = tokens_json(s.source_tokens, ss);
+  j["target_tokens"] = tokens_json(s.target_tokens, ts);
+  j["attention"] = matrix_json(s.attention.data(), s.target_tokens.size(), s.source_tokens.size());
+  if (options.all_heads && !s.heads.empty()) j["heads"] = heads_json(s, t.decoder_layers, t.n_heads);
+  add_words_json(s.words, ss, ts, j);
+  return j;
+}
+
+}  // namespace
+
+std::string to_json(const Translation& t, const TranslateOptions& options) {
+  const Utf16Offsets src16(t.source_text), out16(t.text);
+  json sentences = json::array();
+  for (const SentenceTranslation& s : t.sentences) sentences.push_back(sentence_json(s, t, src16, out16, options));
   json root;
   root["text"] = t.text;
   root["source_text"] = t.source_text;
