@@ -111,16 +111,27 @@ export function abortError(reason) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Chunking: long inputs are translated piece by piece so that a cancel takes effect early and the
-// page can show progress. Chunks are cut at paragraph breaks (blank lines); a paragraph longer
-// than `3 * maxChars` is cut at line breaks, and failing that after sentence-final punctuation.
-// Every chunk is trimmed: the whitespace between chunks is copied to the output verbatim.
+// Chunking: long inputs are translated piece by piece, so that no engine call gets more than a
+// bounded amount of text (its time and the WebAssembly heap it needs grow with it), the page can
+// show progress, and a cancel takes effect early. Chunks are cut at paragraph breaks (blank
+// lines); a paragraph longer than `3 * maxChars` is cut at line breaks, failing that after
+// sentence-final punctuation, failing that at any whitespace (text without punctuation), and
+// failing all (one "word" of thousands of characters) at a character boundary every `maxChars`:
+// never inside a UTF-16 surrogate pair and, where Intl.Segmenter exists, never inside a grapheme
+// cluster (a letter and its combining marks, an emoji sequence). So no chunk is longer than
+// `3 * maxChars` (CHUNK_BUDGET_FACTOR), and pieces cut at whitespace or by force are grouped into
+// chunks of at most `maxChars`. Every chunk is trimmed: the whitespace between chunks is copied to
+// the output verbatim; a forced cut has no whitespace, so the translations of its two sides meet.
+
+/** A chunk is at most this many times `maxChars` long (a whole paragraph, line or sentence up to that size). */
+export const CHUNK_BUDGET_FACTOR = 3;
 
 const SPACE = /\s/;
 const SEPARATORS = [
   /\n[^\S\n]*\n\s*/g, // blank line(s)
   /\n\s*/g, // line break
   /(?<=[.!?…。;:]["'”’»)\]]*)\s+/g, // after a sentence end
+  /\s+/g, // any whitespace
 ];
 
 function trimRange(text, b, e) {
@@ -129,11 +140,62 @@ function trimRange(text, b, e) {
   return [b, e];
 }
 
+const graphemes = typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
+  ? new Intl.Segmenter('und', { granularity: 'grapheme' }) : null;
+const isHigh = (c) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c) => c >= 0xdc00 && c <= 0xdfff;
+/** Marks, joiners and selectors that belong to the character before them (used without Intl.Segmenter). */
+const EXTENDS = /[\p{M}\u200c\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+
+/**
+ * Where to cut `text` near `target` (lo < target < hi) so that [lo, cut) and [cut, hi) are both
+ * non-empty: the last grapheme boundary at or before `target` (else the first after it), and
+ * failing that (a "grapheme" of hundreds of marks) a code point boundary. `lo` must be a boundary
+ * (the start of a run of non-space characters, or an earlier cut): the segmenter reads from there,
+ * so that pairs like flags (two regional indicators) are counted right.
+ */
+export function cutPoint(text, lo, target, hi) {
+  if (graphemes) {
+    let before = -1;
+    let after = -1;
+    for (const { index } of graphemes.segment(text.slice(lo, Math.min(hi, target + 64)))) {
+      const at = lo + index;
+      if (at <= lo) continue;
+      if (at <= target) before = at;
+      else { after = at; break; }
+    }
+    if (before > lo) return before;
+    if (after > lo && after < hi) return after;
+  } else {
+    for (let c = target; c > lo && c > target - 64; c--) {
+      const ch = String.fromCodePoint(text.codePointAt(c));
+      if (!isLow(text.charCodeAt(c)) && !EXTENDS.test(ch) && text.charCodeAt(c - 1) !== 0x200d) return c;
+    }
+  }
+  let cut = target;
+  if (isLow(text.charCodeAt(cut)) && isHigh(text.charCodeAt(cut - 1))) cut = cut - 1 > lo ? cut - 1 : cut + 1;
+  return cut;
+}
+
+function hardCut(text, b, e, maxChars, out) {
+  while (e - b > maxChars) {
+    const cut = cutPoint(text, b, b + maxChars, e);
+    if (cut >= e) break;
+    out.push([b, cut]);
+    b = cut;
+  }
+  out.push([b, e]);
+}
+
 function splitRange(text, b, e, level, maxChars, out) {
   [b, e] = trimRange(text, b, e);
   if (b >= e) return;
-  if (e - b <= 3 * maxChars || level >= SEPARATORS.length) {
+  if (e - b <= CHUNK_BUDGET_FACTOR * maxChars) {
     out.push([b, e]);
+    return;
+  }
+  if (level >= SEPARATORS.length) {
+    hardCut(text, b, e, maxChars, out);
     return;
   }
   const re = new RegExp(SEPARATORS[level].source, 'g');
@@ -150,13 +212,15 @@ function splitRange(text, b, e, level, maxChars, out) {
 
 /**
  * Cuts `text` into trimmed, non-overlapping [begin, end) ranges in order; together they cover all
- * its non-whitespace characters. Neighbouring pieces are grouped while a chunk stays under
- * `maxChars` (the whitespace inside a chunk goes to the engine, which keeps it verbatim).
+ * its non-whitespace characters, and none is longer than `CHUNK_BUDGET_FACTOR * maxChars`.
+ * Neighbouring pieces are grouped while a chunk stays under `maxChars` (the whitespace inside a
+ * chunk goes to the engine, which keeps it verbatim).
  * @param {string} text
- * @param {number} [maxChars]
+ * @param {number} [maxChars] at least 2
  * @returns {Array<[number, number]>}
  */
 export function planChunks(text, maxChars = 1000) {
+  maxChars = Math.max(2, Math.floor(maxChars) || 1000);
   const pieces = [];
   // Level 0 always splits at blank lines so paragraphs are grouped, never cut, when possible.
   const re = new RegExp(SEPARATORS[0].source, 'g');

@@ -53,6 +53,40 @@ test('planChunks covers the text, trimmed, in order, under the size limit when i
   assert.deepEqual(planChunks('Hi.'), [[0, 3]]);
 });
 
+test('planChunks bounds every chunk: text without punctuation or spaces is cut at spaces, then between characters', () => {
+  const words = 'the house is small and the cat sleeps on a warm chair'.split(' ');
+  let unbroken = '';
+  for (let i = 0; unbroken.length < 60000; i++) unbroken += (unbroken ? ' ' : '') + words[i % words.length];
+  const cases = [
+    [unbroken, 1000], // no punctuation, no newline: cut at spaces
+    ['x'.repeat(20000), 1000], // one "word": cut every 1000 characters
+    [`${'y'.repeat(5000)} ${'z'.repeat(4000)}.\n\n${'w '.repeat(3000)}`, 500],
+    ['😀'.repeat(3000), 999], // surrogate pairs, an odd limit
+    ['e\u0301'.repeat(2000) + '👩‍👩‍👧‍👦'.repeat(300) + '🇩🇪'.repeat(500), 1000], // combining marks, ZWJ sequences, flags
+  ];
+  for (const [text, max] of cases) {
+    const chunks = planChunks(text, max);
+    let last = 0;
+    for (const [b, e] of chunks) {
+      assert.ok(b >= last && e > b);
+      assert.ok(e - b <= 3 * max, `chunk of ${e - b} chars (limit ${3 * max})`);
+      assert.equal(text.slice(last, b).trim(), '', 'only whitespace between chunks');
+      assert.ok(!/\s/.test(text[b]) && !/\s/.test(text[e - 1]));
+      // Never between a surrogate pair, nor before a combining mark, a joiner or a joined character.
+      assert.ok(!/^[\udc00-\udfff\p{M}\u200d]/u.test(text.slice(b)), `chunk starts inside a character at ${b}`);
+      assert.ok(!text.slice(0, b).endsWith('\u200d'));
+      last = e;
+    }
+    assert.equal(text.slice(last).trim(), '');
+  }
+  const words60k = planChunks(unbroken, 1000);
+  assert.ok(words60k.length >= 60 && words60k.every(([b, e]) => e - b <= 1000), 'cut at spaces into chunks of at most chunkChars');
+  assert.deepEqual(planChunks('x'.repeat(2500), 1000), [[0, 2500]], 'up to 3 × chunkChars stays whole');
+  assert.deepEqual(planChunks('x'.repeat(3500), 1000), [[0, 1000], [1000, 2000], [2000, 3000], [3000, 3500]]);
+  const flags = '🇩🇪'.repeat(1000); // each flag is two pairs: 4 code units
+  assert.ok(planChunks(flags, 1001).every(([b]) => b % 4 === 0), 'a flag is never cut in two');
+});
+
 test('ResultBuilder keeps the gaps between chunks and shifts the ranges', () => {
   const input = '  A b.\n\nC d.\n';
   const b = new ResultBuilder(input);
