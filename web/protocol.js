@@ -11,12 +11,13 @@
  *   main                                     worker
  *   {id, type:'init', protocol, engineUrl,
  *    wasmUrl, modelUrl | manifestUrl,
- *    from, to}                           →
+ *    from, to, reuse?}                   →   (reuse: a restart, see below)
  *                                        ←   {id, status:'progress', phase, loaded, total, files}  (0..n)
- *                                        ←   {id, status:'ready', protocol, info}  or {id, status:'error', error}
+ *                                        ←   {id, status:'ready', protocol, info, reuse}  or {id, status:'error', error}
  *   {id, type:'translate', text, options,
  *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
- *                                        ←   {id, status:'partial', ...}  (one per chunk, long inputs)
+ *                                        ←   {id, status:'partial', text, sentences, range, done, total}
+ *                                                (one per chunk of a long input; range: the chunk's [b, e))
  *                                        ←   {id, status:'result', result}      or {id, status:'error', error}
  *   {id, type:'cancel', target}          →   (no reply: the request `target` is dropped or stopped)
  *   {id, type:'memory'}                  →
@@ -26,7 +27,12 @@
  * The worker runs one request at a time, in arrival order. The engine call itself is synchronous,
  * so a `cancel` takes effect between chunks (a long text is translated chunk by chunk, yielding to
  * the event loop in between); the main thread never waits for that: it rejects the aborted
- * request at once and discards whatever the worker still sends for it.
+ * request at once and discards whatever the worker still sends for it. translator.js does not send
+ * 'cancel' for a running request any more: it ends that worker and starts another, which the
+ * 'ready' of the first start made cheap: its `reuse` is {model, reverse, wasmModule, info}, the
+ * checked model bytes (transferred), the compiled engine (null where it cannot be posted) and the
+ * model's url/source/reverse; an 'init' that carries it back starts from those, with no download,
+ * check, compile or progress report (its own 'ready' then has `reuse: null`).
  */
 
 /**
@@ -35,8 +41,9 @@
  * from different builds (a stale cache, a hand-copied file) then fail with a clear message instead
  * of misreading each other's messages. Raise it with every change to the messages.
  * 2: 'translate' carries the engine's JSON options (options.js) and chunkChars.
+ * 3: 'ready' carries `reuse` and 'init' may; 'partial' carries the chunk's `range`.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** The Cache Storage cache where sw.js keeps model files (scripts/build-web.mjs writes it into dist/sw.js). */
 export const MODEL_CACHE = 'nmt-models';

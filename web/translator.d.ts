@@ -62,14 +62,27 @@ export interface TranslatorOptions {
   wasmUrl?: string | URL;
   /** The worker script; default ./worker.js next to the module. */
   workerUrl?: string | URL;
-  /** Called while the engine and the model download and start (also when a crashed worker restarts). */
+  /**
+   * Called while the engine and the model download and start. A worker started later in place of
+   * another (after an abort, a large request or a crash) starts from the model bytes and compiled
+   * engine already loaded and reports nothing (unless that fails: the next start downloads again).
+   */
   onProgress?: (progress: LoadProgress) => void;
+  /**
+   * After a request of this many characters or more, the worker is ended and a new one started
+   * from the model bytes and compiled engine already loaded (no download), which gives the
+   * WebAssembly memory the request grew back (it never shrinks otherwise). Default 200000;
+   * Infinity never.
+   */
+  recycleChars?: number;
 }
 
 export interface TranslateProgress {
   /** Input characters translated so far, of `total`. */
   done: number;
   total: number;
+  /** The [begin, end) of the input the last chunk covered (one engine call). */
+  range: Range;
   /** The translation so far (gaps between chunks included). */
   text: string;
   /** The sentences the last chunk added. */
@@ -97,11 +110,21 @@ export interface TranslateOptions {
   allHeads?: boolean;
   /** With a Translator created with `rerank`: rerank this request's candidates (default true). Ignored for beam 1. */
   rerank?: boolean;
-  /** Cancels the request: a queued one never runs, a running one rejects at once with an AbortError. */
+  /**
+   * Cancels the request: a queued one never runs; a running one rejects at once with an AbortError,
+   * and its worker is replaced by a fresh one (from the model already loaded) so that the requests
+   * queued behind it do not wait for the engine call it was in.
+   */
   signal?: AbortSignal;
-  /** Called after each chunk of a long input (inputs are cut at paragraph breaks, ~1,000 characters). */
+  /** Called after each chunk of a long input (one engine call each). */
   onProgress?: (progress: TranslateProgress) => void;
-  /** Chunk size in characters (default 1000). */
+  /**
+   * Chunk size in characters (default 1000). Long inputs are cut at paragraph breaks, failing that
+   * at line breaks, sentence ends, spaces, and failing all between two characters (never inside a
+   * surrogate pair or a grapheme cluster). A paragraph, line or sentence of up to 3 × chunkChars is
+   * kept whole; pieces cut at spaces or between characters are at most chunkChars. No engine call
+   * gets more than 3 × chunkChars characters.
+   */
   chunkChars?: number;
 }
 
@@ -149,7 +172,16 @@ export interface Translation {
   /** The whole translation; whitespace between sentences and paragraphs is kept as in the input. */
   text: string;
   sentences: Sentence[];
-  stats: { sourceTokens: number; targetTokens: number; /** target tokens per second of engine time */ tokensPerSecond: number };
+  stats: {
+    sourceTokens: number;
+    targetTokens: number;
+    /** target tokens per second of engine time */
+    tokensPerSecond: number;
+    /** Engine calls the input was cut into (see TranslateOptions.chunkChars). */
+    chunks: number;
+    /** The worker's WebAssembly memory after the request, in bytes: it only grows, so the most it has needed so far. */
+    wasmHeapBytes: number | null;
+  };
   timings: {
     /** Engine time (encode + decode + the rest), summed over chunks. */
     engineMs: number;
@@ -268,6 +300,8 @@ export declare class Translator {
   readonly info: ModelInfo | null;
   /** True while a worker is running with the model loaded. */
   readonly ready: boolean;
+  /** How many times the worker was replaced: after an abort of a running request, a request of recycleChars or more, or a crash. */
+  readonly restarts: number;
   /** Queues a translation. */
   translate(text: string, options?: TranslateOptions): Promise<Translation>;
   /** Memory used inside the worker. */

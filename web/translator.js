@@ -12,12 +12,17 @@
  *   r.sentences[0].wordAlignments;   // [{target, source, weight, targetRange, sourceRange}, ...]
  *   t.dispose();
  *
- * Requests run one at a time in call order. Passing an AbortSignal cancels one: a queued request is
- * removed without running; a running one rejects at once with an AbortError and its result is
- * discarded (the engine call is synchronous inside the worker, so the worker finishes the chunk it
- * is on, about 1,000 characters, and skips the rest). If the worker dies, the request it was running
- * and those queued behind it reject with a TranslatorError (code 'worker-died'), and the next call
- * starts a new worker.
+ * Requests run one at a time in call order. Long inputs are cut into chunks (about 1,000
+ * characters, never more than 3,000: see protocol.js's planChunks) so that no engine call grows
+ * without bound, and onProgress reports each. Passing an AbortSignal cancels a request: a queued
+ * one is removed without running; a running one rejects at once with an AbortError, and since the
+ * engine call is synchronous inside the worker, that worker is ended and a new one started in its
+ * place from the model bytes and compiled engine the first one handed over (no download, check or
+ * compile), so the requests queued behind it wait for that restart, not for the cancelled chunk.
+ * After a request of `recycleChars` characters or more (default 200,000) the worker is replaced the
+ * same way, which gives its WebAssembly memory (it never shrinks) back. If the worker dies, the
+ * request it was running and those queued behind it reject with a TranslatorError (code
+ * 'worker-died'), and the next call starts a new worker.
  *
  * Files: by default the engine is `./engine/engine.js` + `./engine/engine.wasm` and the weights
  * manifest `./models/manifest.json`, relative to this module (the layout scripts/build-web.mjs
@@ -167,6 +172,10 @@ export class Translator {
   #queue = []; // requests not yet sent: {id, msg, resolve, reject, ...}
   #running = null; // the request the worker is working on
   #disposed = false;
+  #reuse = null; // what the worker's 'ready' handed over for a quick restart (protocol.js)
+  #generation = 0; // of the current worker: messages from an ended one are ignored
+  #starts = 0;
+  #recycleChars;
 
   /** Use Translator.create(). */
   constructor(options, defaults) {
@@ -191,6 +200,7 @@ export class Translator {
     };
     this.#workerUrl = options.workerUrl ? toUrl(options.workerUrl, base) : new URL('./worker.js', import.meta.url);
     this.#onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
+    this.#recycleChars = options.recycleChars === undefined ? 200000 : options.recycleChars;
   }
 
   /** What the engine says about the loaded model: config, languages, provenance, file_bytes. */
@@ -201,6 +211,14 @@ export class Translator {
   /** True when a worker is running with the model loaded. */
   get ready() {
     return !!this.#worker && !this.#starting;
+  }
+
+  /**
+   * How many times the worker was replaced: after an abort of a running request, after a request
+   * of `recycleChars` or more characters, or after the worker died.
+   */
+  get restarts() {
+    return Math.max(0, this.#starts - 1);
   }
 
   /**
@@ -242,23 +260,39 @@ export class Translator {
 
   // -------------------------------------------------------------------------------------------
 
-  #start() {
+  /** Starts a worker; `reuse` (from an earlier worker's 'ready') makes it a quick restart. */
+  #start(reuse = null) {
     if (this.#starting) return this.#starting;
     const id = nextId++;
+    const generation = ++this.#generation;
+    this.#starts += 1;
+    const current = (f) => (x) => { if (generation === this.#generation) f(x); };
     this.#starting = new Promise((resolve, reject) => {
       this.#running = { id, init: true, resolve, reject };
-      spawnWorker(this.#workerUrl, (m) => this.#onMessage(m), (why) => this.#onDeath(why))
+      spawnWorker(this.#workerUrl, current((m) => this.#onMessage(m)), current((why) => this.#onDeath(why)))
         .then((w) => {
-          if (this.#disposed) { w.terminate(); return; }
+          if (this.#disposed || generation !== this.#generation) { w.terminate(); return; }
           this.#worker = w;
-          w.post({ ...this.#init, id });
+          if (!reuse) {
+            w.post({ ...this.#init, id });
+            return;
+          }
+          if (!this.#queue.length) w.unref(); // a restart nobody waits for yet must not keep Node alive
+          try {
+            w.post({ ...this.#init, id, reuse });
+          } catch {
+            // A compiled module that cannot be posted here: the new worker compiles the engine itself.
+            w.post({ ...this.#init, id, reuse: { ...reuse, wasmModule: null } });
+          }
         })
-        .catch((e) => this.#onDeath(e.message || String(e)));
+        .catch(current((e) => this.#onDeath(e.message || String(e))));
     }).then((info) => {
       this.#info = info;
       return info;
     }, (error) => {
-      // A worker without a model is useless: end it, and fail what was waiting for it.
+      // A worker without a model is useless: end it, and fail what was waiting for it. After a
+      // restart that failed, the next call starts from scratch (download, check, compile).
+      if (reuse) this.#reuse = null;
       const worker = this.#worker;
       this.#worker = null;
       if (worker) worker.terminate();
@@ -281,16 +315,32 @@ export class Translator {
         extra.signal.addEventListener('abort', req.onAbort, { once: true });
       }
       this.#queue.push(req);
-      if (!this.#worker && !this.#starting) this.#start().catch(() => {}); // (errors reach the queued requests)
+      if (!this.#worker && !this.#starting) this.#start(this.#reuse).catch(() => {}); // (errors reach the queued requests)
       this.#pump();
     });
   }
 
+  /**
+   * Ends the worker (whatever it is doing) and starts another in its place, from what the first
+   * start handed over when there is that (else a full start). Queued requests wait for it. (After
+   * a crash the next call restarts the same way.)
+   */
+  #replaceWorker() {
+    if (this.#disposed) return;
+    const worker = this.#worker;
+    this.#worker = null;
+    this.#generation += 1; // what the old worker still sends is ignored
+    if (worker) worker.terminate();
+    this.#start(this.#reuse).catch(() => {}); // (errors reach the queued requests)
+  }
+
   #pump() {
-    if (this.#running || this.#starting || !this.#worker || this.#disposed) {
-      if (!this.#running && this.#worker) this.#worker.unref();
+    if (this.#disposed || !this.#worker) return;
+    if (this.#starting) {
+      if (this.#queue.length) this.#worker.ref(); // someone waits for this start now
       return;
     }
+    if (this.#running) return;
     const req = this.#queue.shift();
     if (!req) {
       this.#worker.unref(); // an idle worker must not keep a Node process alive
@@ -318,10 +368,10 @@ export class Translator {
       return;
     }
     if (this.#running === req) {
+      // The worker is inside a synchronous engine call: end it rather than wait for the chunk.
       this.#running = null;
-      if (this.#worker) this.#worker.post({ id: nextId++, type: Request.CANCEL, target: req.id });
       this.#settle(req, reason);
-      this.#pump();
+      this.#replaceWorker();
     }
   }
 
@@ -347,7 +397,7 @@ export class Translator {
         req.partialText += m.text;
         if (typeof req.onProgress === 'function') {
           try {
-            req.onProgress({ done: m.done, total: m.total, text: req.partialText, sentences: m.sentences });
+            req.onProgress({ done: m.done, total: m.total, range: m.range, text: req.partialText, sentences: m.sentences });
           } catch (e) {
             console.error(e);
           }
@@ -360,8 +410,12 @@ export class Translator {
         if (m.status === Status.ERROR) {
           this.#settle(req, new TranslatorError(m.error.code, m.error.message));
         } else if (m.status === Status.READY) {
-          if (m.protocol === PROTOCOL_VERSION) this.#settle(req, null, m.info);
-          else this.#settle(req, protocolMismatch('worker', m.protocol));
+          if (m.protocol !== PROTOCOL_VERSION) {
+            this.#settle(req, protocolMismatch('worker', m.protocol));
+          } else {
+            if (m.reuse) this.#reuse = m.reuse; // (a restart's 'ready' hands nothing over: the first one's stays)
+            this.#settle(req, null, m.info);
+          }
         } else {
           const result = m.result;
           if (result && result.timings) {
@@ -371,7 +425,9 @@ export class Translator {
           }
           this.#settle(req, null, result);
         }
-        if (!req.init) this.#pump(); // after an init, #start's finally pumps
+        // A large request leaves the worker's WebAssembly memory grown for good: replace the worker.
+        if (!req.init && req.text !== undefined && req.text.length >= this.#recycleChars) this.#replaceWorker();
+        else if (!req.init) this.#pump(); // after an init, #start's finally pumps
         return;
       }
       default:
@@ -387,6 +443,7 @@ export class Translator {
   #kill(error) {
     const worker = this.#worker;
     this.#worker = null;
+    this.#generation += 1;
     if (worker) worker.terminate();
     const pending = [...(this.#running ? [this.#running] : []), ...this.#queue];
     this.#running = null;

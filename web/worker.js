@@ -3,9 +3,13 @@
  * only place the WebAssembly engine lives. It downloads engine.wasm and the model with progress
  * reports, checks the model's SHA-256 when the manifest gives one, instantiates the engine
  * (build-wasm/engine.js, an Emscripten ES module), and answers translate requests one at a time.
- * Messages follow protocol.js. Long inputs are translated chunk by chunk, yielding to the event
- * loop in between so that a 'cancel' can stop them. If the engine traps (out of memory, a bug) its
- * state cannot be trusted: the worker reports 'fatal' and closes, and translator.js starts a new one.
+ * Messages follow protocol.js. Long inputs are translated chunk by chunk (protocol.js's planChunks
+ * bounds what one engine call gets), yielding to the event loop in between so that a 'cancel' can
+ * stop them. Its 'ready' hands the checked model bytes and the compiled engine to the main thread,
+ * which gives them to the worker it starts in this one's place when it ends it (a cancelled or a
+ * large request): that start downloads, checks and compiles nothing. If the engine traps (out of
+ * memory, a bug) its state cannot be trusted: the worker reports 'fatal' and closes, and
+ * translator.js starts a new one.
  */
 import {
   Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel, MODEL_CACHE,
@@ -15,8 +19,8 @@ import {
 const isNode = typeof self === 'undefined' && typeof process !== 'undefined' && !!process.versions?.node;
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
 
-function post(msg) {
-  port.postMessage(msg);
+function post(msg, transfer) {
+  port.postMessage(msg, transfer);
 }
 
 function onMessage(handler) {
@@ -127,6 +131,8 @@ async function sha256Hex(bytes) {
 
 let engine = null; // Module.Translator instance
 let Module = null;
+let wasmModule = null; // the compiled engine.wasm (WebAssembly.Module), when it compiled here
+let loaded = null; // {model, reverse, info}: the checked model bytes, until sent to the main thread
 let info = null;
 let broken = null; // set when the engine trapped: nothing more can run
 
@@ -210,14 +216,35 @@ async function verifyModel(url, entry, fetched, onBytes) {
 /** Never resolves; rejects when `promise` rejects. Ends a wait early when the engine fails. */
 const failureOf = (promise) => promise.then(() => new Promise(() => {}));
 
-async function startEngine(createEngine, wasmBinary) {
+/**
+ * Compiles engine.wasm here rather than inside Emscripten, so that the compiled module can be sent
+ * to the main thread and given to the next worker (a restart then skips the compile). Null when the
+ * bytes do not compile: Emscripten then gets only the bytes, and reports the failure its own way.
+ */
+async function compileWasm(bytes) {
   try {
-    return await createEngine({
+    return await WebAssembly.compile(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Instantiates the engine from an already compiled module (wasmModule) or from its bytes. */
+async function startEngine(createEngine, wasmBinary, wasmModule) {
+  let instantiateFailed;
+  const failed = new Promise((_, reject) => { instantiateFailed = reject; });
+  try {
+    return await Promise.race([failed, createEngine({
       wasmBinary,
+      // Emscripten's hook: instantiate the compiled module ourselves and hand the instance over.
+      instantiateWasm: wasmModule ? (imports, receive) => {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), instantiateFailed);
+        return {};
+      } : undefined,
       print: () => {},
       printErr: (line) => console.warn('[engine]', line),
       onAbort: (what) => { broken = `The engine aborted: ${what}`; },
-    });
+    })]);
   } catch (e) {
     const message = String(e && e.message ? e.message : e);
     const hint = /Content Security Policy|unsafe-eval|EvalError/i.test(message)
@@ -226,7 +253,45 @@ async function startEngine(createEngine, wasmBinary) {
   }
 }
 
+/**
+ * A restart: a new worker that takes over from one the main thread ended (a cancelled request, a
+ * large one). It gets what its predecessor loaded and checked (the model bytes and the compiled
+ * engine), so it downloads, verifies and compiles nothing, and reports no progress.
+ */
+async function restart(msg) {
+  const { reuse } = msg;
+  let createEngine;
+  try {
+    createEngine = await importEngine(msg.engineUrl);
+  } catch (e) {
+    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
+  }
+  wasmModule = reuse.wasmModule || null;
+  const wasmBinary = wasmModule ? undefined : await readUrl(msg.wasmUrl, 0, () => {});
+  if (!wasmModule) wasmModule = await compileWasm(wasmBinary);
+  Module = await startEngine(createEngine, wasmBinary, wasmModule);
+  loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url);
+  info = JSON.parse(engine.info());
+  Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to } });
+  loaded = null; // the main thread keeps its own copy
+  return info;
+}
+
+/** Loads the model (and the reverse model) into a new engine; throws MODEL_LOAD with the engine's message. */
+function loadModels(model, reverse, modelUrl, reverseUrl) {
+  engine = new Module.Translator();
+  const err = engine.load(model);
+  const reverseErr = !err && reverse ? engine.loadReverse(reverse) : '';
+  if (err || reverseErr) {
+    engine.delete();
+    engine = null;
+    if (err) throw new TranslatorError(ErrorCode.MODEL_LOAD, `The model ${modelUrl} could not be loaded: ${err}`);
+    throw new TranslatorError(ErrorCode.MODEL_LOAD, `The reverse model ${reverseUrl} could not be loaded: ${reverseErr}`);
+  }
+}
+
 async function init(msg) {
+  if (msg.reuse) return restart(msg);
   const files = { engine: { loaded: 0, total: 0 }, model: { loaded: 0, total: 0 } };
   if (msg.rerank) files.reverse = { loaded: 0, total: 0 };
   let lastPost = 0;
@@ -286,7 +351,10 @@ async function init(msg) {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
     }),
     wasmBinary,
-  ]).then(([createEngine, bytes]) => startEngine(createEngine, bytes));
+  ]).then(async ([createEngine, bytes]) => {
+    wasmModule = await compileWasm(bytes);
+    return startEngine(createEngine, bytes, wasmModule);
+  });
   engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
 
   const [, fetched, fetchedReverse] = await Promise.race([
@@ -309,21 +377,32 @@ async function init(msg) {
   Module = await engineReady;
 
   progress('load', true);
-  engine = new Module.Translator();
-  const err = engine.load(model.bytes);
-  const reverseErr = !err && reverse ? engine.loadReverse(reverse.bytes) : '';
-  if (err || reverseErr) {
-    engine.delete();
-    engine = null;
-    if (err) throw new TranslatorError(ErrorCode.MODEL_LOAD, `The model ${modelUrl} could not be loaded: ${err}`);
-    throw new TranslatorError(ErrorCode.MODEL_LOAD, `The reverse model ${reverseUrl} could not be loaded: ${reverseErr}`);
-  }
+  loadModels(model.bytes, reverse && reverse.bytes, modelUrl, reverseUrl);
   info = JSON.parse(engine.info());
   info.url = modelUrl;
   info.source = model.source;
   info.reverse = reverse ? { url: reverseUrl, source: reverse.source, bytes: reverse.bytes.length } : null;
   info.requested = { from: msg.from, to: msg.to };
+  loaded = {
+    model: model.bytes,
+    reverse: reverse ? reverse.bytes : null,
+    info: { url: info.url, source: info.source, reverse: info.reverse },
+  };
   return info;
+}
+
+/**
+ * What a restart needs (see restart()), sent to the main thread with 'ready'. The engine copied the
+ * models into its own memory, so their bytes are transferred, not copied, when they fill their
+ * buffers; the compiled module goes along where it can be posted.
+ */
+function reusable() {
+  if (!loaded) return { reuse: null, transfer: [] };
+  const whole = (b) => (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b && b.slice());
+  const reuse = { model: whole(loaded.model), reverse: whole(loaded.reverse), info: loaded.info, wasmModule };
+  const transfer = [reuse.model.buffer, ...(reuse.reverse ? [reuse.reverse.buffer] : [])];
+  loaded = null;
+  return { reuse, transfer };
 }
 
 const yieldToEventLoop = () => new Promise((resolve) => (isNode ? setImmediate(resolve) : setTimeout(resolve, 0)));
@@ -355,21 +434,28 @@ async function translate(msg) {
     if (!res.ok) throw new TranslatorError(ErrorCode.TRANSLATE, res.error || 'The engine could not translate the text.');
     const added = builder.add(b, e, res.result);
     if (chunks.length > 1) {
-      post({ id: msg.id, status: Status.PARTIAL, text: added.text, sentences: added.sentences, done: added.done, total: msg.text.length });
+      post({ id: msg.id, status: Status.PARTIAL, text: added.text, sentences: added.sentences, range: [b, e], done: added.done, total: msg.text.length });
       await yieldToEventLoop(); // lets a 'cancel' in
     }
   }
   const result = builder.finish();
   result.timings.workerMs = performance.now() - started;
+  result.stats.chunks = chunks.length;
+  result.stats.wasmHeapBytes = wasmHeapBytes();
   return result;
 }
 
-function memory() {
+/** The engine's WebAssembly memory in bytes (it only grows: the most this worker has needed so far). */
+function wasmHeapBytes() {
   const heap = Module && (Module.HEAPU8 || (Module.wasmMemory && new Uint8Array(Module.wasmMemory.buffer)));
+  return heap ? heap.length : null;
+}
+
+function memory() {
   let jsHeapBytes = null;
   if (isNode) jsHeapBytes = process.memoryUsage().heapUsed;
   else if (globalThis.performance && performance.memory) jsHeapBytes = performance.memory.usedJSHeapSize;
-  return { wasmBytes: heap ? heap.length : null, jsHeapBytes, modelFileBytes: info ? info.file_bytes : null };
+  return { wasmBytes: wasmHeapBytes(), jsHeapBytes, modelFileBytes: info ? info.file_bytes : null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -382,7 +468,7 @@ async function handle(msg) {
   switch (msg.type) {
     case Request.INIT:
       if (msg.protocol !== PROTOCOL_VERSION) throw protocolMismatch('page', msg.protocol);
-      return { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg) };
+      return { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg), ...reusable() };
     case Request.TRANSLATE: {
       const result = await translate(msg);
       return result ? { status: Status.RESULT, result } : null;
@@ -391,6 +477,16 @@ async function handle(msg) {
       return { status: Status.RESULT, result: memory() };
     default:
       throw new TranslatorError(ErrorCode.BAD_REQUEST, `Unknown request type ${JSON.stringify(msg.type)}.`);
+  }
+}
+
+/** Posts a reply; `transfer` lists buffers to move, not copy. A compiled module that cannot be posted here is left out. */
+function postReply(id, { transfer, ...reply }) {
+  try {
+    post({ id, ...reply }, transfer);
+  } catch (e) {
+    if (!(reply.reuse && reply.reuse.wasmModule)) throw e;
+    post({ id, ...reply, reuse: { ...reply.reuse, wasmModule: null } }, transfer);
   }
 }
 
@@ -406,7 +502,7 @@ async function drain() {
     }
     try {
       const reply = await handle(msg);
-      if (reply && !cancelled.has(msg.id)) post({ id: msg.id, ...reply });
+      if (reply && !cancelled.has(msg.id)) postReply(msg.id, reply);
     } catch (e) {
       const code = e instanceof TranslatorError ? e.code : ErrorCode.TRANSLATE;
       if (!cancelled.has(msg.id)) post({ id: msg.id, status: Status.ERROR, error: errorPayload(code, e.message || String(e)) });

@@ -207,6 +207,8 @@ test('an aborted queued request never runs; an aborted running request rejects a
     assert.equal(next.sentences.length, 1);
     assert.ok(performance.now() - t2 < 1500, `the worker skipped the rest of the aborted text (${performance.now() - t2} ms)`);
     assert.ok(partials < 5);
+    // The busy worker was ended, not waited for: a new one took its place (an aborted queued request costs nothing).
+    assert.equal(t.restarts, 1);
 
     // Already aborted.
     await assert.rejects(t.translate('x', { signal: AbortSignal.abort() }), { name: 'AbortError' });
@@ -275,7 +277,9 @@ test('a module and a worker of different protocol versions refuse each other cle
 });
 
 test('a dead worker rejects what was pending and the next call starts a new one', async () => {
-  const t = await create();
+  let loads = 0;
+  const t = await create({ onProgress: () => { loads += 1; } });
+  const firstLoad = loads;
   try {
     // Several chunks, so the worker yields between them and handles the crash message mid-request.
     const pending = t.translate(Array.from({ length: 6 }, (_, i) => `Slow ${i} __slow__ ${'y'.repeat(1000)}.`).join('\n\n'));
@@ -286,6 +290,8 @@ test('a dead worker rejects what was pending and the next call starts a new one'
     await assert.rejects(queued, { code: 'worker-died' });
     const r = await t.translate('After the crash.');
     assert.equal(r.sentences.length, 1);
+    assert.equal(t.restarts, 1);
+    assert.equal(loads, firstLoad, 'the new worker started from the model already loaded: no download to report');
 
     // An engine that traps: the request fails, the worker is replaced.
     await assert.rejects(t.translate('Boom __trap__.'), (e) => e.code === 'engine-crashed' || e.code === 'worker-died');

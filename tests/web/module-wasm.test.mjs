@@ -148,3 +148,89 @@ test('real engine in Node: reranking with the reverse model (rerank: true)', { s
     return true;
   });
 });
+
+/** `n` characters of words, no punctuation, no newline. */
+function unbrokenWords(n) {
+  const words = 'the house is small and the old cat sleeps on a warm red chair near my window while it rains'.split(' ');
+  let s = '';
+  for (let i = 0; s.length < n; i++) s += (s ? ' ' : '') + words[i % words.length];
+  return s;
+}
+
+test('real engine in Node: text without punctuation, newlines or spaces is cut into bounded chunks, ranges intact', { skip, timeout: 600000 }, async () => {
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+  try {
+    const base = (await t.memory()).wasmBytes;
+    const cases = [
+      unbrokenWords(60000), // 60 KB of words: cut at spaces
+      'Donaudampfschifffahrtsgesellschaftskapitänsmütze'.repeat(420), // 20 KB, one "word": cut between letters
+    ];
+    for (const input of cases) {
+      const progress = [];
+      const r = await t.translate(input, { beam: 1, onProgress: (p) => progress.push(p) });
+      assert.equal(r.stats.chunks, progress.length, 'a progress report per engine call');
+      assert.ok(progress.length >= input.length / 1000, `${progress.length} chunks for ${input.length} chars`);
+      let last = 0;
+      for (const p of progress) {
+        const [b, e] = p.range;
+        assert.ok(b >= last && e - b <= 1000, `engine call of ${e - b} chars`);
+        assert.equal(p.done, e);
+        last = e;
+      }
+      assert.equal(last, input.length);
+      assert.equal(progress.at(-1).text, r.text, 'the partial texts add up to the translation');
+      for (const s of r.sentences) checkSentence(input, r, s);
+      assert.ok(r.sentences[0].sourceRange[0] === 0 && r.sentences.at(-1).sourceRange[1] === input.length);
+      assert.ok(r.stats.wasmHeapBytes <= 64 * 2 ** 20, `WebAssembly heap ${r.stats.wasmHeapBytes} bytes (started at ${base})`);
+    }
+    assert.equal(t.restarts, 0);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('real engine in Node: aborting a running request frees the engine for the next one at once', { skip, timeout: 300000 }, async () => {
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+  try {
+    const ac = new AbortController();
+    let aborted = 0;
+    const long = t.translate(unbrokenWords(30000), {
+      signal: ac.signal,
+      onProgress: () => { if (!aborted) { aborted = performance.now(); ac.abort(); } },
+    });
+    await assert.rejects(long, (e) => e.name === 'AbortError');
+    const short = await t.translate('The house is small.');
+    const ms = performance.now() - aborted;
+    assert.match(short.text, /Haus/);
+    assert.ok(ms < 1500, `the short request took ${Math.round(ms)} ms after the abort`);
+    assert.equal(t.restarts, 1, 'the busy worker was replaced');
+    checkSentence('The house is small.', short, short.sentences[0]);
+    // A second restart re-uses the same bytes and compiled engine.
+    const ac2 = new AbortController();
+    const again = t.translate(unbrokenWords(5000), { signal: ac2.signal, onProgress: () => ac2.abort() });
+    await assert.rejects(again, { name: 'AbortError' });
+    assert.equal((await t.translate('Good morning.')).sentences.length, 1);
+    assert.equal(t.restarts, 2);
+  } finally {
+    t.dispose();
+  }
+});
+
+test('real engine in Node: after a request of recycleChars or more, the worker is replaced and memory is back to baseline', { skip, timeout: 300000 }, async () => {
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl, recycleChars: 4000 });
+  try {
+    const base = (await t.memory()).wasmBytes;
+    const small = await t.translate(unbrokenWords(3000), { beam: 4 });
+    assert.equal(t.restarts, 0, 'a request under the threshold keeps the worker');
+    const grown = small.stats.wasmHeapBytes;
+    const big = await t.translate(unbrokenWords(4000), { beam: 4 });
+    assert.ok(big.text.length > 0);
+    assert.equal(t.restarts, 1, 'the worker was replaced after the large request');
+    const after = await t.translate('The house is small.');
+    assert.match(after.text, /Haus/);
+    const mem = await t.memory();
+    assert.ok(mem.wasmBytes <= base, `heap ${mem.wasmBytes} after the restart, ${base} at the start, ${grown} grown`);
+  } finally {
+    t.dispose();
+  }
+});

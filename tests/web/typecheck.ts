@@ -29,20 +29,21 @@ export async function everything(manifestUrl: URL): Promise<number> {
   const options: TranslatorOptions = {
     from: 'de', to: 'en', manifestUrl, engineUrl: './engine/engine.js', wasmUrl: new URL('./engine.wasm', manifestUrl),
     workerUrl: './worker.js', modelBytes: 1, modelSha256: 'ab', onProgress: (p: LoadProgress) => phases.push(p.phase),
+    recycleChars: 100000,
   };
   const t: Translator = await Default.create(options);
   const controller = new AbortController();
   const request: TranslateOptions = {
     beam: 1, lengthPenalty: 0.6, coveragePenalty: 0.1, maxLengthRatio: 1.5, reverseWeight: 0.3, alignments: true,
     allHeads: true, rerank: false, chunkChars: 500, signal: controller.signal,
-    onProgress: (p: TranslateProgress) => console.log(p.done / p.total, p.text, p.sentences.length),
+    onProgress: (p: TranslateProgress) => console.log(p.done / p.total, p.text, p.sentences.length, p.range[1] - p.range[0]),
   };
   const r: Translation = await t.translate('Hallo Welt.', request);
   const s: Sentence = r.sentences[0];
   const range: Range = s.sourceRange;
   const tokens: Token[] = s.targetTokens;
   const heads: number[][][][] | undefined = s.heads;
-  const ms: number = r.timings.totalMs + r.timings.queueMs + r.stats.tokensPerSecond;
+  const ms: number = r.timings.totalMs + r.timings.queueMs + r.stats.tokensPerSecond + r.stats.chunks + (r.stats.wasmHeapBytes ?? 0) + t.restarts;
   const info: ModelInfo | null = t.info;
   const source: 'cache' | 'network' | undefined = info?.source;
   const memory = await t.memory();
