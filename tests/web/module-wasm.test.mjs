@@ -223,13 +223,14 @@ test('real engine in Node: after a request of recycleChars or more, the worker i
     const small = await t.translate(unbrokenWords(3000), { beam: 4 });
     assert.equal(t.restarts, 0, 'a request under the threshold keeps the worker');
     const grown = small.stats.wasmHeapBytes;
+    assert.ok(grown > base, `the heap grew (${base} → ${grown})`);
     const big = await t.translate(unbrokenWords(4000), { beam: 4 });
     assert.ok(big.text.length > 0);
     assert.equal(t.restarts, 1, 'the worker was replaced after the large request');
+    const mem = await t.memory(); // (the new worker's, before it translates anything)
+    assert.ok(mem.wasmBytes <= base, `heap ${mem.wasmBytes} after the restart, ${base} at the start, ${grown} grown`);
     const after = await t.translate('The house is small.');
     assert.match(after.text, /Haus/);
-    const mem = await t.memory();
-    assert.ok(mem.wasmBytes <= base, `heap ${mem.wasmBytes} after the restart, ${base} at the start, ${grown} grown`);
   } finally {
     t.dispose();
   }
