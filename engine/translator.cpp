@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -161,6 +162,11 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
   s.words = align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), int(s.target_tokens.size()),
                         int(s.source_tokens.size()));
+  for (const std::vector<int>& toks : word_tokens(s.words.target_words, tgt_spans, tgt_spans.size(), s.target.size())) {
+    float p = 1.0f;
+    for (int k : toks) p *= s.token_probs[size_t(k)];
+    s.target_word_probs.push_back(p);
+  }
 }
 
 // One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller).
@@ -172,6 +178,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   s.source_end = u.end;
   s.source_ids = u.ids;
   s.target_ids = h.tokens;
+  for (float lp : h.token_log_probs) s.token_probs.push_back(std::exp(lp));
   s.score = h.score;
   std::vector<int> words_ids;  // the target without eos
   for (int id : h.tokens)
@@ -345,6 +352,13 @@ json tokens_json(const std::vector<TokenSpan>& toks, const Utf16Offsets& map) {
   return a;
 }
 
+// Probabilities rounded to 4 decimals (0.0001 at least, so none reads as impossible).
+json probs_json(const std::vector<float>& p) {
+  json a = json::array();
+  for (float x : p) a.push_back(std::max(1e-4, std::round(double(x) * 1e4) / 1e4));
+  return a;
+}
+
 // A row-major [rows, cols] matrix as an array of rows.
 json matrix_json(const float* m, size_t rows, size_t cols) {
   json a = json::array();
@@ -387,7 +401,7 @@ void add_words_json(const WordAlignment& w, const Utf16Offsets& ss, const Utf16O
   j["word_alignments"] = std::move(links);
 }
 
-// One sentence: texts, ranges and score; with options.alignments its tokens, attention (and heads)
+// One sentence: texts, ranges, score and token probabilities; with options.alignments its tokens, attention (and heads)
 // and word alignment, offsets within the sentence.
 json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf16Offsets& src16,
                    const Utf16Offsets& out16, const TranslateOptions& options) {
@@ -397,6 +411,7 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   j["source_range"] = range_json(src16, s.source_begin, s.source_end);
   j["target_range"] = range_json(out16, s.target_begin, s.target_end);
   j["score"] = s.score;
+  j["token_probs"] = probs_json(s.token_probs);
   if (!options.alignments) return j;
   const Utf16Offsets ss(s.source), ts(s.target);
   j["source_tokens"] = tokens_json(s.source_tokens, ss);
@@ -404,6 +419,7 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   j["attention"] = matrix_json(s.attention.data(), s.target_tokens.size(), s.source_tokens.size());
   if (options.all_heads && !s.heads.empty()) j["heads"] = heads_json(s, t.decoder_layers, t.n_heads);
   add_words_json(s.words, ss, ts, j);
+  j["target_word_probs"] = probs_json(s.target_word_probs);
   return j;
 }
 

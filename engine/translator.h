@@ -48,12 +48,20 @@ struct SentenceTranslation {
   size_t source_begin = 0, source_end = 0;  // bytes in Translation::source_text
   size_t target_begin = 0, target_end = 0;  // bytes in Translation::text
   std::vector<int> source_ids, target_ids;  // source with eos; target as generated (eos included if produced)
+  // [target_ids] each token's probability under the model, p(token | source, the tokens before it):
+  // the chosen hypothesis' (with reranking, the chosen candidate's forward probabilities)
+  std::vector<float> token_probs;
+  // log p(target) / ((5 + target_ids) / 6)^alpha, + the coverage penalty (beam), + the reverse model's
+  // weighted, normalized log p(source | target) (reranking): what the search ranked it by
   float score = 0.0f;
   // With options.alignments:
   std::vector<TokenSpan> source_tokens, target_tokens;  // one per id
   std::vector<float> attention;  // [target_ids, source_ids]: alignment layer, mean over heads
   std::vector<float> heads;      // [target_ids, decoder_layers, n_heads, source_ids] (options.all_heads)
   WordAlignment words;
+  // [words.target_words] the product of each word's tokens' probabilities (word_tokens): the
+  // model's probability of the word, given the source and the words before it
+  std::vector<float> target_word_probs;
 };
 
 struct Translation {

@@ -2,7 +2,8 @@
 //
 // BatchSearch holds one search's state: the decoder rows (one per alive hypothesis), each
 // sentence's finished hypotheses, and the step's logits. Every step runs the decoder once for all
-// rows, then extends the hypotheses (greedy: each row's argmax; beam: per sentence, the best
+// rows, normalizes the logits (each row's log-sum-exp, so a token's log-probability is its logit
+// minus it), then extends the hypotheses (greedy: each row's argmax; beam: per sentence, the best
 // extensions in order until the beam is full), finishes those that ended, and keeps the decoder
 // rows of the survivors.
 #include "search/beam_search.h"
@@ -119,12 +120,29 @@ class BatchSearch {
     next_inputs_.clear();
   }
 
-  // Greedy: the argmax of the logits, as the reference does (no softmax needed).
-  void greedy_step() {
+  // Each row's argmax and log-sum-exp: lse = max - log(softmax at the max), with the SIMD softmax
+  // (into ext_). A token's log-probability is then its logit - lse.
+  void normalize() {
     const int rows = int(alive_.size());
+    ext_.assign(logits_.begin(), logits_.end());
+    kernels::softmax_rows(ext_.data(), rows, c_.vocab_size);
     best_.resize(rows);
+    lse_.resize(rows);
     kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
-    for (int r = 0; r < rows; ++r) extend(r, best_[r], 0.0f);
+    for (int r = 0; r < rows; ++r)
+      lse_[r] = logits_[size_t(r) * c_.vocab_size + best_[r]] - std::log(ext_[size_t(r) * c_.vocab_size + best_[r]]);
+  }
+
+  // log p(token | row's hypothesis) = logit - lse.
+  float token_log_prob(int row, int token) const { return logits_[size_t(row) * c_.vocab_size + token] - lse_[row]; }
+
+  // Greedy: the argmax of the logits, as the reference does (ties: lowest id).
+  void greedy_step() {
+    normalize();
+    for (int r = 0; r < int(alive_.size()); ++r) {
+      const float lp = token_log_prob(r, best_[r]);
+      extend(r, best_[r], alive_[r].hyp.log_prob + lp, lp);
+    }
   }
 
   // Beam: per sentence (its rows are adjacent), the best 2*beam extensions of its rows, taken in
@@ -140,21 +158,15 @@ class BatchSearch {
     }
   }
 
-  // Turns each row's logits into the log-probability of the hypothesis extended by each token:
-  // log p = hypothesis log p + logit - logsumexp, logsumexp = max - log(softmax at the max), with
-  // the SIMD softmax.
+  // ext_[r, v] = the log-probability of row r's hypothesis extended by token v:
+  // hypothesis log p + logit - lse (the logits stay as they are, for token_log_prob).
   void to_log_probs() {
-    const int rows = int(alive_.size());
-    probs_.assign(logits_.begin(), logits_.end());
-    kernels::softmax_rows(probs_.data(), rows, c_.vocab_size);
-    best_.resize(rows);
-    kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
-    for (int r = 0; r < rows; ++r) {
-      float* lr = &logits_[size_t(r) * c_.vocab_size];
-      const float mx = lr[best_[r]];
-      const float lse = mx - std::log(probs_[size_t(r) * c_.vocab_size + best_[r]]);
-      const float shift = alive_[r].hyp.log_prob - lse;
-      for (int v = 0; v < c_.vocab_size; ++v) lr[v] += shift;
+    normalize();
+    for (int r = 0; r < int(alive_.size()); ++r) {
+      const float* lr = &logits_[size_t(r) * c_.vocab_size];
+      float* er = &ext_[size_t(r) * c_.vocab_size];
+      const float shift = alive_[r].hyp.log_prob - lse_[r];
+      for (int v = 0; v < c_.vocab_size; ++v) er[v] = lr[v] + shift;
     }
   }
 
@@ -162,7 +174,7 @@ class BatchSearch {
   std::vector<Candidate> best_candidates(int r0, int r1, size_t k) const {
     std::vector<Candidate> cand;
     for (int r = r0; r < r1; ++r) {
-      const float* lr = &logits_[size_t(r) * c_.vocab_size];
+      const float* lr = &ext_[size_t(r) * c_.vocab_size];
       for (int v = 0; v < c_.vocab_size; ++v) {
         if (cand.size() < k || lr[v] > cand.back().log_prob) {
           Candidate x{lr[v], r, v};
@@ -182,7 +194,7 @@ class BatchSearch {
     int kept = 0;
     for (const Candidate& x : cand) {
       if (kept >= beam_) break;
-      if (extend(x.row, x.token, x.log_prob)) ++kept;
+      if (extend(x.row, x.token, x.log_prob, token_log_prob(x.row, x.token))) ++kept;
     }
   }
 
@@ -207,15 +219,18 @@ class BatchSearch {
     }
   }
 
-  // Row `row`'s hypothesis followed by `token`, with its attention and coverage: finished when the
-  // token is eos or the limit is reached, else alive in the next step. True when it stays alive.
-  bool extend(int row, int token, float log_prob) {
+  // Row `row`'s hypothesis followed by `token` (of log-probability `token_lp`; `log_prob` is the
+  // extended hypothesis'), with its attention and coverage: finished when the token is eos or the
+  // limit is reached, else alive in the next step. True when it stays alive.
+  bool extend(int row, int token, float log_prob, float token_lp) {
     const Alive& from = alive_[row];
     Alive a;
     a.sentence = from.sentence;
     a.limit = from.limit;
     a.hyp.tokens = from.hyp.tokens;
     a.hyp.tokens.push_back(token);
+    a.hyp.token_log_probs = from.hyp.token_log_probs;
+    a.hyp.token_log_probs.push_back(token_lp);
     a.hyp.log_prob = log_prob;
     if (keep_) {
       a.hyp.attention = from.hyp.attention;
@@ -272,7 +287,9 @@ class BatchSearch {
   DecoderState st_;
   std::vector<Alive> alive_;           // one per decoder row; a sentence's rows are adjacent
   std::vector<int> inputs_;            // [rows] each row's next input token
-  std::vector<float> logits_, probs_;  // [rows, vocab]
+  std::vector<float> logits_;          // [rows, vocab] the decoder's logits
+  std::vector<float> ext_;             // [rows, vocab] softmax, then (beam) each extension's log-probability
+  std::vector<float> lse_;             // [rows] log-sum-exp of each row's logits
   std::vector<int> best_;              // [rows] argmax of each row's logits
   std::vector<Alive> next_;            // the next step's alive hypotheses,
   std::vector<int> parents_, next_inputs_;  // their decoder rows now and their next inputs

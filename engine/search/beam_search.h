@@ -6,7 +6,8 @@
 // optionally, its coverage penalty: beta * sum over source tokens of log(min(attention received, 1)),
 // which marks down a translation that stopped before attending to the whole source).
 // Both run a whole batch of sentences together: every alive hypothesis of every sentence is one
-// row of the decoder state. Each hypothesis also carries the cross-attention row of each token it
+// row of the decoder state. Each hypothesis also carries each token's log-probability (what the
+// confidence shown for a word is made of) and, when asked, the cross-attention row of each token it
 // produced, taken at the step that produced it: that is what the alignments show.
 #pragma once
 
@@ -34,8 +35,9 @@ struct SearchOptions {
 
 struct Hypothesis {
   std::vector<int> tokens;       // generated ids without bos; ends with eos when the model ended it
-  float log_prob = 0.0f;         // sum of the tokens' log-probabilities (0 for greedy)
-  float score = 0.0f;            // log_prob / length penalty + coverage penalty: what beams are ranked by
+  std::vector<float> token_log_probs;  // [tokens] log p(token | source, the tokens before it) under the model
+  float log_prob = 0.0f;         // sum of the tokens' log-probabilities
+  float score = 0.0f;            // log_prob / length penalty + coverage penalty (beam only): what beams are ranked by
   std::vector<float> attention;  // [tokens, source_len]: alignment layer, mean over heads
   std::vector<float> heads;      // [tokens, decoder_layers, n_heads, source_len] when keep_all_heads
 };

@@ -125,6 +125,21 @@ std::vector<int> tokens_to_words(const std::vector<Span>& token_spans, size_t co
 
 }  // namespace
 
+std::vector<std::vector<int>> word_tokens(const std::vector<Span>& words, const std::vector<Span>& token_spans,
+                                          size_t count, size_t text_size) {
+  count = std::min(count, token_spans.size());
+  std::vector<std::vector<int>> tokens(words.size());
+  const std::vector<int> word_of = tokens_to_words(token_spans, count, words, text_size);
+  for (size_t t = 0; t < count; ++t)
+    if (word_of[t] >= 0) tokens[size_t(word_of[t])].push_back(int(t));
+  for (size_t w = 0; w < words.size(); ++w) {
+    if (!tokens[w].empty()) continue;
+    for (size_t t = 0; t < count; ++t)
+      if (token_spans[t].begin < words[w].end && token_spans[t].end > words[w].begin) tokens[w].push_back(int(t));
+  }
+  return tokens;
+}
+
 std::vector<Span> find_words(std::string_view sentence) {
   std::vector<Span> words;
   size_t i = 0;
@@ -162,9 +177,8 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
   const std::vector<int> source_word = tokens_to_words(
       source_token_spans, std::min(columns, source_token_spans.size()), a.source_words,
       source.size());
-  const std::vector<int> target_word = tokens_to_words(
-      target_token_spans, std::min(rows, target_token_spans.size()), a.target_words,
-      target.size());
+  const std::vector<std::vector<int>> target_word_tokens =
+      word_tokens(a.target_words, target_token_spans, rows, target.size());
 
   // Sum per source word, accumulated per target word (double: many small weights).
   std::vector<double> sum(wt * ws, 0.0);
@@ -178,19 +192,10 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
       sum[w * ws + static_cast<size_t>(source_word[s])] += v;
     }
   };
-  for (size_t t = 0; t < target_word.size(); ++t)
-    if (target_word[t] >= 0) add_token_row(static_cast<size_t>(target_word[t]), t);
-
-  // A target word that owns no token (e.g. the "." inside the token "▁1.", which belongs to "1")
-  // takes the attention of the tokens that overlap it, so every word the UI shows has a row.
-  const size_t spans = std::min(rows, target_token_spans.size());
-  for (size_t w = 0; w < wt; ++w) {
-    if (tokens_in_word[w] != 0) continue;
-    for (size_t t = 0; t < spans; ++t) {
-      const Span& k = target_token_spans[t];
-      if (k.begin < a.target_words[w].end && k.end > a.target_words[w].begin) add_token_row(w, t);
-    }
-  }
+  // (a target word that owns no token, e.g. the "." inside the token "▁1.", takes the attention
+  // of the tokens that overlap it, so every word the UI shows has a row: word_tokens)
+  for (size_t w = 0; w < wt; ++w)
+    for (int t : target_word_tokens[w]) add_token_row(w, static_cast<size_t>(t));
 
   // Average over the word's target tokens, then normalize the row. Rows with (almost) no mass
   // (the attention went to tokens outside any word, such as </s>) stay zero and get no link.

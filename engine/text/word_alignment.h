@@ -31,6 +31,13 @@ struct WordAlignment {
   std::vector<std::pair<int, int>> links;
 };
 
+// The tokens of each word, by span: a token belongs to the word its span overlaps most (tokens
+// overlapping no word, such as </s>, belong to none); a word that owns no token (the "." inside the
+// token "▁1.", which belongs to "1") takes every token that overlaps it. Only the first `count`
+// spans are read; spans past `text_size` are clipped.
+std::vector<std::vector<int>> word_tokens(const std::vector<Span>& words, const std::vector<Span>& token_spans,
+                                          size_t count, size_t text_size);
+
 // token_spans: byte span of each token in its sentence (a token may have an empty span, e.g. </s>);
 // soft: [target_tokens x source_tokens] row-major cross-attention (rows sum to ~1).
 // A token belongs to the word its span overlaps most (tokens overlapping no word are ignored). Word

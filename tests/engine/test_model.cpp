@@ -394,6 +394,105 @@ TEST_CASE("reranking with a reverse model: n-best lists, teacher-forced log p(so
   CHECK(reranked->sentences.size() == plain->sentences.size());
 }
 
+TEST_CASE("token probabilities: greedy's are the softmax of a teacher-forced step, beam's sum to log_prob") {
+  auto t = load("tiny.nmt");
+  const nmt::Transformer& m = t->impl().model;
+  const nmt::ModelConfig& c = m.config();
+  std::vector<std::vector<int>> sources;
+  for (const json& s : golden()["models"]["tiny.nmt"]) sources.push_back(s["source_ids"].get<std::vector<int>>());
+
+  // p(token | source, prefix), one sentence and one step at a time, softmax in double
+  auto forced_probs = [&](std::vector<int> src, const std::vector<int>& tokens) {
+    src.push_back(c.eos_id);
+    nmt::EncoderOutput enc = m.encode({src});
+    nmt::DecoderState st = m.start(enc, {0}, int(tokens.size()) + 1);
+    std::vector<float> logits(c.vocab_size);
+    std::vector<double> probs;
+    int input = c.bos_id;
+    for (int tok : tokens) {
+      m.step(enc, st, &input, logits.data());
+      double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
+      for (float l : logits) sum += std::exp(double(l) - mx);
+      probs.push_back(std::exp(double(logits[size_t(tok)]) - mx) / sum);
+      input = tok;
+    }
+    return probs;
+  };
+
+  nmt::SearchOptions greedy;
+  greedy.beam_size = 1;
+  const auto g = t->impl().translate_ids(sources, greedy);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(g[i].token_log_probs.size() == g[i].tokens.size());
+    const std::vector<double> want = forced_probs(sources[i], g[i].tokens);
+    double sum = 0;
+    for (size_t k = 0; k < want.size(); ++k) {
+      const double p = std::exp(double(g[i].token_log_probs[k]));
+      CHECK(p > 0.0);
+      CHECK(p <= 1.0);
+      CHECK(p == doctest::Approx(want[k]).epsilon(1e-4));
+      sum += g[i].token_log_probs[k];
+    }
+    // greedy's score is its log-probability over the length penalty, as a finished beam's
+    CHECK(g[i].log_prob == doctest::Approx(sum).epsilon(1e-4));
+    CHECK(g[i].score == doctest::Approx(sum / nmt::length_penalty(int(g[i].tokens.size()), greedy.length_penalty))
+                            .epsilon(1e-4));
+  }
+
+  nmt::SearchOptions beam;
+  beam.beam_size = 4;
+  std::vector<std::vector<int>> with_eos = sources;
+  for (auto& s : with_eos) s.push_back(c.eos_id);
+  const auto nbest = nmt::search_nbest(m, m.encode(with_eos), beam, 4);
+  for (size_t i = 0; i < sources.size(); ++i)
+    for (const nmt::Hypothesis& h : nbest[i]) {
+      CAPTURE(i);
+      REQUIRE(h.token_log_probs.size() == h.tokens.size());
+      double sum = 0;
+      for (float lp : h.token_log_probs) {
+        CHECK(lp <= 0.0f);
+        CHECK(std::exp(lp) > 0.0f);
+        sum += lp;
+      }
+      CHECK(h.log_prob == doctest::Approx(sum).epsilon(1e-4));
+      const std::vector<double> want = forced_probs(sources[i], h.tokens);  // the beam's tokens, forced
+      for (size_t k = 0; k < want.size(); ++k)
+        CHECK(std::exp(double(h.token_log_probs[k])) == doctest::Approx(want[k]).epsilon(1e-3));
+    }
+  // reranking keeps the chosen candidate's forward probabilities
+  const auto channel = nmt::rerank(m, nbest, with_eos, 1e4f, beam.length_penalty);
+  for (size_t i = 0; i < sources.size(); ++i)
+    for (const nmt::Hypothesis& h : nbest[i])
+      if (h.tokens == channel[i].tokens) CHECK(h.token_log_probs == channel[i].token_log_probs);
+
+  // Translator level: one probability per target id, words the product of their tokens'
+  nmt::TranslateOptions o;
+  o.alignments = true;
+  auto r = t->translate("A test sentence. And another one.", o);
+  REQUIRE(r.ok());
+  for (const nmt::SentenceTranslation& s : r->sentences) {
+    REQUIRE(s.token_probs.size() == s.target_ids.size());
+    REQUIRE(s.target_word_probs.size() == s.words.target_words.size());
+    std::vector<nmt::Span> spans;
+    for (const nmt::TokenSpan& k : s.target_tokens) spans.push_back({k.begin, k.end});
+    const auto tokens_of = nmt::word_tokens(s.words.target_words, spans, spans.size(), s.target.size());
+    for (size_t w = 0; w < tokens_of.size(); ++w) {
+      CHECK(!tokens_of[w].empty());
+      float p = 1.0f;
+      for (int k : tokens_of[w]) p *= s.token_probs[size_t(k)];
+      CHECK(s.target_word_probs[w] == doctest::Approx(p));
+      CHECK(s.target_word_probs[w] > 0.0f);
+      CHECK(s.target_word_probs[w] <= 1.0f);
+    }
+  }
+  const json j = json::parse(nmt::to_json(r.value(), o));
+  for (const json& s : j["sentences"]) {
+    CHECK(s["token_probs"].size() == s["target_tokens"].size());
+    CHECK(s["target_word_probs"].size() == s["target_words"].size());
+  }
+}
+
 TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent") {
   auto t = load("tiny.nmt");
   nmt::TranslateOptions o;

@@ -446,3 +446,18 @@ TEST_CASE("a target word inside another word's token still gets an alignment row
   }
   CHECK(a.links.size() == 2);
 }
+
+TEST_CASE("word_tokens: a word's own tokens, or the tokens over it when it owns none") {
+  // "Hausboot ist 1." as pieces "▁Haus" "boot" "▁ist" "▁1." </s>
+  const std::string target = "Hausboot ist 1.";
+  const std::vector<Span> words = find_words(target);
+  REQUIRE(words.size() == 4);  // Hausboot, ist, 1, .
+  const std::vector<Span> spans = {{0, 4}, {4, 8}, {8, 12}, {12, 15}, {15, 15}};
+  const auto tokens = word_tokens(words, spans, spans.size(), target.size());
+  REQUIRE(tokens.size() == 4);
+  CHECK(tokens[0] == std::vector<int>{0, 1});
+  CHECK(tokens[1] == std::vector<int>{2});
+  CHECK(tokens[2] == std::vector<int>{3});  // " 1." overlaps "1" most
+  CHECK(tokens[3] == std::vector<int>{3});  // "." owns none: the token over it
+  CHECK(word_tokens(words, spans, 2, target.size())[1].empty());  // only the first `count` spans
+}
