@@ -83,6 +83,31 @@ test('wasm and native alignments agree: tokens, word spans, attention within 1e-
   t.delete();
 });
 
+test('token and word probabilities: in (0, 1], the same in wasm and native (fixture and shipped model) within 1e-4 (4 decimals in the JSON)', () => {
+  const shipped = path.join(ROOT, 'weights/en-de/model.nmt');
+  for (const model of [FIXTURE, shipped]) {
+    const t = loaded(model);
+    for (const beam of [1, 4]) {
+      for (const text of INPUTS.slice(0, 3)) {
+        const wasm = translate(t, text, { beam, alignments: true });
+        const nat = JSON.parse(execFileSync(NATIVE, ['--model', model, '--beam', String(beam), '--alignments'],
+          { input: text, encoding: 'utf8' }));
+        assert.equal(wasm.sentences.length, nat.sentences.length);
+        wasm.sentences.forEach((w, i) => {
+          const n = nat.sentences[i];
+          assert.equal(w.token_probs.length, w.target_tokens.length);
+          assert.equal(w.target_word_probs.length, w.target_words.length);
+          for (const p of [...w.token_probs, ...w.target_word_probs]) assert.ok(p > 0 && p <= 1, `${p}`);
+          w.token_probs.forEach((p, k) => assert.ok(Math.abs(p - n.token_probs[k]) <= 1e-4 + 1e-9, `${model} ${text}: ${p} vs ${n.token_probs[k]}`));
+          w.target_word_probs.forEach((p, k) => assert.ok(Math.abs(p - n.target_word_probs[k]) <= 1e-4 + 1e-9));
+          assert.ok(Math.abs(w.score - n.score) < 1e-4);
+        });
+      }
+    }
+    t.delete();
+  }
+});
+
 test('alignment JSON is self-consistent and uses UTF-16 offsets', () => {
   const t = loaded();
   const text = 'Grüße 😀 aus Köln. Where is the station?';
