@@ -267,11 +267,14 @@ export function convertSentence(s, sourceOffset = 0, targetOffset = 0) {
     targetRange: shift(s.target_range, targetOffset),
     sourceTokens: (s.source_tokens || []).map(token),
     targetTokens: (s.target_tokens || []).map(token),
+    score: s.score,
+    tokenProbs: s.token_probs || [],
   };
   if (s.attention) out.attention = s.attention;
   if (s.heads) out.heads = s.heads;
   if (s.source_words) out.sourceWords = s.source_words;
   if (s.target_words) out.targetWords = s.target_words;
+  if (s.target_word_probs) out.targetWordConfidence = s.target_word_probs;
   if (s.word_attention) out.wordAttention = s.word_attention;
   if (s.word_alignments) {
     out.wordAlignments = s.word_alignments.map(([target, source, weight]) => ({

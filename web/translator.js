@@ -10,6 +10,7 @@
  *   const r = await t.translate('Hello world. How are you?', { beam: 4, alignments: true });
  *   r.text;                          // the whole translation
  *   r.sentences[0].wordAlignments;   // [{target, source, weight, targetRange, sourceRange}, ...]
+ *   r.sentences[0].targetWordConfidence;  // [0.87, 0.93, ...] one per targetWords entry, 0..1
  *   t.dispose();
  *
  * Requests run one at a time in call order. Long inputs are cut into chunks (about 1,000

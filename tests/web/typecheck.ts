@@ -42,6 +42,8 @@ export async function everything(manifestUrl: URL): Promise<number> {
   const s: Sentence = r.sentences[0];
   const range: Range = s.sourceRange;
   const tokens: Token[] = s.targetTokens;
+  const confidence: number[] | undefined = s.targetWordConfidence;
+  const score: number = s.score + s.tokenProbs[0] + (confidence?.[0] ?? 0);
   const heads: number[][][][] | undefined = s.heads;
   const ms: number = r.timings.totalMs + r.timings.queueMs + r.stats.tokensPerSecond + r.stats.chunks + (r.stats.wasmHeapBytes ?? 0) + t.restarts;
   const info: ModelInfo | null = t.info;
