@@ -490,4 +490,34 @@ test('language hint: German typed into the English box offers German → English
   await checkProblems(page);
 });
 
+test('confidence: words the model is unsure of get a dotted underline and a legend; the card says how sure it is', { skip: skip || (!shipped && 'needs the shipped models'), timeout: 180000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  const marked = () => page.$$eval('#target .w.unsure', (els) => els.map((e) => e.textContent));
+  // a plain sentence: nothing marked, no legend, and the card says the model is sure
+  await translate(page, 'The house is small.');
+  assert.deepEqual(await marked(), []);
+  assert.equal(await page.isVisible('#unsure-legend'), false, 'no legend when nothing is marked');
+  assert.match(await page.textContent('#sent-confidence'), /^The model is (fairly )?sure of this translation\.$/);
+  // invented words: a few marked, in the output and on the card, with the legend
+  const before = (await page.textContent('#target')).trim();
+  await page.fill('#source', 'The zorblax quibbled with the flurmpet.');
+  await page.waitForFunction((prev) => document.body.dataset.state === 'done' && document.getElementById('target').textContent.trim() !== prev
+    && document.getElementById('target').getAttribute('aria-busy') === 'false', before, { timeout: 120000 });
+  const words = await marked();
+  const total = await page.locator('#target .w').count();
+  assert.ok(words.length >= 1 && words.length <= total / 2, `marked: ${words.join(', ')} of ${total} words`);
+  assert.ok(words.every((w) => /\p{L}/u.test(w)), 'punctuation is never marked');
+  assert.equal(await page.$eval('#target .w.unsure', (e) => getComputedStyle(e).textDecorationStyle), 'dotted');
+  assert.equal(await page.locator('#align-target .w.unsure').count(), words.length, 'the card marks the same words');
+  assert.equal(await page.isVisible('#unsure-legend'), true);
+  assert.equal((await page.textContent('#unsure-legend')).trim(), 'dotted underline: the model is unsure of this word');
+  assert.match(await page.textContent('#sent-confidence'), new RegExp(`doubts ${words.length} words?`));
+  await page.screenshot({ path: path.join(resultsDir(), 'web-demo-confidence.png') });
+  // cleared: the legend goes
+  await page.click('#clear');
+  assert.equal(await page.isVisible('#unsure-legend'), false);
+  await checkProblems(page);
+});
+
 if (skip) test(`browser tests (skipped: ${skip})`, { skip }, () => {});

@@ -9,12 +9,14 @@
 import { el, text, span } from './dom.js';
 import { state, currentSentence, langName, fromOf, toOf } from './state.js';
 import { drawHeatmap, showSentenceHeatmap } from './heatmap.js';
+import { unsureWords, sentenceConfidence } from './confidence.js';
 
 /**
  * Appends `str` to `parent` with each word range as a focusable span; returns the word spans.
  * `focusable` gives the words a roving tabindex (the alignment card), otherwise mouse/touch only.
+ * The words in `unsure` (indices) are marked as ones the model is unsure of.
  */
-export function appendWords(parent, str, words, side, sentence, focusable) {
+export function appendWords(parent, str, words, side, sentence, focusable, unsure = new Set()) {
   const spans = [];
   if (!words || !words.length) {
     parent.append(str);
@@ -28,6 +30,10 @@ export function appendWords(parent, str, words, side, sentence, focusable) {
     w.dataset.s = String(sentence);
     w.dataset.w = String(j);
     if (focusable) w.tabIndex = -1;
+    if (unsure.has(j)) {
+      w.classList.add('unsure');
+      w.title = 'The model is unsure of this word';
+    }
     parent.append(w);
     spans.push(w);
     pos = e;
@@ -49,6 +55,8 @@ export function selectSentence(i, force = false) {
   el.alignSource.replaceChildren();
   el.alignTarget.replaceChildren();
   text(el.alignDetail, '');
+  text(el.sentConfidence, '');
+  delete el.sentConfidence.dataset.level;
   state.cardWords = { s: [], t: [] };
   if (!n) {
     text(el.sentPos, 'No sentence yet');
@@ -60,7 +68,13 @@ export function selectSentence(i, force = false) {
   const cur = el.target.querySelector(`.sent[data-s="${state.sel}"]`);
   if (cur) cur.classList.add('current');
   state.cardWords.s = appendWords(el.alignSource, s.source, s.sourceWords, 's', state.sel, true);
-  state.cardWords.t = appendWords(el.alignTarget, s.target, s.targetWords, 't', state.sel, true);
+  state.cardWords.t = appendWords(el.alignTarget, s.target, s.targetWords, 't', state.sel, true, unsureWords(s));
+  const confidence = sentenceConfidence(s);
+  if (confidence) {
+    text(el.sentConfidence, confidence.text);
+    el.sentConfidence.dataset.level = confidence.level;
+    el.sentConfidence.title = `Average token probability ${Math.round(confidence.mean * 100)}%`;
+  }
   if (state.cardWords.s[0]) state.cardWords.s[0].tabIndex = 0;
   if (state.cardWords.t[0]) state.cardWords.t[0].tabIndex = 0;
   showSentenceHeatmap(s);

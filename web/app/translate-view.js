@@ -9,6 +9,7 @@ import { el, text, showError, setState } from './dom.js';
 import { state } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
+import { unsureWords } from './confidence.js';
 import { updateLanguageHint } from './language-hint.js';
 
 const DEBOUNCE_MS = 250;
@@ -28,6 +29,7 @@ export function clearOutput() {
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   el.copy.disabled = true;
+  el.unsureLegend.hidden = true;
   text(el.stats, '');
   state.outWords = [];
   selectSentence(0);
@@ -87,19 +89,23 @@ export async function translateNow() {
 
 function renderPartial(partialText) {
   el.target.replaceChildren(document.createTextNode(partialText));
+  el.unsureLegend.hidden = true;
 }
 
 function render(result) {
   const frag = document.createDocumentFragment();
   state.outWords = [];
   let pos = 0;
+  let unsure = 0;
   result.sentences.forEach((s, i) => {
     const [b, e] = s.targetRange;
     if (b > pos) frag.append(result.text.slice(pos, b));
     const sent = document.createElement('span');
     sent.className = 'sent';
     sent.dataset.s = String(i);
-    state.outWords[i] = appendWords(sent, s.target, s.targetWords, 't', i, false);
+    const marked = unsureWords(s);
+    unsure += marked.size;
+    state.outWords[i] = appendWords(sent, s.target, s.targetWords, 't', i, false, marked);
     frag.append(sent);
     pos = e;
   });
@@ -107,6 +113,7 @@ function render(result) {
   el.target.replaceChildren(frag);
   el.target.dataset.sentences = String(result.sentences.length);
   el.copy.disabled = !result.text;
+  el.unsureLegend.hidden = unsure === 0;
 
   const secs = result.timings.engineMs / 1000;
   const tps = result.stats.tokensPerSecond;
