@@ -36,11 +36,14 @@ function translateSentence(source, allHeads) {
   for (const row of wordAttention) { const s = row.reduce((a, b) => a + b, 0); row.forEach((v, j) => { row[j] = v / s; }); }
   const out = {
     source, target,
+    score: -0.5,
+    token_probs: tt.map(() => 0.9),
     source_tokens: st, target_tokens: tt,
     attention,
     source_words: sw, target_words: tw,
     word_attention: wordAttention,
     word_alignments: tw.map((_, i) => [i, i, wordAttention[i][i]]),
+    target_word_probs: tw.map(() => 0.9),
   };
   if (allHeads) out.heads = [[attention, attention], [attention, attention]];
   return out;
@@ -92,7 +95,7 @@ class Translator {
       s.target_range = [out.length, out.length + s.target.length];
       out += s.target;
       pos = e;
-      if (!o.alignments) { for (const k of ['attention', 'source_words', 'target_words', 'word_attention', 'word_alignments', 'heads']) delete s[k]; }
+      if (!o.alignments) { for (const k of ['attention', 'source_words', 'target_words', 'word_attention', 'word_alignments', 'target_word_probs', 'heads']) delete s[k]; }
       sentences.push(s);
     }
     out += text.slice(pos);

@@ -126,10 +126,15 @@ test('create() reports progress, translate() returns sentences, tokens, alignmen
     const a = s.wordAlignments[0];
     assert.equal(s.source.slice(...a.sourceRange), 'Hello');
     assert.ok(a.weight > 0 && a.weight <= 1);
+    assert.equal(s.score, -0.5);
+    assert.equal(s.tokenProbs.length, s.targetTokens.length);
+    assert.equal(s.targetWordConfidence.length, s.targetWords.length);
     for (const k of ['engineMs', 'workerMs', 'queueMs', 'totalMs']) assert.equal(typeof r.timings[k], 'number', k);
     assert.ok(r.stats.tokensPerSecond > 0);
     const plain = await t.translate('Hello.', { alignments: false });
     assert.equal(plain.sentences[0].attention, undefined);
+    assert.equal(plain.sentences[0].targetWordConfidence, undefined, 'word confidence comes with the words (alignments)');
+    assert.ok(plain.sentences[0].tokenProbs.length > 0, 'token probabilities always');
     const heads = await t.translate('Hello there.', { allHeads: true });
     assert.equal(heads.sentences[0].heads.length, 2);
     assert.equal((await t.translate('')).text, '');

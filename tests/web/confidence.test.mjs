@@ -1,0 +1,35 @@
+/**
+ * The page's confidence rules (web/app/confidence.js): which words get marked, and how a sentence's
+ * confidence is put in words. No engine needed.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { unsureWords, sentenceConfidence, UNSURE_BELOW, SURE_FROM, UNSURE_UNDER } from '../../web/app/confidence.js';
+
+const sentence = (target, targetWordConfidence, tokenProbs) => {
+  const targetWords = [...target.matchAll(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu)].map((m) => [m.index, m.index + m[0].length]);
+  return { target, targetWords, targetWordConfidence, tokenProbs };
+};
+
+test('unsureWords: words below the threshold, never punctuation, nothing without confidences', () => {
+  assert.ok(UNSURE_BELOW > 0 && UNSURE_BELOW < SURE_FROM && UNSURE_UNDER < SURE_FROM);
+  const s = sentence('Der Zorblax quibelte , mit .', [0.9, 0.5, 0.05, 0.01, 0.8, 0.02], [0.9]);
+  assert.deepEqual([...unsureWords(s)], [2]);
+  assert.equal(unsureWords(sentence('Hallo .', undefined, [0.9])).size, 0);
+  assert.equal(unsureWords(null).size, 0);
+});
+
+test('sentenceConfidence: geometric mean of the token probabilities, in plain words', () => {
+  const sure = sentenceConfidence(sentence('Das Haus ist klein .', [0.87, 0.93, 0.8, 0.89, 0.93], [0.87, 0.93, 0.8, 0.89, 0.93, 0.94]));
+  assert.equal(sure.level, 'sure');
+  assert.equal(sure.text, 'The model is sure of this translation.');
+  const doubts = sentenceConfidence(sentence('Der Zorblax quibelte .', [0.7, 0.6, 0.05, 0.8], [0.9, 0.9, 0.9, 0.3, 0.2, 0.9, 0.9]));
+  assert.equal(doubts.unsure, 1);
+  assert.equal(doubts.level, 'fairly', 'a doubted word is never "sure"');
+  assert.match(doubts.text, /fairly sure of this translation; it doubts 1 word \(dotted underline\)\.$/);
+  const low = sentenceConfidence(sentence('x y', [0.3, 0.3], [0.3, 0.4, 0.5]));
+  assert.equal(low.level, 'unsure');
+  assert.ok(Math.abs(low.mean - Math.cbrt(0.3 * 0.4 * 0.5)) < 1e-9);
+  assert.match(low.text, /unsure of this translation: check it\.$/);
+  assert.equal(sentenceConfidence(sentence('x', [0.5], [])), null);
+});
