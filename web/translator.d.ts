@@ -179,7 +179,7 @@ export interface Sentence {
    * With alignments: the model's confidence in each targetWords entry, 0..1: its probability given
    * the source and the words before it, the product of its tokens' probabilities (a word inside
    * another word's token, such as the "." of "1.", gets that token's). The models are
-   * label-smoothed, so a sure word rarely passes ~0.9-0.95. The demo page marks words below 0.15:
+   * label-smoothed, so a sure word seldom gets much more than 0.9. The demo page marks words below 0.15:
    * on the dev sets (beam 4) that flags 13% / 10% of the words (en→de / de→en), which are absent
    * from the reference translation 2.2x / 2.6x as often as the others (weights/recipe/calibrate_confidence.py).
    */
