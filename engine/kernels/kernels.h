@@ -1,4 +1,4 @@
-// Compute kernels for the Transformer: f32 and int8 GEMMs, row quantization, softmax, layer norm,
+// Compute kernels for the Transformer: f32 and int8 GEMMs, row quantization, softmax, log-sum-exp, layer norm,
 // and the small element-wise ops. Every kernel has a plain scalar twin in `nmt::kernels::ref` with
 // the same signature; tests compare the two on odd sizes, and the benchmark measures one against
 // the other. Matrices are row-major; `lda/ldb/ldc` are row strides in elements, so a head's slice
@@ -27,6 +27,9 @@ void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const fl
                 float* C, int M, int N, int K);
 // X[m,:] = exp(X[m,:] - max X[m,:]) / Σ exp(...), in place; -INFINITY gives 0 (a row of only -INFINITY gives 0s).
 void softmax_rows(float* X, int M, int N);
+// out[m] = log Σ_n exp(X[m,n]) = max + log Σ exp(X[m,:] - max) (a token's log-probability is its logit
+// minus this); -INFINITY for a row of only -INFINITY.
+void logsumexp_rows(const float* X, int M, int N, float* out);
 // Y[m,:] = (X[m,:] - mean) / sqrt(var + eps) * gamma + beta, biased variance (torch.nn.LayerNorm). Y may alias X.
 void layer_norm_rows(const float* X, const float* gamma, const float* beta, float* Y, int M, int N, float eps);
 // X = max(X, 0)
@@ -48,6 +51,7 @@ void quantize_rows(const float* X, int8_t* Q, float* scale, int M, int K);
 void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale, const float* bias,
                 float* C, int M, int N, int K);
 void softmax_rows(float* X, int M, int N);
+void logsumexp_rows(const float* X, int M, int N, float* out);
 void layer_norm_rows(const float* X, const float* gamma, const float* beta, float* Y, int M, int N, float eps);
 void relu(float* X, size_t n);
 void add(const float* a, const float* b, float* y, size_t n);

@@ -69,6 +69,21 @@ void softmax_rows(float* X, int M, int N) {
   }
 }
 
+void logsumexp_rows(const float* X, int M, int N, float* out) {
+  for (int m = 0; m < M; ++m) {
+    const float* x = X + size_t(m) * N;
+    float max = -INFINITY;
+    for (int n = 0; n < N; ++n) max = std::max(max, x[n]);
+    if (max == -INFINITY) {
+      out[m] = -INFINITY;
+      continue;
+    }
+    float sum = 0.0f;
+    for (int n = 0; n < N; ++n) sum += std::exp(x[n] - max);
+    out[m] = max + std::log(sum);
+  }
+}
+
 void layer_norm_rows(const float* X, const float* gamma, const float* beta, float* Y, int M, int N, float eps) {
   for (int m = 0; m < M; ++m) {
     const float* x = X + size_t(m) * N;

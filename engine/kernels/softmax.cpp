@@ -1,4 +1,5 @@
-// Row softmax, in place: x = exp(x - max) / Σ exp(x - max).
+// Row softmax, in place: x = exp(x - max) / Σ exp(x - max); and the row log-sum-exp,
+// max + log Σ exp(x - max), which normalizes a row of logits without writing it (greedy search).
 //
 // exp is our own polynomial rather than xsimd::exp: in wasm xsimd's exp goes through SSE's
 // float→int conversion, which Emscripten emulates one lane at a time (slower than scalar
@@ -41,18 +42,23 @@ Batch exp_nonpositive(Batch x) {
   return xsimd::select(x < Batch(-87.0f), Batch(0.0f), y * xsimd::bitwise_cast<Batch>(e));
 }
 
-void softmax_row(float* x, int N) {
+// The row's maximum; `pad` gets the tail (N % W elements) padded with -INFINITY.
+float row_max(const float* x, int N, float* pad) {
   const int full = N - N % W;
-  const int tail = N - full;
-  alignas(64) float pad[W];  // the tail, padded with -INFINITY
   std::fill(pad, pad + W, -INFINITY);
   std::copy(x + full, x + N, pad);
-
   Batch vmax = Batch::load_aligned(pad);
   for (int n = 0; n < full; n += W) vmax = xsimd::max(vmax, Batch::load_unaligned(x + n));
   alignas(64) float lanes[W];
   vmax.store_aligned(lanes);
-  const float max = *std::max_element(lanes, lanes + W);
+  return *std::max_element(lanes, lanes + W);
+}
+
+void softmax_row(float* x, int N) {
+  const int full = N - N % W;
+  const int tail = N - full;
+  alignas(64) float pad[W];  // the tail, padded with -INFINITY
+  const float max = row_max(x, N, pad);
   if (max == -INFINITY) {  // fully masked row: zeros rather than NaN
     std::fill(x, x + N, 0.0f);
     return;
@@ -76,10 +82,25 @@ void softmax_row(float* x, int N) {
   for (int n = full; n < N; ++n) x[n] /= sum;
 }
 
+float logsumexp_row(const float* x, int N) {
+  const int full = N - N % W;
+  alignas(64) float pad[W];
+  const float max = row_max(x, N, pad);
+  if (max == -INFINITY) return -INFINITY;
+  const Batch vm(max);
+  Batch vsum = exp_nonpositive(Batch::load_aligned(pad) - vm);  // padding lanes are exactly 0
+  for (int n = 0; n < full; n += W) vsum += exp_nonpositive(Batch::load_unaligned(x + n) - vm);
+  return max + std::log(xsimd::hadd(vsum));
+}
+
 }  // namespace
 
 void softmax_rows(float* X, int M, int N) {
   for (int m = 0; m < M; ++m) softmax_row(X + size_t(m) * N, N);
+}
+
+void logsumexp_rows(const float* X, int M, int N, float* out) {
+  for (int m = 0; m < M; ++m) out[m] = logsumexp_row(X + size_t(m) * N, N);
 }
 
 }  // namespace nmt::kernels

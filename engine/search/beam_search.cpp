@@ -120,17 +120,10 @@ class BatchSearch {
     next_inputs_.clear();
   }
 
-  // Each row's argmax and log-sum-exp: lse = max - log(softmax at the max), with the SIMD softmax
-  // (into ext_). A token's log-probability is then its logit - lse.
+  // Each row's log-sum-exp (the SIMD kernel): a token's log-probability is its logit - lse.
   void normalize() {
-    const int rows = int(alive_.size());
-    ext_.assign(logits_.begin(), logits_.end());
-    kernels::softmax_rows(ext_.data(), rows, c_.vocab_size);
-    best_.resize(rows);
-    lse_.resize(rows);
-    kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
-    for (int r = 0; r < rows; ++r)
-      lse_[r] = logits_[size_t(r) * c_.vocab_size + best_[r]] - std::log(ext_[size_t(r) * c_.vocab_size + best_[r]]);
+    lse_.resize(alive_.size());
+    kernels::logsumexp_rows(logits_.data(), int(alive_.size()), c_.vocab_size, lse_.data());
   }
 
   // log p(token | row's hypothesis) = logit - lse.
@@ -138,8 +131,11 @@ class BatchSearch {
 
   // Greedy: the argmax of the logits, as the reference does (ties: lowest id).
   void greedy_step() {
+    const int rows = int(alive_.size());
     normalize();
-    for (int r = 0; r < int(alive_.size()); ++r) {
+    best_.resize(rows);
+    kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
+    for (int r = 0; r < rows; ++r) {
       const float lp = token_log_prob(r, best_[r]);
       extend(r, best_[r], alive_[r].hyp.log_prob + lp, lp);
     }
@@ -162,6 +158,7 @@ class BatchSearch {
   // hypothesis log p + logit - lse (the logits stay as they are, for token_log_prob).
   void to_log_probs() {
     normalize();
+    ext_.resize(logits_.size());
     for (int r = 0; r < int(alive_.size()); ++r) {
       const float* lr = &logits_[size_t(r) * c_.vocab_size];
       float* er = &ext_[size_t(r) * c_.vocab_size];
@@ -288,9 +285,9 @@ class BatchSearch {
   std::vector<Alive> alive_;           // one per decoder row; a sentence's rows are adjacent
   std::vector<int> inputs_;            // [rows] each row's next input token
   std::vector<float> logits_;          // [rows, vocab] the decoder's logits
-  std::vector<float> ext_;             // [rows, vocab] softmax, then (beam) each extension's log-probability
+  std::vector<float> ext_;             // [rows, vocab] (beam) each extension's log-probability
   std::vector<float> lse_;             // [rows] log-sum-exp of each row's logits
-  std::vector<int> best_;              // [rows] argmax of each row's logits
+  std::vector<int> best_;              // [rows] argmax of each row's logits (greedy)
   std::vector<Alive> next_;            // the next step's alive hypotheses,
   std::vector<int> parents_, next_inputs_;  // their decoder rows now and their next inputs
   std::vector<std::vector<Hypothesis>> finished_;  // [sentences]

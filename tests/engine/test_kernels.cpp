@@ -287,6 +287,39 @@ TEST_CASE("kernels: softmax_rows over a wide range of exponents") {
   for (int n = 0; n < N; ++n) CHECK(std::fabs(X[n] - R[n]) <= 1e-5f * R[n] + 1e-30f);
 }
 
+TEST_CASE("kernels: logsumexp_rows matches the reference and the softmax, leaves X alone") {
+  Rng rng;
+  for (int M : kMs)
+    for (int N : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 8000}) {
+      std::vector<float> X = random_floats(rng, size_t(M) * N + kPad, -10.0f, 10.0f);
+      for (size_t i = size_t(M) * N; i < X.size(); ++i) X[i] = kSentinel;
+      for (size_t i = 0; i < size_t(M) * N; ++i)
+        if (rng.next() % 4 == 0) X[i] = -INFINITY;
+      X[0] = 1.0f;  // at least one finite value in row 0
+      if (M > 1)
+        for (int n = 0; n < N; ++n) X[size_t(1) * N + n] = -INFINITY;  // a fully masked row
+      const std::vector<float> before = X;
+      std::vector<float> got(M + 1, kSentinel), want(M);
+      k::logsumexp_rows(X.data(), M, N, got.data());
+      k::ref::logsumexp_rows(X.data(), M, N, want.data());
+      std::vector<float> P = X;
+      k::softmax_rows(P.data(), M, N);
+      INFO("M=", M, " N=", N);
+      for (int m = 0; m < M; ++m) {
+        if (want[m] == -INFINITY) {
+          REQUIRE(got[m] == -INFINITY);
+          continue;
+        }
+        REQUIRE(got[m] == doctest::Approx(want[m]).epsilon(1e-5));
+        // exp(x - lse) is the softmax
+        for (int n = 0; n < N; ++n)
+          REQUIRE(std::exp(X[size_t(m) * N + n] - got[m]) == doctest::Approx(P[size_t(m) * N + n]).epsilon(1e-4));
+      }
+      REQUIRE(got[M] == kSentinel);
+      REQUIRE(X == before);  // (no NaN in X: -INFINITY compares equal)
+    }
+}
+
 TEST_CASE("kernels: layer_norm_rows matches the reference, in place too") {
   Rng rng;
   for (int M : kMs)
