@@ -256,7 +256,7 @@ test('real engine in Node: confidence: one targetWordConfidence per targetWords 
 
       // The same probabilities as the native engine's, on short everyday sentences. (On long ones the
       // two builds' float rounding differs (FMA natively, none in WASM), which int8 activation
-      // rounding can amplify: 12 of 20 flores-dev sentences came out the same, greedy.)
+      // rounding can amplify: 12 of 21 flores-dev sentences came out the same, greedy; engine/BUILDING.md.)
       const native = path.join(ROOT, 'build/nmt');
       if (!existsSync(native)) continue;
       const plain = 'The house is small. I love you. Where is the station? The weather is nice today.';
