@@ -1,6 +1,8 @@
 // Parsing and validating the model file; see model_file.h and engine/FORMAT.md.
 #include "model/model_file.h"
 
+#include <algorithm>
+
 #include <array>
 #include <cstring>
 
@@ -56,13 +58,39 @@ bool read_int(const json& obj, const char* key, int lo, int hi, int* out, std::s
   return true;
 }
 
+constexpr int kMinHeadDim = 8;
+constexpr double kMaxNormEps = 0.1;
+constexpr int kMaxHeaderDepth = 64;
+
+// How deeply the JSON text nests ({ and [ outside strings): a header nested thousands deep (in its
+// free-form provenance, say) would exhaust the stack while it is parsed or freed, so it is refused
+// before parsing. One linear pass.
+int json_depth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (ch == '\\') escaped = true;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '{' || ch == '[') {
+      deepest = std::max(deepest, ++depth);
+    } else if (ch == '}' || ch == ']') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 Result<ModelConfig> parse_config(const json& c) {
   if (!c.is_object()) return Error{"model header: \"config\" is missing"};
   ModelConfig cfg;
   std::string err;
   if (!read_int(c, "d_model", 1, 8192, &cfg.d_model, &err) || !read_int(c, "n_heads", 1, 256, &cfg.n_heads, &err) ||
       !read_int(c, "d_ff", 1, 65536, &cfg.d_ff, &err) ||
-      !read_int(c, "encoder_layers", 0, 128, &cfg.encoder_layers, &err) ||
+      !read_int(c, "encoder_layers", 1, 128, &cfg.encoder_layers, &err) ||
       !read_int(c, "decoder_layers", 1, 128, &cfg.decoder_layers, &err) ||
       !read_int(c, "vocab_size", 4, 1 << 20, &cfg.vocab_size, &err) ||
       !read_int(c, "max_length", 2, 65536, &cfg.max_length, &err) ||
@@ -70,6 +98,9 @@ Result<ModelConfig> parse_config(const json& c) {
       !read_int(c, "bos_id", 0, 1 << 20, &cfg.bos_id, &err) || !read_int(c, "eos_id", 0, 1 << 20, &cfg.eos_id, &err))
     return Error{err};
   if (cfg.d_model % cfg.n_heads != 0) return Error{"model header: d_model is not a multiple of n_heads"};
+  if (cfg.head_dim() < kMinHeadDim)  // e.g. n_heads = d_model: loads, but is no trained model of this format
+    return Error{"model header: d_model / n_heads = " + std::to_string(cfg.head_dim()) + " is below " +
+                 std::to_string(kMinHeadDim) + " dimensions per head"};
   for (int id : {cfg.pad_id, cfg.unk_id, cfg.bos_id, cfg.eos_id})
     if (id >= cfg.vocab_size) return Error{"model header: a special token id is not below vocab_size"};
   auto norm = c.find("norm");
@@ -78,7 +109,9 @@ Result<ModelConfig> parse_config(const json& c) {
   cfg.pre_norm = *norm == "pre";
   auto eps = c.find("norm_eps");
   if (eps != c.end()) {
-    if (!eps->is_number() || eps->get<double>() <= 0) return Error{"model header: config.norm_eps must be positive"};
+    // Layer norm's epsilon is ~1e-5 in practice; 1e300 would become infinity in float and zero every layer.
+    if (!eps->is_number() || !(eps->get<double>() > 0) || eps->get<double>() > kMaxNormEps)
+      return Error{"model header: config.norm_eps must be positive and at most 0.1"};
     cfg.norm_eps = eps->get<float>();
   }
   return cfg;
@@ -114,6 +147,8 @@ Result<ModelFile> ModelFile::parse(const uint8_t* data, size_t size) {
   m.size_ = size;
   const char* hb = reinterpret_cast<const char*>(data + kPrefixBytes);
   m.header_json_ = std::string_view(hb, header_bytes);
+  if (json_depth(m.header_json_) > kMaxHeaderDepth)
+    return Error{"model header nests deeper than " + std::to_string(kMaxHeaderDepth) + " levels: not a model header"};
   const json h = json::parse(hb, hb + header_bytes, nullptr, /*allow_exceptions=*/false);
   if (h.is_discarded() || !h.is_object()) return Error{"model header is not valid JSON"};
 

@@ -39,7 +39,20 @@ struct Binder {
       error = t.error();
       return nullptr;
     }
-    return t->as<float>();
+    const float* values = t->as<float>();
+    const size_t count = t->bytes / sizeof(float);
+    for (size_t i = 0; i < count; ++i) {
+      // A NaN or infinite weight (or scale) would turn every translation into garbage or silence.
+      if (!std::isfinite(values[i])) {
+        error = "tensor " + name + " holds a non-finite value (NaN or infinity) at index " + std::to_string(i);
+        return nullptr;
+      }
+      if (name.size() > 6 && name.compare(name.size() - 6, 6, ".scale") == 0 && !(values[i] > 0.0f)) {
+        error = "tensor " + name + " holds a scale that is not positive at index " + std::to_string(i);
+        return nullptr;
+      }
+    }
+    return values;
   }
 
   Linear linear(const std::string& prefix, int out, int in, bool bias = true) {

@@ -45,11 +45,10 @@ std::unique_ptr<nmt::Translator> load(const std::string& name) {
 }
 
 // Rewrites a model file with a new JSON header (and a valid checksum), for the bad-file tests.
-std::vector<uint8_t> with_header(const std::vector<uint8_t>& file, const json& header) {
+std::vector<uint8_t> with_header_text(const std::vector<uint8_t>& file, const std::string& h) {
   uint32_t header_bytes;
   std::memcpy(&header_bytes, &file[12], 4);
   const size_t old_start = (32 + header_bytes + 63) / 64 * 64;
-  const std::string h = header.dump();
   const size_t new_start = (32 + h.size() + 63) / 64 * 64;
   std::vector<uint8_t> out(new_start + file.size() - old_start, 0);
   std::memcpy(out.data(), file.data(), 32);
@@ -62,6 +61,10 @@ std::vector<uint8_t> with_header(const std::vector<uint8_t>& file, const json& h
   uint32_t crc = nmt::crc32(out.data() + 32, out.size() - 32);
   std::memcpy(&out[24], &crc, 4);
   return out;
+}
+
+std::vector<uint8_t> with_header(const std::vector<uint8_t>& file, const json& header) {
+  return with_header_text(file, header.dump());
 }
 
 json header_of(const std::vector<uint8_t>& file) {
@@ -590,6 +593,51 @@ TEST_CASE("bad model files fail with a clear message") {
   for (auto& t : missing["tensors"])
     if (t["name"] == "decoder_norm.weight") t["name"] = "renamed";
   CHECK(load_error(with_header(good, missing)).find("lacks tensor decoder_norm.weight") != std::string::npos);
+  // well-formed files that no trained model could be: refused at load, each with its reason
+  json zero_layers = h;
+  zero_layers["config"]["encoder_layers"] = 0;
+  CHECK(load_error(with_header(good, zero_layers)).find("encoder_layers = 0 is out of range") != std::string::npos);
+  json one_dim_heads = h;
+  one_dim_heads["config"]["n_heads"] = one_dim_heads["config"]["d_model"];
+  CHECK(load_error(with_header(good, one_dim_heads)).find("dimensions per head") != std::string::npos);
+  for (double eps : {1e300, 0.0, -1e-5, 0.5}) {
+    json bad_eps = h;
+    bad_eps["config"]["norm_eps"] = eps;
+    CHECK_MESSAGE(load_error(with_header(good, bad_eps)).find("norm_eps") != std::string::npos, eps);
+  }
+  json deep = h;
+  deep["provenance"] = "DEEP";  // replaced by 200,000 nested arrays in the text (json could not even print them)
+  std::string deep_text = deep.dump();
+  deep_text.replace(deep_text.find("\"DEEP\""), 6, std::string(200000, '[') + std::string(200000, ']'));
+  CHECK(load_error(with_header_text(good, deep_text)).find("nests deeper") != std::string::npos);
+  json deep_in_string = h;  // brackets inside a string are text, not nesting
+  deep_in_string["provenance"] = std::string(100000, '[');
+  CHECK(load_error(with_header(good, deep_in_string)).empty());
+
+  // non-finite or non-positive values in the f32 tensors (weights, biases, norms, int8 scales)
+  auto with_value = [&](const std::string& tensor, float value) {
+    auto file = good;
+    for (const auto& t : h["tensors"]) {
+      if (t["name"] != tensor) continue;
+      uint32_t header_bytes;
+      std::memcpy(&header_bytes, &file[12], 4);
+      const size_t start = (32 + header_bytes + 63) / 64 * 64 + t["offset"].get<size_t>();
+      std::memcpy(&file[start + 4], &value, 4);  // the tensor's second value
+    }
+    const uint32_t c = nmt::crc32(file.data() + 32, file.size() - 32);
+    std::memcpy(&file[24], &c, 4);
+    return file;
+  };
+  std::string scale_name;
+  for (const auto& t : h["tensors"])
+    if (t["name"].get<std::string>().find(".scale") != std::string::npos) scale_name = t["name"];
+  REQUIRE(!scale_name.empty());
+  CHECK(load_error(with_value(scale_name, std::nanf(""))).find("non-finite") != std::string::npos);
+  CHECK(load_error(with_value(scale_name, 0.0f)).find("not positive") != std::string::npos);
+  CHECK(load_error(with_value("decoder_norm.weight", INFINITY)).find("decoder_norm.weight holds a non-finite") !=
+        std::string::npos);
+  CHECK(load_error(with_value("decoder_norm.bias", -0.5f)).empty());  // an ordinary value
+
   // garbage JSON header
   auto garbage = good;
   garbage[33] = '{';
