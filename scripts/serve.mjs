@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A small static file server for the built site (no dependencies). It sends the same strict
- * Content-Security-Policy as the page's <meta> tag, correct MIME types (application/wasm for the
+ * Content-Security-Policy as the page's <meta> tag (plus frame-ancestors, which only a header can set), correct MIME types (application/wasm for the
  * engine), Content-Length (for the download progress bar) and no-cache (the service worker does
  * the offline caching). It can serve the site under a sub-path, as tests do.
  *
@@ -14,8 +14,11 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
-  "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'";
+// The page's own policy (its <meta> tag says the same), and what only a header can say: who may
+// frame the page (frame-ancestors is ignored in <meta>). Other static hosts should send it too.
+export const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'";
+export const CSP = `${PAGE_CSP}; frame-ancestors 'self'`;
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',

@@ -12,7 +12,7 @@ import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { startServer, CSP } from '../../scripts/serve.mjs';
+import { startServer, CSP, PAGE_CSP } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir, launchChromium } from './_helpers.mjs';
 
@@ -127,7 +127,9 @@ test('English → German: progress bar, translation, speed, screenshot', { skip,
   const page = await newPage(context);
   const response = await page.goto(server.url);
   assert.equal(response.headers()['content-security-policy'], CSP);
-  assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'), CSP);
+  assert.equal(await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content'), PAGE_CSP);
+  assert.match(CSP, /frame-ancestors 'self'/);
+  assert.match(PAGE_CSP, /form-action 'none'/);
   await waitReady(page);
   const progress = await page.evaluate(() => window.__progress);
   assert.ok(progress.shown, 'the download progress was shown');
