@@ -218,6 +218,19 @@ export interface Translation {
   };
 }
 
+/**
+ * What translateStreaming() returns: a ReadableStream of the request's Sentences, in order, which
+ * `for await` reads (where the browser's streams are not async-iterable, translateStreaming() adds
+ * the iterator).
+ */
+export type SentenceStream = ReadableStream<Sentence> & AsyncIterable<Sentence> & {
+  /**
+   * The whole Translation (text, sentences, stats, timings), as translate() would resolve: settles
+   * when the stream ends, and rejects with the stream's error.
+   */
+  readonly translation: Promise<Translation>;
+};
+
 export interface ModelInfo {
   config: { d_model: number; n_heads: number; encoder_layers: number; decoder_layers: number; [key: string]: unknown };
   languages: { source: string; target: string };
@@ -326,6 +339,15 @@ export declare class Translator {
   readonly restarts: number;
   /** Queues a translation. */
   translate(text: string, options?: TranslateOptions): Promise<Translation>;
+  /**
+   * Queues a translation like translate(), with the same options, and streams its sentences: each
+   * chunk's as soon as that chunk is done (a text of one chunk yields them all at the end). An
+   * abort (`signal`), cancelling the stream or leaving a `for await` loop early stops the request
+   * as translate()'s abort does; after an abort the iteration rejects with an AbortError.
+   * @example
+   * for await (const s of t.translateStreaming(text, { signal })) show(s.target, s.sourceRange);
+   */
+  translateStreaming(text: string, options?: TranslateOptions): SentenceStream;
   /** Memory used inside the worker. */
   memory(): Promise<{ wasmBytes: number | null; jsHeapBytes: number | null; modelFileBytes: number | null }>;
   /** Ends the worker; pending requests reject with code 'disposed'. */

@@ -13,6 +13,11 @@
  *   r.sentences[0].targetWordConfidence;  // [0.87, 0.93, ...] one per targetWords entry, 0..1
  *   t.dispose();
  *
+ * Streaming: translateStreaming() takes the same text and options and returns a ReadableStream
+ * (async-iterable) of the same Sentence objects, each chunk's as soon as that chunk is done:
+ *
+ *   for await (const s of t.translateStreaming(longText, { signal })) show(s.target, s.sourceRange);
+ *
  * Requests run one at a time in call order. Long inputs are cut into chunks (about 1,000
  * characters, never more than 3,000: see protocol.js's planChunks) so that no engine call grows
  * without bound, and onProgress reports each. Passing an AbortSignal cancels a request: a queued
@@ -136,6 +141,27 @@ async function spawnWorker(workerUrl, onMessage, onDeath) {
 let nextId = 1;
 
 /**
+ * The async iterator of a ReadableStream, for browsers whose streams are not async-iterable yet
+ * (Safari): leaving a `for await` loop early cancels the stream, as the built-in one does.
+ */
+function readerIterator() {
+  const reader = this.getReader();
+  return {
+    next: () => reader.read(),
+    async return(value) {
+      try {
+        await reader.cancel();
+      } catch {
+        // (already errored: nothing to cancel)
+      }
+      reader.releaseLock();
+      return { value, done: true };
+    },
+    [Symbol.asyncIterator]() { return this; },
+  };
+}
+
+/**
  * @typedef {import('./translator.d.ts').TranslatorOptions} TranslatorOptions
  * @typedef {import('./translator.d.ts').TranslateOptions} TranslateOptions
  * @typedef {import('./translator.d.ts').Translation} Translation
@@ -229,6 +255,78 @@ export class Translator {
    * @returns {Promise<Translation>}
    */
   translate(text, options = {}) {
+    return this.#translateRequest(text, options);
+  }
+
+  /**
+   * Translates `text` like translate() (the same request, queue, chunks and options) and returns
+   * a ReadableStream, which is async-iterable, of its Sentences in order: each chunk's as soon as
+   * that chunk is done (a text of one chunk yields all its sentences at the end). Their ranges
+   * index `text` and the whole translation, as in translate()'s result. An abort (`signal`) errors
+   * the stream at once with an AbortError (the iteration rejects; sentences not read yet are
+   * dropped) and frees the worker as translate()'s abort does; so does cancelling the stream or
+   * leaving a `for await` loop early. Other failures error the stream with the TranslatorError
+   * translate() would reject with. `stream.translation` resolves with the whole Translation (text,
+   * stats, timings) when the last sentence has been queued, or rejects as the stream errors.
+   * @param {string} text
+   * @param {TranslateOptions} [options]
+   * @returns {import('./translator.d.ts').SentenceStream}
+   */
+  translateStreaming(text, options = {}) {
+    const { signal: userSignal, onProgress } = options || {};
+    const stop = new AbortController(); // the caller's signal, or the stream's cancel
+    let controller;
+    let sent = 0;
+    let ended = false;
+    const end = (error) => {
+      if (ended) return;
+      ended = true;
+      if (userSignal) userSignal.removeEventListener('abort', onUserAbort);
+      if (error) controller.error(error);
+      else controller.close();
+    };
+    const onUserAbort = () => {
+      end(abortError(userSignal.reason)); // at once: sentences still queued in the stream are dropped
+      stop.abort(userSignal.reason);
+    };
+    const push = (sentences) => {
+      if (ended) return;
+      for (const s of sentences) controller.enqueue(s);
+      sent += sentences.length;
+    };
+    let translation;
+    const stream = new ReadableStream({
+      start: (c) => {
+        controller = c;
+        if (userSignal && userSignal.aborted) stop.abort(userSignal.reason);
+        else if (userSignal) userSignal.addEventListener('abort', onUserAbort, { once: true });
+        translation = this.#translateRequest(text, {
+          ...options,
+          signal: stop.signal,
+          onProgress: (p) => {
+            push(p.sentences);
+            if (typeof onProgress === 'function') onProgress(p);
+          },
+        });
+        translation.then((result) => {
+          push(result.sentences.slice(sent)); // a single chunk sends no progress: all of them now
+          end(null);
+        }, (error) => end(error));
+      },
+      cancel: (reason) => {
+        ended = true;
+        if (userSignal) userSignal.removeEventListener('abort', onUserAbort);
+        stop.abort(reason);
+      },
+    });
+    translation.catch(() => {}); // read through the stream; awaiting `translation` still sees the error
+    stream.translation = translation;
+    if (typeof stream[Symbol.asyncIterator] !== 'function') stream[Symbol.asyncIterator] = readerIterator;
+    return stream;
+  }
+
+  /** translate() and translateStreaming(): checks the request and queues it. */
+  #translateRequest(text, options) {
     const { signal, onProgress, chunkChars, ...decoding } = options;
     if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
     if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(text): text must be a string.'));

@@ -239,6 +239,65 @@ test('long inputs report progress chunk by chunk and come back complete', async 
   }
 });
 
+test('translateStreaming() yields translate()\'s sentences chunk by chunk, in order; abort, cancel and errors end it', async () => {
+  const t = await create();
+  try {
+    const paras = Array.from({ length: 6 }, (_, i) => `Paragraph ${i} is here __slow__. And ${'more '.repeat(40)}words.`);
+    const input = paras.join('\n\n');
+    const options = { chunkChars: 250 };
+    const whole = await t.translate(input, options);
+    const events = [];
+    const streamed = [];
+    const stream = t.translateStreaming(input, { ...options, onProgress: (p) => events.push(['progress', p.range]) });
+    assert.ok(stream instanceof ReadableStream);
+    for await (const s of stream) {
+      streamed.push(s);
+      events.push(['sentence', s.sourceRange]);
+    }
+    assert.deepEqual(streamed, whole.sentences, 'the same sentences as translate()');
+    checkRanges(input, { text: whole.text, sentences: streamed });
+    const firstSentence = events.findIndex(([k]) => k === 'sentence');
+    const progress = events.filter(([k]) => k === 'progress');
+    assert.ok(progress.length >= 3, `${progress.length} chunks`);
+    assert.ok(firstSentence < events.lastIndexOf(progress.at(-1)), 'the first sentence came before the last chunk was done');
+    // each sentence is yielded after its chunk is done
+    for (const [k, range] of events) {
+      if (k !== 'sentence') continue;
+      const chunk = progress.find(([, [b, e]]) => range[0] >= b && range[1] <= e);
+      assert.ok(events.indexOf(chunk) < events.findIndex(([, r]) => r === range));
+    }
+    assert.deepEqual((await stream.translation).sentences, whole.sentences);
+
+    // one chunk: everything at the end; bad options and text error the stream
+    const one = [];
+    for await (const s of t.translateStreaming('Hello world. Bye.')) one.push(s.target);
+    assert.deepEqual(one, ['olleH dlrow .', 'eyB .']);
+    await assert.rejects(async () => { for await (const s of t.translateStreaming('x', { beam: 0 })) assert.fail(s); }, { code: 'bad-request' });
+    await assert.rejects(async () => { for await (const s of t.translateStreaming(42)) assert.fail(s); }, { code: 'bad-request' });
+    await assert.rejects(async () => { for await (const s of t.translateStreaming('x', { signal: AbortSignal.abort() })) assert.fail(s); }, { name: 'AbortError' });
+
+    // abort after the first sentence: the iteration rejects at once, the worker is replaced
+    const ac = new AbortController();
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const s of t.translateStreaming(input, { ...options, signal: ac.signal })) {
+        got.push(s);
+        ac.abort();
+      }
+    }, { name: 'AbortError' });
+    assert.equal(got.length, 1, 'nothing after the abort');
+    assert.equal(t.restarts, 1);
+    assert.equal((await t.translate('Next.')).text, 'txeN .');
+
+    // leaving the loop early cancels the request the same way
+    for await (const s of t.translateStreaming(input, options)) { assert.ok(s); break; }
+    assert.equal((await t.translate('Next.')).text, 'txeN .');
+    assert.equal(t.restarts, 2);
+  } finally {
+    t.dispose();
+  }
+});
+
 test('errors reject with clear messages and the translator stays usable', async () => {
   const t = await create();
   try {

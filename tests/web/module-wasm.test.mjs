@@ -217,6 +217,51 @@ test('real engine in Node: aborting a running request frees the engine for the n
   }
 });
 
+test('real engine in Node: translateStreaming() yields each chunk\'s sentences as it finishes, the same as translate(); an abort ends it', { skip, timeout: 300000 }, async () => {
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+  try {
+    const input = [
+      'The weather was cold and the streets were empty. She opened the window and looked at the river.',
+      'Many people work in the city but live in the country. The children played in the park until it was dark.',
+      'He wrote a long letter to his brother. We need more time to finish the project.',
+    ].join('\n\n');
+    const options = { beam: 2, alignments: true, chunkChars: 80 }; // a chunk per paragraph
+    const progress = [];
+    const streamed = [];
+    const at = [];
+    const t0 = performance.now();
+    for await (const s of t.translateStreaming(input, { ...options, onProgress: (p) => progress.push({ range: p.range, at: performance.now() - t0 }) })) {
+      streamed.push(s);
+      at.push(performance.now() - t0);
+    }
+    assert.equal(progress.length, 3, 'three chunks');
+    assert.ok(streamed.length >= 6, `${streamed.length} sentences`);
+    assert.ok(at[0] < progress.at(-1).at, `the first sentence came at ${Math.round(at[0])} ms, the last chunk was done at ${Math.round(progress.at(-1).at)} ms`);
+    assert.ok(at[0] >= progress[0].at, 'after its chunk was done');
+    for (let i = 1; i < streamed.length; i++) assert.ok(streamed[i].sourceRange[0] >= streamed[i - 1].sourceRange[1], 'in order');
+    const whole = await t.translate(input, options);
+    assert.deepEqual(streamed, whole.sentences, 'the same sentences as translate()');
+    for (const s of streamed) checkSentence(input, whole, s);
+
+    // Abort after the first sentence: the iteration rejects, the busy worker is replaced, the next request works.
+    const ac = new AbortController();
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const s of t.translateStreaming(input, { ...options, signal: ac.signal })) {
+        got.push(s);
+        ac.abort();
+      }
+    }, { name: 'AbortError' });
+    assert.equal(got.length, 1);
+    assert.deepEqual(got[0], whole.sentences[0]);
+    assert.equal(t.restarts, 1);
+    const next = await t.translate('The house is small.');
+    assert.match(next.text, /Haus/);
+  } finally {
+    t.dispose();
+  }
+});
+
 test('real engine in Node: after a request of recycleChars or more, the worker is replaced and memory is back to baseline', { skip, timeout: 300000 }, async () => {
   const t = await Translator.create({ from: 'en', to: 'de', manifestUrl, recycleChars: 4000 });
   try {

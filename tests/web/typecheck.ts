@@ -6,8 +6,8 @@ import Default, {
   DECODING_OPTIONS, ErrorCode, PROTOCOL_VERSION, Translator, TranslatorError, hasWasmSimd, listModels, pickModel,
 } from '../../web/translator.js';
 import type {
-  DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, Token, TranslateOptions,
-  TranslateProgress, Translation, TranslatorOptions, WordAlignment,
+  DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, SentenceStream, Token,
+  TranslateOptions, TranslateProgress, Translation, TranslatorOptions, WordAlignment,
 } from '../../web/translator.js';
 
 export async function readme(): Promise<string> {
@@ -62,7 +62,15 @@ export async function everything(manifestUrl: URL): Promise<number> {
       if (code === ErrorCode.BAD_REQUEST || code === ErrorCode.PROTOCOL_MISMATCH) console.log(e.message);
     }
   }
-  const ready: boolean = t.ready && hasWasmSimd();
+  const stream: SentenceStream = t.translateStreaming('Hallo Welt.\n\nWie geht es?', request);
+  const streamed: Sentence[] = [];
+  for await (const x of stream) streamed.push(x);
+  const whole: Translation = await stream.translation;
+  const reader = t.translateStreaming('Hallo.', { beam: 1 }).getReader();
+  const first = await reader.read();
+  const firstRange: Range | undefined = first.done ? undefined : first.value.targetRange;
+  await reader.cancel();
+  const ready: boolean = t.ready && hasWasmSimd() && streamed.length === whole.sentences.length && !!firstRange;
   t.dispose();
   return range[0] + tokens.length + (heads ? 1 : 0) + ms + (source ? 1 : 0) + (memory.wasmBytes ?? 0) + models.length +
     same.length + picked.file.length + (beamMax ?? 0) + PROTOCOL_VERSION + phases.length + Number(ready) +
@@ -80,6 +88,10 @@ export async function misuse(t: Translator): Promise<void> {
   await t.translate('x', { alignments: 'yes' });
   // @ts-expect-error not an option
   await t.translate('x', { length_penalty: 0.6 });
+  // @ts-expect-error the stream yields Sentences, not strings
+  for await (const x of t.translateStreaming('x')) { const str: string = x; console.log(str); }
+  // @ts-expect-error translateStreaming takes the same options as translate
+  t.translateStreaming('x', { beam: '4' });
   // @ts-expect-error results are read-only facts about the model
   t.info = null;
   // @ts-expect-error no such phase
