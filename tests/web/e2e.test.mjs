@@ -522,4 +522,37 @@ test('confidence: words the model is unsure of get a dotted underline and a lege
   await checkProblems(page);
 });
 
+test('a long multi-paragraph paste streams: translated sentences show while aria-busy is still true', { skip, timeout: 300000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  const sentences = ['The weather was cold and the streets were empty.', 'She opened the window and looked at the river.',
+    'Many people work in the city but live in the country.', 'The children played in the park until it was dark.',
+    'He wrote a long letter to his brother.', 'We need more time to finish the project.'];
+  // Six paragraphs of ~600 characters: more than the page's 1,000-character streaming threshold, a chunk each.
+  const paragraphs = Array.from({ length: 6 }, (_, i) => Array.from({ length: 12 }, (_, k) => sentences[(i + k) % sentences.length]).join(' '));
+  const input = paragraphs.join('\n\n');
+  await page.fill('#source', input);
+  const seen = await page.waitForFunction(() => {
+    const target = document.getElementById('target');
+    const sents = [...target.querySelectorAll('.sent')];
+    if (!sents.length || target.getAttribute('aria-busy') !== 'true') return false;
+    return { count: sents.length, first: sents[0].textContent, words: target.querySelectorAll('.sent .w').length,
+      status: document.getElementById('status').textContent, state: document.body.dataset.state };
+  }, null, { timeout: 120000, polling: 'raf' }).then((h) => h.jsonValue());
+  assert.equal(seen.state, 'translating');
+  assert.match(seen.status, /Translating… \d+%/);
+  assert.ok(seen.count >= 1 && seen.count < paragraphs.length * 12, `${seen.count} sentences shown while translating`);
+  assert.ok(seen.words > 0, 'drawn as words');
+  assert.ok(seen.first.trim().length > 0 && seen.first !== sentences[0], `the first sentence is translated: ${seen.first}`);
+  if (shipped) assert.match(seen.first, /Wetter|kalt|Straßen/, seen.first);
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 280000 });
+  const final = await page.$$eval('#target .sent', (els) => els.map((e) => e.textContent));
+  assert.ok(final.length >= paragraphs.length * 12 * 0.9, `${final.length} sentences in the end`);
+  assert.equal(final[0], seen.first, 'the streamed sentence is the final one');
+  assert.equal((await page.textContent('#target')).split('\n\n').length, paragraphs.length, 'paragraph breaks kept');
+  assert.equal(await page.isDisabled('#copy'), false);
+  t.diagnostic(`${seen.count} of ${final.length} sentences shown while translating (${seen.status})`);
+  await checkProblems(page);
+});
+
 if (skip) test(`browser tests (skipped: ${skip})`, { skip }, () => {});

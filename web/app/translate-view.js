@@ -1,9 +1,10 @@
 /**
  * The two panes: the input (#source, its character count, Clear, Ctrl+Enter) and the output
  * (#target, with the status line, speed figures and Copy). Translation runs as you type, debounced;
- * a newer request aborts the older one, and partial text shows while a long input is translated.
- * The finished output is drawn as sentences of word spans (for the alignment view); all model text
- * goes in as text nodes, never as HTML.
+ * a newer request aborts the older one. A long input (more than STREAM_CHARS, so several chunks)
+ * is translated with translateStreaming(): each chunk's sentences are drawn as soon as they arrive,
+ * while the rest is translated (aria-busy stays true). The finished output is drawn as sentences of
+ * word spans (for the alignment view); all model text goes in as text nodes, never as HTML.
  */
 import { el, text, showError, setState } from './dom.js';
 import { state } from './state.js';
@@ -13,6 +14,8 @@ import { unsureWords } from './confidence.js';
 import { updateLanguageHint } from './language-hint.js';
 
 const DEBOUNCE_MS = 250;
+/** Inputs longer than this are cut into chunks (planChunks' default size): they are streamed. */
+const STREAM_CHARS = 1000;
 
 export function updateCount() {
   const n = el.source.value.length;
@@ -58,7 +61,8 @@ export async function translateNow() {
     if (controller.signal.aborted) return;
     showError('');
     const { beam } = searchSettings();
-    const result = await t.translate(input, {
+    const streaming = input.length > STREAM_CHARS;
+    const options = {
       beam,
       alignments: true,
       signal: controller.signal,
@@ -66,9 +70,21 @@ export async function translateNow() {
         if (seq !== state.seq) return;
         const pct = Math.round((100 * p.done) / Math.max(1, p.total));
         text(el.status, `Translating… ${pct}%`);
-        renderPartial(p.text);
+        if (!streaming) renderPartial(p.text);
       },
-    });
+    };
+    let result;
+    if (streaming) {
+      const stream = t.translateStreaming(input, options);
+      const draw = streamedOutput(input);
+      for await (const sentence of stream) {
+        if (seq !== state.seq) return; // (a newer request aborted this one)
+        draw(sentence);
+      }
+      result = await stream.translation;
+    } else {
+      result = await t.translate(input, options);
+    }
     if (seq !== state.seq) return;
     state.result = result;
     state.resultDir = dir;
@@ -90,6 +106,42 @@ export async function translateNow() {
 function renderPartial(partialText) {
   el.target.replaceChildren(document.createTextNode(partialText));
   el.unsureLegend.hidden = true;
+}
+
+/**
+ * Starts drawing a streamed translation; returns the function that appends each sentence as it
+ * arrives: a sentence span of word spans (unsure words marked), after the whitespace the
+ * translation keeps from the input. The translation it replaces is gone from the output, so its
+ * alignment card and Copy go too; words answer hovering once the whole result is drawn by render().
+ */
+function streamedOutput(input) {
+  state.result = null;
+  state.outWords = [];
+  el.target.replaceChildren();
+  el.target.dataset.sentences = '0';
+  el.copy.disabled = true;
+  el.unsureLegend.hidden = true;
+  text(el.stats, '');
+  selectSentence(0, true);
+  let sourceEnd = 0;
+  let targetEnd = 0;
+  let n = 0;
+  return (s) => {
+    const gap = input.slice(sourceEnd, s.sourceRange[0]);
+    const gapLength = s.targetRange[0] - targetEnd;
+    const between = gap.length === gapLength && !gap.trim() ? gap : ' '.repeat(Math.max(0, gapLength));
+    if (between) el.target.append(between);
+    const sent = document.createElement('span');
+    sent.className = 'sent';
+    sent.dataset.s = String(n);
+    const marked = unsureWords(s);
+    state.outWords[n] = appendWords(sent, s.target, s.targetWords, 't', n, false, marked);
+    el.target.append(sent);
+    if (marked.size) el.unsureLegend.hidden = false;
+    n += 1;
+    el.target.dataset.sentences = String(n);
+    [sourceEnd, targetEnd] = [s.sourceRange[1], s.targetRange[1]];
+  };
 }
 
 function render(result) {
