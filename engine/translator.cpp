@@ -253,7 +253,9 @@ Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& pat
   uint8_t buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.insert(data.end(), buf, buf + n);
+  const bool read_failed = std::ferror(f) != 0;  // e.g. a directory: fopen succeeds, reading does not
   std::fclose(f);
+  if (read_failed) return Error{"cannot read model file " + path + " (is it a directory?)"};
   return load(data.data(), data.size());
 }
 

@@ -77,6 +77,9 @@ class Cli(unittest.TestCase):
         self.assertTrue(r.stderr.startswith("nmt: "), r.stderr)
         r = nmt("--model", os.path.join(ROOT, "no", "such.nmt"))
         self.assertEqual(r.returncode, 1)
+        r = nmt("--model", os.path.join(ROOT, "weights"))  # a directory: said so, not "empty"
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("is it a directory?", r.stderr)
 
 
 if __name__ == "__main__":
