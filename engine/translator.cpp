@@ -211,7 +211,8 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
       out.sentences.push_back(std::move(s));
     }
   }
-  if (out.sentences.empty()) out.text.clear();  // whitespace-only input: empty output
+  // Whitespace-only input comes back as it is, like the whitespace around any sentence (and as the
+  // JS module, which keeps the gaps between its chunks, returns it).
 }
 
 }  // namespace

