@@ -24,7 +24,7 @@ from train import collate, spm_decode  # noqa: E402
 
 
 def load_teacher(path, device):
-    ck = torch.load(path, map_location="cpu")
+    ck = torch.load(path, map_location="cpu", weights_only=False)
     model = Transformer(ck["config"]).to(device)
     model.load_state_dict(ck["state_dict"])
     model.eval()

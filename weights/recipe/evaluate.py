@@ -97,7 +97,7 @@ def main():
         with open(args.spm, "wb") as f:
             f.write(tensors["tokenizer.spm"].tobytes())
     if args.checkpoint:
-        ck = torch.load(args.checkpoint, map_location="cpu")
+        ck = torch.load(args.checkpoint, map_location="cpu", weights_only=False)
         model = Transformer(ck["config"])
         model.load_state_dict(ck["state_dict"])
         model.eval()

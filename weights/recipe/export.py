@@ -44,7 +44,7 @@ def main():
     ap.add_argument("--f32", action="store_true", help="keep weight matrices in f32")
     ap.add_argument("--provenance", default="{}", help="JSON merged into the provenance")
     args = ap.parse_args()
-    ck = torch.load(args.checkpoint, map_location="cpu")
+    ck = torch.load(args.checkpoint, map_location="cpu", weights_only=False)
     provenance = {"recipe": "weights/recipe", "train": ck.get("train", {}), "history": ck.get("history", [])}
     provenance.update(json.loads(args.provenance))
     tensors = build_tensors(ck["state_dict"], quantize=not args.f32)

@@ -247,10 +247,133 @@ class Plan:
                 log(f"teacher {direction}: {os.path.getsize(model) / 1e6:.0f} MB int8 is too big to bring back", self.log_file)
 
 
+# --- The student plan: when a session gets only ~15 GPU minutes (one command), the shipped students
+# themselves continue on the GPU with 8x the CPU batch, both directions at once (each alone leaves
+# the H100 mostly idle), from a data folder prepare_data.py already made here (no segmenting there).
+
+def write_u16(ids_path, dest):
+    """An .ids file (one line of token ids per pair) -> line lengths + tokens as uint16, xz-compressed:
+    ~4x smaller than gzip'd text, so the whole mix travels beside the working tree."""
+    import lzma
+    import numpy as np
+    lengths, tokens = [], []
+    with open(ids_path) as f:
+        for line in f:
+            ids = [int(x) for x in line.split()]
+            lengths.append(len(ids))
+            tokens.extend(ids)
+    if max(tokens, default=0) >= 2 ** 16 or max(lengths, default=0) >= 2 ** 16:
+        raise SystemExit(f"{ids_path}: ids or lengths do not fit 16 bits")
+    header = np.array([len(lengths)], dtype=np.uint64).tobytes()
+    with lzma.open(dest, "wb", preset=6) as out:
+        out.write(header + np.array(lengths, dtype=np.uint16).tobytes() + np.array(tokens, dtype=np.uint16).tobytes())
+
+
+def read_u16(path, dest):
+    """write_u16's file -> the .ids text file train.py reads."""
+    import lzma
+    import numpy as np
+    with lzma.open(path, "rb") as f:
+        raw = f.read()
+    count = int(np.frombuffer(raw[:8], dtype=np.uint64)[0])
+    lengths = np.frombuffer(raw[8:8 + 2 * count], dtype=np.uint16)
+    tokens = np.frombuffer(raw[8 + 2 * count:], dtype=np.uint16)
+    ends = np.cumsum(lengths.astype(np.int64))
+    with open(dest, "w") as out:
+        start = 0
+        for end in ends:
+            out.write(" ".join(map(str, tokens[start:end].tolist())) + "\n")
+            start = end
+
+
+def pack_data(args):
+    """A prepared data folder (prepare_data.py --out) -> --dest/data, compact, plus flores-dev."""
+    dest = os.path.join(args.dest, "data")
+    os.makedirs(dest, exist_ok=True)
+    for name in sorted(os.listdir(args.data)):
+        src = os.path.join(args.data, name)
+        if name.endswith(".ids"):
+            write_u16(src, os.path.join(dest, name + ".u16.xz"))
+        elif name.endswith(".weight"):
+            with open(src, "rb") as f, gzip.open(os.path.join(dest, name + ".gz"), "wb") as out:
+                shutil.copyfileobj(f, out)
+        elif name in ("spm.model", "spm.vocab", "stats.json"):
+            shutil.copy(src, dest)
+    shutil.copy(os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"), args.dest)
+    total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(args.dest, "**"), recursive=True) if os.path.isfile(p))
+    print(f"{args.dest}: {total / 1e6:.1f} MB")
+
+
+def unpack_data(carry, work):
+    """pack_data's folder -> a data folder train.py reads (the .ids as text again)."""
+    from concurrent.futures import ProcessPoolExecutor
+    src, dest = os.path.join(carry, "data"), os.path.join(work, "data")
+    os.makedirs(dest, exist_ok=True)
+    jobs = []
+    with ProcessPoolExecutor() as pool:
+        for name in sorted(os.listdir(src)):
+            path = os.path.join(src, name)
+            if name.endswith(".u16.xz"):
+                jobs.append(pool.submit(read_u16, path, os.path.join(dest, name[:-len(".u16.xz")])))
+            elif name.endswith(".gz"):
+                with gzip.open(path, "rb") as f, open(os.path.join(dest, name[:-3]), "wb") as out:
+                    shutil.copyfileobj(f, out)
+            else:
+                shutil.copy(path, dest)
+        for job in jobs:
+            job.result()
+    return dest
+
+
+def student(args):
+    """On the GPU machine, one command: both students continue for --minutes, at once, then each is
+    exported as an int8 model file and its averaged weights as fp16 (for CPU rounds to continue)."""
+    import torch
+    os.makedirs(args.out, exist_ok=True)
+    log_file = os.path.join(args.out, "log.txt")
+    t0 = time.time()
+    data = unpack_data(args.carry, args.work)
+    log(f"data unpacked in {time.time() - t0:.0f} s", log_file)
+    procs = {}
+    for direction in args.directions.split(","):
+        s, t = direction.split("-")
+        out = os.path.join(args.work, f"student-{direction}")
+        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", data,
+               "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t, "--out", out,
+               "--init-from", os.path.join(args.weights, direction, "model.nmt"), "--device", args.device,
+               "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
+               "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", "100",
+               "--dropout", "0.1", "--threads", "4", "--patience", "1000", "--seed", str(args.seed)]
+        if args.steps:
+            cmd += ["--max-steps", str(args.steps)]
+        log("$ " + " ".join(cmd), log_file)
+        procs[direction] = (subprocess.Popen(cmd, stdout=open(os.path.join(args.work, f"train-{direction}.log"), "w"),
+                                             stderr=subprocess.STDOUT), out)
+    for direction, (proc, out) in procs.items():
+        code = proc.wait()
+        log(f"{direction}: train.py exited {code}", log_file)
+        if code != 0 or not os.path.exists(os.path.join(out, "model.pt")):
+            continue
+        model = os.path.join(args.out, f"student-{direction}.nmt")
+        subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(out, "model.pt"),
+                        "--spm", os.path.join(data, "spm.model"), "--out", model], check=False)
+        ck = torch.load(os.path.join(out, "model.pt"), map_location="cpu", weights_only=False)
+        ck["state_dict"] = {k: v.half() if v.is_floating_point() else v for k, v in ck["state_dict"].items()}
+        half = os.path.join(args.work, f"student-{direction}.fp16.pt")
+        torch.save(ck, half)
+        split_into_parts(half, args.out)
+    with open(log_file, "a", encoding="utf-8") as f:  # the tool brings back 8 files: the train logs go in log.txt
+        for direction in procs:
+            with open(os.path.join(args.work, f"train-{direction}.log"), encoding="utf-8") as t:
+                f.write(f"--- train.py {direction}\n" + t.read())
+    log(f"student plan: done in {(time.time() - t0) / 60:.1f} min", log_file)
+
+
 def unpack(args):
     """The parts that came back -> --dest/kd.<direction>.tsv.gz (and teacher-<dir>.nmt if present)."""
     os.makedirs(args.dest, exist_ok=True)
-    for name in ("kd.en-de.tsv.gz", "kd.de-en.tsv.gz", "teacher-en-de.nmt", "teacher-de-en.nmt"):
+    for name in ("kd.en-de.tsv.gz", "kd.de-en.tsv.gz", "teacher-en-de.nmt", "teacher-de-en.nmt",
+                 "student-en-de.fp16.pt", "student-de-en.fp16.pt"):
         dest = os.path.join(args.dest, name)
         if join_parts(os.path.join(args.parts, name + ".part*"), dest):
             print(f"{dest}: {os.path.getsize(dest) / 1e6:.1f} MB")
@@ -279,6 +402,23 @@ def main():
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--steps", type=int, default=0, help="stop each teacher run after this many steps (tests)")
     p.add_argument("--distill-limit", type=int, default=0, help="distill only the first N lines (tests)")
+    p = sub.add_parser("pack-data", help="the student plan's carry: a prepared data folder, compact")
+    p.add_argument("--data", required=True, help="prepare_data.py's --out")
+    p.add_argument("--corpus", required=True, help="for flores-dev")
+    p.add_argument("--dest", default=os.path.join(ROOT, "gpu-carry"))
+    p = sub.add_parser("student", help="on the GPU machine: both students continue at once, one command")
+    p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"))
+    p.add_argument("--work", default="/tmp/gpu-work")
+    p.add_argument("--out", default=os.environ.get("OUT", "gpu-out"))
+    p.add_argument("--weights", default=os.path.join(ROOT, "weights"))
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--directions", default="en-de,de-en")
+    p.add_argument("--minutes", type=float, default=7.0, help="training per direction (both run at once)")
+    p.add_argument("--max-tokens", type=int, default=24000)
+    p.add_argument("--lr", type=float, default=3e-3, help="peak of the schedule; continued at step ~100k it is ~2.6e-4")
+    p.add_argument("--checkpoint-minutes", type=float, default=1.5)
+    p.add_argument("--seed", type=int, default=21)
+    p.add_argument("--steps", type=int, default=0, help="stop after this many steps (tests)")
     p = sub.add_parser("unpack")
     p.add_argument("--parts", required=True, help="the folder the files from the GPU machine's --out landed in")
     p.add_argument("--dest", required=True)
@@ -287,6 +427,10 @@ def main():
         return pack(args)
     if args.command == "unpack":
         return unpack(args)
+    if args.command == "pack-data":
+        return pack_data(args)
+    if args.command == "student":
+        return student(args)
     args.teacher = dict(DEFAULT_TEACHER)
     if args.teacher_config:
         with open(args.teacher_config) as f:

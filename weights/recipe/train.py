@@ -229,7 +229,7 @@ def count_validation(state, vloss, rewarming, min_delta=1e-3):
 def average_checkpoints(paths):
     avg = None
     for p in paths:
-        sd = torch.load(p, map_location="cpu")["model"]
+        sd = torch.load(p, map_location="cpu", weights_only=False)["model"]
         if avg is None:
             avg = {k: v.clone().double() for k, v in sd.items()}
         else:
@@ -351,7 +351,7 @@ class Checkpoints:
         there is no last.pt."""
         if not os.path.exists(self.path):
             return None
-        ck = torch.load(self.path, map_location="cpu")
+        ck = torch.load(self.path, map_location="cpu", weights_only=False)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         self.log(event="resume", step=ck["state"]["step"])
