@@ -14,7 +14,7 @@ import unittest
 
 from recipe_env import ROOT, needs_torch
 
-from gpu_round import TEACHER_SOURCES, join_parts, split_into_parts
+from gpu_round import TEACHER_SOURCES, join_parts, read_u16, split_into_parts, write_u16
 
 RECIPE = os.path.join(ROOT, "weights", "recipe")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
@@ -42,6 +42,70 @@ class Parts(unittest.TestCase):
             with open(os.path.join(tmp, "y.bin"), "rb") as f:
                 self.assertEqual(f.read(), data)
             self.assertFalse(join_parts(os.path.join(tmp, "none.part*"), os.path.join(tmp, "z.bin")))
+
+
+class CompactIds(unittest.TestCase):
+    def test_ids_travel_as_uint16_and_come_back_the_same(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            text = "5 17 7999\n\n3\n65535 0\n"
+            with open(os.path.join(tmp, "a.ids"), "w") as f:
+                f.write(text)
+            write_u16(os.path.join(tmp, "a.ids"), os.path.join(tmp, "a.u16.xz"))
+            read_u16(os.path.join(tmp, "a.u16.xz"), os.path.join(tmp, "b.ids"))
+            self.assertEqual(read_text(os.path.join(tmp, "b.ids")), text)
+            with open(os.path.join(tmp, "big.ids"), "w") as f:
+                f.write("65536\n")
+            with self.assertRaises(SystemExit):
+                write_u16(os.path.join(tmp, "big.ids"), os.path.join(tmp, "big.u16.xz"))
+
+
+@needs_torch
+class StudentPlanOnCpu(unittest.TestCase):
+    """The plan a ~15-minute GPU slice runs (round 21): a prepared data folder packed compactly, both
+    students continued at once, int8 files and fp16 weights back, unpacked here."""
+
+    def test_pack_data_student_unpack(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus = os.path.join(tmp, "corpus")
+            os.makedirs(os.path.join(corpus, "train"))
+            os.makedirs(os.path.join(corpus, "dev"))
+            pairs = read_tsv(os.path.join(FIXTURES, "dev", "tatoeba-dev.en-de.tsv"))
+            with gzip.open(os.path.join(corpus, "train", "tatoeba.en-de.tsv.gz"), "wt", encoding="utf-8") as f:
+                f.writelines(p + "\n" for p in pairs[:200])
+            shutil.copy(os.path.join(FIXTURES, "dev", "flores-dev.en-de.tsv"), os.path.join(corpus, "dev"))
+            data = os.path.join(tmp, "data")
+            subprocess.run([sys.executable, os.path.join(RECIPE, "prepare_data.py"), "--corpus", corpus, "--out", data,
+                            "--reuse-vocab", os.path.join(FIXTURES, "tiny.nmt"), "--nmt", "none",
+                            "--mix", ",".join(f"{n}=0" for n in TEACHER_SOURCES + ("bible", "ui", "dict") if n != "tatoeba")],
+                           check=True, capture_output=True)
+            carry, work, out = (os.path.join(tmp, d) for d in ("carry", "work", "out"))
+            subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "pack-data", "--data", data,
+                            "--corpus", corpus, "--dest", carry], check=True, capture_output=True)
+            self.assertTrue(os.path.exists(os.path.join(carry, "data", "train.en.ids.u16.xz")))
+            self.assertFalse(glob.glob(os.path.join(carry, "data", "*.ids")))  # only the compact form travels
+            weights = os.path.join(tmp, "weights")
+            for d in ("en-de", "de-en"):
+                os.makedirs(os.path.join(weights, d))
+                shutil.copy(os.path.join(FIXTURES, "tiny.nmt"), os.path.join(weights, d, "model.nmt"))
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "student", "--carry", carry,
+                                "--work", work, "--out", out, "--weights", weights, "--device", "cpu", "--steps", "5",
+                                "--minutes", "2", "--max-tokens", "600"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            for name in ("train.en.ids", "train.de.ids", "train.weight"):
+                self.assertEqual(read_text(os.path.join(work, "data", name)), read_text(os.path.join(data, name)))
+            log = read_text(os.path.join(out, "log.txt"))
+            self.assertIn("--- train.py de-en", log)
+            self.assertIn("student plan: done", log)
+            self.assertLessEqual(len(os.listdir(out)), 8)  # what the device tool brings back
+            self.assertNotIn("exited 1", log, log[-3000:])
+            for d in ("en-de", "de-en"):
+                self.assertTrue(os.path.exists(os.path.join(out, f"student-{d}.nmt")))
+            subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "unpack", "--parts", out,
+                            "--dest", os.path.join(tmp, "back")], check=True, capture_output=True)
+            import torch
+            ck = torch.load(os.path.join(tmp, "back", "student-de-en.fp16.pt"), map_location="cpu", weights_only=False)
+            self.assertEqual(ck["languages"], {"source": "de", "target": "en"})
+            self.assertTrue(all(v.dtype == torch.float16 for v in ck["state_dict"].values() if v.is_floating_point()))
 
 
 @needs_torch

@@ -334,13 +334,19 @@ def student(args):
     t0 = time.time()
     data = unpack_data(args.carry, args.work)
     log(f"data unpacked in {time.time() - t0:.0f} s", log_file)
-    procs = {}
+    sys.path.insert(0, HERE)
+    from model_file import read_model_file
+    procs, failed = {}, []
     for direction in args.directions.split(","):
         s, t = direction.split("-")
         out = os.path.join(args.work, f"student-{direction}")
-        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", data,
+        init = os.path.join(args.weights, direction, "model.nmt")
+        config = os.path.join(args.work, f"student-{direction}.json")
+        with open(config, "w") as f:  # the shipped file's own shape, not train.py's default
+            json.dump(read_model_file(init)[0]["config"], f)
+        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", data, "--config", config,
                "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t, "--out", out,
-               "--init-from", os.path.join(args.weights, direction, "model.nmt"), "--device", args.device,
+               "--init-from", init, "--device", args.device,
                "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
                "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", "100",
                "--dropout", "0.1", "--threads", "4", "--patience", "1000", "--seed", str(args.seed)]
@@ -353,6 +359,7 @@ def student(args):
         code = proc.wait()
         log(f"{direction}: train.py exited {code}", log_file)
         if code != 0 or not os.path.exists(os.path.join(out, "model.pt")):
+            failed.append(direction)
             continue
         model = os.path.join(args.out, f"student-{direction}.nmt")
         subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(out, "model.pt"),
@@ -366,7 +373,9 @@ def student(args):
         for direction in procs:
             with open(os.path.join(args.work, f"train-{direction}.log"), encoding="utf-8") as t:
                 f.write(f"--- train.py {direction}\n" + t.read())
-    log(f"student plan: done in {(time.time() - t0) / 60:.1f} min", log_file)
+    log(f"student plan: done in {(time.time() - t0) / 60:.1f} min" + (f"; FAILED: {', '.join(failed)}" if failed else ""),
+        log_file)
+    return 1 if failed else 0
 
 
 def unpack(args):
@@ -430,7 +439,7 @@ def main():
     if args.command == "pack-data":
         return pack_data(args)
     if args.command == "student":
-        return student(args)
+        raise SystemExit(student(args))
     args.teacher = dict(DEFAULT_TEACHER)
     if args.teacher_config:
         with open(args.teacher_config) as f:
