@@ -39,6 +39,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
+import { translateHtml } from './html/translate-html.js';
 
 export { TranslatorError, ErrorCode, PROTOCOL_VERSION } from './protocol.js';
 export { DECODING_OPTIONS } from './options.js';
@@ -255,6 +256,10 @@ export class Translator {
    * @returns {Promise<Translation>}
    */
   translate(text, options = {}) {
+    if (options && options.html) {
+      if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(html, { html: true }): html must be a string.'));
+      return translateHtml(this, text, options);
+    }
     return this.#translateRequest(text, options);
   }
 

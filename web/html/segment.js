@@ -1,0 +1,592 @@
+/**
+ * What the HTML path and the DOM helper share: which elements are translated how, cutting a tree
+ * (parsed markup or live DOM, through a small adapter) into the units the model translates, and
+ * placing inline elements on the translated words by the word alignments.
+ *
+ * A "segment" is a run of sibling nodes between block boundaries: its text (with the text of the
+ * inline elements inside it) goes to the model as one paragraph, whitespace runs collapsed to one
+ * space as a browser renders them and <br> as a line break. Inside a segment:
+ * - inline elements (a, b, em, span, …) are placed on the target words aligned to their source
+ *   words: each target word takes the elements of the source word it is aligned to (the hard
+ *   alignment, else the strongest soft link), an element then covers the span from its first to its
+ *   last word (an element whose words got no hard link takes its strongest soft-aligned word), a
+ *   child is kept inside its parent, and overlapping siblings are cut where the fewest words change
+ *   owner. The text between words goes inside the elements on both sides of it.
+ * - atomic elements (code, kbd, samp, var, and any inline element with translate="no" or class
+ *   "notranslate") are kept as they are; their text goes to the model so that the sentence reads
+ *   whole, and the element lands on the first target word aligned to it (target words aligned to
+ *   it that repeat its words are dropped);
+ * - elements without text (img, input, svg, an empty span, …) and comments land after the target
+ *   word aligned to the source word before them.
+ */
+import { VOID } from './tokenize.js';
+
+export const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em',
+  'font', 'i', 'ins', 'label', 'mark', 'nobr', 'q', 's', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time',
+  'tt', 'u']);
+/** Inline elements whose content is kept as it is (but read by the model). */
+export const ATOMIC = new Set(['code', 'kbd', 'samp', 'var']);
+/** Inline elements without translatable text of their own: moved with the words, content untouched. */
+export const ZERO = new Set(['img', 'input', 'wbr', 'svg', 'math', 'button', 'select', 'textarea', 'meter',
+  'progress', 'output', 'picture', 'canvas', 'map', 'area']);
+/** Not translated at all, and a boundary between segments. */
+export const SKIP = new Set(['script', 'style', 'template', 'noscript', 'pre', 'xmp', 'plaintext', 'iframe', 'object',
+  'embed', 'video', 'audio', 'noembed', 'noframes', 'title']);
+/** Attributes translated wherever their element is translated. */
+export const TRANSLATED_ATTRIBUTES = ['title', 'alt', 'placeholder', 'aria-label', 'aria-description'];
+
+const ASCII_SPACE = /[ \t\n\r\f]/;
+
+/**
+ * The adapter a tree is read through:
+ *   kind(node): 'text' | 'element' | 'comment' | 'other';  name(node): lower-case tag name;
+ *   attr(node, name): string | null;  children(node): array;  text(node): a text node's text (decoded)
+ */
+
+/** Whether `node` (an element) says translate="no" (or is class notranslate). */
+function saysNo(node, a) {
+  const t = a.attr(node, 'translate');
+  if (t !== null && t.trim().toLowerCase() === 'no') return true;
+  const cls = a.attr(node, 'class');
+  return cls !== null && /(^|\s)notranslate(\s|$)/.test(cls);
+}
+
+/**
+ * How an element takes part: 'inline', 'atomic', 'zero', 'br', 'skip' or 'block'. An inline or
+ * atomic element with a block inside it is a block; a translate="no" block is skipped.
+ */
+export function classify(node, a, memo = new Map()) {
+  if (memo.has(node)) return memo.get(node);
+  const name = a.name(node);
+  let kind;
+  if (SKIP.has(name)) kind = 'skip';
+  else if (name === 'br') kind = 'br';
+  else if (ZERO.has(name) || VOID.has(name)) kind = 'zero';
+  else if (INLINE.has(name) || ATOMIC.has(name)) {
+    kind = saysNo(node, a) || ATOMIC.has(name) ? 'atomic' : 'inline';
+    if (hasBlockInside(node, a, memo)) kind = saysNo(node, a) ? 'skip' : 'block';
+  } else kind = saysNo(node, a) ? 'skip' : 'block';
+  memo.set(node, kind);
+  return kind;
+}
+
+function hasBlockInside(node, a, memo) {
+  for (const c of a.children(node)) {
+    if (a.kind(c) !== 'element') continue;
+    const k = classify(c, a, memo);
+    if (k === 'block' || k === 'skip') return true;
+  }
+  return false;
+}
+
+/**
+ * Cuts the tree under `root` into units: {type: 'segment', container, nodes, seg} and
+ * {type: 'attribute', node, name, value}. Skipped subtrees and translate="no" are left out.
+ */
+export function collectUnits(root, a, options = {}) {
+  const memo = new Map();
+  const units = [];
+  const attributeNames = options.attributes || TRANSLATED_ATTRIBUTES;
+  const visitAttributes = (node) => {
+    for (const name of attributeNames) {
+      const v = a.attr(node, name);
+      if (v !== null && /\S/.test(v)) units.push({ type: 'attribute', node, name, value: v });
+    }
+    if (a.name(node) === 'input') {
+      const type = (a.attr(node, 'type') || '').toLowerCase();
+      const v = a.attr(node, 'value');
+      if ((type === 'button' || type === 'submit' || type === 'reset') && v !== null && /\S/.test(v)) {
+        units.push({ type: 'attribute', node, name: 'value', value: v });
+      }
+    }
+  };
+  // Attributes of the elements inside a segment (an img's alt, a link's title), outside atomic ones.
+  const visitInlineAttributes = (node) => {
+    if (a.kind(node) !== 'element') return;
+    if (saysNo(node, a)) return;
+    visitAttributes(node);
+    const k = classify(node, a, memo);
+    if (k === 'inline' || (k === 'zero' && !a.name(node).match(/^(svg|math)$/))) {
+      for (const c of a.children(node)) visitInlineAttributes(c);
+    }
+  };
+  const walk = (container) => {
+    let run = [];
+    const flush = () => {
+      if (run.length) {
+        const seg = buildSegment(run, a, memo);
+        if (/\S/.test(seg.text)) units.push({ type: 'segment', container, nodes: run, seg });
+        for (const n of run) visitInlineAttributes(n);
+      }
+      run = [];
+    };
+    for (const c of a.children(container)) {
+      const kind = a.kind(c);
+      if (kind === 'text' || kind === 'comment') {
+        run.push(c);
+        continue;
+      }
+      if (kind !== 'element') {
+        flush();
+        continue;
+      }
+      const k = classify(c, a, memo);
+      if (k === 'block') {
+        flush();
+        visitAttributes(c);
+        walk(c);
+      } else if (k === 'skip') {
+        flush();
+      } else run.push(c);
+    }
+    flush();
+  };
+  if (a.kind(root) === 'element') {
+    const k = classify(root, a, memo);
+    if (k === 'skip') return units;
+    if (k !== 'block') {
+      // An inline root: its content is one segment.
+      visitAttributes(root);
+    } else visitAttributes(root);
+  }
+  walk(root);
+  return units;
+}
+
+/**
+ * Reads a run of sibling nodes into what the model sees and where each character came from:
+ * {text, charStack, wsRaw, elements, atomics, zeros}. `elements` are records {node, parent,
+ * children, start, end}; a character's stack is the list of records it is inside (outermost
+ * first); `wsRaw` maps a collapsed space to the whitespace it stands for.
+ */
+export function buildSegment(nodes, a, memo = new Map()) {
+  let text = '';
+  const charStack = [];
+  const wsRaw = new Map();
+  const elements = [];
+  const top = [];
+  const atomics = [];
+  const zeros = [];
+  const addText = (s, stack) => {
+    for (const ch of s) {
+      if (ASCII_SPACE.test(ch)) {
+        const last = text[text.length - 1];
+        if (last === ' ' || last === '\n') {
+          if (wsRaw.has(text.length - 1)) wsRaw.set(text.length - 1, wsRaw.get(text.length - 1) + ch);
+          continue;
+        }
+        wsRaw.set(text.length, ch);
+        text += ' ';
+        charStack.push(stack);
+      } else {
+        for (let k = 0; k < ch.length; k++) charStack.push(stack);
+        text += ch;
+      }
+    }
+  };
+  const addBreak = (node, stack) => {
+    if (text.endsWith(' ')) {
+      text = text.slice(0, -1);
+      charStack.pop();
+      wsRaw.delete(text.length);
+    }
+    zeros.push({ node, pos: text.length });
+    if (!text.endsWith('\n')) {
+      wsRaw.set(text.length, ''); // the <br> itself writes no whitespace; what follows it is kept
+      text += '\n';
+      charStack.push(stack);
+    }
+  };
+  const visit = (node, stack, parent) => {
+    const kind = a.kind(node);
+    if (kind === 'text') {
+      addText(a.text(node), stack);
+      return;
+    }
+    if (kind !== 'element') {
+      zeros.push({ node, pos: text.length });
+      return;
+    }
+    const k = classify(node, a, memo);
+    if (k === 'br') {
+      addBreak(node, stack);
+    } else if (k === 'zero' || k === 'skip' || k === 'block') {
+      zeros.push({ node, pos: text.length });
+    } else if (k === 'atomic') {
+      const start = text.length;
+      addText(textContent(node, a), stack);
+      const inner = text.slice(start);
+      if (/\S/.test(inner)) {
+        const s = start + (inner.length - inner.trimStart().length);
+        const e = text.length - (inner.length - inner.trimEnd().length);
+        atomics.push({ node, start: s, end: e, words: new Set(inner.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) });
+      } else zeros.push({ node, pos: start });
+    } else { // inline
+      const rec = { node, parent, children: [], start: text.length, end: text.length, stack: null };
+      rec.stack = [...stack, rec];
+      const mark = { text: text.length, zeros: zeros.length, atomics: atomics.length, elements: elements.length };
+      for (const c of a.children(node)) visit(c, rec.stack, rec);
+      rec.end = text.length;
+      if (!/\S/.test(text.slice(mark.text))) {
+        // No words: the element travels whole, like an image.
+        for (let p = mark.text; p < text.length; p++) charStack[p] = stack;
+        zeros.length = mark.zeros;
+        atomics.length = mark.atomics;
+        elements.length = mark.elements;
+        zeros.push({ node, pos: mark.text });
+        return;
+      }
+      elements.push(rec);
+      (parent ? parent.children : top).push(rec);
+    }
+  };
+  for (const n of nodes) visit(n, [], null);
+  // Records dropped with an empty parent may still sit in a parent's children list.
+  const kept = new Set(elements);
+  for (const r of elements) r.children = r.children.filter((c) => kept.has(c));
+  return { text, charStack, wsRaw, elements, top: top.filter((r) => kept.has(r)), atomics, zeros };
+}
+
+/** The text of an element as the model should read it (skipped content left out). */
+export function textContent(node, a) {
+  let s = '';
+  for (const c of a.children(node)) {
+    const k = a.kind(c);
+    if (k === 'text') s += a.text(c);
+    else if (k === 'element') {
+      const name = a.name(c);
+      if (name === 'br') s += '\n';
+      else if (!SKIP.has(name)) s += textContent(c, a);
+    }
+  }
+  return s;
+}
+
+const commonPrefix = (x, y) => {
+  let k = 0;
+  while (k < x.length && k < y.length && x[k] === y[k]) k++;
+  return k === x.length ? x : x.slice(0, k);
+};
+
+/**
+ * Places a translated segment: `sentences` are the engine's Sentences of the segment's text, with
+ * `sourceRange` local to it (their target text with alignments). Returns {pieces, lost, placed}:
+ * pieces in output order, each {text} or {node} (an atomic, zero-width or lost element), with
+ * `stack` (the inline element records it is inside, outermost first).
+ */
+export function placeSegment(seg, sentences) {
+  // 1. Source words: where they are, the stack they are in, the atomic element they belong to.
+  const words = []; // target words, over the whole segment
+  const sent = sentences.map((s) => {
+    const off = s.sourceRange[0];
+    const src = (s.sourceWords || []).map(([b, e]) => {
+      const counts = new Map();
+      let best = null;
+      let bestN = 0;
+      let atomic = null;
+      for (let p = off + b; p < off + e; p++) {
+        const st = seg.charStack[p] || [];
+        const n = (counts.get(st) || 0) + 1;
+        counts.set(st, n);
+        if (n > bestN) {
+          best = st;
+          bestN = n;
+        }
+        if (!atomic) atomic = seg.atomics.find((x) => p >= x.start && p < x.end) || null;
+      }
+      return { start: off + b, end: off + e, stack: best || [], atomic };
+    });
+    const first = words.length;
+    const tw = s.targetWords || [];
+    const hard = new Map();
+    for (const al of s.wordAlignments || []) {
+      const prev = hard.get(al.target);
+      if (!prev || al.weight > prev.weight) hard.set(al.target, al);
+    }
+    tw.forEach((range, t) => {
+      let sw = hard.has(t) ? hard.get(t).source : -1;
+      if (sw < 0 && s.wordAttention && s.wordAttention[t]) {
+        const row = s.wordAttention[t];
+        let m = 0;
+        for (let k = 1; k < row.length; k++) if (row[k] > row[m]) m = k;
+        if (row.length && row[m] > 0) sw = m;
+      }
+      const w = src[sw] || null;
+      words.push({ sentence: s, t, range, src: w, owner: w ? w.stack : [], atomic: w ? w.atomic : null, stack: [] });
+    });
+    return { s, src, first, count: tw.length };
+  });
+
+  // 2. Each element's own words: target words whose source word is inside it.
+  const own = new Map(seg.elements.map((r) => [r, new Set()]));
+  words.forEach((w, g) => {
+    for (const r of w.owner) own.get(r).add(g);
+  });
+  // An element with words but no hard-aligned target word takes its strongest soft-aligned one.
+  for (const r of seg.elements) {
+    if (own.get(r).size) continue;
+    let best = -1;
+    let bestW = 0;
+    for (const si of sent) {
+      si.src.forEach((sw, k) => {
+        if (sw.end <= r.start || sw.start >= r.end || !sw.stack.includes(r)) return;
+        const att = si.s.wordAttention || [];
+        for (let t = 0; t < si.count; t++) {
+          const v = att[t] ? att[t][k] : 0;
+          if (v > bestW) {
+            bestW = v;
+            best = si.first + t;
+          }
+        }
+      });
+    }
+    if (best >= 0) for (let x = r; x; x = x.parent) own.get(x).add(best);
+  }
+
+  // 3. Ranges, top down: inside the parent, siblings not overlapping.
+  const range = new Map();
+  const resolve = (records, lo, hi) => {
+    const live = [];
+    for (const r of records) {
+      const set = new Set([...own.get(r)].filter((g) => g >= lo && g <= hi));
+      own.set(r, set);
+      if (set.size) live.push(r);
+    }
+    const span = (r) => {
+      const v = [...own.get(r)];
+      return [Math.min(...v), Math.max(...v)];
+    };
+    for (let pass = 0; pass < 4; pass++) {
+      live.sort((x, y) => span(x)[0] - span(y)[0]);
+      let changed = false;
+      for (let i = 0; i + 1 < live.length; i++) {
+        const x = live[i];
+        const y = live[i + 1];
+        if (!own.get(x).size || !own.get(y).size) continue;
+        if (span(y)[0] > span(x)[1]) continue;
+        splitPair(x, y);
+        changed = true;
+      }
+      if (!changed) break;
+    }
+    for (const r of live) {
+      if (!own.get(r).size) continue;
+      const [b, e] = span(r);
+      // Still overlapping an earlier sibling after the passes: lost.
+      if ([...range.entries()].some(([o, [ob, oe]]) => o !== r && o.parent === r.parent && records.includes(o) && !(e < ob || b > oe))) {
+        own.set(r, new Set());
+        continue;
+      }
+      range.set(r, [b, e]);
+      resolve(r.children, b, e);
+    }
+  };
+  const splitPair = (x, y) => {
+    const X = own.get(x);
+    const Y = own.get(y);
+    const all = [...X, ...Y];
+    const lo = Math.min(...all);
+    const hi = Math.max(...all);
+    let best = null;
+    for (const [first, second] of [[x, y], [y, x]]) {
+      const F = own.get(first);
+      const S = own.get(second);
+      for (let c = lo + 1; c <= hi; c++) {
+        const f = [...F].filter((g) => g < c);
+        const s = [...S].filter((g) => g >= c);
+        if (!f.length || !s.length) continue;
+        const score = f.length + s.length;
+        if (!best || score > best.score) best = { score, first, second, f, s };
+      }
+    }
+    if (!best) { // one of them cannot be placed beside the other: the one with fewer words goes
+      if (X.size >= Y.size) own.set(y, new Set());
+      else own.set(x, new Set());
+      return;
+    }
+    own.set(best.first, new Set(best.f));
+    own.set(best.second, new Set(best.s));
+  };
+  resolve(seg.top, 0, words.length - 1);
+
+  // 4. Each target word's final stack.
+  words.forEach((w, g) => {
+    const stack = [];
+    let level = seg.top;
+    for (;;) {
+      const r = level.find((x) => range.has(x) && range.get(x)[0] <= g && g <= range.get(x)[1]);
+      if (!r) break;
+      stack.push(r);
+      level = r.children;
+    }
+    w.stack = stack;
+  });
+
+  // 5. Pieces in output order.
+  const lost = seg.elements.filter((r) => !range.has(r) && !(r.parent && !range.has(r.parent)));
+  const anchored = new Map(); // target word index (or `s:<k>` for a sentence's start) → items
+  const gapItems = []; // items outside every sentence: {pos, item}
+  const addAnchor = (pos, item) => {
+    const si = sent.find((x) => pos >= x.s.sourceRange[0] && pos <= x.s.sourceRange[1]);
+    if (!si || (pos === si.s.sourceRange[1] && pos === si.s.sourceRange[0])) {
+      gapItems.push({ pos, item });
+      return;
+    }
+    if (pos === si.s.sourceRange[1]) { // at the end of the sentence: after its last word
+      const key = si.count ? si.first + si.count - 1 : `s${sent.indexOf(si)}`;
+      if (!anchored.has(key)) anchored.set(key, []);
+      anchored.get(key).push(item);
+      return;
+    }
+    // After the target word most aligned to the source word before `pos`.
+    let k = -1;
+    si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
+    let key = `s${sent.indexOf(si)}`;
+    if (k >= 0 && si.count) {
+      let best = -1;
+      let bestW = -1;
+      for (let t = 0; t < si.count; t++) {
+        const w = words[si.first + t];
+        const v = w.src === si.src[k] ? 2 : ((si.s.wordAttention || [])[t] || [])[k] || 0;
+        if (v > bestW) {
+          bestW = v;
+          best = si.first + t;
+        }
+      }
+      if (best >= 0) key = best;
+    }
+    if (!anchored.has(key)) anchored.set(key, []);
+    anchored.get(key).push(item);
+  };
+  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node });
+  for (const r of lost) addAnchor(r.start, { node: r.node, empty: true });
+  // Atomic elements: at their first aligned target word, or where they stood.
+  const atomicAt = new Map();
+  const dropped = new Set();
+  for (const at of seg.atomics) {
+    const ws = words.map((w, g) => [w, g]).filter(([w]) => w.atomic === at);
+    if (!ws.length) {
+      addAnchor(at.start, { node: at.node });
+      continue;
+    }
+    atomicAt.set(ws[0][1], at);
+    for (const [w, g] of ws.slice(1)) {
+      const wt = w.sentence.target.slice(...w.range).toLowerCase();
+      const parts = wt.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      if (!parts.length || parts.every((p) => at.words.has(p))) dropped.add(g);
+    }
+    const [w0, g0] = ws[0];
+    w0.keep = !(w0.sentence.target.slice(...w0.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+      .every((p) => at.words.has(p)));
+    if (w0.keep) dropped.delete(g0);
+  }
+
+  const pieces = [];
+  const pushText = (text, stack = null) => {
+    if (text) pieces.push({ text, stack });
+  };
+  const flushAnchors = (key) => {
+    for (const item of anchored.get(key) || []) pieces.push({ ...item, stack: null });
+  };
+  const sourceGap = (from, to) => {
+    const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
+    for (let p = from; p <= to; p++) {
+      for (const x of items) if (x.pos === p) pieces.push({ ...x.item, stack: null });
+      if (p < to) pushText(seg.wsRaw.has(p) ? seg.wsRaw.get(p) : seg.text[p]);
+    }
+    for (const x of items) x.pos = -1; // once
+  };
+  let pos = 0;
+  sent.forEach((si, k) => {
+    const s = si.s;
+    sourceGap(pos, s.sourceRange[0]);
+    pos = s.sourceRange[1];
+    flushAnchors(`s${k}`);
+    let cursor = 0;
+    for (let t = 0; t < si.count; t++) {
+      const g = si.first + t;
+      const w = words[g];
+      if (dropped.has(g)) { // the atomic element's own words: left out with the space before them
+        cursor = w.range[1];
+        flushAnchors(g);
+        continue;
+      }
+      pushText(s.target.slice(cursor, w.range[0]));
+      if (atomicAt.has(g)) {
+        pieces.push({ node: atomicAt.get(g).node, stack: w.stack });
+        if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
+      } else pieces.push({ text: s.target.slice(...w.range), stack: w.stack });
+      cursor = w.range[1];
+      flushAnchors(g);
+    }
+    pushText(s.target.slice(cursor));
+  });
+  sourceGap(pos, seg.text.length);
+
+  // 6. Text between words goes inside what both sides are inside.
+  let prev = [];
+  for (let i = 0; i < pieces.length; i++) {
+    if (pieces[i].stack) {
+      prev = pieces[i].stack;
+      continue;
+    }
+    let next = [];
+    for (let j = i + 1; j < pieces.length; j++) {
+      if (pieces[j].stack) {
+        next = pieces[j].stack;
+        break;
+      }
+    }
+    pieces[i].stack = commonPrefix(prev, next);
+  }
+  return { pieces, lost: lost.length, placed: range.size };
+}
+
+/**
+ * Translates units (from collectUnits) with `translator.translate` in batches of about
+ * `batchChars` characters, one engine request each, and calls onBatch(units, results) as each is
+ * done, where results[i] is {sentences} of units[i] (sentence ranges local to the unit's text).
+ */
+export async function translateUnits(translator, units, options, onBatch) {
+  const { batchChars = Infinity, signal, ...decoding } = options;
+  const total = units.reduce((n, u) => n + unitText(u).length, 0);
+  let done = 0;
+  for (let i = 0; i < units.length;) {
+    let j = i;
+    let size = 0;
+    while (j < units.length && (j === i || size + unitText(units[j]).length <= batchChars)) size += unitText(units[j++]).length + 2;
+    const batch = units.slice(i, j);
+    const texts = batch.map(unitText);
+    const joined = texts.join('\n\n');
+    const r = await translator.translate(joined, { ...decoding, signal, alignments: true, html: false });
+    const results = batch.map(() => ({ sentences: [] }));
+    const offsets = [];
+    let off = 0;
+    for (const t of texts) {
+      offsets.push(off);
+      off += t.length + 2;
+    }
+    for (const s of r.sentences) {
+      let k = offsets.length - 1;
+      while (k > 0 && offsets[k] > s.sourceRange[0]) k--;
+      const o = offsets[k];
+      results[k].sentences.push({ ...s, sourceRange: [s.sourceRange[0] - o, s.sourceRange[1] - o] });
+    }
+    done += texts.reduce((n, t) => n + t.length, 0);
+    await onBatch(batch, results, { done, total, result: r });
+    i = j;
+  }
+}
+
+export const unitText = (u) => (u.type === 'segment' ? u.seg.text : u.value);
+
+/** A plain-text unit's translation: its sentences' targets with the source's whitespace between them. */
+export function joinPlain(text, sentences) {
+  let out = '';
+  let pos = 0;
+  for (const s of sentences) {
+    out += text.slice(pos, s.sourceRange[0]) + s.target;
+    pos = s.sourceRange[1];
+  }
+  return out + text.slice(pos);
+}

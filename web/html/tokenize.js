@@ -1,0 +1,325 @@
+/**
+ * A small HTML tokenizer and tree builder for the translator's HTML path. It runs wherever the
+ * module runs (page, Web Worker, Node), so it uses no DOMParser and never creates live DOM: it only
+ * reads the string. It follows the HTML standard's tokenizer where it matters for translation:
+ * start and end tags with double-, single- and un-quoted attributes (first of a duplicated name
+ * wins), comments (`<!-- -->`, `<!-->`, bogus `<!…>`, `<?…>`, `</ …>`), the doctype, raw-text
+ * elements (script, style, xmp, iframe, noembed, noframes, noscript: content up to their end tag),
+ * RCDATA elements (title, textarea: no tags, entities decoded), plaintext (the rest), and character
+ * references (numeric, and the named ones listed below; others stay as they are). The tree builder
+ * keeps the document's structure without the standard's full insertion modes: void elements have no
+ * children, an end tag closes the nearest open element of its name (and those inside it), a stray end
+ * tag is dropped, p/li/dt/dd/tr/td/th/option/heading/a are closed implicitly as browsers do, and the
+ * end of input closes what is open. Serializing the tree therefore always gives balanced markup.
+ */
+
+/** Elements that never have content. */
+export const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta',
+  'param', 'source', 'track', 'wbr']);
+/** Elements whose content is text up to their end tag (no tags, no character references). */
+export const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript']);
+/** Elements whose content is text up to their end tag, with character references. */
+export const RCDATA = new Set(['title', 'textarea']);
+
+// Named character references: the ones HTML allows without a semicolon (the Latin-1 set and
+// amp/lt/gt/quot), and common typographic ones. Others (of the standard's 2,231) are left as text.
+const LEGACY = {
+  amp: '&', lt: '<', gt: '>', quot: '"', nbsp: '\u00a0', iexcl: '¡', cent: '¢', pound: '£', curren: '¤', yen: '¥',
+  brvbar: '¦', sect: '§', uml: '¨', copy: '©', ordf: 'ª', laquo: '«', not: '¬', shy: '\u00ad', reg: '®', macr: '¯',
+  deg: '°', plusmn: '±', sup2: '²', sup3: '³', acute: '´', micro: 'µ', para: '¶', middot: '·', cedil: '¸', sup1: '¹',
+  ordm: 'º', raquo: '»', frac14: '¼', frac12: '½', frac34: '¾', iquest: '¿', times: '×', divide: '÷',
+  Agrave: 'À', Aacute: 'Á', Acirc: 'Â', Atilde: 'Ã', Auml: 'Ä', Aring: 'Å', AElig: 'Æ', Ccedil: 'Ç', Egrave: 'È',
+  Eacute: 'É', Ecirc: 'Ê', Euml: 'Ë', Igrave: 'Ì', Iacute: 'Í', Icirc: 'Î', Iuml: 'Ï', ETH: 'Ð', Ntilde: 'Ñ',
+  Ograve: 'Ò', Oacute: 'Ó', Ocirc: 'Ô', Otilde: 'Õ', Ouml: 'Ö', Oslash: 'Ø', Ugrave: 'Ù', Uacute: 'Ú', Ucirc: 'Û',
+  Uuml: 'Ü', Yacute: 'Ý', THORN: 'Þ', szlig: 'ß', agrave: 'à', aacute: 'á', acirc: 'â', atilde: 'ã', auml: 'ä',
+  aring: 'å', aelig: 'æ', ccedil: 'ç', egrave: 'è', eacute: 'é', ecirc: 'ê', euml: 'ë', igrave: 'ì', iacute: 'í',
+  icirc: 'î', iuml: 'ï', eth: 'ð', ntilde: 'ñ', ograve: 'ò', oacute: 'ó', ocirc: 'ô', otilde: 'õ', ouml: 'ö',
+  oslash: 'ø', ugrave: 'ù', uacute: 'ú', ucirc: 'û', uuml: 'ü', yacute: 'ý', thorn: 'þ', yuml: 'ÿ',
+};
+const NAMED = {
+  ...LEGACY, apos: "'", ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’', sbquo: '‚', ldquo: '“', rdquo: '”',
+  bdquo: '„', hellip: '…', bull: '•', euro: '€', trade: '™', dagger: '†', Dagger: '‡', permil: '‰', lsaquo: '‹',
+  rsaquo: '›', prime: '′', Prime: '″', thinsp: '\u2009', ensp: '\u2002', emsp: '\u2003', zwj: '\u200d',
+  zwnj: '\u200c', lrm: '\u200e', rlm: '\u200f', larr: '←', rarr: '→', uarr: '↑', darr: '↓', harr: '↔', rArr: '⇒',
+  lArr: '⇐', hArr: '⇔', minus: '−', le: '≤', ge: '≥', ne: '≠', asymp: '≈', infin: '∞', check: '✓', hearts: '♥',
+  OElig: 'Œ', oelig: 'œ', Scaron: 'Š', scaron: 'š', Yuml: 'Ÿ', fnof: 'ƒ', circ: 'ˆ', tilde: '˜', NewLine: '\n',
+  Tab: '\t', colon: ':', lpar: '(', rpar: ')', sol: '/', bsol: '\\', period: '.', comma: ',', excl: '!', quest: '?',
+  num: '#', dollar: '$', percnt: '%', ast: '*', plus: '+', equals: '=', lowbar: '_', verbar: '|', semi: ';',
+};
+// Numeric references to C1 controls mean the windows-1252 characters (HTML standard).
+const C1 = {
+  0x80: 0x20ac, 0x82: 0x201a, 0x83: 0x0192, 0x84: 0x201e, 0x85: 0x2026, 0x86: 0x2020, 0x87: 0x2021, 0x88: 0x02c6,
+  0x89: 0x2030, 0x8a: 0x0160, 0x8b: 0x2039, 0x8c: 0x0152, 0x8e: 0x017d, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201c,
+  0x94: 0x201d, 0x95: 0x2022, 0x96: 0x2013, 0x97: 0x2014, 0x98: 0x02dc, 0x99: 0x2122, 0x9a: 0x0161, 0x9b: 0x203a,
+  0x9c: 0x0153, 0x9e: 0x017e, 0x9f: 0x0178,
+};
+const ENTITY = /&(?:#[xX]([0-9a-fA-F]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]*)(;?))/g;
+
+function fromCodePoint(n) {
+  if (n === 0 || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) return '\ufffd';
+  return String.fromCodePoint(C1[n] || n);
+}
+
+/**
+ * Decodes character references in `text`. In attribute values (`inAttribute`) a legacy reference
+ * without its semicolon followed by a letter, digit or '=' is left alone, as browsers do.
+ */
+export function decodeEntities(text, inAttribute = false) {
+  if (text.indexOf('&') < 0) return text;
+  return text.replace(ENTITY, (all, hex, dec, name, semi, offset) => {
+    if (hex !== undefined) return fromCodePoint(parseInt(hex.slice(0, 8), 16) > 0x10ffff ? 0x110000 : parseInt(hex, 16));
+    if (dec !== undefined) return fromCodePoint(dec.length > 8 ? 0x110000 : parseInt(dec, 10));
+    if (semi && Object.prototype.hasOwnProperty.call(NAMED, name)) return NAMED[name];
+    // Without a semicolon: the longest legacy name that starts the run of letters.
+    for (let n = name.length; n >= 2; n--) {
+      const head = name.slice(0, n);
+      if (!Object.prototype.hasOwnProperty.call(LEGACY, head)) continue;
+      const rest = name.slice(n) + semi;
+      const next = rest ? rest[0] : text[offset + all.length];
+      if (inAttribute && next !== undefined && /[A-Za-z0-9=]/.test(next)) return all;
+      return LEGACY[head] + rest;
+    }
+    return all;
+  });
+}
+
+/** Escapes text for an HTML text node: & < > and no-break spaces (as &nbsp;, to stay visible in the source). */
+export function escapeText(text) {
+  return text.replace(/[&<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
+}
+
+/** Escapes text for a double-quoted attribute value. */
+export function escapeAttribute(text) {
+  return text.replace(/[&"\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : '&nbsp;'));
+}
+
+const isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+const isAlpha = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+
+/**
+ * Splits `html` into tokens, each with its [start, end) in `html`:
+ * - {type: 'text', start, end} (character references not decoded; see decodeEntities)
+ * - {type: 'start', name, attrs: [{name, value, raw}], selfClosing, start, end}; `value` is decoded,
+ *   `raw` is the value as written (without its quotes), null for an attribute without a value
+ * - {type: 'end', name, start, end}
+ * - {type: 'comment', start, end} (also bogus comments, `<?…>` and CDATA sections)
+ * - {type: 'doctype', start, end}
+ * - {type: 'rawtext', start, end} (the content of a raw-text or RCDATA element; `rcdata: true` for the latter)
+ * A tag cut off by the end of input is dropped, as browsers do.
+ */
+export function tokenize(html) {
+  const tokens = [];
+  const n = html.length;
+  let i = 0;
+  let textStart = 0;
+  const flushText = (end) => {
+    if (end > textStart) tokens.push({ type: 'text', start: textStart, end });
+  };
+  const lower = html.toLowerCase();
+  while (i < n) {
+    const lt = html.indexOf('<', i);
+    if (lt < 0) break;
+    const c = html[lt + 1];
+    if (c === undefined) break;
+    let tok = null;
+    if (isAlpha(c)) {
+      tok = readTag(html, lt, false);
+    } else if (c === '/') {
+      const d = html[lt + 2];
+      if (d !== undefined && isAlpha(d)) tok = readTag(html, lt, true);
+      else if (d === '>') tok = { type: 'skip', start: lt, end: lt + 3 };
+      else if (d !== undefined) tok = bogusComment(html, lt);
+      else tok = { type: 'skip', start: lt, end: n }; // "</" at the end: dropped
+    } else if (c === '!') {
+      if (html.startsWith('--', lt + 2)) tok = comment(html, lt);
+      else if (lower.startsWith('doctype', lt + 2)) {
+        const gt = html.indexOf('>', lt);
+        tok = { type: 'doctype', start: lt, end: gt < 0 ? n : gt + 1 };
+      } else tok = bogusComment(html, lt);
+    } else if (c === '?') {
+      tok = bogusComment(html, lt);
+    }
+    if (!tok) { // a '<' that starts no tag is text
+      i = lt + 1;
+      continue;
+    }
+    flushText(lt);
+    if (tok.type === 'eof') { // a tag cut off by the end of input
+      textStart = n;
+      i = n;
+      break;
+    }
+    if (tok.type !== 'skip') tokens.push(tok);
+    i = tok.end;
+    textStart = i;
+    if (tok.type === 'start' && (RAW_TEXT.has(tok.name) || RCDATA.has(tok.name) || tok.name === 'plaintext')) {
+      let close = n;
+      let closeEnd = n;
+      if (tok.name !== 'plaintext') {
+        const re = new RegExp(`</${tok.name}(?=[\\s/>])`, 'g');
+        re.lastIndex = i;
+        const m = re.exec(lower);
+        if (m) {
+          close = m.index;
+          const gt = html.indexOf('>', close);
+          closeEnd = gt < 0 ? n : gt + 1;
+        }
+      }
+      if (close > i) tokens.push({ type: 'rawtext', start: i, end: close, rcdata: RCDATA.has(tok.name) });
+      if (close < n) tokens.push({ type: 'end', name: tok.name, start: close, end: closeEnd });
+      i = closeEnd;
+      textStart = i;
+    }
+  }
+  flushText(n);
+  return tokens;
+}
+
+function comment(html, lt) {
+  // "<!-->" and "<!--->" end at once; otherwise at "-->" or "--!>", or at the end of input.
+  if (html.startsWith('>', lt + 4)) return { type: 'comment', start: lt, end: lt + 5 };
+  if (html.startsWith('->', lt + 4)) return { type: 'comment', start: lt, end: lt + 6 };
+  const a = html.indexOf('-->', lt + 4);
+  const b = html.indexOf('--!>', lt + 4);
+  let end;
+  if (a < 0 && b < 0) end = html.length;
+  else if (b < 0 || (a >= 0 && a < b)) end = a + 3;
+  else end = b + 4;
+  return { type: 'comment', start: lt, end };
+}
+
+function bogusComment(html, lt) {
+  const gt = html.indexOf('>', lt);
+  return { type: 'comment', start: lt, end: gt < 0 ? html.length : gt + 1 };
+}
+
+function readTag(html, lt, isEnd) {
+  const n = html.length;
+  let i = lt + (isEnd ? 2 : 1);
+  let name = '';
+  while (i < n && !isSpace(html[i]) && html[i] !== '/' && html[i] !== '>') name += html[i++];
+  name = name.toLowerCase().replace(/\0/g, '\ufffd');
+  const attrs = [];
+  const seen = new Set();
+  let selfClosing = false;
+  for (;;) {
+    while (i < n && (isSpace(html[i]) || html[i] === '/')) {
+      selfClosing = html[i] === '/' && html[i + 1] === '>';
+      i++;
+    }
+    if (i >= n) return { type: 'eof', start: lt, end: n };
+    if (html[i] === '>') {
+      i++;
+      break;
+    }
+    selfClosing = false;
+    let attrName = html[i++]; // (a first '=' is part of the name)
+    while (i < n && !isSpace(html[i]) && html[i] !== '/' && html[i] !== '>' && html[i] !== '=') attrName += html[i++];
+    attrName = attrName.toLowerCase();
+    let j = i;
+    while (j < n && isSpace(html[j])) j++;
+    let raw = null;
+    if (html[j] === '=') {
+      i = j + 1;
+      while (i < n && isSpace(html[i])) i++;
+      if (i >= n) return { type: 'eof', start: lt, end: n };
+      const q = html[i];
+      if (q === '"' || q === "'") {
+        const close = html.indexOf(q, i + 1);
+        if (close < 0) return { type: 'eof', start: lt, end: n };
+        raw = html.slice(i + 1, close);
+        i = close + 1;
+      } else if (q === '>') {
+        raw = ''; // "a=>" : an empty value, and the tag ends
+      } else {
+        const s = i;
+        while (i < n && !isSpace(html[i]) && html[i] !== '>') i++;
+        raw = html.slice(s, i);
+      }
+    }
+    if (!isEnd && !seen.has(attrName)) {
+      seen.add(attrName);
+      attrs.push({ name: attrName, value: raw === null ? '' : decodeEntities(raw, true), raw });
+    }
+  }
+  if (isEnd) return { type: 'end', name, start: lt, end: i };
+  return { type: 'start', name, attrs, selfClosing, start: lt, end: i };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tree.
+
+const CLOSES_P = new Set(['address', 'article', 'aside', 'blockquote', 'center', 'details', 'dialog', 'dir', 'div',
+  'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
+  'hr', 'listing', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'ul', 'li', 'dd', 'dt',
+  'plaintext', 'xmp']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+// Elements an implied end tag does not look past.
+const SCOPE = new Set(['html', 'body', 'table', 'td', 'th', 'caption', 'template', 'button', 'object', 'marquee',
+  'applet', 'svg', 'math', 'foreignobject']);
+
+/**
+ * Builds a tree from `html`: {type: 'root', children}; nodes are
+ * {type: 'element', name, attrs, selfClosing, foreign, children, start, end} (start/end: the start
+ * tag's extent), {type: 'text', start, end}, {type: 'rawtext', start, end, rcdata},
+ * {type: 'comment'|'doctype', start, end}, each node with `parent`.
+ */
+export function parseHtml(html) {
+  const root = { type: 'root', children: [], parent: null };
+  const stack = [root];
+  const top = () => stack[stack.length - 1];
+  const append = (node) => {
+    node.parent = top();
+    top().children.push(node);
+  };
+  const openIndex = (names, stopAt = SCOPE) => {
+    for (let k = stack.length - 1; k > 0; k--) {
+      const name = stack[k].name;
+      if (names.has(name)) return k;
+      if (stopAt.has(name)) return -1;
+    }
+    return -1;
+  };
+  const closeTo = (k) => {
+    if (k > 0) stack.length = k;
+  };
+  const inForeign = () => stack.some((e) => e.foreign);
+  for (const tok of tokenize(html)) {
+    if (tok.type === 'start') {
+      const foreign = tok.name === 'svg' || tok.name === 'math' || inForeign();
+      if (!foreign) {
+        if (CLOSES_P.has(tok.name)) closeTo(openIndex(new Set(['p'])));
+        if (tok.name === 'li') closeTo(openIndex(new Set(['li']), new Set([...SCOPE, 'ul', 'ol'])));
+        if (tok.name === 'dd' || tok.name === 'dt') closeTo(openIndex(new Set(['dd', 'dt']), new Set([...SCOPE, 'dl'])));
+        if (HEADINGS.has(tok.name) && HEADINGS.has(top().name)) stack.pop();
+        if (tok.name === 'a') closeTo(openIndex(new Set(['a'])));
+        if (tok.name === 'option' || tok.name === 'optgroup') closeTo(openIndex(new Set(tok.name === 'option' ? ['option'] : ['option', 'optgroup']), new Set([...SCOPE, 'select'])));
+        if (tok.name === 'td' || tok.name === 'th') closeTo(openIndex(new Set(['td', 'th']), new Set(['table', 'tr', 'template'])));
+        if (tok.name === 'tr') closeTo(openIndex(new Set(['tr', 'td', 'th']), new Set(['table', 'template'])));
+        if (tok.name === 'thead' || tok.name === 'tbody' || tok.name === 'tfoot') {
+          closeTo(openIndex(new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']), new Set(['table', 'template'])));
+        }
+      }
+      const el = {
+        type: 'element', name: tok.name, attrs: tok.attrs, selfClosing: tok.selfClosing, foreign, children: [],
+        start: tok.start, end: tok.end,
+      };
+      append(el);
+      if (!VOID.has(tok.name) && !(foreign && tok.selfClosing)) stack.push(el);
+    } else if (tok.type === 'end') {
+      let k = -1;
+      for (let j = stack.length - 1; j > 0; j--) {
+        if (stack[j].name === tok.name) {
+          k = j;
+          break;
+        }
+      }
+      if (k > 0) closeTo(k);
+      else if (tok.name === 'br') append({ type: 'element', name: 'br', attrs: [], selfClosing: false, foreign: false, children: [], start: tok.start, end: tok.end });
+      // (other stray end tags are dropped)
+    } else {
+      append({ type: tok.type, start: tok.start, end: tok.end, rcdata: tok.rcdata });
+    }
+  }
+  return root;
+}

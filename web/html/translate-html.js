@@ -1,0 +1,180 @@
+/**
+ * translate(html, { html: true }): translates the text of an HTML string and returns HTML, with
+ * the markup kept and inline elements placed on the translated words (see segment.js for how).
+ * The markup is read by this project's tokenizer (tokenize.js), never by a browser parser, so
+ * nothing in it runs or loads while it is translated, in a page, a Web Worker or Node.
+ *
+ * What comes out: the same document with the text of every segment (a run of text and inline
+ * elements between block boundaries) and the title, alt, placeholder, aria-label and
+ * aria-description attributes (and the value of button-type inputs) translated; everything else
+ * as it was written: script, style, pre, code/kbd/samp/var, textarea, comments, elements and
+ * attributes under translate="no" or class="notranslate", other attributes (start tags whose
+ * attributes are not translated are copied character for character). Translated text is escaped
+ * (& < > and no-break spaces), characters the input wrote as a character reference are written
+ * with the same reference, and the whitespace around and between sentences is the input's. End
+ * tags the input left out (or that a broken document never closed) are written, so every element
+ * is closed and the output is well-formed; stray end tags are dropped. The output is no safer than
+ * the input: it keeps the input's scripts, event handlers and URLs (translation does not sanitize).
+ */
+import { parseHtml, decodeEntities, escapeText, escapeAttribute, VOID } from './tokenize.js';
+import { collectUnits, placeSegment, translateUnits, joinPlain } from './segment.js';
+
+/** Reads a tree from parseHtml() (the adapter segment.js works through). */
+function stringAdapter(html) {
+  const decoded = new Map();
+  return {
+    kind: (n) => (n.type === 'element' ? 'element' : n.type === 'text' ? 'text' : n.type === 'comment' ? 'comment' : n.type === 'root' ? 'element' : 'other'),
+    name: (n) => (n.type === 'root' ? '#root' : n.name),
+    attr: (n, name) => {
+      if (!n.attrs) return null;
+      const at = n.attrs.find((x) => x.name === name);
+      return at ? at.value : null;
+    },
+    children: (n) => n.children || [],
+    text: (n) => {
+      if (!decoded.has(n)) decoded.set(n, decodeEntities(html.slice(n.start, n.end)));
+      return decoded.get(n);
+    },
+  };
+}
+
+/**
+ * The characters the input wrote as named or numeric references in text (other than & < > and
+ * the quote), mapped to how it wrote them, so that translated text writes them the same way.
+ */
+function referenceSpellings(html) {
+  const map = new Map();
+  const re = /&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g;
+  let m;
+  while ((m = re.exec(html)) !== null && map.size < 200) {
+    const ch = decodeEntities(m[0]);
+    if (ch === m[0] || [...ch].length !== 1 || /[&<>"\s]/.test(ch)) continue;
+    if (!map.has(ch)) map.set(ch, m[0]);
+  }
+  return map;
+}
+
+/**
+ * Translates an HTML string with `translator` (a Translator). Options are translate()'s (`beam`,
+ * `signal`, `onProgress`, …); alignments are always on. Resolves with the translation: `text` the
+ * HTML, `html: true`, `sentences` (their ranges index the plain text that was translated, not the
+ * HTML), `segments` (how many runs of text were translated), `attributes`, `elements` (inline
+ * elements placed on words) and `lost` (inline elements the alignment placed on no word; they are
+ * kept, empty, where their text began), plus translate()'s stats and timings summed over requests.
+ */
+export async function translateHtml(translator, html, options = {}) {
+  const { onProgress, html: _html, ...rest } = options;
+  const root = parseHtml(html);
+  const a = stringAdapter(html);
+  const units = collectUnits(root, a);
+  const spellings = referenceSpellings(html);
+  const escape = (text) => {
+    let out = escapeText(text);
+    if (spellings.size) out = [...out].map((c) => spellings.get(c) || c).join('');
+    return out;
+  };
+  const attributeOut = new Map(); // element → Map(name → translated value)
+  const placed = new Map(); // segment unit → its pieces
+  const sentences = [];
+  let elements = 0;
+  let lost = 0;
+  const stats = { sourceTokens: 0, targetTokens: 0, tokensPerSecond: 0, chunks: 0, wasmHeapBytes: null };
+  const timings = { engineMs: 0, encodeMs: 0, decodeMs: 0, workerMs: 0, queueMs: 0, totalMs: 0 };
+  const started = performance.now();
+  await translateUnits(translator, units, { batchChars: 5000, ...rest }, (batch, results, progress) => {
+    const r = progress.result;
+    for (const k of ['sourceTokens', 'targetTokens', 'chunks']) stats[k] += r.stats[k];
+    stats.wasmHeapBytes = r.stats.wasmHeapBytes;
+    for (const k of Object.keys(timings)) timings[k] += r.timings[k] || 0;
+    sentences.push(...r.sentences);
+    batch.forEach((u, i) => {
+      if (u.type === 'attribute') {
+        if (!attributeOut.has(u.node)) attributeOut.set(u.node, new Map());
+        attributeOut.get(u.node).set(u.name, joinPlain(u.value, results[i].sentences));
+        return;
+      }
+      const p = placeSegment(u.seg, results[i].sentences);
+      elements += p.placed;
+      lost += p.lost;
+      placed.set(u, p.pieces);
+    });
+    if (typeof onProgress === 'function') {
+      try {
+        onProgress({ done: progress.done, total: progress.total, range: [0, 0], text: '', sentences: r.sentences });
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  });
+  const segmentOut = new Map(); // first node of a segment → {nodes, html}
+  for (const [u, pieces] of placed) {
+    segmentOut.set(u.nodes[0], { nodes: new Set(u.nodes), html: renderPieces(pieces, html, attributeOut, escape) });
+  }
+  const text = root.children.map((c) => serializeNode(c, html, segmentOut, attributeOut)).join('');
+  stats.tokensPerSecond = timings.engineMs > 0 ? stats.targetTokens / (timings.engineMs / 1000) : 0;
+  timings.totalMs = performance.now() - started;
+  return {
+    text, html: true, sentences, segments: placed.size, attributes: units.length - placed.size, elements, lost, stats, timings,
+  };
+}
+
+/** Opens and closes inline elements as the pieces' stacks change. */
+function renderPieces(pieces, html, attributeOut, escape) {
+  let out = '';
+  let open = [];
+  const opened = new Set();
+  for (const p of pieces) {
+    const stack = p.stack || [];
+    let k = 0;
+    while (k < open.length && k < stack.length && open[k] === stack[k]) k++;
+    for (let j = open.length - 1; j >= k; j--) out += `</${open[j].node.name}>`;
+    for (let j = k; j < stack.length; j++) {
+      const r = stack[j];
+      out += startTag(r.node, html, attributeOut, opened.has(r));
+      opened.add(r);
+    }
+    open = stack;
+    if (p.node) out += p.empty ? `${startTag(p.node, html, attributeOut, false)}</${p.node.name}>` : serializeNode(p.node, html, new Map(), attributeOut);
+    else out += escape(p.text);
+  }
+  for (let j = open.length - 1; j >= 0; j--) out += `</${open[j].node.name}>`;
+  return out;
+}
+
+function startTag(node, html, attributeOut, again) {
+  const translated = attributeOut.get(node);
+  if (!translated && !again) return html.slice(node.start, node.end);
+  let out = `<${node.name}`;
+  for (const at of node.attrs) {
+    if (again && at.name === 'id') continue; // an element split in two keeps its id once
+    if (translated && translated.has(at.name)) out += ` ${at.name}="${escapeAttribute(translated.get(at.name))}"`;
+    else if (at.raw === null) out += ` ${at.name}`;
+    else out += ` ${at.name}="${at.raw.replace(/"/g, '&quot;')}"`;
+  }
+  return `${out}${node.selfClosing && (VOID.has(node.name) || node.foreign) ? ' /' : ''}>`;
+}
+
+function serializeChildren(children, html, segmentOut, attributeOut) {
+  let out = '';
+  let skip = null;
+  for (const c of children) {
+    if (skip && skip.has(c)) continue;
+    const seg = segmentOut.get(c);
+    if (seg) {
+      out += seg.html;
+      skip = seg.nodes;
+      continue;
+    }
+    out += serializeNode(c, html, segmentOut, attributeOut);
+  }
+  return out;
+}
+
+function serializeNode(node, html, segmentOut, attributeOut) {
+  if (node.type !== 'element') return html.slice(node.start, node.end);
+  let out = startTag(node, html, attributeOut, false);
+  if (VOID.has(node.name) || (node.foreign && node.selfClosing)) return out;
+  out += serializeChildren(node.children, html, segmentOut, attributeOut);
+  return `${out}</${node.name}>`;
+}
+
