@@ -128,6 +128,64 @@ export interface TranslateOptions {
   chunkChars?: number;
 }
 
+/** translate(html, { html: true }): the input is HTML and so is the result (see HtmlTranslation). */
+export interface HtmlTranslateOptions extends TranslateOptions {
+  html: true;
+}
+
+/**
+ * What translate(html, { html: true }) resolves with. `text` is the translated HTML: the text of
+ * every run of text between block elements translated as a paragraph, inline elements (a, b, em,
+ * span, …) placed on the target words aligned to their source words, code/kbd/samp/var, script,
+ * style, pre, comments and anything under translate="no" (or class="notranslate") copied as
+ * written, title/alt/placeholder/aria-label/aria-description (and button inputs' value)
+ * translated; translated text escaped, every element closed. The input is read by the module's own
+ * tokenizer: nothing in it runs or loads. The output keeps the input's scripts, handlers and URLs:
+ * it is as safe to insert into a page as the input was.
+ */
+export interface HtmlTranslation extends Translation {
+  html: true;
+  /** Runs of text translated (one per block), and attributes translated. */
+  segments: number;
+  attributes: number;
+  /** Inline elements placed on words, and those the alignment put on no word (kept, empty, where their text began). */
+  elements: number;
+  lost: number;
+}
+
+export interface TranslateElementOptions extends Omit<TranslateOptions, 'onProgress'> {
+  /** The Translator to use (Translator#translateElement passes itself). */
+  translator?: Translator;
+  /** Characters per request (default 1500): each batch is applied to the page when it is done. */
+  batchChars?: number;
+  /** After each batch is applied: input characters done of total, and segments translated so far. */
+  onProgress?: (progress: { done: number; total: number; segments: number }) => void;
+}
+
+/** What translateElement() resolves with. */
+export interface TranslatedElement {
+  /** Puts the original nodes, text and attributes back (once). */
+  restore(): void;
+  segments: number;
+  attributes: number;
+  elements: number;
+  lost: number;
+  /** Segments or attributes the page changed while they were being translated (left as the page made them). */
+  skipped: number;
+}
+
+/**
+ * Translates a live DOM subtree in place (main thread), like Firefox's page translation: the same
+ * segments, placement and attributes as translate(html, { html: true }). Translated text goes into
+ * new Text nodes (no innerHTML, nothing parsed); inline elements keep their identity (a shallow
+ * clone without id only where one is split in two); images and untranslated elements are moved, not
+ * cloned. onProgress gets {done, total, segments} after each batch. An abort (`signal`) or an error
+ * restores the original and rejects; translating an element again restores it first.
+ */
+export declare function translateElement(element: Element, options: TranslateElementOptions & { translator: Translator }): Promise<TranslatedElement>;
+/** Restores what translateElement() changed under `element`; false when it had nothing to restore. */
+export declare function restoreElement(element: Element): boolean;
+
 export interface Token {
   /** The SentencePiece piece, e.g. "▁Hal"; the last token is "</s>". */
   piece: string;
@@ -338,7 +396,10 @@ export declare class Translator {
   /** How many times the worker was replaced: after an abort of a running request, a request of recycleChars or more, or a crash. */
   readonly restarts: number;
   /** Queues a translation. */
+  translate(html: string, options: HtmlTranslateOptions): Promise<HtmlTranslation>;
   translate(text: string, options?: TranslateOptions): Promise<Translation>;
+  /** translateElement(element, { ...options, translator: this }). */
+  translateElement(element: Element, options?: TranslateElementOptions): Promise<TranslatedElement>;
   /**
    * Queues a translation like translate(), with the same options, and streams its sentences: each
    * chunk's as soon as that chunk is done (a text of one chunk yields them all at the end). An

@@ -40,10 +40,12 @@ import {
 } from './protocol.js';
 import { engineOptions } from './options.js';
 import { translateHtml } from './html/translate-html.js';
+import { translateElement } from './html/translate-element.js';
 
 export { TranslatorError, ErrorCode, PROTOCOL_VERSION } from './protocol.js';
 export { DECODING_OPTIONS } from './options.js';
 export { detectLanguage } from './detect.js';
+export { translateElement, restoreElement } from './html/translate-element.js';
 
 const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -261,6 +263,15 @@ export class Translator {
       return translateHtml(this, text, options);
     }
     return this.#translateRequest(text, options);
+  }
+
+  /**
+   * Translates a live DOM subtree in place (main thread): translateElement(element, { translator: this, ...options }).
+   * @param {Element} element
+   * @param {object} [options]
+   */
+  translateElement(element, options = {}) {
+    return translateElement(element, { ...options, translator: this });
   }
 
   /**

@@ -4,6 +4,7 @@
 // it, tsc reports the directive as unused and the test fails.
 import Default, {
   DECODING_OPTIONS, ErrorCode, PROTOCOL_VERSION, Translator, TranslatorError, hasWasmSimd, listModels, pickModel,
+  restoreElement, translateElement,
 } from '../../web/translator.js';
 import type {
   DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, SentenceStream, Token,
@@ -99,4 +100,24 @@ export async function misuse(t: Translator): Promise<void> {
   // @ts-expect-error no such error code
   const code: ErrorCodeValue = 'oops';
   console.log(phase, code);
+}
+
+export async function htmlUsage(t: Translator, element: Element, signal: AbortSignal): Promise<number> {
+  const h = await t.translate('<p>Click <a href="/x">here</a>.</p>', { html: true, beam: 4, signal });
+  const html: string = h.text;
+  const counts: number = h.segments + h.attributes + h.elements + h.lost;
+  const done = await translateElement(element, { translator: t, signal, batchChars: 2000, onProgress: (p) => console.log(p.done / p.total, p.segments) });
+  const again = await t.translateElement(element, { beam: 1 });
+  done.restore();
+  const restored: boolean = restoreElement(element);
+  return html.length + counts + again.segments + done.skipped + Number(restored);
+}
+
+export async function htmlMisuse(t: Translator, element: Element): Promise<void> {
+  // @ts-expect-error translateElement needs an Element
+  await t.translateElement('<p>x</p>');
+  // @ts-expect-error the module function needs the translator
+  await translateElement(element, { beam: 4 });
+  // @ts-expect-error html is `true` or absent
+  await t.translate('x', { html: 'yes' });
 }

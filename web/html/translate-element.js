@@ -1,0 +1,165 @@
+/**
+ * translateElement(element, options): translates a live DOM subtree in place (main thread), as
+ * Firefox's page translation does: the same segments, inline-element placement and attributes as
+ * translate(html, { html: true }) (segment.js), applied to the page's own nodes.
+ *
+ * How the DOM changes: translated text is new Text nodes (never markup: nothing is parsed, no
+ * innerHTML); an inline element keeps its identity (the original node holds its first placed
+ * words, listeners and all) and, only where the translation splits it in two, a shallow clone
+ * without its id holds the rest; images, code and other untranslated elements are moved, never
+ * cloned, so nothing loads again. Attributes (title, alt, placeholder, aria-label, …) are set with
+ * setAttribute. Batches of about `batchChars` characters are translated and applied one after
+ * another, so the page changes as it goes and onProgress reports each. restore() (or
+ * restoreElement(element)) puts the original nodes, text and attributes back; an abort (`signal`)
+ * or an error restores what was done and rejects.
+ */
+import { collectUnits, placeSegment, translateUnits, joinPlain } from './segment.js';
+
+const domAdapter = {
+  kind: (n) => (n.nodeType === 1 ? 'element' : n.nodeType === 3 || n.nodeType === 4 ? 'text' : n.nodeType === 8 ? 'comment' : n.nodeType === 11 || n.nodeType === 9 ? 'element' : 'other'),
+  name: (n) => (n.nodeType === 1 ? n.localName.toLowerCase() : '#fragment'),
+  attr: (n, name) => (n.nodeType === 1 ? n.getAttribute(name) : null),
+  children: (n) => Array.from(n.childNodes),
+  text: (n) => n.data,
+};
+
+const active = new WeakMap(); // element → the handle of its translation
+
+/**
+ * @param {Element} element
+ * @param {{translator: import('../translator.d.ts').Translator, signal?: AbortSignal,
+ *   onProgress?: (p: {done: number, total: number, segments: number}) => void, batchChars?: number,
+ *   beam?: number}} options
+ */
+export async function translateElement(element, options = {}) {
+  const { translator, signal, onProgress, batchChars = 1500, ...decoding } = options;
+  if (!translator || typeof translator.translate !== 'function') throw new TypeError('translateElement(element, { translator }): a Translator is needed.');
+  if (!element || element.nodeType !== 1) throw new TypeError('translateElement(element): element must be a DOM Element.');
+  restoreElement(element); // translating again starts from the original
+  const undo = [];
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+    undo.length = 0;
+    if (active.get(element) === handle) active.delete(element);
+  };
+  const handle = { restore, segments: 0, attributes: 0, elements: 0, lost: 0, skipped: 0 };
+  active.set(element, handle);
+  const units = collectUnits(element, domAdapter);
+  const doc = element.ownerDocument;
+  try {
+    await translateUnits(translator, units, { ...decoding, batchChars, signal }, (batch, results, progress) => {
+      if (restored) throw abortError();
+      batch.forEach((u, i) => {
+        const r = results[i];
+        if (u.type === 'attribute') {
+          const before = u.node.getAttribute(u.name);
+          if (before !== u.value) { // changed by the page meanwhile: leave it
+            handle.skipped += 1;
+            return;
+          }
+          u.node.setAttribute(u.name, joinPlain(u.value, r.sentences));
+          undo.push(() => u.node.setAttribute(u.name, before));
+          handle.attributes += 1;
+          return;
+        }
+        if (!stillInPlace(u)) {
+          handle.skipped += 1;
+          return;
+        }
+        const p = placeSegment(u.seg, r.sentences);
+        undo.push(applySegment(doc, u, p.pieces));
+        handle.segments += 1;
+        handle.elements += p.placed;
+        handle.lost += p.lost;
+      });
+      if (typeof onProgress === 'function') {
+        try {
+          onProgress({ done: progress.done, total: progress.total, segments: handle.segments });
+        } catch (e) {
+          console.error(e);
+        }
+      }
+    });
+  } catch (e) {
+    restore();
+    throw e;
+  }
+  return handle;
+}
+
+/** Puts back what translateElement() changed under `element`; false when nothing was translated. */
+export function restoreElement(element) {
+  const h = active.get(element);
+  if (!h) return false;
+  h.restore();
+  return true;
+}
+
+function abortError() {
+  return typeof DOMException === 'function' ? new DOMException('The translation was restored.', 'AbortError') : new Error('AbortError');
+}
+
+/** The segment's nodes are still consecutive children of its container, their text unchanged. */
+function stillInPlace(u) {
+  for (let i = 0; i < u.nodes.length; i++) {
+    const n = u.nodes[i];
+    if (n.parentNode !== u.container) return false;
+    if (i > 0 && u.nodes[i - 1].nextSibling !== n) return false;
+  }
+  return true;
+}
+
+/** Rebuilds a segment's nodes from the placed pieces; returns the function that undoes it. */
+function applySegment(doc, u, pieces) {
+  const parent = u.container;
+  const next = u.nodes[u.nodes.length - 1].nextSibling;
+  const saved = new Map(); // element → its original child nodes
+  const keep = (el) => {
+    if (!saved.has(el)) saved.set(el, Array.from(el.childNodes));
+  };
+  for (const r of u.seg.elements) keep(r.node);
+  const frag = doc.createDocumentFragment();
+  const used = new Set();
+  let open = []; // [{rec, el}]
+  for (const p of pieces) {
+    const stack = p.stack || [];
+    let k = 0;
+    while (k < open.length && k < stack.length && open[k].rec === stack[k]) k++;
+    open = open.slice(0, k);
+    for (let j = k; j < stack.length; j++) {
+      const rec = stack[j];
+      let el;
+      if (!used.has(rec.node)) {
+        el = rec.node;
+        used.add(el);
+        el.replaceChildren();
+      } else {
+        el = rec.node.cloneNode(false); // a shallow clone of an inline element: nothing to load or run
+        el.removeAttribute('id');
+      }
+      (open.length ? open[open.length - 1].el : frag).appendChild(el);
+      open.push({ rec, el });
+    }
+    const into = open.length ? open[open.length - 1].el : frag;
+    if (p.node) {
+      if (p.empty) {
+        keep(p.node);
+        p.node.replaceChildren();
+      }
+      into.appendChild(p.node);
+    } else into.appendChild(doc.createTextNode(p.text));
+  }
+  const inserted = Array.from(frag.childNodes);
+  for (const n of u.nodes) if (n.parentNode === parent) parent.removeChild(n);
+  parent.insertBefore(frag, next && next.parentNode === parent ? next : null);
+  return () => {
+    for (const [el, children] of saved) el.replaceChildren(...children);
+    const originals = new Set(u.nodes);
+    const ref = next && next.parentNode === parent ? next : null;
+    for (const n of inserted) if (!originals.has(n) && n.parentNode === parent) parent.removeChild(n);
+    for (const n of u.nodes) parent.insertBefore(n, ref);
+  };
+}
