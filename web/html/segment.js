@@ -438,9 +438,11 @@ export function placeSegment(seg, sentences) {
       anchored.get(key).push(item);
       return;
     }
-    // After the target word most aligned to the source word before `pos`.
+    // After the target word most aligned to the source word before `pos` (and after the space
+    // that follows it when the source had one there).
     let k = -1;
     si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
+    if (k >= 0 && /\s/.test(seg.text.slice(si.src[k].end, pos))) item = { ...item, afterSpace: true };
     let key = `s${sent.indexOf(si)}`;
     if (k >= 0 && si.count) {
       let best = -1;
@@ -485,8 +487,16 @@ export function placeSegment(seg, sentences) {
   const pushText = (text, stack = null) => {
     if (text) pieces.push({ text, stack });
   };
+  let deferred = []; // items to write after the text that follows the word they are anchored to
   const flushAnchors = (key) => {
-    for (const item of anchored.get(key) || []) pieces.push({ ...item, stack: null });
+    for (const item of anchored.get(key) || []) {
+      if (item.afterSpace) deferred.push(item);
+      else pieces.push({ ...item, stack: null });
+    }
+  };
+  const flushDeferred = () => {
+    for (const item of deferred) pieces.push({ ...item, stack: null });
+    deferred = [];
   };
   const sourceGap = (from, to) => {
     const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
@@ -512,6 +522,7 @@ export function placeSegment(seg, sentences) {
         continue;
       }
       pushText(s.target.slice(cursor, w.range[0]));
+      flushDeferred();
       if (atomicAt.has(g)) {
         pieces.push({ node: atomicAt.get(g).node, stack: w.stack });
         if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
@@ -520,6 +531,7 @@ export function placeSegment(seg, sentences) {
       flushAnchors(g);
     }
     pushText(s.target.slice(cursor));
+    flushDeferred();
   });
   sourceGap(pos, seg.text.length);
 

@@ -261,7 +261,7 @@ const SCOPE = new Set(['html', 'body', 'table', 'td', 'th', 'caption', 'template
 /**
  * Builds a tree from `html`: {type: 'root', children}; nodes are
  * {type: 'element', name, attrs, selfClosing, foreign, children, start, end} (start/end: the start
- * tag's extent), {type: 'text', start, end}, {type: 'rawtext', start, end, rcdata},
+ * tag's extent; `synthetic` for a <br> made from a stray </br>), {type: 'text', start, end}, {type: 'rawtext', start, end, rcdata},
  * {type: 'comment'|'doctype', start, end}, each node with `parent`.
  */
 export function parseHtml(html) {
@@ -295,9 +295,11 @@ export function parseHtml(html) {
         if (tok.name === 'a') closeTo(openIndex(new Set(['a'])));
         if (tok.name === 'option' || tok.name === 'optgroup') closeTo(openIndex(new Set(tok.name === 'option' ? ['option'] : ['option', 'optgroup']), new Set([...SCOPE, 'select'])));
         if (tok.name === 'td' || tok.name === 'th') closeTo(openIndex(new Set(['td', 'th']), new Set(['table', 'tr', 'template'])));
-        if (tok.name === 'tr') closeTo(openIndex(new Set(['tr', 'td', 'th']), new Set(['table', 'template'])));
+        const inTable = new Set(['table', 'template']);
+        if (tok.name === 'tr') closeTo(openIndex(new Set(['tr']), inTable));
         if (tok.name === 'thead' || tok.name === 'tbody' || tok.name === 'tfoot') {
-          closeTo(openIndex(new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']), new Set(['table', 'template'])));
+          const k = openIndex(new Set(['thead', 'tbody', 'tfoot']), inTable);
+          closeTo(k > 0 ? k : openIndex(new Set(['tr']), inTable));
         }
       }
       const el = {
@@ -315,7 +317,7 @@ export function parseHtml(html) {
         }
       }
       if (k > 0) closeTo(k);
-      else if (tok.name === 'br') append({ type: 'element', name: 'br', attrs: [], selfClosing: false, foreign: false, children: [], start: tok.start, end: tok.end });
+      else if (tok.name === 'br') append({ type: 'element', name: 'br', attrs: [], selfClosing: false, foreign: false, children: [], start: tok.start, end: tok.end, synthetic: true });
       // (other stray end tags are dropped)
     } else {
       append({ type: tok.type, start: tok.start, end: tok.end, rcdata: tok.rcdata });

@@ -143,7 +143,7 @@ function renderPieces(pieces, html, attributeOut, escape) {
 
 function startTag(node, html, attributeOut, again) {
   const translated = attributeOut.get(node);
-  if (!translated && !again) return html.slice(node.start, node.end);
+  if (!translated && !again && !node.synthetic) return html.slice(node.start, node.end);
   let out = `<${node.name}`;
   for (const at of node.attrs) {
     if (again && at.name === 'id') continue; // an element split in two keeps its id once

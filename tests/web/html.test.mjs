@@ -1,0 +1,132 @@
+/**
+ * The HTML path without the engine: the tokenizer and tree (web/html/tokenize.js), and
+ * translate(html, { html: true })'s segmentation, placement and serialization through a stand-in
+ * translator whose alignments are known exactly (tests/web/html-fake.mjs): one that keeps every
+ * word must give the input back, one that reverses each sentence's words must carry each inline
+ * element with its words. The same paths with the real engine: html-wasm.test.mjs.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { tokenize, parseHtml, decodeEntities, escapeText } from '../../web/html/tokenize.js';
+import { translateHtml } from '../../web/html/translate-html.js';
+import { fakeTranslator, assertBalanced, tagCounts } from './html-fake.mjs';
+
+const types = (html) => tokenize(html).map((t) => (t.type === 'start' || t.type === 'end' ? `${t.type}:${t.name}` : t.type));
+
+test('tokenizer: tags, attributes in three quotings, comments, doctype, raw text, cut-off tags', () => {
+  const html = '<!DOCTYPE html><p class=a id="b" title=\'c d\' hidden>x &amp; y</p><!-- <b>not a tag</b> --><br/>';
+  assert.deepEqual(types(html), ['doctype', 'start:p', 'text', 'end:p', 'comment', 'start:br']);
+  const p = tokenize(html)[1];
+  assert.deepEqual(p.attrs.map((a) => [a.name, a.value, a.raw]), [['class', 'a', 'a'], ['id', 'b', 'b'], ['title', 'c d', 'c d'], ['hidden', '', null]]);
+  assert.deepEqual(types('<script>if (a < b && c > d) document.write("</p>")</script><style>p>a{}</style>'),
+    ['start:script', 'rawtext', 'end:script', 'start:style', 'rawtext', 'end:style']);
+  assert.deepEqual(types('<title>A &amp; <b>B</b></title>'), ['start:title', 'rawtext', 'end:title']);
+  assert.deepEqual(types('a < b <3 </> <!-->c<?php x ?></ x>'), ['text', 'text', 'comment', 'text', 'comment', 'comment']);
+  assert.deepEqual(types('text <a href="unterminated'), ['text'], 'a tag cut off by the end is dropped');
+  assert.deepEqual(tokenize('<a b=1 b=2 B=3>')[0].attrs.map((a) => a.value), ['1'], 'the first of a duplicated attribute wins');
+  assert.deepEqual(types('<!-- never closed <p>'), ['comment']);
+  assert.deepEqual(types('<SCRIPT>x</SCRIPT >y'), ['start:script', 'rawtext', 'end:script', 'text']);
+});
+
+test('character references: named, numeric, legacy without semicolon, in attributes, bad code points', () => {
+  assert.equal(decodeEntities('&amp;&lt;&gt;&quot;&nbsp;&copy;&eacute;&hellip;&euro;'), '&<>"\u00a0©é…€');
+  assert.equal(decodeEntities('&#228;&#xE4;&#X1F600;&#0;&#xD800;&#x110000;&#150;'), 'ää😀\ufffd\ufffd\ufffd–');
+  assert.equal(decodeEntities('&copy 2024 &ampx &unknown; &'), '© 2024 &x &unknown; &');
+  assert.equal(decodeEntities('?a=1&copy=2', true), '?a=1&copy=2', 'attribute: no legacy reference before =');
+  assert.equal(escapeText('a < b & c > d\u00a0e'), 'a &lt; b &amp; c &gt; d&nbsp;e');
+});
+
+test('tree: void elements, implied end tags, stray and misnested end tags, end of input', () => {
+  const names = (node) => (node.children || []).filter((c) => c.type === 'element').map((c) => `${c.name}(${names(c)})`).join(' ');
+  assert.equal(names(parseHtml('<p>a<p>b<ul><li>c<li>d</ul>')), 'p() p() ul(li() li())');
+  assert.equal(names(parseHtml('<p>a<br>b<img src=x>c</p>')), 'p(br() img())');
+  assert.equal(names(parseHtml('<b>a<i>b</b>c</i>d</span>')), 'b(i())');
+  assert.equal(names(parseHtml('<table><tr><td>a<td>b<tr><td>c</table>')), 'table(tr(td() td()) tr(td()))');
+  assert.equal(names(parseHtml('<svg><path d="M0"/><circle r=1 /></svg>')), 'svg(path() circle())');
+  assert.equal(names(parseHtml('<div><span>open')), 'div(span())');
+});
+
+test('HTML through a translator that keeps every word gives the same document back', async () => {
+  const t = fakeTranslator('same');
+  const docs = [
+    '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p>',
+    '<ul>\n  <li>The <em>red</em> house.</li>\n  <li>Two <strong>green <i>apples</i></strong> now.</li>\n</ul>\n',
+    '<p>Tom &amp; Jerry &lt;3 &copy; caf&eacute;&nbsp;bar.</p>',
+    '<div><h1>Title</h1>\n<p>One. Two! Three?</p><p>Line one<br>line two<br/>\n  line three</p></div>',
+    '<p>Run <code>npm install</code> first, then <kbd>Ctrl</kbd>.</p><pre>  keep\n   this  </pre>',
+    '<!DOCTYPE html><html><head><meta charset=utf-8><script>var a = "<b>x</b>";</script></head><body><p>Hi<!-- c --> there.</p></body></html>',
+  ];
+  for (const html of docs) {
+    const r = await translateHtml(t, html);
+    assert.equal(r.text, html, 'identity');
+    assertBalanced(r.text);
+    assert.equal(r.lost, 0);
+  }
+  // Inside a sentence, the whitespace around an element without words is the translation's.
+  const r = await translateHtml(t, '<p>Look <img src="a.png" alt="A dog"> at <a href="#"><img src="b.png"></a> this <span class="x"></span> now.</p>');
+  assert.equal(r.text, '<p>Look <img src="a.png" alt="A dog">at <a href="#"><img src="b.png"></a>this <span class="x"></span>now.</p>');
+  for (const html of []) {
+    assertBalanced(r.text);
+    assert.equal(r.lost, 0);
+  }
+});
+
+test('HTML through a translator that reverses words: elements move with their words, attributes translated', async () => {
+  const t = fakeTranslator('reverse');
+  let r = await translateHtml(t, '<p>Click <a href="/x">here</a> to <b>save it</b> now.</p>');
+  assert.equal(r.text, '<p>. now <b>it save</b> to <a href="/x">here</a> Click</p>');
+  assert.equal(r.elements, 2);
+  r = await translateHtml(t, '<p>a <b>b <i>c d</i> e</b> f.</p>');
+  assert.equal(r.text, '<p>. f <b>e <i>d c</i> b</b> a</p>', 'nesting kept');
+  r = await translateHtml(t, '<p title="big red dog">x <img alt="small cat" src=y.png> z.</p>');
+  assert.equal(r.text, '<p title="dog red big">. z x<img alt="cat small" src="y.png"></p>');
+  assert.equal(r.attributes, 2);
+  r = await translateHtml(t, '<p>use <code>npm install</code> now.</p>');
+  assert.equal(r.text, '<p>. now <code>npm install</code> use</p>', 'atomic element kept whole, its words not repeated');
+  r = await translateHtml(t, '<p><b>One two.</b> <i>Three four.</i></p>');
+  assert.equal(r.text, '<p><b>. two One</b> <i>. four Three</i></p>', 'sentences of one block');
+});
+
+test('translate="no", class notranslate, skipped elements and the characters the input escaped', async () => {
+  const t = fakeTranslator('reverse');
+  const r = await translateHtml(t, '<div translate="no"><p>keep me here</p></div><p>a <span translate=no>x y</span> b.</p>' +
+    '<p class="notranslate">not this one</p><style>p { }</style><p>1 &lt; 2 &amp; caf&eacute;</p><textarea>c d</textarea>');
+  assert.equal(r.text, '<div translate="no"><p>keep me here</p></div><p>. b <span translate=no>x y</span> a</p>' +
+    '<p class="notranslate">not this one</p><style>p { }</style><p>caf&eacute; &amp; 2 &lt; 1</p><textarea>c d</textarea>');
+});
+
+test('broken HTML comes out balanced, with every word and tag name kept', async () => {
+  const t = fakeTranslator('reverse');
+  const broken = [
+    '<p>Broken <b>bold <i>italic</b> text</i> here.<p>Second without end',
+    '<div><span>open <a href=x>link</div> after',
+    '<li>one<li>two</ul></ol></p>',
+    '<p>quote " and > and < alone & more</p>',
+    '<<p>>x</p>',
+    '<p>text <a href="x" title=\'y>z\'>link</a></p>',
+    '</b></i>stray ends<br></br>',
+  ];
+  for (const html of broken) {
+    const r = await translateHtml(t, html);
+    assertBalanced(r.text);
+    const words = (s) => (decodeEntities(s.replace(/<[^<>]*>/g, ' ')).match(/[\p{L}]{3,}/gu) || []).filter((w) => w !== 'amp').sort();
+    assert.deepEqual(words(r.text), words(html), html);
+  }
+});
+
+test('a 100 KB document: balanced, tag for tag, batched requests', async () => {
+  const t = fakeTranslator('reverse');
+  let html = '<!DOCTYPE html><html><body>';
+  for (let i = 0; html.length < 100000; i++) {
+    html += `<h2 id="s${i}">Section ${i}</h2>\n<p>The <a href="/p/${i}">first link</a> of part ${i} is <b>bold</b>, and <em>this <code>x${i}</code> one</em> is not.` +
+      ` A second sentence<br>after a break &amp; more.</p>\n<ul><li>Item <i>one</i><li>Item <img src="i${i}.png" alt="Picture ${i}"> two</ul>\n`;
+  }
+  html += '</body></html>';
+  const r = await translateHtml(t, html);
+  assertBalanced(r.text);
+  const before = tagCounts(html);
+  const after = tagCounts(r.text);
+  assert.deepEqual(after, before);
+  assert.ok(t.calls.length > 10, `${t.calls.length} requests`);
+  assert.equal(r.lost, 0);
+});
