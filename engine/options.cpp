@@ -21,6 +21,7 @@ const char* kind_name(OptionKind kind) {
     case OptionKind::integer: return "integer";
     case OptionKind::number: return "number";
     case OptionKind::flag: return "flag";
+    case OptionKind::text: return "text";
   }
   return "";
 }
@@ -41,6 +42,7 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::rerank) return {nullptr, nullptr, &o.rerank};
   if (&spec == &option::alignments) return {nullptr, nullptr, &o.alignments};
   if (&spec == &option::all_heads) return {nullptr, nullptr, &o.all_heads};
+  if (&spec == &option::alternatives) return {&o.alternatives, nullptr, nullptr};
   return {};  // not in the table: nothing to read or write
 }
 
@@ -51,6 +53,7 @@ std::string allowed_values(const OptionSpec& spec) {
     case OptionKind::integer: return "an integer from " + number_text(spec.min) + " to " + number_text(spec.max);
     case OptionKind::number: return "a number from " + number_text(spec.min) + " to " + number_text(spec.max);
     case OptionKind::flag: return "true or false";
+    case OptionKind::text: return "a string";
   }
   return "";
 }
@@ -60,6 +63,7 @@ std::string option_error(const OptionSpec& spec, std::string_view shown_name, st
 }
 
 bool option_allowed(const OptionSpec& spec, double value) {
+  if (spec.kind == OptionKind::text) return true;  // any string (checked by type where it is parsed)
   if (spec.kind == OptionKind::flag) return value == 0.0 || value == 1.0;
   if (!(value >= spec.min && value <= spec.max)) return false;  // also false for NaN
   return spec.kind != OptionKind::integer || value == std::floor(value);
@@ -105,6 +109,11 @@ Result<TranslateOptions> options_from_json(std::string_view text) {
     const auto it = j.find(spec->name);
     if (it == j.end()) continue;
     const bool flag = spec->kind == OptionKind::flag;
+    if (spec->kind == OptionKind::text) {
+      if (!it->is_string()) return Error{option_error(*spec, spec->name, it->dump(-1, ' ', false, json::error_handler_t::replace))};
+      if (spec == &option::prefix) options.prefix = it->get<std::string>();
+      continue;
+    }
     const bool right_type = flag ? it->is_boolean() : it->is_number();
     const double value = !right_type ? 0.0 : flag ? double(it->get<bool>()) : it->get<double>();
     if (!right_type || !option_allowed(*spec, value))
@@ -121,6 +130,8 @@ std::string option_specs_json() {
     json j = {{"name", spec->name}, {"kind", kind_name(spec->kind)}};
     if (spec->kind == OptionKind::flag) {
       j["default"] = spec->fallback != 0;
+    } else if (spec->kind == OptionKind::text) {
+      j["default"] = "";
     } else {
       j["default"] = spec->fallback;
       j["min"] = spec->min;

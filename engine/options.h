@@ -16,12 +16,12 @@
 
 namespace nmt {
 
-enum class OptionKind { integer, number, flag };
+enum class OptionKind { integer, number, flag, text };
 
 struct OptionSpec {
   const char* name;  // the JSON key (snake_case); the command-line flag is --name with '-' for '_'
   OptionKind kind;
-  double fallback;   // the default (0 or 1 for a flag)
+  double fallback;   // the default (0 or 1 for a flag; text options default to "")
   double min, max;   // allowed values, inclusive (integer and number)
   bool cli;          // the `nmt` command takes it
   const char* doc;
@@ -44,11 +44,18 @@ inline constexpr OptionSpec alignments{"alignments", OptionKind::flag, 0, 0, 1, 
                                        "keep the cross-attention and compute word alignments"};
 inline constexpr OptionSpec all_heads{"all_heads", OptionKind::flag, 0, 0, 1, true,
                                       "with alignments: also keep every decoder layer's every head"};
+// A forced target prefix (search/forced_prefix.h) and how many next words alternatives() lists
+// after it (search/alternatives.h).
+inline constexpr OptionSpec prefix{"prefix", OptionKind::text, 0, 0, 0, true,
+                                   "one sentence only: the translation starts with this text, kept exactly, and the search continues after it"};
+inline constexpr OptionSpec alternatives{"alternatives", OptionKind::integer, 5, 1, 20, true,
+                                         "list this many next words after the prefix, most probable first, each with the rest of the sentence (greedy)"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
+    &option::prefix,       &option::alternatives,
 };
 
 struct TranslateOptions {
@@ -61,11 +68,13 @@ struct TranslateOptions {
   bool rerank = option::rerank.fallback != 0;  // only with a reverse model (Translator::translate's `reverse`)
   bool alignments = option::alignments.fallback != 0;
   bool all_heads = option::all_heads.fallback != 0;
+  std::string prefix;             // "" = none (Translator::translate then takes any text)
+  int alternatives = int(option::alternatives.fallback);  // Translator::alternatives' count
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };
 
-// "an integer from 1 to 16", "a number from 0 to 2", "true or false".
+// "an integer from 1 to 16", "a number from 0 to 2", "true or false", "a string".
 std::string allowed_values(const OptionSpec& spec);
 // "<shown_name> must be <allowed_values> (got <got>)": the one wording every interface uses.
 std::string option_error(const OptionSpec& spec, std::string_view shown_name, std::string_view got);
@@ -74,7 +83,8 @@ bool option_allowed(const OptionSpec& spec, double value);
 // A whole-string number as the command line gives it ("4", "0.6"); false for "abc", "4x", "", "nan".
 bool parse_number(std::string_view text, double& out);
 
-// The option's value in / into TranslateOptions (flags as 0 and 1).
+// The option's value in / into TranslateOptions (flags as 0 and 1; a text option reads as its
+// fallback and is set directly, TranslateOptions::prefix).
 double get_option(const TranslateOptions& options, const OptionSpec& spec);
 void set_option(TranslateOptions& options, const OptionSpec& spec, double value);
 

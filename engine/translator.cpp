@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "search/alternatives.h"
+#include "search/forced_prefix.h"
 #include "search/rerank.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
@@ -169,9 +171,10 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   }
 }
 
-// One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller).
+// One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller);
+// with a `prefix`, its text starts with the prefix verbatim.
 SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const SentencePiece& tokenizer,
-                                  int eos_id, bool alignments) {
+                                  int eos_id, bool alignments, const TargetPrefix* prefix) {
   SentenceTranslation s;
   s.source = text.substr(u.begin, u.end - u.begin);
   s.source_begin = u.begin;
@@ -184,7 +187,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   for (int id : h.tokens)
     if (id != eos_id) words_ids.push_back(id);
   std::vector<std::pair<size_t, size_t>> spans;
-  s.target = tokenizer.decode(words_ids, &spans);
+  s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }
@@ -193,7 +196,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 // replaced by the translations of its units (joined by spaces).
 void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
               std::vector<Hypothesis>& hyps, const SentencePiece& tokenizer, int eos_id, bool alignments,
-              Translation& out) {
+              const TargetPrefix* prefix, Translation& out) {
   size_t next_unit = 0;
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) {
@@ -202,7 +205,8 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
     }
     for (bool first = true; next_unit < units.size() && units[next_unit].piece == p; ++next_unit, first = false) {
       if (!first) out.text += ' ';
-      SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments);
+      SentenceTranslation s =
+          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix);
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();
@@ -213,6 +217,20 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
   }
   // Whitespace-only input comes back as it is, like the whitespace around any sentence (and as the
   // JS module, which keeps the gaps between its chunks, returns it).
+}
+
+// A forced prefix needs one sentence (a unit: a sentence the model takes whole) and must leave the
+// model room to go on after it.
+Result<TargetPrefix> prefix_for(const std::vector<Unit>& units, const std::string& prefix_text,
+                                const SentencePiece& tokenizer, const ModelConfig& c) {
+  if (units.size() != 1 || units[0].tokens.empty())
+    return Error{"a prefix needs exactly one sentence to translate (this text has " +
+                 (units.size() > 1 ? std::to_string(units.size()) : std::string("nothing to translate")) + ")"};
+  TargetPrefix prefix = make_target_prefix(tokenizer, sanitize_utf8(prefix_text));
+  if (int(prefix.forced.tokens.size()) + 2 > c.max_length)
+    return Error{"the prefix is too long: " + std::to_string(prefix.forced.tokens.size()) +
+                 " pieces, the model writes at most " + std::to_string(c.max_length - 2) + " before going on"};
+  return prefix;
 }
 
 }  // namespace
@@ -319,11 +337,33 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const std::string& text = out.source_text;
   const std::vector<TextPiece> pieces = segment_text(text, m.file.source_language());       // sentences
   const std::vector<Unit> units = tokenize_sentences(text, pieces, m.tokenizer, c);         // tokens
+  SearchOptions search_opts = m.search_options(options);
+  Result<TargetPrefix> prefix = TargetPrefix{};
+  if (!options.prefix.empty()) {  // one sentence, forced through the prefix
+    prefix = prefix_for(units, options.prefix, m.tokenizer, c);
+    if (!prefix) return Error{prefix.error()};
+    search_opts.forced = {prefix->forced};
+  }
   std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse ? &reverse->impl_->model : nullptr,
-                                                 m.search_options(options), options, out);  // encoder, search
-  assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments, out);    // text, alignments
+                                                 search_opts, options, out);                 // encoder, search
+  assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments,
+           options.prefix.empty() ? nullptr : &prefix.value(), out);                          // text, alignments
   out.ms_total = ms_since(t0);
   return out;
+}
+
+Result<std::vector<Alternative>> Translator::alternatives(std::string_view source,
+                                                          const TranslateOptions& options) const {
+  const std::string bad_option = check_options(options);
+  if (!bad_option.empty()) return Error{bad_option};
+  const Impl& m = *impl_;
+  const ModelConfig& c = m.model.config();
+  const std::string text = sanitize_utf8(source);
+  const std::vector<Unit> units = tokenize_sentences(text, segment_text(text, m.file.source_language()), m.tokenizer, c);
+  auto prefix = prefix_for(units, options.prefix, m.tokenizer, c);
+  if (!prefix) return Error{prefix.error()};
+  const EncoderOutput enc = m.model.encode({units[0].ids});
+  return next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives, m.search_options(options));
 }
 
 std::string Translator::info_json() const {
@@ -427,6 +467,15 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
 }
 
 }  // namespace
+
+std::string to_json(const std::vector<Alternative>& alternatives) {
+  json list = json::array();
+  for (const Alternative& a : alternatives)
+    list.push_back({{"word", a.word},
+                    {"probability", std::max(1e-4, std::round(double(a.probability) * 1e4) / 1e4)},
+                    {"continuation", a.continuation}});
+  return json{{"alternatives", std::move(list)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::string to_json(const Translation& t, const TranslateOptions& options) {
   const Utf16Offsets src16(t.source_text), out16(t.text);

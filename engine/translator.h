@@ -20,7 +20,7 @@
 //   text/word_alignment  cross-attention -> word-level alignments
 //
 // This header is opaque: it includes only the standard library and the small types it returns
-// (Result, AlignedBuffer, the options, WordAlignment). The model, tokenizer and search live behind
+// (Result, AlignedBuffer, the options, WordAlignment, Alternative). The model, tokenizer and search live behind
 // Translator::Impl; tests and benchmarks that need them include translator_internal.h.
 #pragma once
 
@@ -34,6 +34,7 @@
 #include "common/aligned_buffer.h"
 #include "common/result.h"
 #include "options.h"
+#include "search/alternative.h"
 #include "text/word_alignment.h"
 
 namespace nmt {
@@ -86,8 +87,15 @@ class Translator {
   // check_reverse); with it, options.rerank and beam_size > 1 the beam's candidates are reranked by
   // how well the reverse model gets the source back (search/rerank.h): better translations, ~2.5x
   // the time. Options outside their ranges (options.h) are an error.
+  // With options.prefix (search/forced_prefix.h) `text` must be one sentence, and its translation
+  // starts with the prefix, kept exactly; the search continues after it (alignments and token
+  // probabilities cover the prefix's tokens too).
   Result<Translation> translate(std::string_view text, const TranslateOptions& options,
                                 const Translator* reverse = nullptr) const;
+  // The options.alternatives most probable next words after options.prefix ("" = the first word) in
+  // a translation of `source`, one sentence; each with the rest of the sentence, decoded greedily
+  // (search/alternatives.h). Most probable first; the model's own greedy choice is among them.
+  Result<std::vector<Alternative>> alternatives(std::string_view source, const TranslateOptions& options) const;
   // Empty if `reverse` can rerank this model's translations, else why not.
   std::string check_reverse(const Translator& reverse) const;
 
@@ -106,5 +114,7 @@ class Translator {
 // The translation as JSON (the format the WASM module and `nmt --alignments` return; see
 // engine/README.md). Offsets are UTF-16 code units, as JavaScript strings index.
 std::string to_json(const Translation& t, const TranslateOptions& options);
+// {"alternatives": [{word, probability, continuation}]}, probabilities rounded to 4 decimals.
+std::string to_json(const std::vector<Alternative>& alternatives);
 
 }  // namespace nmt

@@ -8,6 +8,9 @@
 //   t.loadReverse(otherBytes);                   // optional: the other direction's model, for reranking
 //   const r = JSON.parse(t.translate(text, JSON.stringify({ beam: 4, alignments: true, rerank: true })));
 //   // r = { ok: true, result: {...} } or { ok: false, error: '...' }  (result: see engine/README.md)
+//   const p = JSON.parse(t.translate('The house is small.', JSON.stringify({ prefix: 'Das Gebäude' })));  // one sentence
+//   const a = JSON.parse(t.alternatives('The house is small.', JSON.stringify({ prefix: 'Das ', alternatives: 5 })));
+//   // a = { ok: true, result: { alternatives: [{ word, probability, continuation }] } }
 //   t.delete();
 //   const specs = JSON.parse(Module.optionSpecs());  // the decoding options' table (engine/options.h)
 //
@@ -76,6 +79,16 @@ class WasmTranslator {
     return R"({"ok":true,"result":)" + nmt::to_json(result.value(), o) + "}";
   }
 
+  // The next words after options.prefix (options.alternatives of them), as Translator::alternatives.
+  std::string alternatives(const std::string& source, const std::string& options_json) const {
+    if (!translator_) return error_json("no model loaded: call load() first");
+    auto options = nmt::options_from_json(options_json);
+    if (!options) return error_json(options.error());
+    auto result = translator_->alternatives(source, options.value());
+    if (!result) return error_json(result.error());
+    return R"({"ok":true,"result":)" + nmt::to_json(result.value()) + "}";
+  }
+
  private:
   std::unique_ptr<nmt::Translator> translator_;
   std::unique_ptr<nmt::Translator> reverse_;
@@ -89,6 +102,7 @@ EMSCRIPTEN_BINDINGS(nmt_engine) {
       .function("load", &WasmTranslator::load)
       .function("loadReverse", &WasmTranslator::loadReverse)
       .function("info", &WasmTranslator::info)
-      .function("translate", &WasmTranslator::translate);
+      .function("translate", &WasmTranslator::translate)
+      .function("alternatives", &WasmTranslator::alternatives);
   emscripten::function("optionSpecs", &nmt::option_specs_json);
 }

@@ -8,6 +8,10 @@
 //       The decoding options (--beam N, --length-penalty A, --coverage-penalty B, --max-length-ratio R,
 //       --reverse-weight W, --alignments, --all-heads) are the table in engine/options.h: `nmt --help`
 //       lists them with their defaults and ranges; a value outside its range is an error (exit 2).
+//       --prefix TEXT (stdin must be one sentence): the translation starts with TEXT, kept exactly,
+//       and the search continues after it (search/forced_prefix.h).
+//       --alternatives N: instead of the translation, prints the N most probable next words after
+//       --prefix (or the first words) as JSON: {"alternatives": [{word, probability, continuation}]}.
 //   nmt bench --model FILE --input FILE [decoding options] [--repeat N] [--reverse-model FILE]
 //       Translates every line of the file, prints sentences/s, target tokens/s and peak memory.
 //   nmt info --model FILE
@@ -49,9 +53,10 @@ int usage() {
                "decoding options:\n");
   for (const nmt::OptionSpec* spec : nmt::kOptionSpecs) {
     if (!spec->cli) continue;
-    const bool flag = spec->kind == nmt::OptionKind::flag;
-    std::fprintf(stderr, "  %-22s %s", (flag_name(*spec) + (flag ? "" : " X")).c_str(), spec->doc);
-    if (!flag) std::fprintf(stderr, " (%s, default %g)", nmt::allowed_values(*spec).c_str(), spec->fallback);
+    const bool flag = spec->kind == nmt::OptionKind::flag, text = spec->kind == nmt::OptionKind::text;
+    std::fprintf(stderr, "  %-22s %s", (flag_name(*spec) + (flag ? "" : text ? " TEXT" : " X")).c_str(), spec->doc);
+    if (text) std::fprintf(stderr, " (%s, default none)", nmt::allowed_values(*spec).c_str());
+    else if (!flag) std::fprintf(stderr, " (%s, default %g)", nmt::allowed_values(*spec).c_str(), spec->fallback);
     std::fprintf(stderr, "\n");
   }
   return 2;
@@ -122,6 +127,7 @@ struct Args {
   std::string model_path, input_path, reverse_path;
   nmt::TranslateOptions options;
   int repeat = 1;
+  bool list_alternatives = false;  // --alternatives N: print the next words instead of the translation
 };
 
 // Fills `args` from argv; 0, or the exit code of a bad command line (2, with the reason printed).
@@ -147,9 +153,12 @@ int parse_args(int argc, char** argv, Args& args) {
     } else if (a == "--repeat") {
       if (!parse_value(kRepeat, v, x)) return 2;
       args.repeat = int(x);
+    } else if (spec == &nmt::option::prefix) {
+      args.options.prefix = v;
     } else if (spec) {
       if (v && !parse_value(*spec, v, x)) return 2;
       nmt::set_option(args.options, *spec, x);
+      if (spec == &nmt::option::alternatives) args.list_alternatives = true;
     } else {
       return usage();
     }
@@ -236,8 +245,17 @@ int bench(const Args& args, const Models& models, double loaded_rss_mb) {
   return 0;
 }
 
+// `nmt --alternatives N`: the next words after --prefix in the translation of stdin, as JSON.
+int alternatives_stdin(const Args& args, const Models& models) {
+  auto result = models.forward->alternatives(read_all(std::cin), args.options);
+  if (!result) return fail(result.error());
+  std::printf("%s\n", nmt::to_json(result.value()).c_str());
+  return 0;
+}
+
 // `nmt`: stdin translated to stdout, as text or (--alignments) as JSON.
 int translate_stdin(const Args& args, const Models& models) {
+  if (args.list_alternatives) return alternatives_stdin(args, models);
   auto result = models.forward->translate(read_all(std::cin), args.options, models.reverse.get());
   if (!result) return fail(result.error());
   if (args.options.alignments)

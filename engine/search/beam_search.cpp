@@ -5,7 +5,9 @@
 // rows, normalizes the logits (each row's log-sum-exp, so a token's log-probability is its logit
 // minus it), then extends the hypotheses (greedy: each row's argmax; beam: per sentence, the best
 // extensions in order until the beam is full), finishes those that ended, and keeps the decoder
-// rows of the survivors.
+// rows of the survivors. A sentence with a forced prefix (SearchOptions::forced) has one row while
+// it is forced: each step extends it by the prefix's next token; at the step after the prefix only
+// the prefix's `next` tokens are allowed; then the search goes on as usual.
 #include "search/beam_search.h"
 
 #include <algorithm>
@@ -83,6 +85,8 @@ class BatchSearch {
     start();
     while (!alive_.empty()) {
       run_decoder();
+      normalize();
+      constrain();
       if (beam_ == 1)
         greedy_step();
       else
@@ -103,6 +107,8 @@ class BatchSearch {
       Alive a;
       a.sentence = s;
       a.limit = max_target_tokens(c_, enc_.lengths[s], o_);
+      // Room for the whole prefix and a token after it (the translator refuses longer prefixes).
+      if (const ForcedTokens* f = forced(s)) a.limit = std::min(c_.max_length, std::max(a.limit, int(f->tokens.size()) + 2));
       capacity = std::max(capacity, a.limit);
       alive_.push_back(std::move(a));
       row_sentence.push_back(s);
@@ -129,15 +135,50 @@ class BatchSearch {
   // log p(token | row's hypothesis) = logit - lse.
   float token_log_prob(int row, int token) const { return logits_[size_t(row) * c_.vocab_size + token] - lse_[row]; }
 
-  // Greedy: the argmax of the logits, as the reference does (ties: lowest id).
+  // The sentence's forced prefix, or null.
+  const ForcedTokens* forced(int sentence) const {
+    if (size_t(sentence) >= o_.forced.size()) return nullptr;
+    const ForcedTokens& f = o_.forced[size_t(sentence)];
+    return f.tokens.empty() && f.next.empty() ? nullptr : &f;
+  }
+
+  // The token row `row` must take next (its prefix is not done yet), or -1.
+  int forced_token(int row) const {
+    const ForcedTokens* f = forced(alive_[row].sentence);
+    const size_t at = alive_[row].hyp.tokens.size();
+    return f && at < f->tokens.size() ? f->tokens[at] : -1;
+  }
+
+  // Rows right after their prefix may only take its `next` tokens: the others' logits become -inf
+  // (after normalize(), so the allowed tokens keep their probabilities under the model).
+  void constrain() {
+    for (int r = 0; r < int(alive_.size()); ++r) {
+      const ForcedTokens* f = forced(alive_[r].sentence);
+      if (!f || f->next.empty() || alive_[r].hyp.tokens.size() != f->tokens.size()) continue;
+      float* row = &logits_[size_t(r) * c_.vocab_size];
+      auto allowed = f->next.begin();
+      for (int v = 0; v < c_.vocab_size; ++v) {
+        while (allowed != f->next.end() && *allowed < v) ++allowed;
+        if (allowed == f->next.end() || *allowed != v) row[v] = -INFINITY;
+      }
+    }
+  }
+
+  // Row `row` extended by its prefix's next token.
+  void force(int row, int token) {
+    const float lp = token_log_prob(row, token);
+    extend(row, token, alive_[row].hyp.log_prob + lp, lp);
+  }
+
+  // Greedy: the argmax of the logits, as the reference does (ties: lowest id); a prefix's token
+  // while it is forced.
   void greedy_step() {
     const int rows = int(alive_.size());
-    normalize();
     best_.resize(rows);
     kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
     for (int r = 0; r < rows; ++r) {
-      const float lp = token_log_prob(r, best_[r]);
-      extend(r, best_[r], alive_[r].hyp.log_prob + lp, lp);
+      const int token = forced_token(r);
+      force(r, token >= 0 ? token : best_[r]);
     }
   }
 
@@ -149,6 +190,10 @@ class BatchSearch {
     for (int r0 = 0, r1 = 0; r0 < rows; r0 = r1) {
       const int sentence = alive_[r0].sentence;
       while (r1 < rows && alive_[r1].sentence == sentence) ++r1;
+      if (const int token = forced_token(r0); token >= 0) {  // (a sentence has one row while forced)
+        force(r0, token);
+        continue;
+      }
       select_survivors(best_candidates(r0, r1, size_t(2 * beam_)));
       if (sentence_done(sentence)) drop_alive(sentence);
     }
@@ -157,7 +202,6 @@ class BatchSearch {
   // ext_[r, v] = the log-probability of row r's hypothesis extended by token v:
   // hypothesis log p + logit - lse (the logits stay as they are, for token_log_prob).
   void to_log_probs() {
-    normalize();
     ext_.resize(logits_.size());
     for (int r = 0; r < int(alive_.size()); ++r) {
       const float* lr = &logits_[size_t(r) * c_.vocab_size];
@@ -190,7 +234,7 @@ class BatchSearch {
   void select_survivors(const std::vector<Candidate>& cand) {
     int kept = 0;
     for (const Candidate& x : cand) {
-      if (kept >= beam_) break;
+      if (kept >= beam_ || x.log_prob == -INFINITY) break;  // (-inf: not allowed after a prefix)
       if (extend(x.row, x.token, x.log_prob, token_log_prob(x.row, x.token))) ++kept;
     }
   }

@@ -9,6 +9,8 @@
 // row of the decoder state. Each hypothesis also carries each token's log-probability (what the
 // confidence shown for a word is made of) and, when asked, the cross-attention row of each token it
 // produced, taken at the step that produced it: that is what the alignments show.
+// A sentence may be given a forced target prefix (search/forced_prefix.h): its hypotheses start
+// with those tokens, each scored like any other, and the search takes over after them.
 #pragma once
 
 #include <vector>
@@ -17,6 +19,14 @@
 #include "options.h"
 
 namespace nmt {
+
+// What a sentence's translation must start with: `tokens`, then (when `next` is not empty) one of
+// the tokens in `next` (sorted ids) at the step after them. search/forced_prefix.h makes one from
+// text; `next` is how a prefix that ends inside a piece or with a space is kept exactly.
+struct ForcedTokens {
+  std::vector<int> tokens;
+  std::vector<int> next;
+};
 
 struct SearchOptions {
   // Defaults as TranslateOptions (options.h); Translator::Impl::search_options fills these from it.
@@ -31,6 +41,7 @@ struct SearchOptions {
   int alignment_layer = -1;         // decoder layer whose cross-attention is kept (-1: the last)
   bool keep_attention = false;      // alignment-layer attention, mean over heads
   bool keep_all_heads = false;      // every layer and head as well
+  std::vector<ForcedTokens> forced; // empty, or one per sentence of the batch (empty tokens = none)
 };
 
 struct Hypothesis {

@@ -17,6 +17,7 @@ OPTIONS = {
     "--coverage-penalty": ("a number from 0 to 2", ["x", "-1", "3"], ["0", "2"]),
     "--max-length-ratio": ("a number from 0.1 to 4", ["0", "4.5", "one"], ["0.1", "4"]),
     "--reverse-weight": ("a number from 0 to 5", ["-1", "6", "w"], ["0", "5"]),
+    "--alternatives": ("an integer from 1 to 20", ["0", "21", "2.5", "x"], ["1", "20"]),  # JSON on one line
 }
 
 
@@ -64,6 +65,7 @@ class CliOptions(unittest.TestCase):
         for flag, (allowed, _, _) in OPTIONS.items():
             self.assertRegex(r.stderr, rf"{flag} X .*\({allowed}, default [0-9.]+\)")
         self.assertIn("--alignments", r.stderr)
+        self.assertRegex(r.stderr, r"--prefix TEXT .*\(a string, default none\)")
         self.assertIn("--all-heads", r.stderr)
 
 

@@ -61,6 +61,25 @@ TEST_CASE("options_from_json sets what it names, and refuses wrong types and val
   CHECK(error("not json") == "options must be a JSON object");
 }
 
+TEST_CASE("prefix is a text option and alternatives a count, from the same table") {
+  auto o = nmt::options_from_json(R"({"prefix": "Das Ha", "alternatives": 3})");
+  REQUIRE(o.ok());
+  CHECK(o->prefix == "Das Ha");
+  CHECK(o->alternatives == 3);
+  CHECK(nmt::TranslateOptions().prefix.empty());
+  CHECK(nmt::TranslateOptions().alternatives == 5);
+  auto error = [](const char* json) {
+    auto r = nmt::options_from_json(json);
+    CHECK(!r.ok());
+    return r.error();
+  };
+  CHECK(error(R"({"prefix": 5})") == "prefix must be a string (got 5)");
+  CHECK(error(R"({"prefix": null})") == "prefix must be a string (got null)");
+  CHECK(error(R"({"alternatives": 21})") == "alternatives must be an integer from 1 to 20 (got 21)");
+  CHECK(error(R"({"alternatives": "5"})") == "alternatives must be an integer from 1 to 20 (got \"5\")");
+  CHECK(nmt::allowed_values(nmt::option::prefix) == "a string");
+}
+
 TEST_CASE("parse_number takes whole finite numbers only") {
   double x = 0;
   CHECK((nmt::parse_number("4", x) && x == 4));
