@@ -1,0 +1,142 @@
+/**
+ * translate(html, { html: true }) with the real WASM engine and the shipped models (both
+ * directions): tags kept and placed on words, nesting, void elements, references, translate="no",
+ * untouched script/style/code/pre, broken HTML, and a 100 KB document. Properties only: the
+ * models may change, so no test names a translation.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { Translator } from '../../web/translator.js';
+import { parseHtml, decodeEntities } from '../../web/html/tokenize.js';
+import { engineSkip, requireEngine, testManifest, fileUrl } from './_helpers.mjs';
+import { assertBalanced, tagCounts } from './html-fake.mjs';
+
+const skip = engineSkip();
+requireEngine(test);
+const manifestUrl = fileUrl(testManifest().file);
+
+/** The elements of a parsed tree with their text (decoded). */
+function elements(html) {
+  const out = [];
+  const text = (n) => (n.type === 'text' ? decodeEntities(html.slice(n.start, n.end)) : n.type === 'rawtext' ? html.slice(n.start, n.end) : (n.children || []).map(text).join(''));
+  const walk = (n) => {
+    for (const c of n.children || []) {
+      if (c.type === 'element') out.push({ name: c.name, attrs: Object.fromEntries(c.attrs.map((a) => [a.name, a.value])), text: text(c), node: c });
+      walk(c);
+    }
+  };
+  walk(parseHtml(html));
+  return out;
+}
+
+let en;
+let de;
+test.before(async () => {
+  if (skip) return;
+  en = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+  de = await Translator.create({ from: 'de', to: 'en', manifestUrl });
+});
+test.after(() => {
+  if (en) en.dispose();
+  if (de) de.dispose();
+});
+
+test('real engine: inline tags kept on words, nesting, void elements, attributes, both directions', { skip, timeout: 120000 }, async () => {
+  const cases = [
+    [en, '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p>'],
+    [en, '<ul>\n  <li>The <em>red</em> house is <strong>very <i>small</i></strong>.</li>\n  <li>I <u>like</u> green apples.</li>\n</ul>\n'],
+    [en, '<p title="A short note">The <span class="x">old man</span> reads a book.<br>He <sup>always</sup> sleeps well.<img src="a.png" alt="A black cat"></p>'],
+    [de, '<p>Klicken Sie <a href="/x">hier</a>, um die <b>Datei</b> zu speichern.</p>'],
+    [de, '<h2>Das <em>kleine</em> Haus</h2><p>Der <strong>Hund</strong> schläft <i>im Garten</i>.</p>'],
+  ];
+  for (const [t, html] of cases) {
+    const r = await t.translate(html, { html: true, beam: 4 });
+    assertBalanced(r.text);
+    assert.deepEqual(tagCounts(r.text), tagCounts(html), `every tag kept: ${r.text}`);
+    assert.equal(r.lost, 0, r.text);
+    const before = elements(html);
+    const after = elements(r.text);
+    assert.equal(after.length, before.length);
+    for (let i = 0; i < before.length; i++) {
+      assert.equal(after[i].name, before[i].name, 'same elements, same order in the tree');
+      if (/^(a|b|em|strong|i|u|span|sup)$/.test(before[i].name)) assert.match(after[i].text, /\p{L}/u, `<${before[i].name}> holds a word: ${r.text}`);
+      if (before[i].attrs.href) assert.equal(after[i].attrs.href, before[i].attrs.href);
+    }
+    assert.ok(r.text.replace(/<[^>]*>/g, '') !== html.replace(/<[^>]*>/g, ''), 'the text was translated');
+    // Nesting: an element inside another stays inside it.
+    for (let i = 0; i < before.length; i++) {
+      const parentName = (n) => (n.parent && n.parent.type === 'element' ? n.parent.name : null);
+      assert.equal(parentName(after[i].node), parentName(before[i].node));
+    }
+  }
+  const r = await en.translate('<p title="A short note">The cat sleeps.<img src="a.png" alt="A black cat"></p>', { html: true });
+  const [p, img] = elements(r.text);
+  assert.notEqual(p.attrs.title, 'A short note', 'title translated');
+  assert.notEqual(img.attrs.alt, 'A black cat', 'alt translated');
+  assert.equal(img.attrs.src, 'a.png');
+  assert.equal(r.attributes, 2);
+});
+
+test('real engine: untouched parts stay byte for byte; references and whitespace kept', { skip, timeout: 120000 }, async () => {
+  const keep = [
+    '<script>if (a < b) { document.title = "The house"; }</script>',
+    '<style>p > a { color: red }</style>',
+    '<pre>  The house\n    is small.  </pre>',
+    '<code>The house</code>',
+    '<div translate="no">The house is small.</div>',
+    '<p class="notranslate">The house is small.</p>',
+    '<!-- The house is small. -->',
+    '<textarea>The house is small.</textarea>',
+    '<input placeholder="Your name" translate="no">',
+  ];
+  const html = `<div>\n  <p>The weather is nice today.</p>\n  ${keep.join('\n  ')}\n  <p>Tom &amp; Jerry like caf&eacute; &lt;au lait&gt;.</p>\n</div>`;
+  const r = await en.translate(html, { html: true, beam: 2 });
+  for (const k of keep) assert.ok(r.text.includes(k), `kept: ${k}\n${r.text}`);
+  assert.ok(r.text.startsWith('<div>\n  <p>') && r.text.endsWith('</p>\n</div>'), 'whitespace between blocks kept');
+  const last = r.text.slice(r.text.lastIndexOf('<p>'));
+  assert.ok(!/[<>&](?![a-z#0-9]+;|\/?p>)/i.test(last.replace(/^<p>|<\/p>\n<\/div>$/g, '')), `escaped: ${last}`);
+  assert.ok(/&amp;|&lt;|&gt;|&eacute;/.test(last), `the references the input used are written the same way: ${last}`);
+  assert.ok(!r.text.includes('The weather'), 'the text was translated');
+});
+
+test('real engine: broken HTML comes out balanced with its tags', { skip, timeout: 120000 }, async () => {
+  const broken = [
+    '<p>This is <b>bold and <i>italic</b> text</i> here.<p>A second paragraph without an end',
+    '<div><span>An open span <a href=x>with a link</div> and text after it.',
+    '<li>One item<li>Another item</ul></p>',
+    '<p>Use a < b and a > c & more.</p>',
+    '</b>Stray end tags are dropped.<br></br>',
+  ];
+  for (const html of broken) {
+    const r = await en.translate(html, { html: true, beam: 1 });
+    assertBalanced(r.text);
+    const names = (h) => Object.keys(tagCounts(h)).sort();
+    assert.deepEqual(names(r.text), names(html), `${html}\n${r.text}`);
+    assert.match(r.text.replace(/<[^>]*>/g, ''), /\p{L}/u);
+  }
+});
+
+test('real engine: a 100 KB document, batched, tag for tag', { skip, timeout: 600000 }, async () => {
+  const words = ['house', 'garden', 'dog', 'book', 'city', 'river', 'friend', 'letter', 'teacher', 'window'];
+  let html = '<!DOCTYPE html><html><head><title>A long page</title><style>p{margin:0}</style></head><body>\n';
+  for (let i = 0; html.length < 100000; i++) {
+    const w = words[i % words.length];
+    const v = words[(i * 7 + 3) % words.length];
+    html += `<section id="s${i}" class="part part-${i}" data-index="${i}" style="padding: 0 1em; border-left: 2px solid #ccc">` +
+      `<h2 class="heading">The ${w}</h2>\n<p class="body-text">The <a href="/page/${i}#anchor-${i}" class="link">${w}</a> is near the <b>${v}</b>.` +
+      ` <em>My ${v}</em> likes it.</p>\n<ul class="items"><li class="item"><i>${w}</i></li><li class="item"><img src="/img/${i}.png" alt="A ${w}" width="16" height="16"></li></ul></section>\n`;
+  }
+  html += '</body></html>';
+  assert.ok(html.length >= 100000);
+  let progress = 0;
+  const started = performance.now();
+  const r = await en.translate(html, { html: true, beam: 1, onProgress: () => { progress += 1; } });
+  const ms = performance.now() - started;
+  assertBalanced(r.text);
+  assert.deepEqual(tagCounts(r.text), tagCounts(html));
+  assert.ok(progress > 1, `${progress} progress reports`);
+  assert.ok(r.segments > 500, `${r.segments} segments`);
+  const lostShare = r.lost / (r.elements + r.lost);
+  assert.ok(lostShare < 0.05, `${r.lost} of ${r.elements + r.lost} inline elements lost`);
+  console.log(`# 100 KB: ${html.length} chars, ${r.segments} segments, ${r.elements} elements placed, ${r.lost} lost, ${(ms / 1000).toFixed(1)} s greedy`);
+});
