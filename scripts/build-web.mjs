@@ -3,7 +3,8 @@
  * Builds the static site: copies web/ (the demo page, the translator module and its worker), the
  * WASM engine (build-wasm/engine.js + engine.wasm → engine/) and the models named by the weights
  * manifest (→ models/, content-hashed file names, with a new manifest.json giving each file's
- * bytes and SHA-256), and writes the service worker's precache list, version and model cache name
+ * bytes and SHA-256, and engine.wasm's size), the facts of the "About the models" card
+ * (models/about.json: scripts/about-models.mjs), and writes the service worker's precache list, version and model cache name
  * (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
  * folder works from any static server, under any sub-path.
  *
@@ -17,6 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MODEL_CACHE } from '../web/protocol.js';
+import { aboutModels } from './about-models.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -104,6 +106,7 @@ export function build(options) {
 
   // 5. The models, checked against the manifest and renamed by content.
   const models = [];
+  const modelSources = [];
   const byHash = new Map();
   for (const m of manifest.models) {
     if (!m.from || !m.to || !m.file) throw new Error(`${manifestPath}: every model needs from, to and file`);
@@ -121,13 +124,23 @@ export function build(options) {
     }
     const { file: _f, bytes: _b, sha256: _s, ...rest } = m;
     models.push({ ...rest, from: m.from, to: m.to, file, bytes: bytes.length, sha256: hash });
+    modelSources.push({ from: m.from, to: m.to, bytes: bytes.length, source: src });
     versionHash.update(hash);
     log(`  model ${m.from}→${m.to}: ${path.relative(ROOT, src)} (${mb(bytes.length)}) → models/${file}`);
   }
-  const outManifest = { models, built_from: path.relative(ROOT, manifestPath) };
+  // engine.wasm's size too, so the worker reports one download total from the start.
+  const engineBytes = statSync(engineWasm).size;
+  const outManifest = { models, engine: { wasm: { file: '../engine/engine.wasm', bytes: engineBytes } }, built_from: path.relative(ROOT, manifestPath) };
   writeFileSync(path.join(out, 'models/manifest.json'), `${JSON.stringify(outManifest, null, 2)}\n`);
   shell.push('models/manifest.json');
   versionHash.update(JSON.stringify(outManifest));
+
+  // 5b. "About the models": sizes, scores, data, licence and the peers' scores (scripts/about-models.mjs).
+  const codeLicence = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).license;
+  const about = aboutModels({ manifestPath, entries: modelSources, engineBytes, codeLicence, root: ROOT });
+  writeFileSync(path.join(out, 'models/about.json'), `${JSON.stringify(about, null, 2)}\n`);
+  shell.push('models/about.json');
+  versionHash.update(JSON.stringify(about));
 
   // 6. The service worker with this build's version and file lists.
   const version = versionHash.digest('hex').slice(0, 16);

@@ -8,12 +8,14 @@
  *   app/state.js           what the parts share (direction, translators, last result, selection)
  *   app/offline.js         the service worker: registration, saving the models for offline use
  *   app/loader.js          one Translator per direction and Search setting, with load progress
- *   app/model-info.js      "About the models": each loaded model's facts
+ *   app/model-info.js      "About the models": the card from models/about.json, each loaded model's facts
  *   app/direction.js       the Direction menu, swap (Alt+S), labels, the remembered choice
  *   app/translate-view.js  input and output panes: translate as you type, Copy
  *   app/language-hint.js   "This looks like German": offers the direction that fits the input
  *   app/alignment-view.js  word highlighting by alignment weight, the sentence card
- *   app/heatmap.js         the cross-attention heatmap canvas
+ *   app/heatmap.js         the cross-attention heatmap canvas, labelled with words
+ *   app/source-overlay.js  the highlights behind the text box (a mirror of the textarea)
+ *   app/hints.js           hints that fit touch or pointer, the Quality menu's technical tooltip
  */
 import { listModels, hasWasmSimd } from './translator.js';
 import { el, showError, setState } from './app/dom.js';
@@ -24,6 +26,9 @@ import { bindDirection, offerDirections } from './app/direction.js';
 import { bindTranslateView, updateCount, translateNow } from './app/translate-view.js';
 import { bindAlignmentView } from './app/alignment-view.js';
 import { bindHeatmap } from './app/heatmap.js';
+import { bindModelInfo, loadAbout } from './app/model-info.js';
+import { bindHints } from './app/hints.js';
+import { bindSourceOverlay } from './app/source-overlay.js';
 
 async function main() {
   if (!hasWasmSimd()) {
@@ -42,6 +47,10 @@ async function main() {
   bindDirection();
   bindAlignmentView();
   bindHeatmap();
+  bindModelInfo();
+  bindHints();
+  bindSourceOverlay();
+  loadAbout();
   updateCount();
   await registerServiceWorker();
 

@@ -300,12 +300,15 @@ async function init(msg) {
     if (!force && now - lastPost < 50) return; // at most ~20 reports a second
     lastPost = now;
     const all = Object.values(files);
+    // The total is reported once every file's size is known (0 until then), so that it never
+    // grows while the bar fills (engine.wasm's size used to arrive late: 9.5 MB, then 9.8 MB).
+    const sized = all.every((f) => f.total > 0);
     post({
       id: msg.id,
       status: Status.PROGRESS,
       phase,
       loaded: all.reduce((n, f) => n + f.loaded, 0),
-      total: all.reduce((n, f) => n + f.total, 0),
+      total: sized ? all.reduce((n, f) => n + f.total, 0) : 0,
       files: Object.fromEntries(Object.entries(files).map(([k, f]) => [k, { ...f }])),
     });
   };
@@ -316,6 +319,7 @@ async function init(msg) {
   let reverseUrl = msg.reverseModelUrl;
   let entry = { bytes: 0, sha256: null };
   let reverseEntry = { bytes: 0, sha256: null };
+  let engineBytes = 0; // engine.wasm's size, when the manifest gives it for this very URL
   if (!modelUrl || (msg.rerank && !reverseUrl)) {
     if (!msg.manifestUrl) throw new TranslatorError(ErrorCode.BAD_REQUEST, msg.modelUrl ? 'rerank needs reverseModelUrl or manifestUrl.' : 'Neither modelUrl nor manifestUrl was given.');
     let manifest;
@@ -333,9 +337,12 @@ async function init(msg) {
       reverseEntry = pickModel(manifest, msg.to, msg.from);
       reverseUrl = new URL(reverseEntry.file, msg.manifestUrl).href;
     }
+    const wasm = manifest.engine && manifest.engine.wasm;
+    if (wasm && wasm.file && wasm.bytes > 0 && new URL(wasm.file, msg.manifestUrl).href === new URL(msg.wasmUrl).href) engineBytes = wasm.bytes;
   }
   if (msg.modelBytes) entry.bytes = msg.modelBytes;
   if (msg.modelSha256) entry.sha256 = msg.modelSha256;
+  files.engine.total = engineBytes;
   files.model.total = entry.bytes || 0;
   if (files.reverse) files.reverse.total = reverseEntry.bytes || 0;
   progress('download', true);
@@ -345,7 +352,7 @@ async function init(msg) {
   // model is instantiated. The engine compiles while the models download (WebAssembly compiles off
   // the JS thread), so a start costs about max(download, compile) instead of their sum, and the
   // compile is often over by the time it is waited for.
-  const wasmBinary = readUrl(msg.wasmUrl, 0, track(files.engine));
+  const wasmBinary = readUrl(msg.wasmUrl, engineBytes, track(files.engine));
   const engineReady = Promise.all([
     importEngine(msg.engineUrl).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);

@@ -140,7 +140,8 @@ test('English → German: progress bar, translation, speed, screenshot', { skip,
   assert.ok(out.length > 0, 'some translation');
   if (shipped) assert.match(out, /Haus/, `a real German translation: ${out}`);
   assert.equal(await page.getAttribute('#target', 'data-sentences'), '2');
-  assert.match(await page.textContent('#stats'), /\d+ ms · \d+ tokens · [\d.]+ tokens\/s/);
+  assert.equal(await page.textContent('#stats'), `2 sentences in ${/(\d+) ms/.exec(await page.textContent('#stats'))[1]} ms`);
+  assert.match(await page.getAttribute('#stats', 'title'), /\d+ tokens \(word pieces\) written, [\d.]+ tokens\/s/);
   assert.equal(await page.isEnabled('#copy'), true);
   await page.screenshot({ path: path.join(resultsDir(), 'web-demo.png'), fullPage: true });
 
@@ -236,14 +237,15 @@ test('the attention heatmap shows the mean and every layer/head with token label
   });
   assert.ok(canvas.rows >= 2 && canvas.cols >= 2, JSON.stringify(canvas));
   assert.ok(canvas.colours > 4, 'the heatmap is drawn');
-  assert.match(canvas.label, /mean of heads/);
-  assert.match(canvas.label, /<\/s>/, 'the labels name the tokens');
+  assert.match(canvas.label, /average of the heads/);
+  assert.match(canvas.label, /Translation: .*\| end of sentence\.$/, 'the labels are words, the special token named');
+  assert.doesNotMatch(canvas.label, /▁|<\/s>/);
   await page.selectOption('#head-select', '0:0');
   assert.match(await page.getAttribute('#heatmap', 'aria-label'), /layer 1, head 1/);
   // Reading a cell with the keyboard.
   await page.focus('#heatmap');
   await page.keyboard.press('ArrowDown');
-  assert.match(await page.textContent('#heat-cell'), /target “.*” ← source “.*”: \d\.\d{3}/);
+  assert.match(await page.textContent('#heat-cell'), /^writing “.+”, the model looked at “.+”: \d\.\d{3}$/);
   await page.screenshot({ path: path.join(resultsDir(), 'web-demo-heatmap.png'), fullPage: true });
   await checkProblems(page);
 });

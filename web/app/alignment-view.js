@@ -4,12 +4,15 @@
  * tap) or focusing a word lights up the words aligned to it, the colour strength following the
  * soft alignment weight (--w), hard links marked, and #align-detail says the strongest links in
  * words. On the card, ←/→/Home/End move between words, ↑/↓ jump to the most strongly aligned word
- * on the other side, Escape clears. Selecting a sentence also hands it to the heatmap.
+ * on the other side, Escape clears. The source words light up in the text box too
+ * (app/source-overlay.js). A highlight that is not pinned goes when the mouse leaves the words or
+ * focus leaves the card. Selecting a sentence also hands it to the heatmap.
  */
 import { el, text, span } from './dom.js';
 import { state, currentSentence, langName, fromOf, toOf } from './state.js';
 import { drawHeatmap, showSentenceHeatmap } from './heatmap.js';
 import { unsureWords, sentenceConfidence } from './confidence.js';
+import { showSourceMarks, clearSourceMarks } from './source-overlay.js';
 
 /**
  * Appends `str` to `parent` with each word range as a focusable span; returns the word spans.
@@ -86,6 +89,23 @@ function clearHighlight() {
     w.style.removeProperty('--w');
     delete w.dataset.weight;
   }
+  clearSourceMarks();
+}
+
+/**
+ * The same highlight in the text box: the source words of sentence `sent` (weights for a target
+ * word, or the word itself), if the text box still holds the text that was translated.
+ */
+function markSource(sent, side, w, weights, max, linked) {
+  const [at] = sent.sourceRange || [];
+  if (typeof at !== 'number' || el.source.value.slice(at, at + sent.source.length) !== sent.source) return;
+  const mark = (j, extra) => ({ start: at + sent.sourceWords[j][0], end: at + sent.sourceWords[j][1], ...extra });
+  if (side === 's') {
+    showSourceMarks([mark(w, { kind: 'self', weight: 1 })]);
+    return;
+  }
+  showSourceMarks(weights.map((weight, j) => [weight, j]).filter(([weight, j]) => sent.sourceWords[j] && (weight >= 0.01 || linked.has(j)))
+    .map(([weight, j]) => mark(j, { kind: 'hl', weight: weight / max, linked: linked.has(j) })));
 }
 
 const spansFor = (side, s, w) => {
@@ -117,6 +137,7 @@ function highlight(side, s, w) {
       if (linked.has(j)) x.classList.add('linked');
     }
   });
+  markSource(sent, side, w, weights, max, linked);
   // Say it in words too (screen readers, and anyone unsure what the colours mean).
   const wordText = (sd, j) => {
     const [b, e] = (sd === 's' ? sent.sourceWords : sent.targetWords)[j];
@@ -214,6 +235,22 @@ function onCardFocus(event) {
   highlight(hit.side, hit.s, hit.w);
 }
 
+/** Focus leaving the card's words (Tab, a click elsewhere, another window) takes the highlight along. */
+function onCardBlur(event) {
+  const to = event.relatedTarget;
+  if (to && to.closest && to.closest('#align-source .w, #align-target .w')) return; // moving between words
+  state.pinned = null;
+  clearHighlight();
+  text(el.alignDetail, '');
+}
+
+/** A mouse leaving the words' area takes a highlight that is not pinned along (touch pins by tapping). */
+function onAreaLeave(event) {
+  if (state.pinned || event.pointerType === 'touch') return;
+  clearHighlight();
+  text(el.alignDetail, '');
+}
+
 /** ‹ ›, hover/tap on the output and the card, keys and focus on the card, a tap elsewhere unpins. */
 export function bindAlignmentView() {
   el.prev.addEventListener('click', () => selectSentence(state.sel - 1));
@@ -226,7 +263,9 @@ export function bindAlignmentView() {
   for (const area of [el.alignSource, el.alignTarget]) {
     area.addEventListener('keydown', onCardKey);
     area.addEventListener('focusin', onCardFocus);
+    area.addEventListener('focusout', onCardBlur);
   }
+  for (const area of [el.target, el.alignSource, el.alignTarget]) area.addEventListener('pointerleave', onAreaLeave);
   document.addEventListener('click', (e) => {
     if (state.pinned && !(e.target.closest && e.target.closest('.w'))) {
       state.pinned = null;

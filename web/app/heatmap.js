@@ -1,24 +1,26 @@
 /**
- * The attention heatmap (#attention): a canvas of the selected sentence's cross-attention, target
- * tokens as rows and source tokens as columns, coloured on a viridis ramp with a 0–1 legend. It
+ * The attention heatmap (#attention): a canvas of the selected sentence's cross-attention, the
+ * translation's words as rows and the input's words as columns (word pieces merged, special tokens
+ * named: app/token-words.js), coloured on a viridis ramp with a 0–1 legend. It
  * shows the mean of heads of the alignment layer, or, once the worker has sent every layer's and
  * head's attention (asked for when the section is open), any layer's mean or any single head.
- * Moving the mouse over a cell or the arrow keys on the focused canvas read the cell aloud
- * (#heat-cell); the canvas's aria-label lists both token rows.
+ * Moving the mouse over a cell, tapping it, or the arrow keys on the focused canvas read the cell
+ * aloud (#heat-cell); the canvas's aria-label lists both rows of words.
  */
 import { el, text } from './dom.js';
 import { state, currentSentence } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
+import { tokenWords, mergeAttention } from './token-words.js';
 
 const headsKey = (s) => `${state.resultDir}|${el.beam.value}|${s.source}`;
 
 function updateHeadOptions() {
   const keep = el.headSelect.value;
-  const opts = [['mean', 'Mean of heads (alignment layer)']];
+  const opts = [['mean', 'Average (what the matching uses)']];
   const h = state.heads && state.heads.sentence.heads;
   if (h) {
     h.forEach((layer, l) => {
-      opts.push([`${l}:mean`, `Layer ${l + 1}, mean of heads`]);
+      opts.push([`${l}:mean`, `Layer ${l + 1}, average of heads`]);
       layer.forEach((_, k) => opts.push([`${l}:${k}`, `Layer ${l + 1}, head ${k + 1}`]));
     });
   }
@@ -71,12 +73,19 @@ export function showSentenceHeatmap(s) {
   drawHeatmap();
 }
 
+/** A sentence's token matrix `m` as words: {rows, cols} of labels and the merged matrix. */
+function asWords(sentence, m) {
+  const rows = tokenWords(sentence.target, sentence.targetTokens, sentence.targetWords);
+  const cols = tokenWords(sentence.source, sentence.sourceTokens, sentence.sourceWords);
+  return { rows: rows.map((g) => g.label), cols: cols.map((g) => g.label), m: mergeAttention(m, rows, cols) };
+}
+
 function heatData() {
   const s = currentSentence();
   if (!s || !s.attention) return null;
   const v = el.headSelect.value;
   if (v === 'mean' || !state.heads) {
-    return { rows: s.targetTokens, cols: s.sourceTokens, m: s.attention, title: 'mean of heads, alignment layer' };
+    return { ...asWords(s, s.attention), title: 'average of the heads of the alignment layer' };
   }
   const hs = state.heads.sentence;
   const [l, k] = v.split(':');
@@ -87,7 +96,7 @@ function heatData() {
   } else {
     m = layer[Number(k)];
   }
-  return { rows: hs.targetTokens, cols: hs.sourceTokens, m, title: k === 'mean' ? `layer ${Number(l) + 1}, mean of heads` : `layer ${Number(l) + 1}, head ${Number(k) + 1}` };
+  return { ...asWords(hs, m), title: k === 'mean' ? `layer ${Number(l) + 1}, average of heads` : `layer ${Number(l) + 1}, head ${Number(k) + 1}` };
 }
 
 // A perceptual ramp (viridis, 5 stops) for cell values 0..1.
@@ -100,7 +109,7 @@ function rampColor(x) {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
-const tokenLabel = (t) => (t.piece.length > 14 ? `${t.piece.slice(0, 13)}…` : t.piece);
+const tokenLabel = (label) => (label.length > 16 ? `${label.slice(0, 15)}…` : label);
 
 let heatLayout = null;
 
@@ -180,7 +189,7 @@ export function drawHeatmap() {
   heatLayout = { rowLabelW, colLabelH, cell, rows, cols, m };
   canvas.dataset.rows = String(rows.length);
   canvas.dataset.cols = String(cols.length);
-  canvas.setAttribute('aria-label', `Cross-attention heatmap, ${data.title}: ${rows.length} target tokens (rows) by ${cols.length} source tokens (columns). Source: ${cols.map((t) => t.piece).join(' ')}. Target: ${rows.map((t) => t.piece).join(' ')}.`);
+  canvas.setAttribute('aria-label', `Attention map, ${data.title}: ${rows.length} words of the translation (rows) by ${cols.length} words of your text (columns). Your text: ${cols.join(' | ')}. Translation: ${rows.join(' | ')}.`);
 }
 
 function describeCell(i, j) {
@@ -190,7 +199,7 @@ function describeCell(i, j) {
     text(el.heatCell, '');
     return;
   }
-  text(el.heatCell, `target “${rows[i].piece}” ← source “${cols[j].piece}”: ${((m[i] && m[i][j]) || 0).toFixed(3)}`);
+  text(el.heatCell, `writing “${rows[i]}”, the model looked at “${cols[j]}”: ${((m[i] && m[i][j]) || 0).toFixed(3)}`);
 }
 
 function onHeatMove(event) {
@@ -226,6 +235,7 @@ export function bindHeatmap() {
   });
   el.headSelect.addEventListener('change', drawHeatmap);
   el.heatmap.addEventListener('mousemove', onHeatMove);
+  el.heatmap.addEventListener('click', onHeatMove); // a tap reads the cell too
   el.heatmap.addEventListener('mouseleave', () => text(el.heatCell, ''));
   el.heatmap.addEventListener('keydown', onHeatKey);
   let resizeTimer = 0;

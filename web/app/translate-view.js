@@ -170,8 +170,9 @@ function render(result) {
   const secs = result.timings.engineMs / 1000;
   const tps = result.stats.tokensPerSecond;
   const n = result.sentences.length;
-  text(el.stats, `${n} sentence${n === 1 ? '' : 's'} · ${Math.round(result.timings.totalMs)} ms · ${result.stats.targetTokens} tokens · ${tps >= 100 ? Math.round(tps) : tps.toFixed(1)} tokens/s`);
-  el.stats.title = `engine ${Math.round(secs * 1000)} ms (encode ${Math.round(result.timings.encodeMs)}, decode ${Math.round(result.timings.decodeMs)}), waiting ${Math.round(result.timings.queueMs)} ms`;
+  text(el.stats, `${n} sentence${n === 1 ? '' : 's'} in ${Math.round(result.timings.totalMs)} ms`);
+  el.stats.title = `${result.stats.targetTokens} tokens (word pieces) written, ${tps >= 100 ? Math.round(tps) : tps.toFixed(1)} tokens/s; ` +
+    `engine ${Math.round(secs * 1000)} ms (encode ${Math.round(result.timings.encodeMs)}, decode ${Math.round(result.timings.decodeMs)}), waiting ${Math.round(result.timings.queueMs)} ms`;
   selectSentence(Math.min(state.sel, Math.max(0, n - 1)), true);
 }
 

@@ -1,0 +1,103 @@
+/**
+ * Node tests of the pure parts behind the newcomer's page: the heatmap's tokens-as-words
+ * (web/app/token-words.js) and the build-time facts of "About the models" (scripts/about-models.mjs:
+ * the model card, scores.json and peers.json read into models/about.json). No browser, no engine.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { tokenWords, mergeAttention, SPECIAL_NAMES } from '../../web/app/token-words.js';
+import { aboutModels, readCard, readScores, plain } from '../../scripts/about-models.mjs';
+import { ROOT, FIXTURE_MANIFEST } from './_helpers.mjs';
+
+const tok = (piece, b, e) => ({ piece, range: [b, e] });
+
+test('tokenWords: pieces of one word merge, special tokens are named, no ▁ in any label', () => {
+  const text = 'Unbelievably small.';
+  // "▁Un" "bel" "iev" "ably" "▁small" "." "</s>"
+  const tokens = [tok('▁Un', 0, 2), tok('bel', 2, 5), tok('iev', 5, 8), tok('ably', 8, 12), tok('▁small', 12, 18), tok('.', 18, 19), tok('</s>', 19, 19)];
+  const words = [[0, 12], [13, 18], [18, 19]];
+  const groups = tokenWords(text, tokens, words);
+  assert.deepEqual(groups.map((g) => g.label), ['Unbelievably', 'small', '.', 'end of sentence']);
+  assert.deepEqual(groups.map((g) => g.tokens), [[0, 1, 2, 3], [4], [5], [6]]);
+  assert.equal(groups[3].special, true);
+  assert.equal(SPECIAL_NAMES['</s>'], 'end of sentence');
+});
+
+test('tokenWords: a piece over two words joins them; a lone ▁ joins the next word; every token once', () => {
+  const text = 'Mr. X ( a )';
+  // "▁Mr" "." spans words "Mr" "." ; then a lone "▁" before "X"; "▁(" then "▁a" "▁)" ; no </s>
+  const tokens = [tok('▁Mr.', 0, 3), tok('▁', 3, 4), tok('X', 4, 5), tok('▁(', 5, 7), tok('▁a', 7, 9), tok('▁)', 9, 11)];
+  const words = [[0, 2], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]];
+  const groups = tokenWords(text, tokens, words);
+  assert.deepEqual(groups.map((g) => g.label), ['Mr.', 'X', '(', 'a', ')']);
+  assert.deepEqual(groups.flatMap((g) => g.tokens), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(groups[1].tokens, [1, 2]);
+  // No words at all (an empty sentence): the pieces are shown without ▁.
+  assert.deepEqual(tokenWords('', [tok('▁', 0, 0), tok('</s>', 0, 0)], []).map((g) => g.label), ['end of sentence']);
+  assert.deepEqual(tokenWords('x', [tok('▁x', 0, 1)], []).map((g) => g.label), ['x']);
+});
+
+test('mergeAttention: a target word\'s row is the mean of its pieces\' rows, a source word\'s column the sum', () => {
+  const m = [
+    [0.5, 0.3, 0.2],
+    [0.1, 0.1, 0.8],
+    [0.0, 1.0, 0.0],
+  ];
+  const rows = [{ tokens: [0, 1] }, { tokens: [2] }];
+  const cols = [{ tokens: [0, 1] }, { tokens: [2] }];
+  const merged = mergeAttention(m, rows, cols);
+  const close = (a, b) => a.forEach((row, i) => row.forEach((x, j) => assert.ok(Math.abs(x - b[i][j]) < 1e-9, `${i},${j}: ${x} vs ${b[i][j]}`)));
+  close(merged, [[0.5, 0.5], [1.0, 0.0]]);
+  for (const row of merged) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'rows still sum to 1');
+});
+
+test('readCard: the model card gives the parameters, the data table and the licence', () => {
+  const card = readCard(readFileSync(path.join(ROOT, 'weights/README.md'), 'utf8'));
+  assert.match(card.parameters, /\d[\d,]* \([\d.]+ M\) per direction/);
+  assert.ok(card.data.length >= 5, `${card.data.length} sources`);
+  for (const d of card.data) {
+    assert.ok(d.source && d.domain && d.licence, JSON.stringify(d));
+    assert.ok(d.pairs > 0, `${d.source}: ${d.pairsText}`);
+    assert.doesNotMatch(`${d.source}${d.domain}${d.licence}`, /\*\*|`|\|/, 'no markdown left');
+  }
+  assert.equal(card.data.filter((d) => d.synthetic).length, 1, 'the back-translations are one row, marked');
+  assert.match(card.licence, /non-commercial/);
+  assert.doesNotMatch(card.licence, /see Data|\*\*/);
+  // A card laid out differently loses only what can no longer be read.
+  assert.deepEqual(readCard('# A card\n\nNo tables here.\n'), {});
+  assert.equal(plain('**bold** `code` [link](http://x) \n more'), 'bold code link more');
+});
+
+test('readScores and aboutModels: scores from scores.json, peers from peers.json, nothing invented for the fixture', () => {
+  const real = JSON.parse(readFileSync(path.join(ROOT, 'weights/en-de/scores.json'), 'utf8'));
+  const s = readScores(real);
+  assert.equal(s['flores-dev'].bleu, real.sets['flores-dev'].int8_beam4.bleu);
+  assert.equal(s['flores-dev'].sentences, real.sets['flores-dev'].sentences);
+  assert.equal(readScores({ sets: {} }), null);
+
+  const manifest = path.join(ROOT, 'weights/manifest.json');
+  const entries = JSON.parse(readFileSync(manifest, 'utf8')).models.map((m) => ({ from: m.from, to: m.to, bytes: m.bytes, source: path.join(ROOT, 'weights', m.file) }));
+  const about = aboutModels({ manifestPath: manifest, entries, engineBytes: 1234, codeLicence: 'MIT', root: ROOT });
+  assert.equal(about.engineBytes, 1234);
+  assert.equal(about.models[0].scores['flores-dev'].bleu, readScores(JSON.parse(readFileSync(path.join(ROOT, 'weights', about.models[0].scoresFrom), 'utf8')))['flores-dev'].bleu);
+  assert.equal(about.peers.set, about.sets[0].key, 'the peers\' scores are on the set shown first');
+  assert.ok(about.peers.systems.length >= 2 && about.peers.systems.every((p) => p.scores['en-de'] > 0 && p.scores['de-en'] > 0));
+  assert.match(about.peers.source.url, /^https:\/\//);
+  assert.deepEqual(about.builtFrom, ['weights/manifest.json', 'weights/en-de/scores.json', 'weights/de-en/scores.json', 'weights/README.md', 'weights/peers.json']);
+
+  const fixture = aboutModels({ manifestPath: FIXTURE_MANIFEST, entries: [{ from: 'en', to: 'de', bytes: 10, source: path.join(ROOT, 'tests/fixtures/tiny.nmt') }], engineBytes: 5, root: ROOT });
+  assert.equal(fixture.models[0].scores, undefined);
+  assert.equal(fixture.card, undefined);
+  assert.equal(fixture.peers, undefined);
+
+  // A scores.json next to a model is picked up, with the set names the page uses.
+  const dir = mkdtempSync(path.join(tmpdir(), 'nmt-about-'));
+  writeFileSync(path.join(dir, 'manifest.json'), '{"models":[]}');
+  writeFileSync(path.join(dir, 'scores.json'), JSON.stringify({ sets: { 'flores-dev': { sentences: 3, int8_beam4: { bleu: 12.5, chrf: 40 } } } }));
+  const own = aboutModels({ manifestPath: path.join(dir, 'manifest.json'), entries: [{ from: 'en', to: 'de', bytes: 1, source: path.join(dir, 'm.nmt') }], engineBytes: 1 });
+  assert.deepEqual(own.models[0].scores, { 'flores-dev': { bleu: 12.5, chrf: 40, sentences: 3 } });
+  assert.ok(existsSync(path.join(dir, 'scores.json')));
+});
