@@ -8,7 +8,10 @@
  * An element is right when the words it covers (letters and digits, case-insensitive) are one of
  * the accepted answers.
  *
- *   node scripts/html-placement.mjs [--manifest weights/manifest.json] [--beam 4] [--verbose]
+ *   node scripts/html-placement.mjs [--manifest weights/manifest.json] [--beam 4] [--placement span|hard] [--verbose]
+ *
+ * --placement hard measures the first version of the placement (each element from its first to its
+ * last hard-aligned target word), before segment.js's soft-attention trim.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,10 +40,10 @@ function inlineElements(html) {
 }
 
 /** Translates a fixture's sentences and scores the placement: {judged, right, stale, sentences, rows}. */
-export async function measurePlacement(translator, fixture, { beam = 4 } = {}) {
+export async function measurePlacement(translator, fixture, { beam = 4, placement = 'span' } = {}) {
   const res = { direction: fixture.direction, judged: 0, right: 0, stale: 0, sentencesJudged: 0, sentencesRight: 0, lost: 0, tags: 0, rows: [] };
   for (const item of fixture.items) {
-    const r = await translator.translate(item.html, { html: true, beam });
+    const r = await translator.translate(item.html, { html: true, beam, htmlPlacement: placement });
     const plain = decodeEntities(r.text.replace(/<[^>]*>/g, ''));
     const els = inlineElements(r.text);
     res.tags += item.expect.length;
@@ -83,12 +86,13 @@ async function main() {
   };
   const manifestUrl = pathToFileURL(path.resolve(opt('--manifest', path.join(ROOT, 'weights/manifest.json')))).href;
   const beam = Number(opt('--beam', '4'));
+  const placement = opt('--placement', 'span');
   for (const file of FIXTURES) {
     const fixture = JSON.parse(readFileSync(file, 'utf8'));
     const [from, to] = fixture.direction.split('-');
     const t = await Translator.create({ from, to, manifestUrl });
     try {
-      const res = await measurePlacement(t, fixture, { beam });
+      const res = await measurePlacement(t, fixture, { beam, placement });
       if (args.includes('--verbose')) {
         for (const row of res.rows) {
           const bad = row.marks.filter((m) => !m.ok);

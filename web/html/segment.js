@@ -274,7 +274,7 @@ const commonPrefix = (x, y) => {
  * pieces in output order, each {text} or {node} (an atomic, zero-width or lost element), with
  * `stack` (the inline element records it is inside, outermost first).
  */
-export function placeSegment(seg, sentences) {
+export function placeSegment(seg, sentences, placement = 'span') {
   // 1. Source words: where they are, the stack they are in, the atomic element they belong to.
   const words = []; // target words, over the whole segment
   const sent = sentences.map((s) => {
@@ -341,6 +341,39 @@ export function placeSegment(seg, sentences) {
       });
     }
     if (best >= 0) for (let x = r; x; x = x.parent) own.get(x).add(best);
+  }
+  // Each element keeps the contiguous run of its words with the most attention on its source words:
+  // a word counts for it by (its soft attention on the element's source words) - 1/2, and the run
+  // of largest sum between its first and last hard-aligned words is kept (an article or auxiliary
+  // whose attention mostly went to the next source word no longer stretches the element).
+  if (placement === 'span') {
+    for (const r of seg.elements) {
+      const set = own.get(r);
+      if (set.size < 2) continue;
+      const lo = Math.min(...set);
+      const hi = Math.max(...set);
+      const mass = (g) => {
+        const w = words[g];
+        const si = sent.find((x) => x.s === w.sentence);
+        const row = (si.s.wordAttention || [])[w.t] || [];
+        let m = 0;
+        si.src.forEach((sw, k) => { if (sw.stack.includes(r) || (sw.atomic && r.start <= sw.start && sw.end <= r.end)) m += row[k] || 0; });
+        return m;
+      };
+      let best = null;
+      let cur = 0;
+      let start = lo;
+      for (let g = lo; g <= hi; g++) {
+        const v = mass(g) - 0.5;
+        if (cur <= 0) {
+          cur = v;
+          start = g;
+        } else cur += v;
+        if (!best || cur > best.sum) best = { sum: cur, b: start, e: g };
+      }
+      const kept = [...set].filter((g) => g >= best.b && g <= best.e);
+      if (kept.length) own.set(r, new Set(kept));
+    }
   }
 
   // 3. Ranges, top down: inside the parent, siblings not overlapping.

@@ -63,7 +63,9 @@ function referenceSpellings(html) {
  * kept, empty, where their text began), plus translate()'s stats and timings summed over requests.
  */
 export async function translateHtml(translator, html, options = {}) {
-  const { onProgress, html: _html, ...rest } = options;
+  // htmlPlacement 'hard' (measurement only: scripts/html-placement.mjs): elements span from their
+  // first to their last hard-aligned word, without segment.js's soft-attention trim.
+  const { onProgress, html: _html, htmlPlacement = 'span', ...rest } = options;
   const root = parseHtml(html);
   const a = stringAdapter(html);
   const units = collectUnits(root, a);
@@ -93,7 +95,7 @@ export async function translateHtml(translator, html, options = {}) {
         attributeOut.get(u.node).set(u.name, joinPlain(u.value, results[i].sentences));
         return;
       }
-      const p = placeSegment(u.seg, results[i].sentences);
+      const p = placeSegment(u.seg, results[i].sentences, htmlPlacement);
       elements += p.placed;
       lost += p.lost;
       placed.set(u, p.pieces);
