@@ -117,8 +117,10 @@ function showScores(about) {
   // The other dev sets, ours only (the peers publish no scores on them).
   const others = (about.sets || []).slice(1).filter((s) => models.every((m) => m.scores[s.key]));
   if (others.length) {
-    text(more, `It does better on easier text: ${others.map((s) => `${s.what} (${s.name}) ${models.map((m) => fmt(m.scores[s.key].bleu)).join(' and ')}`).join('; ')}` +
-      ` (${models.map(dirName).join(', ')}). BLEU compares a translation with one reference translation word by word, so good translations that word things differently score lower too.`);
+    const [a, b] = others;
+    const both = (set, named) => models.map((m) => `${fmt(m.scores[set.key].bleu)}${named ? ` (${dirName(m)})` : ''}`).join(' and ');
+    text(more, `On easier text it does better: ${both(a, true)} on ${a.what} (${a.name})${b ? `; ${both(b, false)} on ${b.what} (${b.name})` : ''}. ` +
+      'BLEU compares a translation with one reference translation word by word, so good translations worded differently score lower too.');
   }
   sources.append(`Where the numbers come from: ours from ${models.map((m) => m.scoresFrom).filter(Boolean).map((f) => `weights/${f}`).join(' and ')} in the project's repository (made by weights/recipe/evaluate.py)`);
   if (peers && peers.source) {
