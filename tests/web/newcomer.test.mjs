@@ -292,6 +292,18 @@ test('phone: touch hints ("Tap a word", no Hover or Ctrl+Enter), a tap highlight
   // Tapping elsewhere lets go.
   await page.tap('.app-header');
   assert.deepEqual(await highlighted(page), { words: 0, marks: 0, detail: '' });
+  // The heatmap: a tap on a cell reads it in words.
+  await page.tap('#attention summary');
+  await page.waitForFunction(() => Number(document.getElementById('heatmap').dataset.cols) > 0);
+  await page.locator('#heatmap').scrollIntoViewIfNeeded();
+  const again = await page.evaluate(() => {
+    const c = document.getElementById('heatmap');
+    const r = c.getBoundingClientRect();
+    const [left, top, cell] = c.dataset.grid.split(' ').map(Number);
+    return { x: r.left + left + cell * 1.5, y: r.top + top + cell * 0.5 };
+  });
+  await page.touchscreen.tap(again.x, again.y);
+  assert.match(await page.textContent('#heat-cell'), /^writing “.+”, the model looked at “.+”: \d\.\d{3}$/);
 });
 
 test('no highlight is left behind: keyboard focus moving on, the mouse leaving', { skip, timeout: 120000 }, async (t) => {

@@ -1,11 +1,11 @@
 /**
  * The attention heatmap (#attention): a canvas of the selected sentence's cross-attention, the
  * translation's words as rows and the input's words as columns (word pieces merged, special tokens
- * named: app/token-words.js), coloured on a viridis ramp with a 0–1 legend. It
- * shows the mean of heads of the alignment layer, or, once the worker has sent every layer's and
- * head's attention (asked for when the section is open), any layer's mean or any single head.
- * Moving the mouse over a cell, tapping it, or the arrow keys on the focused canvas read the cell
- * aloud (#heat-cell); the canvas's aria-label lists both rows of words.
+ * named: app/token-words.js), coloured on a viridis ramp with a 0–1 legend. It shows the mean of
+ * heads of the alignment layer, or, once the worker has sent every layer's and head's attention
+ * (asked for when the section is open), any layer's mean or any single head. Moving the mouse over
+ * a cell, tapping it (a tap sends mousemove too), or the arrow keys on the focused canvas read the
+ * cell aloud (#heat-cell); the canvas's aria-label lists both rows of words.
  */
 import { el, text } from './dom.js';
 import { state, currentSentence } from './state.js';
@@ -187,6 +187,7 @@ export function drawHeatmap() {
   ctx.textAlign = 'right';
   ctx.fillText('1', rowLabelW + lw, ly + 12);
   heatLayout = { rowLabelW, colLabelH, cell, rows, cols, m };
+  canvas.dataset.grid = `${rowLabelW} ${colLabelH} ${cell}`; // where the cells are (CSS px): for tests and tools
   canvas.dataset.rows = String(rows.length);
   canvas.dataset.cols = String(cols.length);
   canvas.setAttribute('aria-label', `Attention map, ${data.title}: ${rows.length} words of the translation (rows) by ${cols.length} words of your text (columns). Your text: ${cols.join(' | ')}. Translation: ${rows.join(' | ')}.`);
@@ -235,7 +236,6 @@ export function bindHeatmap() {
   });
   el.headSelect.addEventListener('change', drawHeatmap);
   el.heatmap.addEventListener('mousemove', onHeatMove);
-  el.heatmap.addEventListener('click', onHeatMove); // a tap reads the cell too
   el.heatmap.addEventListener('mouseleave', () => text(el.heatCell, ''));
   el.heatmap.addEventListener('keydown', onHeatKey);
   let resizeTimer = 0;
