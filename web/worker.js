@@ -338,7 +338,7 @@ async function init(msg) {
       reverseUrl = new URL(reverseEntry.file, msg.manifestUrl).href;
     }
     const wasm = manifest.engine && manifest.engine.wasm;
-    if (wasm && wasm.file && wasm.bytes > 0 && new URL(wasm.file, msg.manifestUrl).href === new URL(msg.wasmUrl).href) engineBytes = wasm.bytes;
+    if (wasm && wasm.file && wasm.bytes > 0 && new URL(wasm.file, msg.manifestUrl).href === new URL(msg.wasmUrl, msg.manifestUrl).href) engineBytes = wasm.bytes;
   }
   if (msg.modelBytes) entry.bytes = msg.modelBytes;
   if (msg.modelSha256) entry.sha256 = msg.modelSha256;

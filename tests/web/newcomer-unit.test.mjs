@@ -101,3 +101,34 @@ test('readScores and aboutModels: scores from scores.json, peers from peers.json
   assert.deepEqual(own.models[0].scores, { 'flores-dev': { bleu: 12.5, chrf: 40, sentences: 3 } });
   assert.ok(existsSync(path.join(dir, 'scores.json')));
 });
+
+test('load progress: the total is 0 until every file\'s size is known, then one number to the end (module + worker, fake engine)', async () => {
+  const { Translator } = await import('../../web/translator.js');
+  const { fileUrl } = await import('./_helpers.mjs');
+  const dir = mkdtempSync(path.join(tmpdir(), 'nmt-progress-'));
+  const model = Buffer.from(`NMTMODEL ${'x'.repeat(3 << 20)}`);
+  writeFileSync(path.join(dir, 'model.nmt'), model);
+  const wasm = Buffer.from('fake wasm compile_ms=0');
+  writeFileSync(path.join(dir, 'engine.wasm'), wasm);
+  const engineUrl = fileUrl(path.join(ROOT, 'tests/web/fake-engine.mjs'));
+  const start = async (manifest) => {
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const seen = [];
+    const t = await Translator.create({ from: 'en', to: 'de', engineUrl, wasmUrl: fileUrl(path.join(dir, 'engine.wasm')), manifestUrl: fileUrl(path.join(dir, 'manifest.json')),
+      onProgress: (p) => seen.push(p) });
+    t.dispose();
+    return seen.filter((p) => p.phase === 'download');
+  };
+  const all = model.length + wasm.length;
+  // The manifest gives both sizes: the first report has the whole total already.
+  let downloads = await start({ models: [{ from: 'en', to: 'de', file: 'model.nmt', bytes: model.length }], engine: { wasm: { file: 'engine.wasm', bytes: wasm.length } } });
+  assert.ok(downloads.length >= 2, `${downloads.length} reports`);
+  assert.deepEqual([...new Set(downloads.map((p) => p.total))], [all], JSON.stringify(downloads.map((p) => [p.loaded, p.total])));
+  assert.equal(downloads.at(-1).loaded, all);
+  // Without engine.wasm's size in the manifest: 0 until it is known, never a smaller total first.
+  downloads = await start({ models: [{ from: 'en', to: 'de', file: 'model.nmt', bytes: model.length }] });
+  const totals = downloads.map((p) => p.total);
+  assert.equal(totals[0], 0, 'unknown at first');
+  assert.deepEqual([...new Set(totals.filter((x) => x > 0))], [all], JSON.stringify(totals));
+  assert.ok(totals.indexOf(all) < totals.length && totals.slice(totals.indexOf(all)).every((x) => x === all), 'once known, it stays');
+});
