@@ -7,11 +7,13 @@
  *
  * In JavaScript an option is named in camelCase (`length_penalty` → `lengthPenalty`); the module's
  * one default of its own is `alignments: true` (the engine's is false): results carry alignments
- * unless asked not to.
+ * unless asked not to. `prefix` (a text option: translate() forces the translation to start with
+ * it) and `alternatives` (how many next words alternatives() lists; its `count`) are in the same
+ * table.
  */
 import { ErrorCode, TranslatorError } from './protocol.js';
 
-/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag', default: number|boolean, min?: number, max?: number, cli: boolean, doc: string}>>} */
+/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag'|'text', default: number|boolean|string, min?: number, max?: number, cli: boolean, doc: string}>>} */
 export const DECODING_OPTIONS = Object.freeze([
   { name: 'beam', kind: 'integer', default: 4, min: 1, max: 16, cli: true, doc: 'beam size; 1 = greedy search' },
   { name: 'length_penalty', kind: 'number', default: 0.6, min: 0, max: 2, cli: true, doc: 'GNMT length penalty alpha for ranking finished beams (0 = raw log-probability)' },
@@ -21,6 +23,8 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'rerank', kind: 'flag', default: true, cli: false, doc: "rerank the beam's candidates with the reverse model, when one is loaded" },
   { name: 'alignments', kind: 'flag', default: false, cli: true, doc: 'keep the cross-attention and compute word alignments' },
   { name: 'all_heads', kind: 'flag', default: false, cli: true, doc: "with alignments: also keep every decoder layer's every head" },
+  { name: 'prefix', kind: 'text', default: '', cli: true, doc: 'one sentence only: the translation starts with this text, kept exactly, and the search continues after it' },
+  { name: 'alternatives', kind: 'integer', default: 5, min: 1, max: 20, cli: true, doc: 'list this many next words after the prefix, most probable first, each with the rest of the sentence (greedy)' },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */
@@ -29,14 +33,16 @@ const MODULE_DEFAULTS = Object.freeze({ alignments: true });
 /** `length_penalty` → `lengthPenalty`. */
 export const jsName = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
-/** 'an integer from 1 to 16', 'a number from 0 to 2', 'true or false' (as engine/options.cpp words it). */
+/** 'an integer from 1 to 16', 'a number from 0 to 2', 'true or false', 'a string' (as engine/options.cpp words it). */
 export function allowedValues(spec) {
   if (spec.kind === 'flag') return 'true or false';
+  if (spec.kind === 'text') return 'a string';
   return `${spec.kind === 'integer' ? 'an integer' : 'a number'} from ${spec.min} to ${spec.max}`;
 }
 
 function allowed(spec, value) {
   if (spec.kind === 'flag') return typeof value === 'boolean';
+  if (spec.kind === 'text') return typeof value === 'string';
   if (typeof value !== 'number' || !(value >= spec.min && value <= spec.max)) return false;
   return spec.kind !== 'integer' || Number.isInteger(value);
 }
@@ -45,10 +51,14 @@ function allowed(spec, value) {
  * Checks translate()'s decoding options (camelCase keys; undefined = not given; other keys are
  * ignored) and returns them as the engine's JSON options (snake_case keys), with the module's own
  * defaults filled in. Throws a TranslatorError (code 'bad-request') naming the first bad option.
+ * `caller` names the method in the message; `shown` maps an option to the name the caller took it
+ * by (alternatives() takes `alternatives` as `count` and `prefix` as its targetPrefix argument).
  * @param {Record<string, unknown>} options
- * @returns {Record<string, number|boolean>}
+ * @param {string} [caller]
+ * @param {Record<string, string>} [shown]
+ * @returns {Record<string, number|boolean|string>}
  */
-export function engineOptions(options) {
+export function engineOptions(options, caller = 'translate()', shown = {}) {
   const out = {};
   for (const spec of DECODING_OPTIONS) {
     const key = jsName(spec.name);
@@ -57,7 +67,7 @@ export function engineOptions(options) {
     if (value === undefined) continue; // the engine's default
     if (!allowed(spec, value)) {
       const got = typeof value === 'string' ? JSON.stringify(value) : String(value);
-      throw new TranslatorError(ErrorCode.BAD_REQUEST, `translate(): ${key} must be ${allowedValues(spec)} (got ${got}).`);
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${shown[spec.name] || key} must be ${allowedValues(spec)} (got ${got}).`);
     }
     out[spec.name] = value;
   }

@@ -19,6 +19,10 @@
  *                                        ←   {id, status:'partial', text, sentences, range, done, total}
  *                                                (one per chunk of a long input; range: the chunk's [b, e))
  *                                        ←   {id, status:'result', result}      or {id, status:'error', error}
+ *   {id, type:'alternatives', source,
+ *    options}                            →   (options: the engine's JSON options with `prefix` and `alternatives`)
+ *                                        ←   {id, status:'result', result:{alternatives:[{word, probability, continuation}]}}
+ *                                                or {id, status:'error', error}
  *   {id, type:'cancel', target}          →   (no reply: the request `target` is dropped or stopped)
  *   {id, type:'memory'}                  →
  *                                        ←   {id, status:'result', result:{wasmBytes, jsHeapBytes}}
@@ -42,8 +46,9 @@
  * of misreading each other's messages. Raise it with every change to the messages.
  * 2: 'translate' carries the engine's JSON options (options.js) and chunkChars.
  * 3: 'ready' carries `reuse` and 'init' may; 'partial' carries the chunk's `range`.
+ * 4: 'alternatives'; a 'translate' whose options have a `prefix` goes to the engine in one call.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The Cache Storage cache where sw.js keeps model files (scripts/build-web.mjs writes it into dist/sw.js). */
 export const MODEL_CACHE = 'nmt-models';
@@ -52,6 +57,7 @@ export const MODEL_CACHE = 'nmt-models';
 export const Request = Object.freeze({
   INIT: 'init',
   TRANSLATE: 'translate',
+  ALTERNATIVES: 'alternatives',
   CANCEL: 'cancel',
   MEMORY: 'memory',
   /** Test only: makes the worker die, to exercise the restart path. */

@@ -114,6 +114,17 @@ export interface TranslateOptions {
   /** With a Translator created with `rerank`: rerank this request's candidates (default true). Ignored for beam 1. */
   rerank?: boolean;
   /**
+   * A forced target prefix: the text must be one sentence (else the request rejects with code
+   * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
+   * beam) continues after it. A prefix ending in a letter or digit may be completed by the model
+   * ("Das Ha" → "Das Haus ist klein."; "Das Haus" may become "Das Hauses …"); one ending in a space
+   * is followed by a new word. Token probabilities and alignments cover the prefix's tokens too
+   * (their probabilities under the model). Default: none.
+   * @example
+   * await t.translate('The house is small.', { prefix: 'Das Gebäude ' });   // "Das Gebäude ist klein."
+   */
+  prefix?: string;
+  /**
    * Cancels the request: a queued one never runs; a running one rejects at once with an AbortError,
    * and its worker is replaced by a fresh one (from the model already loaded) so that the requests
    * queued behind it do not wait for the engine call it was in.
@@ -292,6 +303,27 @@ export type SentenceStream = ReadableStream<Sentence> & AsyncIterable<Sentence> 
   readonly translation: Promise<Translation>;
 };
 
+/** Options of alternatives(). */
+export interface AlternativesOptions {
+  /** How many words to list, 1 to 20. Default 5. */
+  count?: number;
+  /** Cancels the request, as translate()'s `signal`. */
+  signal?: AbortSignal;
+}
+
+/** One next word after a target prefix: what alternatives() lists. */
+export interface Alternative {
+  /**
+   * The text after the prefix up to the end of the word (the next word start or punctuation); it
+   * begins with a space when the prefix does not end with one and the word is a new word.
+   */
+  word: string;
+  /** p(word | source, prefix) under the model, 0..1 (4 decimals): the product of the word's pieces' probabilities. */
+  probability: number;
+  /** The rest of the sentence after the word, decoded greedily: prefix + word + continuation is a whole translation. */
+  continuation: string;
+}
+
 export interface ModelInfo {
   config: { d_model: number; n_heads: number; encoder_layers: number; decoder_layers: number; [key: string]: unknown };
   languages: { source: string; target: string };
@@ -335,9 +367,9 @@ export declare const PROTOCOL_VERSION: number;
 export interface DecodingOptionSpec {
   /** The engine's name; translate() takes it in camelCase (length_penalty → lengthPenalty). */
   name: string;
-  kind: 'integer' | 'number' | 'flag';
+  kind: 'integer' | 'number' | 'flag' | 'text';
   /** The engine's default (translate()'s own default for `alignments` is true). */
-  default: number | boolean;
+  default: number | boolean | string;
   /** Allowed values, inclusive (integer and number options). */
   min?: number;
   max?: number;
@@ -412,6 +444,18 @@ export declare class Translator {
    * for await (const s of t.translateStreaming(text, { signal })) show(s.target, s.sourceRange);
    */
   translateStreaming(text: string, options?: TranslateOptions): SentenceStream;
+  /**
+   * The `count` most probable next words after `targetPrefix` ('' for the first word) in a
+   * translation of `source` (one sentence), most probable first, each with the rest of the
+   * sentence decoded greedily after it. The model's own (greedy) next word is always among them. To
+   * go on from a chosen word, translate `source` with `{ prefix: targetPrefix + word }`, plus the
+   * continuation's first character when it is a space or punctuation (that keeps the word whole).
+   * Rejects with code 'bad-request' when `source` is not one sentence or targetPrefix not a string.
+   * @example
+   * const words = await t.alternatives('The house is small.', 'Das ', { count: 5 });
+   * // [{ word: 'Haus', probability: 0.89, continuation: ' ist klein.' }, { word: 'Gebäude', … }, …]
+   */
+  alternatives(source: string, targetPrefix: string, options?: AlternativesOptions): Promise<Alternative[]>;
   /** Memory used inside the worker. */
   memory(): Promise<{ wasmBytes: number | null; jsHeapBytes: number | null; modelFileBytes: number | null }>;
   /** Ends the worker; pending requests reject with code 'disposed'. */

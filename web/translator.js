@@ -18,6 +18,14 @@
  *
  *   for await (const s of t.translateStreaming(longText, { signal })) show(s.target, s.sourceRange);
  *
+ * Steering one sentence: translate() with `prefix` makes the translation start with that text
+ * (kept exactly; the search goes on after it), and alternatives() lists the words the model would
+ * put next after a prefix, each with the rest of the sentence it leads to (greedy):
+ *
+ *   await t.alternatives('The house is small.', 'Das ', { count: 5 });
+ *   // [{ word: 'Haus', probability: 0.89, continuation: ' ist klein.' }, { word: 'Gebäude', ... }, ...]
+ *   await t.translate('The house is small.', { prefix: 'Das Gebäude ' });   // 'Das Gebäude ist klein.'
+ *
  * Requests run one at a time in call order. Long inputs are cut into chunks (about 1,000
  * characters, never more than 3,000: see protocol.js's planChunks) so that no engine call grows
  * without bound, and onProgress reports each. Passing an AbortSignal cancels a request: a queued
@@ -354,6 +362,37 @@ export class Translator {
       return Promise.reject(e);
     }
     return this.#enqueue({ type: Request.TRANSLATE, text, options: engine, chunkChars }, { signal, onProgress, text });
+  }
+
+  /**
+   * The `count` (default 5, at most 20) most probable next words after `targetPrefix` in a
+   * translation of `source` (one sentence), most probable first, each with the rest of the sentence
+   * decoded greedily after it: `targetPrefix + word + continuation` is a whole translation. The
+   * model's own (greedy) next word is always among them. A word runs to the next word start or
+   * punctuation; `word` may begin with the space before it when `targetPrefix` does not end in
+   * one. To go on after a chosen word, translate `source` with `{ prefix: targetPrefix + word }`
+   * (add the continuation's first character when it is a space or punctuation, so that the model
+   * cannot lengthen the word: a prefix ending in a letter may be completed, "Haus" → "Hauses").
+   * Queued like translate(); `signal` cancels it.
+   * @param {string} source
+   * @param {string} targetPrefix
+   * @param {import('./translator.d.ts').AlternativesOptions} [options]
+   * @returns {Promise<import('./translator.d.ts').Alternative[]>}
+   */
+  alternatives(source, targetPrefix, options = {}) {
+    const { signal, count, ...decoding } = options || {};
+    if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
+    if (typeof source !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'alternatives(source, targetPrefix): source must be a string.'));
+    if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));
+    let engine;
+    try {
+      // prefix and count are checked with the table's `prefix` and `alternatives` entries
+      engine = engineOptions({ ...decoding, alignments: false, prefix: targetPrefix, alternatives: count }, 'alternatives()',
+        { prefix: 'targetPrefix', alternatives: 'count' });
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#enqueue({ type: Request.ALTERNATIVES, source, options: engine }, { signal }).then((r) => r.alternatives);
   }
 
   /** Memory used inside the worker: {wasmBytes, jsHeapBytes, modelFileBytes}. */

@@ -423,7 +423,10 @@ async function translate(msg) {
   const engineOptions = JSON.stringify(msg.options || {});
   const started = performance.now();
   const builder = new ResultBuilder(msg.text);
-  const chunks = planChunks(msg.text, msg.chunkChars || 1000);
+  // A prefix holds for one sentence: the text goes to the engine whole, which says when it is not one.
+  const prefixed = !!(msg.options && msg.options.prefix);
+  const chunks = !prefixed ? planChunks(msg.text, msg.chunkChars || 1000)
+    : msg.text.trim() ? planChunks(msg.text, Infinity) : [[0, msg.text.length]];
   for (let i = 0; i < chunks.length; i++) {
     if (cancelled.has(msg.id)) return null;
     const [b, e] = chunks[i];
@@ -438,7 +441,7 @@ async function translate(msg) {
       fatal(broken);
       throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);
     }
-    if (!res.ok) throw new TranslatorError(ErrorCode.TRANSLATE, res.error || 'The engine could not translate the text.');
+    if (!res.ok) throw new TranslatorError(prefixed ? ErrorCode.BAD_REQUEST : ErrorCode.TRANSLATE, res.error || 'The engine could not translate the text.');
     const added = builder.add(b, e, res.result);
     if (chunks.length > 1) {
       post({ id: msg.id, status: Status.PARTIAL, text: added.text, sentences: added.sentences, range: [b, e], done: added.done, total: msg.text.length });
@@ -450,6 +453,24 @@ async function translate(msg) {
   result.stats.chunks = chunks.length;
   result.stats.wasmHeapBytes = wasmHeapBytes();
   return result;
+}
+
+/** The next words after a target prefix (engine/search/alternatives.h): {alternatives: [{word, probability, continuation}]}. */
+function alternatives(msg) {
+  if (!engine) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The model is not loaded yet.');
+  let res;
+  try {
+    res = JSON.parse(engine.alternatives(msg.source, JSON.stringify(msg.options || {})));
+  } catch (err) {
+    fatal(`The engine crashed while listing alternatives: ${err && err.message ? err.message : err}`);
+    throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);
+  }
+  if (broken) {
+    fatal(broken);
+    throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);
+  }
+  if (!res.ok) throw new TranslatorError(ErrorCode.BAD_REQUEST, res.error || 'The engine could not list alternatives.');
+  return res.result;
 }
 
 /** The engine's WebAssembly memory in bytes (it only grows: the most this worker has needed so far). */
@@ -480,6 +501,8 @@ async function handle(msg) {
       const result = await translate(msg);
       return result ? { status: Status.RESULT, result } : null;
     }
+    case Request.ALTERNATIVES:
+      return { status: Status.RESULT, result: alternatives(msg) };
     case Request.MEMORY:
       return { status: Status.RESULT, result: memory() };
     default:

@@ -25,6 +25,7 @@ async function engineModule() {
 // Values each option must refuse, and one it must take.
 function badValues(spec) {
   if (spec.kind === 'flag') return [1, 'yes', null];
+  if (spec.kind === 'text') return [5, true, null];
   const bad = [spec.min - 1, spec.max + 1, String(spec.default)];
   if (spec.kind === 'integer') bad.push(spec.min + 0.5);
   return bad;
@@ -51,7 +52,7 @@ test('the engine and the JS module refuse the same values with the same wording'
           { code: 'bad-request', message: `translate(): ${jsName(spec.name)} must be ${allowedValues(spec)} (got ${typeof value === 'string' ? JSON.stringify(value) : value}).` },
           `translate() refuses ${label}`);
       }
-      const ends = spec.kind === 'flag' ? [false, true] : [spec.min, spec.max];
+      const ends = spec.kind === 'flag' ? [false, true] : spec.kind === 'text' ? ['', 'Das Ha'] : [spec.min, spec.max];
       for (const value of ends) {
         const options = engineOptions({ [jsName(spec.name)]: value });
         assert.equal(options[spec.name], value);

@@ -7,7 +7,7 @@ import Default, {
   restoreElement, translateElement,
 } from '../../web/translator.js';
 import type {
-  DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, SentenceStream, Token,
+  Alternative, AlternativesOptions, DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, SentenceStream, Token,
   TranslateOptions, TranslateProgress, Translation, TranslatorOptions, WordAlignment,
 } from '../../web/translator.js';
 
@@ -67,6 +67,12 @@ export async function everything(manifestUrl: URL): Promise<number> {
   const streamed: Sentence[] = [];
   for await (const x of stream) streamed.push(x);
   const whole: Translation = await stream.translation;
+  // prefixes and alternatives (README.md, "Steering a sentence")
+  const altOptions: AlternativesOptions = { count: 3, signal: controller.signal };
+  const alts: Alternative[] = await t.alternatives('Hallo Welt.', 'Hello ', altOptions);
+  const altText: string = alts[0].word + alts[0].continuation + alts[0].probability.toFixed(2);
+  const prefixed: Translation = await t.translate('Hallo Welt.', { prefix: 'Hello ' + alts[0].word, beam: 1 });
+  console.log(altText, prefixed.sentences[0].target, (await t.alternatives('Hallo.', '')).length);
   const reader = t.translateStreaming('Hallo.', { beam: 1 }).getReader();
   const first = await reader.read();
   const firstRange: Range | undefined = first.done ? undefined : first.value.targetRange;
@@ -89,6 +95,15 @@ export async function misuse(t: Translator): Promise<void> {
   await t.translate('x', { alignments: 'yes' });
   // @ts-expect-error not an option
   await t.translate('x', { length_penalty: 0.6 });
+  // @ts-expect-error the prefix is a string
+  await t.translate('x', { prefix: 5 });
+  // @ts-expect-error alternatives() needs the target prefix ('' for the first word)
+  await t.alternatives('x');
+  // @ts-expect-error count is a number
+  await t.alternatives('x', '', { count: '5' });
+  // @ts-expect-error an alternative's probability is a number
+  const p: string = (await t.alternatives('x', ''))[0].probability;
+  console.log(p);
   // @ts-expect-error the stream yields Sentences, not strings
   for await (const x of t.translateStreaming('x')) { const str: string = x; console.log(str); }
   // @ts-expect-error translateStreaming takes the same options as translate
