@@ -1,0 +1,89 @@
+/**
+ * The HTML mode page (html.html): translates pasted HTML with translate(html, { html: true }) and
+ * shows the result twice: drawn by html/render-safe.js (this project's own reader builds allowed
+ * elements only: nothing from the input runs or loads) and as source text (textContent). One
+ * Translator per direction, created on first use.
+ */
+import { Translator } from './translator.js';
+import { renderSafe } from './html/render-safe.js';
+
+const $ = (id) => document.getElementById(id);
+const manifestUrl = new URL('./models/manifest.json', document.baseURI);
+const translators = new Map();
+let running = null;
+
+const SAMPLE = `<h2>Getting started</h2>
+<p>Click <a href="/settings" title="Open the settings">here</a> to open the <b>settings</b>.
+Choose a <em>language</em> and press <kbd>Enter</kbd>.</p>
+<ul>
+  <li>The <strong>red</strong> button saves the file.</li>
+  <li>Run <code>npm install</code> before you start.</li>
+</ul>
+<p translate="no">Brand Name™ stays as it is.</p>
+<img src="photo.png" alt="A small house near the river">`;
+
+function translatorFor(dir) {
+  if (!translators.has(dir)) {
+    const [from, to] = dir.split('-');
+    const p = Translator.create({ from, to, manifestUrl });
+    p.catch(() => translators.delete(dir));
+    translators.set(dir, p);
+  }
+  return translators.get(dir);
+}
+
+function status(text) {
+  $('html-status').textContent = text;
+}
+
+async function translateNow() {
+  if (running) running.abort();
+  const controller = new AbortController();
+  running = controller;
+  $('html-error').hidden = true;
+  $('html-stop').hidden = false;
+  $('html-progress').hidden = false;
+  $('html-progress').removeAttribute('value');
+  document.body.dataset.state = 'translating';
+  status('Loading the model…');
+  try {
+    const t = await translatorFor($('html-direction').value);
+    status('Translating…');
+    const r = await t.translate($('html-input').value, {
+      html: true,
+      signal: controller.signal,
+      onProgress: (p) => {
+        $('html-progress').max = p.total || 1;
+        $('html-progress').value = p.done;
+      },
+    });
+    if (controller.signal.aborted) return;
+    $('html-rendered').replaceChildren(renderSafe(r.text));
+    $('html-source').textContent = r.text;
+    status(`${r.segments} blocks, ${r.attributes} attributes, ${r.elements} inline elements placed${r.lost ? `, ${r.lost} without a word` : ''}, ${(r.timings.totalMs / 1000).toFixed(1)} s`);
+    document.body.dataset.state = 'done';
+  } catch (e) {
+    if (e && e.name === 'AbortError') {
+      status('Stopped.');
+      document.body.dataset.state = 'stopped';
+      return;
+    }
+    $('html-error').textContent = `Could not translate: ${e && e.message ? e.message : e}`;
+    $('html-error').hidden = false;
+    document.body.dataset.state = 'error';
+  } finally {
+    if (running === controller) {
+      running = null;
+      $('html-stop').hidden = true;
+      $('html-progress').hidden = true;
+    }
+  }
+}
+
+$('html-input').value = SAMPLE;
+$('html-translate').addEventListener('click', translateNow);
+$('html-stop').addEventListener('click', () => running && running.abort());
+$('html-input').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) translateNow();
+});
+document.body.dataset.state = 'ready';
