@@ -7,7 +7,7 @@ import unittest
 
 from recipe_env import ROOT  # first: it puts weights/recipe on the import path
 from model_file import read_header
-from make_card import options_table, read_block, recipe_defaults, score_table, training_table  # (stdlib only: no torch needed here)
+from make_card import expected_train_args, options_table, read_block, recipe_defaults, score_table, training_table  # (stdlib only: no torch needed here)
 
 CARD = os.path.join(ROOT, "weights", "README.md")
 
@@ -33,10 +33,15 @@ class CardMatchesShippedModels(unittest.TestCase):
         defaults = recipe_defaults()
         self.assertEqual(defaults["dropout"], 0.1)
         for d in ("en-de", "de-en"):
-            recorded = read_header(os.path.join(ROOT, "weights", d, "model.nmt")).get("provenance", {}).get("train_args", {})
-            for name, value in recorded.items():
-                self.assertEqual(defaults.get(name), value, f"{d} trained with --{name} {value}, train.py's default is "
-                                 f"{defaults.get(name)}: the recipe would not reproduce the shipped model")
+            provenance = read_header(os.path.join(ROOT, "weights", d, "model.nmt")).get("provenance", {})
+            expected = expected_train_args(provenance)
+            for name, value in provenance.get("train_args", {}).items():
+                self.assertEqual(expected.get(name), value, f"{d} trained with --{name} {value}, the recipe's default is "
+                                 f"{expected.get(name)}: the recipe would not reproduce the shipped model")
+
+    def test_the_gpu_student_plan_is_held_to_its_own_defaults(self):
+        self.assertEqual(expected_train_args({"plan": "gpu_round.py student"})["max_tokens"], 24000)
+        self.assertEqual(expected_train_args({})["max_tokens"], recipe_defaults()["max_tokens"])
 
     def test_tables_fail_on_a_stale_card(self):
         stale = self.card.replace(score_table().split("\n")[2], "| en-de | flores-dev | 997 | 0 | 0 | 0 | 0 | 0 | 0 |")

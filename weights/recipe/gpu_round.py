@@ -42,6 +42,9 @@ PART_BYTES = 15 * 1000 * 1000  # under the device tool's 16 MiB a file
 TEACHER_SOURCES = ("tatoeba", "news", "ted", "docs", "multi30k", "dict-sentences", "news-recent", "news-mt", "games", "wiki")
 LEFT_OUT = ("bible", "ui", "dict")
 DEFAULT_TEACHER = {"d_ff": 2048, "decoder_layers": 6}
+# The student plan's train.py options where they differ from train.py's CPU defaults: 8x the batch and
+# twice the peak rate (continued at step ~110k the schedule gives ~2.6e-4). make_card.py reads this.
+STUDENT_TRAIN_ARGS = {"max_tokens": 24000, "lr": 3e-3}
 
 
 def log(msg, log_file=None):
@@ -423,8 +426,8 @@ def main():
     p.add_argument("--device", default="cuda")
     p.add_argument("--directions", default="en-de,de-en")
     p.add_argument("--minutes", type=float, default=7.0, help="training per direction (both run at once)")
-    p.add_argument("--max-tokens", type=int, default=24000)
-    p.add_argument("--lr", type=float, default=3e-3, help="peak of the schedule; continued at step ~100k it is ~2.6e-4")
+    p.add_argument("--max-tokens", type=int, default=STUDENT_TRAIN_ARGS["max_tokens"])
+    p.add_argument("--lr", type=float, default=STUDENT_TRAIN_ARGS["lr"], help="peak of the schedule (see STUDENT_TRAIN_ARGS)")
     p.add_argument("--checkpoint-minutes", type=float, default=1.5)
     p.add_argument("--seed", type=int, default=21)
     p.add_argument("--steps", type=int, default=0, help="stop after this many steps (tests)")

@@ -95,16 +95,40 @@ def recipe_defaults():
     return defaults
 
 
+def student_plan_args():
+    """gpu_round.py's STUDENT_TRAIN_ARGS (read from its source, like recipe_defaults)."""
+    import ast
+    with open(os.path.join(HERE, "gpu_round.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "STUDENT_TRAIN_ARGS":
+            return ast.literal_eval(node.value)
+    raise SystemExit("gpu_round.py has no STUDENT_TRAIN_ARGS")
+
+
+GPU_STUDENT_RECIPE = "gpu_round.py student"
+
+
+def expected_train_args(provenance):
+    """What the recipe trains with for a model of this provenance: train.py's defaults, with the GPU
+    student plan's own where the model came from it (round 21)."""
+    expected = recipe_defaults()
+    if provenance.get("plan") == GPU_STUDENT_RECIPE:
+        expected.update(student_plan_args())
+    return expected
+
+
 def options_table(weights=WEIGHTS):
     """The card's table of training options: train.py's defaults (what run_all.py trains with) and
     what each shipped model's last round trained with (its provenance, since round 20)."""
-    defaults = recipe_defaults()
+    defaults, student = recipe_defaults(), student_plan_args()
     shipped = {d: read_header(os.path.join(weights, d, "model.nmt")).get("provenance", {}).get("train_args", {})
                for d in ("en-de", "de-en")}
-    rows = ["| option (train.py) | default | en-de, last round | de-en, last round |", "|---|---|---|---|"]
+    rows = ["| option (train.py) | default (CPU rounds) | GPU student plan | en-de, last round | de-en, last round |",
+            "|---|---|---|---|---|"]
     for name, value in defaults.items():
-        rows.append(f"| --{name.replace('_', '-')} | {value:g} | {shipped['en-de'].get(name, '–')} | "
-                    f"{shipped['de-en'].get(name, '–')} |")
+        rows.append(f"| --{name.replace('_', '-')} | {value:g} | {student.get(name, value):g} | "
+                    f"{shipped['en-de'].get(name, '–')} | {shipped['de-en'].get(name, '–')} |")
     return "\n".join(rows)
 
 

@@ -49,6 +49,21 @@ def read_model_file(path):
     return header, tensors
 
 
+def dequantized_weights(tensors):
+    """read_model_file's tensors -> {name: float32 numpy array} of the network's weights and biases
+    (int8 rows times their per-row scales; the tokenizer and the scales themselves left out)."""
+    import numpy as np
+    weights = {}
+    for name, t in tensors.items():
+        if name.endswith(".scale") or not name.endswith((".weight", ".bias")):
+            continue
+        w = t.astype(np.float32)
+        if name + ".scale" in tensors:
+            w = w * tensors[name + ".scale"].astype(np.float32)[:, None]
+        weights[name] = w
+    return weights
+
+
 def write_model_file(path, config, languages, tensors, spm_bytes, provenance, alignment_layer=None):
     import numpy as np
     tensors = dict(tensors)

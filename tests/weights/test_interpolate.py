@@ -1,0 +1,53 @@
+"""weights/recipe/interpolate.py: weight * A + (1 - weight) * B per tensor, from model.pt or model files."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from recipe_env import ROOT, needs_torch
+
+RECIPE = os.path.join(ROOT, "weights", "recipe")
+TINY = os.path.join(ROOT, "tests", "fixtures", "tiny.nmt")
+
+
+@needs_torch
+class Interpolate(unittest.TestCase):
+    def test_weights_mix_per_tensor_and_the_record_says_so(self):
+        import torch
+        from interpolate import load_weights
+        from model_file import read_model_file
+        with tempfile.TemporaryDirectory() as tmp:
+            _, tiny = load_weights(TINY)
+            header = read_model_file(TINY)[0]
+            a = {k: v + 1.0 for k, v in tiny.items()}
+            torch.save({"config": header["config"], "state_dict": a, "train": {"steps": 7}}, os.path.join(tmp, "a.pt"))
+            out = os.path.join(tmp, "mix.pt")
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), "--a", os.path.join(tmp, "a.pt"),
+                                "--b", TINY, "--weight", "0.25", "--out", out], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ck = torch.load(out, map_location="cpu", weights_only=False)
+            for k, v in tiny.items():  # 0.25 * (v + 1) + 0.75 * v
+                self.assertTrue(torch.allclose(ck["state_dict"][k], v + 0.25, atol=1e-6), k)
+            self.assertEqual(ck["train"]["steps"], 7)
+            self.assertEqual(ck["train"]["interpolation"]["weight_of_a"], 0.25)
+
+    def test_different_shapes_and_bad_weights_are_refused(self):
+        import torch
+        from interpolate import load_weights
+        with tempfile.TemporaryDirectory() as tmp:
+            _, tiny = load_weights(TINY)
+            name = next(iter(tiny))
+            a = dict(tiny)
+            a[name] = torch.zeros(3)
+            torch.save({"config": {}, "state_dict": a}, os.path.join(tmp, "a.pt"))
+            for weight, message in (("0.5", "differ in shape"), ("1.5", "within 0..1")):
+                r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), "--a", os.path.join(tmp, "a.pt"),
+                                    "--b", TINY, "--weight", weight, "--out", os.path.join(tmp, "x.pt")],
+                                   capture_output=True, text=True)
+                self.assertNotEqual(r.returncode, 0)
+                self.assertIn(message, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,58 @@
+"""Weight interpolation of two models of one lineage: weight * A + (1 - weight) * B, per tensor.
+
+Round 21 continued round 20 on a GPU with 8x the batch: flores-dev gained ~2-3 BLEU, but en->de lost
+~0.9 BLEU on the short tatoeba/multi30k sentences. Interpolating the two (they share a basin: one was
+trained from the other) keeps most of the gain and gives back the short-sentence scores; the weight
+is chosen on the dev sets (EXPERIMENTS.md round 21). A and B are train.py's model.pt files, or
+shipped model files (int8 dequantized) where the earlier round's model.pt is gone. The output is a
+model.pt with A's config, history and training record, for export.py.
+
+  python3 interpolate.py --a work/gpu/en-de/model.pt --b work/r20/en-de/model.pt --weight 0.6 --out work/en-de/model.pt
+"""
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_file import dequantized_weights, read_model_file  # noqa: E402
+
+
+def load_weights(path):
+    """(checkpoint dict or None, {name: float tensor}) of a model.pt or a model file."""
+    if path.endswith(".nmt"):
+        return None, {k: torch.from_numpy(v) for k, v in dequantized_weights(read_model_file(path)[1]).items()}
+    ck = torch.load(path, map_location="cpu", weights_only=False)
+    return ck, {k: v.float() for k, v in ck["state_dict"].items()}
+
+
+def interpolate(a, b, weight):
+    if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
+        raise SystemExit("the two models differ in shape: interpolation needs one architecture")
+    return {k: weight * a[k] + (1 - weight) * b[k] for k in a}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--a", required=True, help="model.pt (its config and record are kept)")
+    ap.add_argument("--b", required=True, help="model.pt or model.nmt")
+    ap.add_argument("--weight", type=float, required=True, help="A's share, 0..1")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    if not 0 <= args.weight <= 1:
+        raise SystemExit("--weight must be within 0..1")
+    ck, a = load_weights(args.a)
+    if ck is None:
+        raise SystemExit("--a must be a train.py model.pt (its config and training record go on)")
+    _, b = load_weights(args.b)
+    ck["state_dict"] = interpolate(a, b, args.weight)
+    ck.setdefault("train", {})["interpolation"] = {"a": os.path.basename(os.path.dirname(os.path.abspath(args.a))),
+                                                   "b": os.path.basename(os.path.dirname(os.path.abspath(args.b))),
+                                                   "weight_of_a": args.weight}
+    torch.save(ck, args.out)
+    print(f"{args.out}: {args.weight:g} x {args.a} + {1 - args.weight:g} x {args.b}")
+
+
+if __name__ == "__main__":
+    main()
