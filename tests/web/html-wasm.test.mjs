@@ -89,7 +89,7 @@ test('real engine: untouched parts stay byte for byte; references and whitespace
     '<textarea>The house is small.</textarea>',
     '<input placeholder="Your name" translate="no">',
   ];
-  const html = `<div>\n  <p>The weather is nice today.</p>\n  ${keep.join('\n  ')}\n  <p>Tom &amp; Jerry like caf&eacute; &lt;au lait&gt;.</p>\n</div>`;
+  const html = `<div>\n  <p>The weather is nice today.</p>\n  ${keep.join('\n  ')}\n  <p>Tom &amp; Jerry like caf&eacute; &lt;au lait&gt; &copy; 2024.</p>\n</div>`;
   const r = await en.translate(html, { html: true, beam: 2 });
   for (const k of keep) assert.ok(r.text.includes(k), `kept: ${k}\n${r.text}`);
   assert.ok(r.text.startsWith('<div>\n  <p>') && r.text.endsWith('</p>\n</div>'), 'whitespace between blocks kept');
@@ -97,6 +97,7 @@ test('real engine: untouched parts stay byte for byte; references and whitespace
   assert.ok(!/[<>&](?![a-z#0-9]+;|\/?p>)/i.test(last.replace(/^<p>|<\/p>\n<\/div>$/g, '')), `escaped: ${last}`);
   assert.ok(/&amp;|&lt;|&gt;|&eacute;/.test(last), `the references the input used are written the same way: ${last}`);
   assert.ok(!r.text.includes('The weather'), 'the text was translated');
+  assert.ok(last.includes('&copy;'), `a symbol the vocabulary lacks is carried over as the input wrote it: ${last}`);
 });
 
 test('real engine: broken HTML comes out balanced with its tags', { skip, timeout: 120000 }, async () => {

@@ -554,12 +554,18 @@ export function placeSegment(seg, sentences, placement = 'span') {
         flushAnchors(g);
         continue;
       }
-      pushText(s.target.slice(cursor, w.range[0]));
+      pushText(s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' ')); // (" ⁇ " comes with spaces of its own)
       flushDeferred();
       if (atomicAt.has(g)) {
         pieces.push({ node: atomicAt.get(g).node, stack: w.stack });
         if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
-      } else pieces.push({ text: s.target.slice(...w.range), stack: w.stack });
+      } else {
+        // A word the model could only write as its unknown-piece mark (" ⁇ ": a symbol or script
+        // its vocabulary lacks) is written as the source word it is aligned to.
+        let wt = s.target.slice(...w.range);
+        if (wt === '\u2047' && w.src) wt = seg.text.slice(w.src.start, w.src.end);
+        pieces.push({ text: wt, stack: w.stack });
+      }
       cursor = w.range[1];
       flushAnchors(g);
     }
