@@ -69,6 +69,9 @@ test('real engine: inline tags kept on words, nesting, void elements, attributes
       assert.equal(parentName(after[i].node), parentName(before[i].node));
     }
   }
+  const doc = await en.translate('<title>The old house</title><p>The cat sleeps.</p>', { html: true });
+  assert.match(doc.text, /^<title>[^<]+<\/title><p>/);
+  assert.ok(!doc.text.startsWith('<title>The old house'), `the document title is translated: ${doc.text}`);
   const r = await en.translate('<p title="A short note">The cat sleeps.<img src="a.png" alt="A black cat"></p>', { html: true });
   const [p, img] = elements(r.text);
   assert.notEqual(p.attrs.title, 'A short note', 'title translated');

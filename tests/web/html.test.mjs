@@ -87,6 +87,15 @@ test('HTML through a translator that reverses words: elements move with their wo
   assert.equal(r.text, '<p><b>. two One</b> <i>. four Three</i></p>', 'sentences of one block');
 });
 
+test('the document title is translated as text; abort rejects', async () => {
+  const t = fakeTranslator('reverse');
+  const r = await translateHtml(t, '<html><head><title>Tom &amp; Jerry here</title><svg><title>icon name</title></svg></head><body><p>a b.</p></body></html>');
+  assert.equal(r.text, '<html><head><title>here Jerry &amp; Tom</title><svg><title>icon name</title></svg></head><body><p>. b a</p></body></html>');
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(translateHtml(t, '<p>one</p>', { signal: controller.signal }), { name: 'AbortError' });
+});
+
 test('translate="no", class notranslate, skipped elements and the characters the input escaped', async () => {
   const t = fakeTranslator('reverse');
   const r = await translateHtml(t, '<div translate="no"><p>keep me here</p></div><p>a <span translate=no>x y</span> b.</p>' +

@@ -40,7 +40,8 @@ const ASCII_SPACE = /[ \t\n\r\f]/;
 /**
  * The adapter a tree is read through:
  *   kind(node): 'text' | 'element' | 'comment' | 'other';  name(node): lower-case tag name;
- *   attr(node, name): string | null;  children(node): array;  text(node): a text node's text (decoded)
+ *   attr(node, name): string | null;  children(node): array;  text(node): a text node's text (decoded);
+ *   elementText(node): the text of a <title> element (decoded)
  */
 
 /** Whether `node` (an element) says translate="no" (or is class notranslate). */
@@ -80,8 +81,8 @@ function hasBlockInside(node, a, memo) {
 }
 
 /**
- * Cuts the tree under `root` into units: {type: 'segment', container, nodes, seg} and
- * {type: 'attribute', node, name, value}. Skipped subtrees and translate="no" are left out.
+ * Cuts the tree under `root` into units: {type: 'segment', container, nodes, seg},
+ * {type: 'attribute', node, name, value} and {type: 'title', node, value} (a <title> element). Skipped subtrees and translate="no" are left out.
  */
 export function collectUnits(root, a, options = {}) {
   const memo = new Map();
@@ -137,6 +138,11 @@ export function collectUnits(root, a, options = {}) {
         walk(c);
       } else if (k === 'skip') {
         flush();
+        // The document's title is translated as plain text (as Firefox does); an SVG's is not reached.
+        if (a.name(c) === 'title' && !saysNo(c, a)) {
+          const v = a.elementText(c);
+          if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });
+        }
       } else run.push(c);
     }
     flush();

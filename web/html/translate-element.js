@@ -21,6 +21,7 @@ const domAdapter = {
   attr: (n, name) => (n.nodeType === 1 ? n.getAttribute(name) : null),
   children: (n) => Array.from(n.childNodes),
   text: (n) => n.data,
+  elementText: (n) => n.textContent,
 };
 
 const active = new WeakMap(); // element → the handle of its translation
@@ -62,6 +63,17 @@ export async function translateElement(element, options = {}) {
           }
           u.node.setAttribute(u.name, joinPlain(u.value, r.sentences));
           undo.push(() => u.node.setAttribute(u.name, before));
+          handle.attributes += 1;
+          return;
+        }
+        if (u.type === 'title') {
+          if (u.node.textContent !== u.value) {
+            handle.skipped += 1;
+            return;
+          }
+          const before = Array.from(u.node.childNodes);
+          u.node.replaceChildren(doc.createTextNode(joinPlain(u.value, r.sentences)));
+          undo.push(() => u.node.replaceChildren(...before));
           handle.attributes += 1;
           return;
         }

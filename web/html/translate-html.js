@@ -5,7 +5,7 @@
  * nothing in it runs or loads while it is translated, in a page, a Web Worker or Node.
  *
  * What comes out: the same document with the text of every segment (a run of text and inline
- * elements between block boundaries) and the title, alt, placeholder, aria-label and
+ * elements between block boundaries), of the <title> element, and the title, alt, placeholder, aria-label and
  * aria-description attributes (and the value of button-type inputs) translated; everything else
  * as it was written: script, style, pre, code/kbd/samp/var, textarea, comments, elements and
  * attributes under translate="no" or class="notranslate", other attributes (start tags whose
@@ -31,6 +31,7 @@ function stringAdapter(html) {
       return at ? at.value : null;
     },
     children: (n) => n.children || [],
+    elementText: (n) => n.children.filter((c) => c.type === 'rawtext').map((c) => decodeEntities(html.slice(c.start, c.end))).join(''),
     text: (n) => {
       if (!decoded.has(n)) decoded.set(n, decodeEntities(html.slice(n.start, n.end)));
       return decoded.get(n);
@@ -77,6 +78,7 @@ export async function translateHtml(translator, html, options = {}) {
   };
   const attributeOut = new Map(); // element → Map(name → translated value)
   const placed = new Map(); // segment unit → its pieces
+  const titleOut = new Map(); // <title> element → its translated text
   const sentences = [];
   let elements = 0;
   let lost = 0;
@@ -93,6 +95,10 @@ export async function translateHtml(translator, html, options = {}) {
       if (u.type === 'attribute') {
         if (!attributeOut.has(u.node)) attributeOut.set(u.node, new Map());
         attributeOut.get(u.node).set(u.name, joinPlain(u.value, results[i].sentences));
+        return;
+      }
+      if (u.type === 'title') {
+        titleOut.set(u.node, joinPlain(u.value, results[i].sentences));
         return;
       }
       const p = placeSegment(u.seg, results[i].sentences, htmlPlacement);
@@ -112,11 +118,12 @@ export async function translateHtml(translator, html, options = {}) {
   for (const [u, pieces] of placed) {
     segmentOut.set(u.nodes[0], { nodes: new Set(u.nodes), html: renderPieces(pieces, html, attributeOut, escape) });
   }
+  for (const [node, value] of titleOut) segmentOut.set(node, { title: escape(value) });
   const text = root.children.map((c) => serializeNode(c, html, segmentOut, attributeOut)).join('');
   stats.tokensPerSecond = timings.engineMs > 0 ? stats.targetTokens / (timings.engineMs / 1000) : 0;
   timings.totalMs = performance.now() - started;
   return {
-    text, html: true, sentences, segments: placed.size, attributes: units.length - placed.size, elements, lost, stats, timings,
+    text, html: true, sentences, segments: placed.size, attributes: units.filter((u) => u.type === 'attribute').length, elements, lost, stats, timings,
   };
 }
 
@@ -162,7 +169,7 @@ function serializeChildren(children, html, segmentOut, attributeOut) {
   for (const c of children) {
     if (skip && skip.has(c)) continue;
     const seg = segmentOut.get(c);
-    if (seg) {
+    if (seg && seg.nodes) {
       out += seg.html;
       skip = seg.nodes;
       continue;
@@ -176,6 +183,8 @@ function serializeNode(node, html, segmentOut, attributeOut) {
   if (node.type !== 'element') return html.slice(node.start, node.end);
   let out = startTag(node, html, attributeOut, false);
   if (VOID.has(node.name) || (node.foreign && node.selfClosing)) return out;
+  const title = segmentOut.get(node);
+  if (title && title.title !== undefined) return `${out}${title.title}</${node.name}>`;
   out += serializeChildren(node.children, html, segmentOut, attributeOut);
   return `${out}</${node.name}>`;
 }
