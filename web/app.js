@@ -14,6 +14,7 @@
  *   app/language-hint.js   "This looks like German": offers the direction that fits the input
  *   app/alignment-view.js  word highlighting by alignment weight, the sentence card
  *   app/heatmap.js         the cross-attention heatmap canvas, labelled with words
+ *   app/alternatives-menu.js  a translated word's menu of other words; choosing one re-translates the rest
  *   app/source-overlay.js  the highlights behind the text box (a mirror of the textarea)
  *   app/hints.js           hints that fit touch or pointer, the Quality menu's technical tooltip
  */
@@ -26,6 +27,7 @@ import { bindDirection, offerDirections } from './app/direction.js';
 import { bindTranslateView, updateCount, translateNow } from './app/translate-view.js';
 import { bindAlignmentView } from './app/alignment-view.js';
 import { bindHeatmap } from './app/heatmap.js';
+import { bindAlternativesMenu } from './app/alternatives-menu.js';
 import { bindModelInfo, loadAbout } from './app/model-info.js';
 import { bindHints } from './app/hints.js';
 import { bindSourceOverlay } from './app/source-overlay.js';
@@ -47,6 +49,7 @@ async function main() {
   bindDirection();
   bindAlignmentView();
   bindHeatmap();
+  bindAlternativesMenu();
   bindModelInfo();
   bindHints();
   bindSourceOverlay();

@@ -144,7 +144,7 @@ function streamedOutput(input) {
   };
 }
 
-function render(result) {
+export function render(result) {
   const frag = document.createDocumentFragment();
   state.outWords = [];
   let pos = 0;
