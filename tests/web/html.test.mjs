@@ -96,6 +96,12 @@ test('the document title is translated as text; abort rejects', async () => {
   await assert.rejects(translateHtml(t, '<p>one</p>', { signal: controller.signal }), { name: 'AbortError' });
 });
 
+test('translate="yes" inside a translate="no" block is translated', async () => {
+  const t = fakeTranslator('reverse');
+  const r = await translateHtml(t, '<div translate="no"><p>keep this</p><p translate="yes">turn <b>this</b> round</p><div><span translate="yes">x y</span></div></div>');
+  assert.equal(r.text, '<div translate="no"><p>keep this</p><p translate="yes">round <b>this</b> turn</p><div><span translate="yes">y x</span></div></div>');
+});
+
 test('translate="no", class notranslate, skipped elements and the characters the input escaped', async () => {
   const t = fakeTranslator('reverse');
   const r = await translateHtml(t, '<div translate="no"><p>keep me here</p></div><p>a <span translate=no>x y</span> b.</p>' +

@@ -111,6 +111,16 @@ export function collectUnits(root, a, options = {}) {
       for (const c of a.children(node)) visitInlineAttributes(c);
     }
   };
+  const findYes = (node) => {
+    for (const c of a.children(node)) {
+      if (a.kind(c) !== 'element' || SKIP.has(a.name(c))) continue;
+      const t = a.attr(c, 'translate');
+      if (t !== null && t.trim().toLowerCase() === 'yes') {
+        visitAttributes(c);
+        walk(c);
+      } else findYes(c);
+    }
+  };
   const walk = (container) => {
     let run = [];
     const flush = () => {
@@ -143,6 +153,7 @@ export function collectUnits(root, a, options = {}) {
           const v = a.elementText(c);
           if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });
         }
+        if (!SKIP.has(a.name(c))) findYes(c); // a translate="no" block: translate="yes" inside it is translated
       } else run.push(c);
     }
     flush();
