@@ -269,15 +269,18 @@ test('phone: touch hints ("Tap a word", no Hover or Ctrl+Enter), a tap highlight
   const desktop = await openPage(t);
   assert.equal(await desktop.evaluate(() => document.documentElement.dataset.input), 'pointer');
   assert.equal(await desktop.innerText('#source-hint'), 'Translates as you type · Ctrl+Enter translates now');
-  assert.match(await desktop.innerText('#align-hint'), /^Hover over, click or focus a word/);
+  const desktopHint = await desktop.innerText('#align-hint');
+  assert.match(desktopHint, /^Hover over or focus a word \(arrow keys move/);
+  assert.match(desktopHint, /For other words the model considered, click a translated word or press Enter on it\.$/);
 
   const page = await openPage(t, PHONE);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.input), 'touch');
   assert.equal(await page.innerText('#source-hint'), 'Translates as you type');
   const hint = await page.innerText('#align-hint');
   assert.match(hint, /^Tap a word to see the words it matches, here and in your text/);
+  assert.match(hint, /For other words the model considered, tap a translated word\.$/);
   const visible = await page.evaluate(() => document.body.innerText);
-  assert.doesNotMatch(visible, /Hover|Ctrl\+Enter|arrow keys/, 'no hover or keyboard hints on a phone');
+  assert.doesNotMatch(visible, /Hover|[Cc]lick|Ctrl\+Enter|arrow keys|press Enter/, 'no mouse or keyboard hints on a phone');
   await translate(page, 'The old man reads a book in the garden.');
   await page.tap('#target .w >> nth=1');
   await page.waitForFunction(() => document.querySelectorAll('#source-mirror mark').length > 0);
