@@ -120,6 +120,7 @@ test('broken HTML comes out balanced, with every word and tag name kept', async 
     '<<p>>x</p>',
     '<p>text <a href="x" title=\'y>z\'>link</a></p>',
     '</b></i>stray ends<br></br>',
+    '<p>before</p><plaintext><b>all of this is text</b>',
   ];
   for (const html of broken) {
     const r = await translateHtml(t, html);

@@ -186,6 +186,6 @@ function serializeNode(node, html, segmentOut, attributeOut) {
   const title = segmentOut.get(node);
   if (title && title.title !== undefined) return `${out}${title.title}</${node.name}>`;
   out += serializeChildren(node.children, html, segmentOut, attributeOut);
-  return `${out}</${node.name}>`;
+  return node.name === 'plaintext' ? out : `${out}</${node.name}>`; // (plaintext runs to the end: it has no end tag)
 }
 
