@@ -1,10 +1,10 @@
 /**
  * Model loading: one Translator (translator.js, which runs the model in a Web Worker) per
- * direction and Search setting, created on first use and kept; while any is loading, the progress
- * section (#load) shows the phase (download with bytes, check, engine start, load). Each one
- * loaded adds its facts to "About the models"; the first also asks the service worker to save the
- * models for offline use. The Search menu (#beam) picks greedy, beam 4, or beam 4 reranked by the other
- * direction's model ("Best"), which needs a translator of its own.
+ * direction and Quality (search) setting, created on first use and kept; while any is loading, the
+ * progress section (#load) shows the phase (download with bytes, check, engine start, load). Each
+ * one loaded adds its facts to "About the models"; the first also asks the service worker to save
+ * the models for offline use. The Quality menu (#beam: Fast, Careful, Best) picks greedy, beam 4,
+ * or beam 4 reranked by the other direction's model ("Best"), which needs a translator of its own.
  */
 import { Translator } from '../translator.js';
 import { el, text, formatBytes } from './dom.js';
@@ -19,7 +19,7 @@ function showLoading() {
 }
 
 /**
- * The Search setting: greedy, beam 4, or beam 4 reranked by the other direction's model (which
+ * The Quality (search) setting: greedy, beam 4, or beam 4 reranked by the other direction's model (which
  * needs a translator created with that model too, kept apart from the plain one).
  */
 export function searchSettings() {

@@ -197,7 +197,7 @@ async function copyOutput() {
   setTimeout(() => text(el.copy, 'Copy'), 1500);
 }
 
-/** Typing, Ctrl+Enter, Clear, a new Search setting, Copy. */
+/** Typing, Ctrl+Enter, Clear, a new Quality (search) setting, Copy. */
 export function bindTranslateView() {
   el.source.addEventListener('input', () => { updateCount(); updateLanguageHint(); scheduleTranslate(); });
   el.source.addEventListener('keydown', (e) => {
