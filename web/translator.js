@@ -260,7 +260,9 @@ export class Translator {
   }
 
   /**
-   * Translates `text`. Requests are queued and run one at a time.
+   * Translates `text`. Requests are queued and run one at a time. With `{ html: true }` the text is
+   * HTML and so is the result (html/translate-html.js: markup kept, inline elements placed on the
+   * aligned words, nothing in the input run or loaded).
    * @param {string} text
    * @param {TranslateOptions} [options]
    * @returns {Promise<Translation>}
