@@ -313,6 +313,9 @@ export class ResultBuilder {
     this.text += gap;
     const targetOffset = this.text.length;
     const added = engineResult.sentences.map((s) => convertSentence(s, b, targetOffset));
+    // The engine saw the text cleaned (controls as spaces, lone surrogates as U+FFFD), which keeps
+    // every offset: the caller gets their own characters back as the source.
+    for (const s of added) s.source = this.input.slice(...s.sourceRange);
     this.text += engineResult.text;
     this.consumed = e;
     this.sentences.push(...added);

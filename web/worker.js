@@ -416,11 +416,19 @@ const yieldToEventLoop = () => new Promise((resolve) => (isNode ? setImmediate(r
 
 const cancelled = new Set();
 
+/**
+ * Lone surrogates replaced by U+FFFD, one unit for one, so ranges still index the caller's string.
+ * (Embind's UTF-8 conversion would pair two lone surrogates into one wrong character.)
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const wellFormed = (s) => (typeof s === 'string' ? s.replace(LONE_SURROGATE, '\uFFFD') : s);
+const wellFormedOptions = (o) => (o && typeof o.prefix === 'string' ? { ...o, prefix: wellFormed(o.prefix) } : o || {});
+
 async function translate(msg) {
   if (!engine) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The model is not loaded yet.');
   if (typeof msg.text !== 'string') throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The text to translate must be a string.');
   // The engine's JSON options, checked by translator.js (options.js) and again by the engine.
-  const engineOptions = JSON.stringify(msg.options || {});
+  const engineOptions = JSON.stringify(wellFormedOptions(msg.options));
   const started = performance.now();
   const builder = new ResultBuilder(msg.text);
   // A prefix holds for one sentence: the text goes to the engine whole, which says when it is not one.
@@ -432,7 +440,7 @@ async function translate(msg) {
     const [b, e] = chunks[i];
     let res;
     try {
-      res = JSON.parse(engine.translate(msg.text.slice(b, e), engineOptions));
+      res = JSON.parse(engine.translate(wellFormed(msg.text.slice(b, e)), engineOptions));
     } catch (err) {
       fatal(`The engine crashed while translating: ${err && err.message ? err.message : err}`);
       throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);
@@ -460,7 +468,7 @@ function alternatives(msg) {
   if (!engine) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'The model is not loaded yet.');
   let res;
   try {
-    res = JSON.parse(engine.alternatives(msg.source, JSON.stringify(msg.options || {})));
+    res = JSON.parse(engine.alternatives(wellFormed(msg.source), JSON.stringify(wellFormedOptions(msg.options))));
   } catch (err) {
     fatal(`The engine crashed while listing alternatives: ${err && err.message ? err.message : err}`);
     throw new TranslatorError(ErrorCode.ENGINE_CRASHED, broken);

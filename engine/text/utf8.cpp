@@ -192,21 +192,18 @@ void append_utf8(std::string& out, char32_t cp) {
 }
 
 std::string sanitize_utf8(std::string_view text) {
+  // Every valid character keeps its UTF-16 length (a control becomes a space, one unit for one), so
+  // offsets computed on the result index the caller's own string: no map back is needed.
   std::string out;
   out.reserve(text.size());
   size_t i = 0;
   while (i < text.size()) {
     char32_t cp;
     const size_t length = decode_utf8(text, i, cp);
-    if (cp == '\r') {
-      out += '\n';
-      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;  // \r\n is one newline
-    } else if (cp == '\n' || cp == '\t') {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
-      // C0 / DEL / C1 control: dropped.
-    } else if (cp == kReplacement) {
+    if (cp == kReplacement) {
       append_utf8(out, kReplacement);  // covers both a real U+FFFD and an invalid sequence
+    } else if (is_control(cp) && cp != '\t' && !is_newline(cp)) {
+      out += ' ';  // NUL, escape, DEL, C1...: a space, so "cat\0sleeps" stays two words
     } else {
       out.append(text.substr(i, length));
     }
@@ -232,6 +229,8 @@ Utf16Offsets::Utf16Offsets(std::string_view utf8) : units_before_(utf8.size() + 
 size_t Utf16Offsets::operator()(size_t byte_offset) const {
   return units_before_[std::min(byte_offset, units_before_.size() - 1)];
 }
+
+bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
 
 bool is_whitespace(char32_t cp) {
   return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||

@@ -13,8 +13,10 @@
 
 namespace nmt {
 
-// Valid UTF-8 with invalid sequences replaced by U+FFFD, C0/C1 control characters other than \n and
-// \t removed (\r\n and \r become \n), so nothing downstream ever sees broken text.
+// Valid UTF-8 with invalid sequences replaced by U+FFFD and C0/C1 control characters other than tab
+// and the line breaks (\n \r \v \f U+0085, which the segmenter reads as newlines) replaced by a
+// space, so nothing downstream sees broken text. Valid input keeps its length in UTF-16 units, so
+// offsets into the result are offsets into the caller's string.
 std::string sanitize_utf8(std::string_view text);
 
 // Maps byte offsets of a valid UTF-8 string to UTF-16 code-unit offsets (what JavaScript string
@@ -49,6 +51,7 @@ inline Decoded decode_at(std::string_view text, size_t pos) {
 }
 
 // Character classes (approximate, see the top of this file).
+bool is_control(char32_t cp);     // C0, DEL and C1
 bool is_whitespace(char32_t cp);   // spaces, tabs, newlines, no-break and typographic spaces
 bool is_newline(char32_t cp);      // \n \r \v \f U+0085 U+2028 U+2029
 bool is_letter(char32_t cp);       // letters of cased and caseless scripts (not CJK ideographs)

@@ -114,14 +114,31 @@ TEST_CASE("sanitize_utf8 keeps valid text and replaces invalid sequences") {
   CHECK(sanitize_utf8(fffd) == fffd);                              // a real U+FFFD stays
 }
 
-TEST_CASE("sanitize_utf8 removes control characters and normalizes newlines") {
-  CHECK(sanitize_utf8("a\r\nb\rc\nd") == "a\nb\nc\nd");
-  CHECK(sanitize_utf8("\r\r\n") == "\n\n");
+TEST_CASE("sanitize_utf8 turns control characters into spaces and keeps line breaks as they are") {
+  CHECK(sanitize_utf8("a\r\nb\rc\nd") == "a\r\nb\rc\nd");
   CHECK(sanitize_utf8("tab\tstays") == "tab\tstays");
-  CHECK(sanitize_utf8(std::string("a\0b", 3)) == "ab");
-  CHECK(sanitize_utf8("a\x01\x1B[31mb\x7F") == "a[31mb");
-  CHECK(sanitize_utf8("x\xC2\x85y\xC2\x9Fz") == "xyz");  // C1 controls
-  CHECK(sanitize_utf8("\xC2\xA0") == "\xC2\xA0");         // U+00A0 is not a control
+  CHECK(sanitize_utf8(std::string("cat\0sleeps", 10)) == "cat sleeps");  // NUL separates words
+  CHECK(sanitize_utf8("a\x01\x1B[31mb\x7F") == "a  [31mb ");
+  CHECK(sanitize_utf8("x\xC2\x85y\xC2\x9Fz") == "x\xC2\x85y z");  // NEL is a line break, U+009F a space
+  CHECK(sanitize_utf8("\xC2\xA0") == "\xC2\xA0");                  // U+00A0 is not a control
+}
+
+TEST_CASE("sanitize_utf8 keeps every valid character's UTF-16 length, so offsets need no map back") {
+  const std::string inputs[] = {std::string("a\0b\r\n\x01c\xC2\x85\xC2\x9F d", 14), "Grüße 世界 😀 שלום \xE2\x80\x8F x",
+                                "e\xCC\x81 \xEF\xBF\xBD \t\v\f end"};
+  for (const std::string& in : inputs) {
+    const std::string out = sanitize_utf8(in);
+    const Utf16Offsets before(in), after(out);
+    CHECK(before(in.size()) == after(out.size()));
+    CHECK(out.size() <= in.size());
+    for (size_t i = 0, j = 0; i < in.size() && j < out.size();) {  // character by character
+      char32_t a, b;
+      const size_t la = decode_utf8(in, i, a), lb = decode_utf8(out, j, b);
+      CHECK(before(i) == after(j));
+      i += la;
+      j += lb;
+    }
+  }
 }
 
 TEST_CASE("sanitize_utf8 output is always valid and stable (random bytes)") {
@@ -135,7 +152,7 @@ TEST_CASE("sanitize_utf8 output is always valid and stable (random bytes)") {
       char32_t cp;
       const size_t length = decode_utf8(clean, i, cp);
       REQUIRE((cp != 0xFFFD || length == 3));  // every U+FFFD is a real, encoded one
-      REQUIRE((cp >= 0x20 || cp == '\n' || cp == '\t'));
+      REQUIRE((!is_control(cp) || cp == '\t' || is_newline(cp)));  // only tab and line breaks remain
       i += length;
     }
   }
