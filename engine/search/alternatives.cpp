@@ -29,10 +29,10 @@ std::vector<float> next_token_log_probs(const Transformer& model, const EncoderO
   float lse = 0.0f;
   kernels::logsumexp_rows(logits.data(), 1, c.vocab_size, &lse);
   std::vector<float> out(logits.size(), -INFINITY);
-  if (forced.next.empty()) {
+  if (forced.spelled >= int(forced.heal.size())) {
     for (size_t v = 0; v < logits.size(); ++v) out[v] = logits[v] - lse;
   } else {
-    for (int v : forced.next) out[size_t(v)] = logits[size_t(v)] - lse;
+    for (const HealStep& h : forced.heal[size_t(forced.spelled)]) out[size_t(h.id)] = logits[size_t(h.id)] - lse;
   }
   return out;
 }
@@ -115,9 +115,13 @@ std::vector<Alternative> next_words(const Transformer& model, const SentencePiec
   greedy.keep_attention = greedy.keep_all_heads = false;
   greedy.forced.clear();
   for (int token : first) {
-    ForcedTokens f;
-    f.tokens = prefix.forced.tokens;
+    ForcedTokens f = prefix.forced;  // the prefix, the word's first piece, and the rest of the heal if any
     f.tokens.push_back(token);
+    if (f.spelled < int(f.heal.size())) {
+      const std::vector<HealStep>& allowed = f.heal[size_t(f.spelled)];
+      auto at = std::lower_bound(allowed.begin(), allowed.end(), token, [](const HealStep& h, int id) { return h.id < id; });
+      if (at != allowed.end() && at->id == token) f.spelled += at->bytes;
+    }
     greedy.forced.push_back(std::move(f));
   }
   const std::vector<Hypothesis> hyps = search(model, repeat_sentence(enc, first.size()), greedy);

@@ -24,6 +24,7 @@ struct Alive {
   Hypothesis hyp;
   int sentence = 0;
   int limit = 0;
+  int spelled = 0;  // bytes of its forced prefix's heal spelled so far
   std::vector<float> coverage;
 };
 
@@ -107,8 +108,11 @@ class BatchSearch {
       Alive a;
       a.sentence = s;
       a.limit = max_target_tokens(c_, enc_.lengths[s], o_);
-      // Room for the whole prefix and a token after it (the translator refuses longer prefixes).
-      if (const ForcedTokens* f = forced(s)) a.limit = std::min(c_.max_length, std::max(a.limit, int(f->tokens.size()) + 2));
+      // Room for the whole prefix and its heal (the translator refuses longer prefixes).
+      if (const ForcedTokens* f = forced(s)) {
+        a.limit = std::min(c_.max_length, std::max(a.limit, int(f->tokens.size() + f->heal.size()) + 2));
+        a.spelled = f->spelled;
+      }
       capacity = std::max(capacity, a.limit);
       alive_.push_back(std::move(a));
       row_sentence.push_back(s);
@@ -139,7 +143,7 @@ class BatchSearch {
   const ForcedTokens* forced(int sentence) const {
     if (size_t(sentence) >= o_.forced.size()) return nullptr;
     const ForcedTokens& f = o_.forced[size_t(sentence)];
-    return f.tokens.empty() && f.next.empty() ? nullptr : &f;
+    return f.tokens.empty() && f.heal.empty() ? nullptr : &f;
   }
 
   // The token row `row` must take next (its prefix is not done yet), or -1.
@@ -149,17 +153,24 @@ class BatchSearch {
     return f && at < f->tokens.size() ? f->tokens[at] : -1;
   }
 
-  // Rows right after their prefix may only take its `next` tokens: the others' logits become -inf
-  // (after normalize(), so the allowed tokens keep their probabilities under the model).
+  // The tokens row `row` may take while it spells its prefix's heal, or null when it is free.
+  const std::vector<HealStep>* healing(int row) const {
+    const ForcedTokens* f = forced(alive_[row].sentence);
+    if (!f || alive_[row].hyp.tokens.size() < f->tokens.size() || alive_[row].spelled >= int(f->heal.size())) return nullptr;
+    return &f->heal[size_t(alive_[row].spelled)];
+  }
+
+  // Rows spelling a heal may only take its allowed tokens: the others' logits become -inf (after
+  // normalize(), so the allowed tokens keep their probabilities under the model).
   void constrain() {
     for (int r = 0; r < int(alive_.size()); ++r) {
-      const ForcedTokens* f = forced(alive_[r].sentence);
-      if (!f || f->next.empty() || alive_[r].hyp.tokens.size() != f->tokens.size()) continue;
+      const std::vector<HealStep>* allowed = healing(r);
+      if (!allowed) continue;
       float* row = &logits_[size_t(r) * c_.vocab_size];
-      auto allowed = f->next.begin();
+      auto at = allowed->begin();
       for (int v = 0; v < c_.vocab_size; ++v) {
-        while (allowed != f->next.end() && *allowed < v) ++allowed;
-        if (allowed == f->next.end() || *allowed != v) row[v] = -INFINITY;
+        while (at != allowed->end() && at->id < v) ++at;
+        if (at == allowed->end() || at->id != v) row[v] = -INFINITY;
       }
     }
   }
@@ -268,6 +279,11 @@ class BatchSearch {
     Alive a;
     a.sentence = from.sentence;
     a.limit = from.limit;
+    a.spelled = from.spelled;
+    if (const std::vector<HealStep>* allowed = healing(row)) {
+      auto at = std::lower_bound(allowed->begin(), allowed->end(), token, [](const HealStep& h, int id) { return h.id < id; });
+      if (at != allowed->end() && at->id == token) a.spelled += at->bytes;
+    }
     a.hyp.tokens = from.hyp.tokens;
     a.hyp.tokens.push_back(token);
     a.hyp.token_log_probs = from.hyp.token_log_probs;

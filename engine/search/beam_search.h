@@ -20,12 +20,20 @@
 
 namespace nmt {
 
-// What a sentence's translation must start with: `tokens`, then (when `next` is not empty) one of
-// the tokens in `next` (sorted ids) at the step after them. search/forced_prefix.h makes one from
-// text; `next` is how a prefix that ends inside a piece or with a space is kept exactly.
+// One token allowed while a forced prefix's last bytes are spelled (ForcedTokens::heal).
+struct HealStep {
+  int id;
+  int bytes;  // how many of the bytes left it spells (all of them: it may go on beyond them)
+};
+
+// What a sentence's translation must start with: `tokens`, then pieces that spell the prefix's
+// last bytes (its last word, or the "▁" of a trailing space) in whatever pieces the model picks:
+// heal[k] are the tokens allowed once k of those bytes are spelled (sorted by id; heal.size() is
+// their number, 0 = none). search/forced_prefix.h makes one from text.
 struct ForcedTokens {
   std::vector<int> tokens;
-  std::vector<int> next;
+  std::vector<std::vector<HealStep>> heal;
+  int spelled = 0;  // bytes of the heal already spelled by `tokens` (alternatives force some)
 };
 
 struct SearchOptions {

@@ -1,5 +1,5 @@
-// Forced target prefixes (see forced_prefix.h): the prefix's pieces, the constraint on the token
-// after them, and the output text that keeps the prefix verbatim.
+// Forced target prefixes (see forced_prefix.h): the prefix's pieces, the pieces that may spell its
+// last word, and the output text that keeps the prefix verbatim.
 #include "search/forced_prefix.h"
 
 #include <algorithm>
@@ -19,18 +19,54 @@ char32_t last_char(std::string_view text) {
   return decode_at(text, at).cp;
 }
 
-// Every ordinary piece that starts with `start` (sorted ids): the tokens allowed after a prefix.
-std::vector<int> pieces_starting_with(const SentencePiece& tokenizer, const std::string& start) {
-  std::vector<int> ids;
-  for (int id = 0; id < tokenizer.vocab_size(); ++id) {
-    if (id == tokenizer.unk_id() || id == tokenizer.bos_id() || id == tokenizer.eos_id() || id == tokenizer.pad_id())
-      continue;
-    if (tokenizer.id_to_piece(id).compare(0, start.size(), start) == 0) ids.push_back(id);
+// The tokens that can spell `heal` (piece text, "▁" for spaces) from each byte on: at k, the
+// ordinary pieces that heal[k:] starts with (spelling part of it) or that start with heal[k:]
+// (spelling the rest, maybe more). Empty when no sequence of pieces spells it all (an unknown
+// character): the prefix is then forced as the tokenizer cut it.
+std::vector<std::vector<HealStep>> heal_steps(const SentencePiece& tokenizer, const std::string& heal) {
+  std::vector<std::vector<HealStep>> steps(heal.size());
+  std::vector<char> reachable(heal.size() + 1, 0);
+  reachable[0] = 1;
+  for (size_t k = 0; k < heal.size(); ++k) {
+    if (!reachable[k]) continue;  // (k is then not a character boundary either)
+    const std::string_view rest = std::string_view(heal).substr(k);
+    for (int id = 0; id < tokenizer.vocab_size(); ++id) {
+      if (id == tokenizer.unk_id() || id == tokenizer.bos_id() || id == tokenizer.eos_id() || id == tokenizer.pad_id())
+        continue;
+      const std::string& piece = tokenizer.id_to_piece(id);
+      if (piece.empty()) continue;
+      if (piece.size() >= rest.size() ? piece.compare(0, rest.size(), rest) == 0 : rest.compare(0, piece.size(), piece) == 0) {
+        const size_t bytes = std::min(piece.size(), rest.size());
+        steps[k].push_back({id, int(bytes)});
+        reachable[k + bytes] = 1;
+      }
+    }
   }
-  return ids;
+  // Only steps from which the rest can still be spelled (no dead ends for the search).
+  std::vector<char> can_finish(heal.size() + 1, 0);
+  can_finish[heal.size()] = 1;
+  for (size_t k = heal.size(); k-- > 0;) {
+    std::vector<HealStep>& at = steps[k];
+    at.erase(std::remove_if(at.begin(), at.end(), [&](const HealStep& h) { return !can_finish[k + size_t(h.bytes)]; }),
+             at.end());
+    can_finish[k] = !at.empty();
+  }
+  if (!can_finish[0]) steps.clear();
+  return steps;
 }
 
-// A piece as decode() spells it: "▁" as a space, except a leading one while the text is empty.
+// How many of the last tokens form the prefix's last word: back to the one that starts a word
+// ("▁..."), at most 8.
+size_t last_word_tokens(const std::vector<Token>& tokens) {
+  size_t n = 0;
+  while (n < tokens.size() && n < 8) {
+    ++n;
+    if (tokens[tokens.size() - n].piece.compare(0, kSpace.size(), kSpace) == 0) break;
+  }
+  return n;
+}
+
+// A piece's text as decode() spells it: "▁" as a space, except a leading one while the text is empty.
 std::string surface(std::string piece, bool text_empty) {
   if (text_empty && piece.compare(0, kSpace.size(), kSpace) == 0) piece.erase(0, kSpace.size());
   std::string out;
@@ -53,27 +89,28 @@ TargetPrefix make_target_prefix(const SentencePiece& tokenizer, std::string_view
   p.heal_begin = text.size();
   if (text.empty()) return p;
   const std::vector<Token> tokens = tokenizer.encode(text);
-  for (const Token& t : tokens) {
-    p.forced.tokens.push_back(t.id);
-    p.spans.emplace_back(t.begin, t.end);
-  }
+  size_t keep = tokens.size();  // tokens forced as the tokenizer cut them
+  std::string heal;              // what the pieces after them must spell
   const char32_t last = last_char(text);
-  std::string next_starts;  // what the token after the forced ones must start with
   if (is_whitespace(last)) {
-    next_starts = kSpace;  // a new word
+    heal = kSpace;  // a new word
   } else if (!tokens.empty() && (is_letter(last) || is_digit(last) || is_mark(last))) {
-    // Maybe inside a word: the last piece is left to the model, among the pieces that start with it.
-    std::vector<int> next = pieces_starting_with(tokenizer, tokens.back().piece);
-    if (!next.empty()) {  // (empty for an unknown character: then it is forced like the others)
-      next_starts = tokens.back().piece;
-      p.heal_begin = tokens.back().begin;
-      p.forced.tokens.pop_back();
-      p.spans.pop_back();
-    }
+    keep = tokens.size() - last_word_tokens(tokens);  // maybe inside a word: the model spells it
+    for (size_t i = keep; i < tokens.size(); ++i) heal += tokens[i].piece;
   }
-  if (!next_starts.empty()) p.forced.next = pieces_starting_with(tokenizer, next_starts);
+  if (!heal.empty()) p.forced.heal = heal_steps(tokenizer, heal);
+  if (p.forced.heal.empty()) {  // nothing to spell, or it cannot be spelled: force every piece
+    keep = tokens.size();
+    heal.clear();
+  } else if (keep < tokens.size()) {
+    p.heal_begin = tokens[keep].begin;
+  }
+  for (size_t i = 0; i < keep; ++i) {
+    p.forced.tokens.push_back(tokens[i].id);
+    p.spans.emplace_back(tokens[i].begin, tokens[i].end);
+  }
   p.model_text = tokenizer.decode(p.forced.tokens);
-  p.model_text += surface(next_starts, p.model_text.empty());
+  p.model_text += surface(heal, p.model_text.empty());
   return p;
 }
 

@@ -3,11 +3,12 @@
 // The prefix is encoded with the target SentencePiece model and the search is forced through its
 // pieces (SearchOptions::forced), then continues as greedy or beam search would. The translation's
 // text starts with the prefix exactly as given, whatever the tokenizer does to it:
-//   - a prefix ending inside a word ("Das Ha") is not forced through its last piece ("▁Ha"): the
-//     next token must be a piece that starts with it ("▁Ha", "▁Haus", ...), so the model can finish
-//     the word with the pieces it knows ("token healing"); the same for any prefix ending in a
-//     letter or digit ("Das Haus" may become "Das Hauses"), since the model cannot know whether the
-//     word was finished;
+//   - a prefix ending inside a word ("Das Gebä") is not forced through its last word's pieces
+//     ("▁Geb" "ä", which the model would never have written for "Gebäude"): the model spells that
+//     word's text in the pieces it likes, each step allowed only the pieces that go on spelling it
+//     or finish it ("▁Gebäude", or "▁Geb" then "äude", ...: "token healing"). The same for any
+//     prefix ending in a letter or digit ("Das Haus" may become "Das Hauses"), since the model
+//     cannot know whether the word was finished;
 //   - a prefix ending in whitespace ("Das ") requires the next piece to start a word ("▁...");
 //   - a prefix ending in punctuation is forced through all its pieces;
 //   - what normalization changes (repeated spaces, compatibility characters, unknown characters)
@@ -30,7 +31,7 @@ struct TargetPrefix {
   ForcedTokens forced;  // what the search is forced through (both empty for an empty prefix)
   // [forced.tokens] each forced token's bytes in `text` (the tokenizer's offsets)
   std::vector<std::pair<size_t, size_t>> spans;
-  // Where the piece left to the model's choice (the healed one) starts in `text`; text.size() if none.
+  // Where the word left to the model to spell (the healed one) starts in `text`; text.size() if none.
   size_t heal_begin = 0;
   // What the forced tokens and the start of the next token spell for `text` in the model's own
   // spelling (decode()'s): every translation forced through this prefix starts with it.

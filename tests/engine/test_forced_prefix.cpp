@@ -39,6 +39,10 @@ nmt::TranslateOptions with(int beam, const std::string& prefix, bool alignments 
 
 const char* const kSource = "The weather is nice today.";
 
+bool has_step(const std::vector<nmt::HealStep>& steps, int id) {
+  return std::any_of(steps.begin(), steps.end(), [&](const nmt::HealStep& h) { return h.id == id; });
+}
+
 }  // namespace
 
 TEST_CASE("make_target_prefix: the pieces to force and the constraint on the next one") {
@@ -49,41 +53,59 @@ TEST_CASE("make_target_prefix: the pieces to force and the constraint on the nex
     for (const nmt::Token& k : sp.encode(text)) ids.push_back(k.id);
     return ids;
   };
-  auto all_start_with = [&](const std::vector<int>& ids, const std::string& start) {
-    return std::all_of(ids.begin(), ids.end(), [&](int id) { return starts_with(sp.id_to_piece(id), start); });
+  auto all_start_with = [&](const std::vector<nmt::HealStep>& steps, const std::string& start) {
+    return std::all_of(steps.begin(), steps.end(), [&](const nmt::HealStep& h) { return starts_with(sp.id_to_piece(h.id), start); });
+  };
+  auto has = [](const std::vector<nmt::HealStep>& steps, int id) {
+    return std::any_of(steps.begin(), steps.end(), [&](const nmt::HealStep& h) { return h.id == id; });
   };
 
   SUBCASE("empty: nothing forced") {
     const nmt::TargetPrefix p = nmt::make_target_prefix(sp, "");
     CHECK(p.forced.tokens.empty());
-    CHECK(p.forced.next.empty());
+    CHECK(p.forced.heal.empty());
   }
   SUBCASE("a trailing space: every piece forced, the next one starts a word") {
     const nmt::TargetPrefix p = nmt::make_target_prefix(sp, "Das ");
     CHECK(p.forced.tokens == ids_of("Das"));
-    REQUIRE(!p.forced.next.empty());
-    CHECK(all_start_with(p.forced.next, kSpace));
+    REQUIRE(p.forced.heal.size() == kSpace.size());
+    CHECK(all_start_with(p.forced.heal[0], kSpace));
     CHECK(p.model_text == "Das ");
   }
-  SUBCASE("ending in a letter: the last piece is left to the model, among the pieces that start with it") {
-    const nmt::TargetPrefix p = nmt::make_target_prefix(sp, "Das Ha");
-    std::vector<nmt::Token> toks = sp.encode("Das Ha");
-    REQUIRE(toks.size() >= 2);
-    const nmt::Token last = toks.back();
-    toks.pop_back();
-    std::vector<int> rest;
-    for (const nmt::Token& k : toks) rest.push_back(k.id);
-    CHECK(p.forced.tokens == rest);
-    CHECK(std::find(p.forced.next.begin(), p.forced.next.end(), last.id) != p.forced.next.end());
-    CHECK(all_start_with(p.forced.next, last.piece));
-    CHECK(p.heal_begin == last.begin);
-    CHECK(std::is_sorted(p.forced.next.begin(), p.forced.next.end()));
-    CHECK(p.model_text == "Das Ha");
+  SUBCASE("ending in a letter: the last word is left to the model to spell, in any pieces") {
+    for (const std::string text : {"Das Ha", "Das Gebä", "Grüße au"}) {
+      CAPTURE(text);
+      const nmt::TargetPrefix p = nmt::make_target_prefix(sp, text);
+      const std::vector<nmt::Token> toks = sp.encode(text);
+      size_t word = toks.size() - 1;  // the last word's first token
+      while (word > 0 && !starts_with(toks[word].piece, kSpace)) --word;
+      std::string heal;
+      std::vector<int> rest;
+      for (size_t i = 0; i < toks.size(); ++i) (i < word ? rest.push_back(toks[i].id) : void(heal += toks[i].piece));
+      CHECK(p.forced.tokens == rest);
+      REQUIRE(p.forced.heal.size() == heal.size());
+      CHECK(p.heal_begin == toks[word].begin);
+      CHECK(p.model_text == text);
+      // the tokenizer's own pieces spell it, and so does any piece starting with the whole word
+      size_t at = 0;
+      for (size_t i = word; i < toks.size(); ++i) {
+        CHECK(has(p.forced.heal[at], toks[i].id));
+        at += toks[i].piece.size();
+      }
+      CHECK(all_start_with(p.forced.heal[0], kSpace));
+      for (const auto& steps : p.forced.heal)
+        CHECK(std::is_sorted(steps.begin(), steps.end(), [](const nmt::HealStep& a, const nmt::HealStep& b) { return a.id < b.id; }));
+      for (const nmt::HealStep& h : p.forced.heal[0]) {  // each step spells part of the word or all of it
+        const std::string& piece = sp.id_to_piece(h.id);
+        CHECK((piece.size() >= heal.size() ? starts_with(piece, heal) : starts_with(heal, piece)));
+        CHECK(size_t(h.bytes) == std::min(piece.size(), heal.size()));
+      }
+    }
   }
   SUBCASE("ending in punctuation: every piece forced, nothing constrained") {
     const nmt::TargetPrefix p = nmt::make_target_prefix(sp, "Das Haus,");
     CHECK(p.forced.tokens == ids_of("Das Haus,"));
-    CHECK(p.forced.next.empty());
+    CHECK(p.forced.heal.empty());
     CHECK(p.heal_begin == std::string("Das Haus,").size());
   }
 }
@@ -115,8 +137,7 @@ TEST_CASE("translate with a prefix: the translation starts with the prefix exact
       const nmt::TargetPrefix p = nmt::make_target_prefix(m.tokenizer, prefix);
       REQUIRE(s.target_ids.size() > p.forced.tokens.size());
       CHECK(std::equal(p.forced.tokens.begin(), p.forced.tokens.end(), s.target_ids.begin()));
-      if (!p.forced.next.empty())
-        CHECK(std::binary_search(p.forced.next.begin(), p.forced.next.end(), s.target_ids[p.forced.tokens.size()]));
+      if (!p.forced.heal.empty()) CHECK(has_step(p.forced.heal[0], s.target_ids[p.forced.tokens.size()]));
       // confidence and alignments cover every token, the forced ones included
       REQUIRE(s.token_probs.size() == s.target_ids.size());
       for (float q : s.token_probs) CHECK((q > 0.0f && q <= 1.0f));
@@ -158,8 +179,7 @@ TEST_CASE("forcing the model's own words changes nothing (greedy)") {
         const size_t n = p.forced.tokens.size();
         if (n > want.target_ids.size() || !std::equal(p.forced.tokens.begin(), p.forced.tokens.end(), want.target_ids.begin()))
           continue;  // the tokenizer spells the prefix differently from how the model wrote it
-        if (!p.forced.next.empty() &&
-            (n == want.target_ids.size() || !std::binary_search(p.forced.next.begin(), p.forced.next.end(), want.target_ids[n])))
+        if (!p.forced.heal.empty() && (n == want.target_ids.size() || !has_step(p.forced.heal[0], want.target_ids[n])))
           continue;  // (the same for the piece after them)
         CAPTURE(prefix);
         auto forced = t->translate(source, with(beam, prefix, false));
