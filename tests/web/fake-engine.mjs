@@ -1,6 +1,6 @@
 /**
  * A stand-in for build-wasm/engine.js with the same interface (createEngine → Module.Translator with
- * load/info/translate/delete) and the same result JSON, written in plain JavaScript. It lets the
+ * load/info/translate/alternatives/delete) and the same result JSON, written in plain JavaScript. It lets the
  * module-API tests exercise the real worker, protocol, queue, cancellation and restart logic
  * quickly and deterministically; the same tests then run against the real WASM engine.
  *
@@ -102,6 +102,17 @@ class Translator {
     const st = sentences.reduce((a, s) => a + s.source_tokens.length, 0);
     const tt = sentences.reduce((a, s) => a + s.target_tokens.length, 0);
     return JSON.stringify({ ok: true, result: { text: out, sentences, stats: { source_tokens: st, target_tokens: tt, ms: { total: 1, encode: 0.4, decode: 0.6 } } } });
+  }
+
+  /** The next word of the fake translation after the prefix, and two made-up others (no prefix forcing). */
+  alternatives(source, optionsJson) {
+    const o = JSON.parse(optionsJson);
+    const { target } = translateSentence(source.trim(), false);
+    const prefix = o.prefix || '';
+    const rest = target.startsWith(prefix) ? target.slice(prefix.length) : target;
+    const [, word = 'x', continuation = ''] = /^(\s*[^\s.!?]+)(.*)$/s.exec(rest) || [];
+    const list = [[word, 0.6], [`${word}x`, 0.3], [`${word}y`, 0.1]].slice(0, o.alternatives || 5);
+    return JSON.stringify({ ok: true, result: { alternatives: list.map(([w, probability]) => ({ word: w, probability, continuation })) } });
   }
 
   delete() {}
