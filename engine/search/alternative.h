@@ -8,7 +8,9 @@ namespace nmt {
 
 struct Alternative {
   std::string word;          // the text after the prefix up to the word's end (it may start with a space)
-  float probability = 0.0f;  // p(word | source, prefix) under the model
+  // p(word | source, prefix) under the model: its pieces' probabilities multiplied (after a prefix
+  // ending inside a word, the pieces that spell that word's start count too)
+  float probability = 0.0f;
   std::string continuation;  // the rest of the sentence: prefix + word + continuation is a translation
 };
 

@@ -138,9 +138,11 @@ test('the word menu with the keyboard only: Enter opens, arrows move, Escape clo
   assert.ok(await page.evaluate(() => !!document.activeElement.closest('#align-target')), 'Tab reaches the card\'s target words');
   for (let i = 0; i < w; i++) await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w));
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-haspopup')), 'menu', 'the word says it opens a menu');
   await page.keyboard.press('Enter');
   const items = await openMenuItems(page);
   assert.ok(items[0].focused);
+  assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'true');
   await page.keyboard.press('ArrowDown');
   assert.ok((await menuItems(page))[1].focused, '↓ moves to the next word');
   await page.keyboard.press('ArrowUp');
@@ -148,6 +150,7 @@ test('the word menu with the keyboard only: Enter opens, arrows move, Escape clo
   assert.ok((await menuItems(page)).at(-1).focused, '↑ from the first wraps to the last');
   await page.keyboard.press('Escape');
   assert.equal(await page.$('#alt-menu'), null, 'Escape closes the menu');
+  assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'false');
   assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.dataset.w), String(w),
     'focus is back on the word');
   assert.equal((await sentence(page, 0)).text, before.text, 'nothing changed');

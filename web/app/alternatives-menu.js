@@ -16,7 +16,7 @@ import { selectSentence } from './alignment-view.js';
 const COUNT = 5;
 const WORDLIKE = /[\p{L}\p{N}]/u;
 
-let menu = null; // {root, invoker, s, w, controller}
+let menu = null; // {root, invoker, s, w}
 
 /** The target word span an event is about, with its sentence and word index, or null. */
 function targetWord(event) {
@@ -31,9 +31,10 @@ function targetWord(event) {
 
 function close({ refocus = true } = {}) {
   if (!menu) return;
-  const { root, invoker, controller } = menu;
+  // (A request still running is left to finish and its answer dropped: aborting a running request
+  // would replace the worker, which costs more than the ~0.1 s it has left.)
+  const { root, invoker } = menu;
   menu = null;
-  controller.abort();
   root.remove();
   if (invoker) invoker.setAttribute('aria-expanded', 'false');
   if (refocus && invoker && invoker.isConnected) invoker.focus();
@@ -81,17 +82,15 @@ async function open(hit) {
   document.body.append(root);
   place(root, word);
   root.focus();
-  const controller = new AbortController();
   const shown = state.result; // the translation the menu is about
-  menu = { root, invoker: word, s, w, controller };
+  menu = { root, invoker: word, s, w };
   root.addEventListener('keydown', onMenuKey);
   try {
     const t = await getTranslator(state.resultDir);
-    const alternatives = await t.alternatives(sentence.source, prefix, { count: COUNT, signal: controller.signal });
+    const alternatives = await t.alternatives(sentence.source, prefix, { count: COUNT });
     if (!menu || menu.root !== root) return;
     fill(root, alternatives, current, (a) => { if (state.result === shown) choose(hit, prefix, a); else close(); });
   } catch (e) {
-    if (e && e.name === 'AbortError') return;
     if (menu && menu.root === root) text(root.firstChild, `No alternatives: ${e && e.message ? e.message : e}`);
   } finally {
     root.setAttribute('aria-busy', 'false');
@@ -213,6 +212,11 @@ export function bindAlternativesMenu() {
       else if (hit) close();
     });
   }
+  // The card's words say that Enter opens a menu (screen readers announce it).
+  el.alignTarget.addEventListener('focusin', (event) => {
+    const hit = targetWord(event);
+    if (hit) hit.el.setAttribute('aria-haspopup', 'menu');
+  });
   el.alignTarget.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
     const hit = targetWord(event);
