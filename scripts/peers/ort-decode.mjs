@@ -11,6 +11,36 @@
  * finished and no alive one can still beat the best.
  */
 
+/**
+ * The K best (value, row * V + token) of logProbs[row][token] + parent[row], best first, into
+ * values/index (length K). Returns how many were filled. (The log-softmax itself runs in the graph,
+ * on ONNX Runtime's kernels.)
+ */
+export function topK(logProbs, rows, V, parent, values, index) {
+  const K = values.length;
+  let filled = 0;
+  for (let row = 0; row < rows; row++) {
+    const base = row * V;
+    const shift = parent[row];
+    let threshold = filled === K ? values[K - 1] - shift : -Infinity;
+    for (let v = 0; v < V; v++) {
+      const x = logProbs[base + v];
+      if (x <= threshold) continue;
+      const value = x + shift;
+      let j = filled < K ? filled++ : K - 1;
+      while (j > 0 && values[j - 1] < value) {
+        values[j] = values[j - 1];
+        index[j] = index[j - 1];
+        j--;
+      }
+      values[j] = value;
+      index[j] = base + v;
+      if (filled === K) threshold = values[K - 1] - shift;
+    }
+  }
+  return filled;
+}
+
 export class OrtTranslator {
   /**
    * @param ort       onnxruntime-node or onnxruntime-web
@@ -90,7 +120,7 @@ export class OrtTranslator {
     const out = await this.decoder.run(feeds);
     const next = [];
     for (let i = 0; i < this.layers; i++) next.push([out[`present_k.${i}`], out[`present_v.${i}`]]);
-    return { logits: out.logits.data, attention: out.attention.data, cache: next };
+    return { logits: out.logits.data, logProbs: out.log_probs.data, attention: out.attention.data, cache: next };
   }
 
   /** memory's bias and cross keys/values repeated for `rows` hypotheses (kept per row count). */
@@ -154,28 +184,8 @@ export class OrtTranslator {
     while (alive.length) {
       const rows = alive.length;
       const r = await this.step(memory, inputs, alive[0].tokens.length, cache, this.rowsOf(memory, rows));
-      // top K of log_softmax(logits[row]) + parent log-prob over all rows and tokens
-      let filled = 0;
-      for (let row = 0; row < rows; row++) {
-        const logits = r.logits.subarray(row * V, (row + 1) * V);
-        let max = -Infinity;
-        for (let v = 0; v < V; v++) if (logits[v] > max) max = logits[v];
-        let sum = 0;
-        for (let v = 0; v < V; v++) sum += Math.exp(logits[v] - max);
-        const shift = alive[row].logProb - max - Math.log(sum);
-        for (let v = 0; v < V; v++) {
-          const value = logits[v] + shift;
-          if (filled === K && value <= topValues[K - 1]) continue;
-          let j = filled < K ? filled++ : K - 1;
-          while (j > 0 && topValues[j - 1] < value) {
-            topValues[j] = topValues[j - 1];
-            topIndex[j] = topIndex[j - 1];
-            j--;
-          }
-          topValues[j] = value;
-          topIndex[j] = row * V + v;
-        }
-      }
+      // top K of log_softmax(logits[row]) + the row's log-prob, over all rows and tokens
+      const filled = topK(r.logProbs, rows, V, alive.map((h) => h.logProb), topValues, topIndex);
       const survivors = [];
       const parents = [];
       for (let k = 0; k < filled; k++) {

@@ -8,7 +8,7 @@ ONNX Runtime (scripts/bench-peers.mjs). Two graphs per model and precision:
   decoder.onnx   one decoding step with a key/value cache:
                  tokens int64 [batch, 1], position int64 [1], src_bias, cross_k.{i}, cross_v.{i},
                  past_k.{i}, past_v.{i} f32 [batch, heads, past_len, head_dim] (past_len may be 0)
-                 -> logits f32 [batch, vocab], attention f32 [batch, src_len] (the alignment layer's
+                 -> logits f32 [batch, vocab], log_probs (their log-softmax), attention f32 [batch, src_len] (the alignment layer's
                     cross-attention, mean over heads: the coverage penalty's input),
                     present_k.{i}, present_v.{i} [batch, heads, past_len + 1, head_dim]
 
@@ -27,7 +27,7 @@ on this project's machines, and torch.onnx.export would need it to check its out
 IR version 8, only standard ai.onnx operators. NumPy and the standard library only.
 
   /usr/bin/python3 weights/recipe/export_onnx.py --model weights/en-de/model.nmt --out build/onnx/en-de
-      [--precision fp32,int8]   writes OUT/fp32/{encoder,decoder}.onnx, OUT/int8/{...}, OUT/model.json
+      [--precision fp32,int8] [--f32-nmt FILE]   writes OUT/fp32/{encoder,decoder}.onnx, OUT/int8/{...}, OUT/model.json
 """
 import argparse
 import json
@@ -39,7 +39,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import dequantized_weights, read_model_file  # noqa: E402
+from model_file import dequantized_weights, read_model_file, write_model_file  # noqa: E402
 
 OPSET = 17
 IR_VERSION = 8
@@ -342,13 +342,15 @@ def build_decoder(header, tensors, precision):
         y = b.layer_norm(y, "decoder_norm")
     y = g.op("Reshape", [y, g.const(np.array([-1, b.d], np.int64))])  # [B, d]
     if precision == "fp32":
-        g.op("MatMul", [y, b.embed_table], outputs=["logits"])
+        logits = g.op("MatMul", [y, b.embed_table], outputs=["logits"])
     else:
-        g.op("Identity", [b.matmul_integer(y, b.embed_table, b.embed_scale)], outputs=["logits"])
+        logits = g.op("Identity", [b.matmul_integer(y, b.embed_table, b.embed_scale)], outputs=["logits"])
+    g.op("LogSoftmax", [logits], axis=-1, outputs=["log_probs"])
     # [B, H, 1, S] -> mean over heads -> [B, S]
     mean = g.op("ReduceMean", [attention], axes=[1], keepdims=0)
     g.op("Reshape", [mean, g.const(np.array([0, -1], np.int64))], outputs=["attention"])
     g.output("logits", FLOAT, ["batch", c["vocab_size"]])
+    g.output("log_probs", FLOAT, ["batch", c["vocab_size"]])
     g.output("attention", FLOAT, ["batch", "src_len"])
     for i in range(c["decoder_layers"]):
         g.output(f"present_k.{i}", FLOAT, ["batch", b.h, "total_len", b.hd])
@@ -428,12 +430,24 @@ def export(model_path, out_dir, precisions=("fp32", "int8")):
     return info
 
 
+def write_f32_model_file(model_path, out_path):
+    """The same float weights as the fp32 ONNX graphs, as an f32 model file this engine runs (its
+    float path): the benchmark's token-for-token check of fp32 greedy decoding."""
+    header, tensors = read_model_file(model_path)
+    provenance = {"derived_from": os.path.abspath(model_path), "note": "int8 rows times their scales, stored f32"}
+    return write_model_file(out_path, header["config"], header["languages"], dequantized_weights(tensors),
+                            tensors["tokenizer.spm"].tobytes(), provenance, header.get("alignment", {}).get("layer"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", required=True, help="a model file (.nmt)")
     ap.add_argument("--out", required=True, help="output folder (build/onnx/<direction>)")
     ap.add_argument("--precision", default="fp32,int8", help="comma-separated: fp32, int8")
+    ap.add_argument("--f32-nmt", help="also write the float weights as an f32 model file here")
     args = ap.parse_args()
+    if args.f32_nmt:
+        write_f32_model_file(args.model, args.f32_nmt)
     info = export(args.model, args.out, [p for p in args.precision.split(",") if p])
     for rel, size in info["files"].items():
         print(f"{os.path.join(args.out, rel)}  {size / 1e6:.2f} MB")
