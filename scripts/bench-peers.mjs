@@ -204,6 +204,15 @@ async function browserRuns(dir, m, beams, args, tmp) {
   for (const f of ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm']) routes[`peers/ort/${f}`] = path.join(ORT_WEB, f);
   for (const p of ['fp32', 'int8']) for (const part of ['encoder', 'decoder']) routes[`peers/onnx/${dir}/${p}/${part}.onnx`] = path.join(m.out, p, `${part}.onnx`);
   const server = await startServer({ root: args.dist, routes });
+  // what each page downloads: every 200 response's file, as the server sends it (no compression)
+  let served = new Map();
+  server.server.on('request', (req, res) => {
+    res.on('finish', () => {
+      if (res.statusCode !== 200) return;
+      const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).slice(1);
+      served.set(rel, routes[rel] ? routes[rel] : path.join(args.dist, rel));
+    });
+  });
   const { launchChromium } = await import('../tests/web/_helpers.mjs');
   const browser = await launchChromium();
   const results = { chromium: browser.version() };
@@ -212,6 +221,7 @@ async function browserRuns(dir, m, beams, args, tmp) {
       const context = await browser.newContext();
       const page = await context.newPage();
       page.on('console', (msg) => { if (msg.type() === 'error') console.error(`  [${key}] ${msg.text()}`); });
+      served = new Map();
       let peak = 0;
       const timer = setInterval(() => { peak = Math.max(peak, rendererRss(process.pid) || 0); }, 100);
       await page.goto(`${server.url}peers/page.html?${query}&dir=${dir}&beams=${beams.join(',')}`);
@@ -222,6 +232,7 @@ async function browserRuns(dir, m, beams, args, tmp) {
       await new Promise((res) => setTimeout(res, 500));
       if (r.error) throw new Error(`${key} in Chromium: ${r.error}`);
       r.peakRendererRssBytes = peak || null;
+      r.download = { ...sizes([...served.values()].filter((f) => !path.basename(f).startsWith('ids-'))), files: [...served.keys()] };
       results[key] = r;
       console.log(`  chromium ${key}: first translation ${fmt(r.firstTranslationMs, 0)} ms; ${beams.map((b) => `beam ${b} ${fmt(r.runs[b].seconds, 1)} s`).join(', ')}`);
     }
@@ -290,13 +301,14 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
       console.log('  Chromium runs…');
       d.browser = await browserRuns(dir, m, args.beams, args, tmp);
     }
-    // download sizes: what a page fetches to translate
+    // download sizes: what each page fetched in Chromium (the benchmark's sentences left out), or
+    // without a browser run, the files it would fetch
     const distModel = path.join(args.dist, 'models', `${dir}.nmt`);
-    const oursFiles = ['engine.js', 'engine.wasm', 'translator.js', 'worker.js', 'protocol.js'].map((f) => path.join(args.dist, f)).filter(existsSync);
+    const oursFiles = ['engine/engine.js', 'engine/engine.wasm', 'translator.js', 'worker.js', 'protocol.js', 'options.js'].map((f) => path.join(args.dist, f)).filter(existsSync);
     oursFiles.push(existsSync(distModel) ? distModel : m.model);
     const ortBase = ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => path.join(ORT_WEB, f));
     ortBase.push(path.join(ROOT, 'scripts/peers/ort-decode.mjs'), path.join(m.out, 'model.json'));
-    d.download = {
+    d.download = d.browser ? { ours: d.browser.ours.download, 'ort-int8': d.browser['ort-int8'].download, 'ort-fp32': d.browser['ort-fp32'].download } : {
       ours: sizes(oursFiles),
       'ort-int8': sizes([...ortBase, path.join(m.out, 'int8/encoder.onnx'), path.join(m.out, 'int8/decoder.onnx')]),
       'ort-fp32': sizes([...ortBase, path.join(m.out, 'fp32/encoder.onnx'), path.join(m.out, 'fp32/decoder.onnx')]),
