@@ -12,6 +12,8 @@ const to = params.get('to') || (from === 'de' ? 'en' : 'de');
 const beam = Number(params.get('beam') || 4);
 const limit = params.has('n') ? Number(params.get('n')) : 100;
 const dataUrl = params.get('data');
+const workers = params.has('workers') ? Number(params.get('workers')) : undefined;
+const warmUp = params.get('warmup') !== '0';
 const out = document.getElementById('out');
 
 const FALLBACK = {
@@ -57,14 +59,17 @@ async function run() {
   const sw = await waitForServiceWorker().catch((e) => `error: ${e.message}`);
   result.serviceWorker = sw;
   const tCreate = performance.now();
-  const t = await Translator.create({ from, to });
-  result.createMs = performance.now() - tCreate;
   const list = await sentences();
+  const t = await Translator.create({ from, to, workers, warmUp });
+  result.createMs = performance.now() - tCreate;
   const first = await t.translate(list[0], { beam, alignments: true });
   result.firstTranslationMs = performance.now(); // since navigation start
   result.firstSentenceMs = first.timings.totalMs;
+  result.createToFirstMs = result.firstTranslationMs - tCreate; // Translator.create() to the first translated sentence
+  result.startup = t.timings ? t.timings.startup : null;
   print(`${from}→${to}, beam ${beam}, service worker: ${sw}`);
-  print(`time to first translation: ${result.firstTranslationMs.toFixed(0)} ms after navigation start (create ${result.createMs.toFixed(0)} ms)`);
+  print(`time to first translation: ${result.firstTranslationMs.toFixed(0)} ms after navigation start; from create() ${result.createToFirstMs.toFixed(0)} ms (create ${result.createMs.toFixed(0)} ms)`);
+  if (result.startup) print(`start: ${JSON.stringify(result.startup)}`);
 
   const n = Math.min(limit, list.length);
   if (n > 0) {

@@ -30,7 +30,8 @@ export interface LoadProgress {
    */
   total: number;
   files: {
-    engine: { loaded: number; total: number };
+    /** engine.wasm; absent when an earlier Translator on this page compiled it already (it is reused, not fetched). */
+    engine?: { loaded: number; total: number };
     model: { loaded: number; total: number };
     /** With `rerank`: the other direction's model. */
     reverse?: { loaded: number; total: number };
@@ -78,6 +79,62 @@ export interface TranslatorOptions {
    * Infinity never.
    */
   recycleChars?: number;
+  /**
+   * How many workers, each with its own engine instance, translate the chunks of a long input at
+   * once (1 to 16). Only inputs of several chunks (about 1,000 characters each, see chunkChars)
+   * are spread; shorter ones run on the first worker. The extra workers start, the first time such
+   * an input comes, from the model bytes the first worker downloaded and verified and the
+   * WebAssembly module it compiled (nothing is fetched, checked or compiled again), and stay for
+   * later requests. Each costs about its engine's WebAssembly memory (~23 MiB with the shipped
+   * model, README "Every core"). Results, progress and streaming are in input order as with one
+   * worker, and the translation is the same. Default: one per logical core
+   * (navigator.hardwareConcurrency), at most 4. Anything else than a whole number from 1 to 16
+   * rejects create() with code 'bad-request'.
+   */
+  workers?: number;
+  /**
+   * Translate a short sentence inside create(), before it resolves, so the first real request does
+   * not pay for the engine's first call. Default true.
+   */
+  warmUp?: boolean;
+}
+
+/**
+ * Where Translator.create()'s time went, in ms (translator.timings.startup). Phases overlap: the
+ * engine is fetched, compiled and instantiated while the manifest and the model are read, and the
+ * model's SHA-256 is computed (off the worker's thread) while it loads into the engine.
+ */
+export interface StartupTimings {
+  /** create() to the worker ready (the model loaded and checked). */
+  totalMs: number;
+  /** create() to the worker's script running (spawning the worker and fetching its modules). */
+  workerMs: number;
+  /** Reading the weights manifest. */
+  manifestMs: number;
+  /** Fetching and compiling engine.wasm (0 when `compiled` is 'reused'). */
+  compileMs: number;
+  /** Importing engine.js (the Emscripten glue). */
+  engineScriptMs: number;
+  /** Reading the model (and the reverse model): from the site's cache or the network, see `source`. */
+  downloadMs: number;
+  /** Checking the model's size and SHA-256 against the manifest. */
+  sha256Ms: number;
+  /** Instantiating the compiled engine (and starting its runtime). */
+  instantiateMs: number;
+  /** Copying the model into the engine and building it (checks, tokenizer). */
+  modelLoadMs: number;
+  /** The warm-up translation (TranslatorOptions.warmUp). */
+  warmUpMs: number;
+  /**
+   * How engine.wasm was compiled: 'streaming' (WebAssembly.compileStreaming, as it downloads; the
+   * browser may reuse machine code it cached), 'bytes' (from the downloaded bytes), or 'reused'
+   * (the module an earlier Translator on this page compiled).
+   */
+  compiled: 'streaming' | 'bytes' | 'reused' | null;
+  /** Where the model came from. */
+  source: 'cache' | 'network' | null;
+  /** Each phase's [start, end] in ms after create() (keys: init, manifest, compile, engineScript, download, sha256, instantiate, modelLoad, warmUp). */
+  phases: Record<string, [number, number]>;
 }
 
 export interface TranslateProgress {
@@ -273,8 +330,10 @@ export interface Translation {
     tokensPerSecond: number;
     /** Engine calls the input was cut into (see TranslateOptions.chunkChars). */
     chunks: number;
-    /** The worker's WebAssembly memory after the request, in bytes: it only grows, so the most it has needed so far. */
+    /** The worker's WebAssembly memory after the request, in bytes: it only grows, so the most it has needed so far. With several workers, the largest. */
     wasmHeapBytes: number | null;
+    /** Workers that translated chunks of this request (TranslatorOptions.workers); 1 for a text of one chunk. */
+    workers: number;
   };
   timings: {
     /** Engine time (encode + decode + the rest), summed over chunks. */
@@ -322,6 +381,13 @@ export interface Alternative {
   probability: number;
   /** The rest of the sentence after the word, decoded greedily: prefix + word + continuation is a whole translation. */
   continuation: string;
+}
+
+/** One worker's memory: its engine's WebAssembly memory, its JS heap, the model file's size. */
+export interface WorkerMemory {
+  wasmBytes: number | null;
+  jsHeapBytes: number | null;
+  modelFileBytes: number | null;
 }
 
 export interface ModelInfo {
@@ -430,6 +496,10 @@ export declare class Translator {
   readonly ready: boolean;
   /** How many times the worker was replaced: after an abort of a running request, a request of recycleChars or more, or a crash. */
   readonly restarts: number;
+  /** How many workers translate a long input at once (TranslatorOptions.workers, or its default). */
+  readonly workers: number;
+  /** Where create()'s time went, and the time from create() to the first translate() result (null until then). */
+  readonly timings: { startup: StartupTimings | null; firstTranslationMs: number | null };
   /** Queues a translation. */
   translate(html: string, options: HtmlTranslateOptions): Promise<HtmlTranslation>;
   translate(text: string, options?: TranslateOptions): Promise<Translation>;
@@ -456,8 +526,8 @@ export declare class Translator {
    * // [{ word: 'Haus', probability: 0.89, continuation: ' ist klein.' }, { word: 'Gebäude', … }, …]
    */
   alternatives(source: string, targetPrefix: string, options?: AlternativesOptions): Promise<Alternative[]>;
-  /** Memory used inside the worker. */
-  memory(): Promise<{ wasmBytes: number | null; jsHeapBytes: number | null; modelFileBytes: number | null }>;
+  /** Memory used inside the worker; with a pool, `helpers` lists each extra worker's. */
+  memory(): Promise<WorkerMemory & { helpers?: WorkerMemory[] }>;
   /** Ends the worker; pending requests reject with code 'disposed'. */
   dispose(): void;
 }

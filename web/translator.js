@@ -47,6 +47,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
+import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
 import { translateHtml } from './html/translate-html.js';
 import { translateElement } from './html/translate-element.js';
 
@@ -151,6 +152,38 @@ async function spawnWorker(workerUrl, onMessage, onDeath) {
 
 let nextId = 1;
 
+/** Absolute time in ms, the clock worker.js's startup marks use (comparable between threads). */
+const clock = () => performance.timeOrigin + performance.now();
+
+/**
+ * Compiled engines by wasm URL: a second Translator on this page (the other direction, say) gets
+ * the WebAssembly.Module the first one compiled, and fetches and compiles no engine.wasm.
+ */
+const compiledEngines = new Map();
+
+/** The startup marks a worker's first 'ready' carries, as StartupTimings (ms after create()). */
+function startupTimings(startup, createdAt, readyAt) {
+  const phases = {};
+  const ms = (x) => Math.round(x * 10) / 10;
+  for (const [name, [a, b]] of Object.entries(startup.phases || {})) phases[name] = [ms(a - createdAt), ms(b - createdAt)];
+  const length = (name) => (phases[name] ? ms(phases[name][1] - phases[name][0]) : 0);
+  return {
+    totalMs: ms(readyAt - createdAt),
+    workerMs: phases.init ? phases.init[0] : 0,
+    manifestMs: length('manifest'),
+    compileMs: length('compile'),
+    engineScriptMs: length('engineScript'),
+    downloadMs: length('download'),
+    sha256Ms: length('sha256'),
+    instantiateMs: length('instantiate'),
+    modelLoadMs: length('modelLoad'),
+    warmUpMs: length('warmUp'),
+    compiled: startup.compiled || null,
+    source: startup.source || null,
+    phases,
+  };
+}
+
 /**
  * The async iterator of a ReadableStream, for browsers whose streams are not async-iterable yet
  * (Safari): leaving a `for await` loop early cancels the stream, as the built-in one does.
@@ -185,8 +218,10 @@ export class Translator {
    * @returns {Promise<Translator>}
    */
   static async create(options = {}) {
+    const createdAt = clock();
     requireSimd();
-    const t = new Translator(options, await defaultLocations());
+    const workers = checkWorkers(options.workers) ?? await defaultWorkers();
+    const t = new Translator(options, { ...(await defaultLocations()), workers, createdAt });
     try {
       await t.#start();
     } catch (e) {
@@ -214,6 +249,11 @@ export class Translator {
   #generation = 0; // of the current worker: messages from an ended one are ignored
   #starts = 0;
   #recycleChars;
+  #pool = null; // WorkerPool, when `workers` > 1
+  #workers = 1;
+  #createdAt;
+  #startup = null; // StartupTimings of the first start
+  #firstTranslationMs = null;
 
   /** Use Translator.create(). */
   constructor(options, defaults) {
@@ -239,6 +279,31 @@ export class Translator {
     this.#workerUrl = options.workerUrl ? toUrl(options.workerUrl, base) : new URL('./worker.js', import.meta.url);
     this.#onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
     this.#recycleChars = options.recycleChars === undefined ? 200000 : options.recycleChars;
+    if (options.warmUp === false) this.#init.warmUp = false;
+    this.#createdAt = defaults.createdAt || clock();
+    this.#workers = defaults.workers || 1;
+    if (this.#workers > 1) {
+      this.#pool = new WorkerPool({
+        size: this.#workers,
+        spawn: spawnWorker,
+        workerUrl: this.#workerUrl,
+        initMessage: () => ({ ...this.#init, reuse: this.#reuse, warmUp: false }),
+      });
+    }
+  }
+
+  /** How many workers translate a long input's chunks at once (Translator.create's `workers`). */
+  get workers() {
+    return this.#workers;
+  }
+
+  /**
+   * Where the start's time went (StartupTimings: worker, manifest, compile, download, SHA-256,
+   * instantiate, model load, warm-up; ms after create()), and the time from create() to the first
+   * translate() result.
+   */
+  get timings() {
+    return { startup: this.#startup, firstTranslationMs: this.#firstTranslationMs };
   }
 
   /** What the engine says about the loaded model: config, languages, provenance, file_bytes. */
@@ -399,7 +464,9 @@ export class Translator {
 
   /** Memory used inside the worker: {wasmBytes, jsHeapBytes, modelFileBytes}. */
   memory() {
-    return this.#enqueue({ type: Request.MEMORY }, {});
+    const own = this.#enqueue({ type: Request.MEMORY }, {});
+    if (!this.#pool || !this.#pool.helpers.length) return own;
+    return own.then(async (m) => ({ ...m, helpers: await this.#pool.helperMemory() }));
   }
 
   /** Ends the worker. Pending requests reject with code 'disposed'. */
@@ -430,7 +497,12 @@ export class Translator {
           if (this.#disposed || generation !== this.#generation) { w.terminate(); return; }
           this.#worker = w;
           if (!reuse) {
-            w.post({ ...this.#init, id });
+            const wasmModule = compiledEngines.get(this.#init.wasmUrl);
+            try {
+              w.post(wasmModule ? { ...this.#init, id, wasmModule } : { ...this.#init, id });
+            } catch {
+              w.post({ ...this.#init, id }); // a module that cannot be posted here: the worker compiles its own
+            }
             return;
           }
           if (!this.#queue.length) w.unref(); // a restart nobody waits for yet must not keep Node alive
@@ -506,6 +578,15 @@ export class Translator {
     req.sentAt = performance.now();
     if (req.text !== undefined) req.partialText = '';
     this.#worker.ref();
+    const chunks = this.#pool && this.#reuse ? this.#pool.plan(req.msg) : null;
+    if (chunks) {
+      // Several chunks: the pool spreads them over this worker and its helpers (pool.js) and
+      // answers with the messages this worker would have sent.
+      req.pooled = true;
+      const worker = this.#worker;
+      this.#pool.run(req, chunks, (m) => worker.post(m), (m) => this.#onMessage(m));
+      return;
+    }
     this.#worker.post({ ...req.msg, id: req.id });
   }
 
@@ -516,6 +597,7 @@ export class Translator {
   }
 
   #abort(req) {
+    if (req.pooled && this.#pool) this.#pool.cancel(req);
     const reason = abortError(req.signal && req.signal.reason);
     const i = this.#queue.indexOf(req);
     if (i >= 0) {
@@ -533,6 +615,7 @@ export class Translator {
 
   #onMessage(m) {
     if (!m || typeof m !== 'object') return;
+    if (this.#pool && this.#pool.onPrimaryMessage(m)) return; // a chunk of a pooled request
     if (m.status === Status.FATAL) {
       this.#onDeath(m.error && m.error.message ? m.error.message : 'the engine crashed');
       return;
@@ -570,6 +653,8 @@ export class Translator {
             this.#settle(req, protocolMismatch('worker', m.protocol));
           } else {
             if (m.reuse) this.#reuse = m.reuse; // (a restart's 'ready' hands nothing over: the first one's stays)
+            if (m.reuse && m.reuse.wasmModule) compiledEngines.set(this.#init.wasmUrl, m.reuse.wasmModule);
+            if (!this.#startup && m.startup) this.#startup = startupTimings(m.startup, this.#createdAt, clock());
             this.#settle(req, null, m.info);
           }
         } else {
@@ -579,10 +664,15 @@ export class Translator {
             result.timings.queueMs = req.sentAt - req.queuedAt;
             result.timings.totalMs = now - req.queuedAt;
           }
+          if (result && result.stats && result.stats.workers === undefined && req.text !== undefined) result.stats.workers = 1;
+          if (this.#firstTranslationMs === null && req.text !== undefined) this.#firstTranslationMs = clock() - this.#createdAt;
           this.#settle(req, null, result);
         }
         // A large request leaves the worker's WebAssembly memory grown for good: replace the worker.
-        if (!req.init && req.text !== undefined && req.text.length >= this.#recycleChars) this.#replaceWorker();
+        if (!req.init && req.text !== undefined && req.text.length >= this.#recycleChars) {
+          if (req.pooled && this.#pool) this.#pool.recycle();
+          this.#replaceWorker();
+        }
         else if (!req.init) this.#pump(); // after an init, #start's finally pumps
         return;
       }
@@ -597,6 +687,8 @@ export class Translator {
   }
 
   #kill(error) {
+    if (this.#pool && this.#running && this.#running.pooled) this.#pool.cancel(this.#running);
+    if (this.#pool && this.#disposed) this.#pool.dispose();
     const worker = this.#worker;
     this.#worker = null;
     this.#generation += 1;

@@ -43,18 +43,27 @@ async function readUrl(url, expectedBytes, onBytes) {
       throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not read ${decodeURIComponent(u.pathname)}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
     }
     onBytes(0, total);
-    const parts = [];
+    // Read straight into one buffer of the file's size (no pieces copied together afterwards).
+    const bytes = new Uint8Array(total);
+    const file = await fs.promises.open(u, 'r');
     let loaded = 0;
-    for await (const part of fs.createReadStream(u, { highWaterMark: 1 << 20 })) {
-      parts.push(part);
-      loaded += part.length;
-      onBytes(loaded, total);
+    try {
+      while (loaded < total) {
+        const { bytesRead } = await file.read(bytes, loaded, Math.min(1 << 20, total - loaded), loaded);
+        if (!bytesRead) break;
+        loaded += bytesRead;
+        onBytes(loaded, total);
+      }
+    } finally {
+      await file.close();
     }
-    const bytes = new Uint8Array(loaded);
-    let at = 0;
-    for (const p of parts) { bytes.set(p, at); at += p.length; }
-    return bytes;
+    return loaded === total ? bytes : bytes.slice(0, loaded);
   }
+  return readResponse(await fetchOk(u), expectedBytes, onBytes);
+}
+
+/** fetch() that throws DOWNLOAD errors naming the file. */
+async function fetchOk(u) {
   let response;
   try {
     response = await fetch(u);
@@ -64,9 +73,19 @@ async function readUrl(url, expectedBytes, onBytes) {
   if (!response.ok) {
     throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: HTTP ${response.status} ${response.statusText}`.trim());
   }
+  return response;
+}
+
+/** The size a response announces (Content-Length, when not compressed), else `expectedBytes`, else 0. */
+function responseBytes(response, expectedBytes) {
   const header = Number(response.headers.get('content-length'));
   const encoded = response.headers.get('content-encoding');
-  const total = header > 0 && !encoded ? header : (expectedBytes || 0);
+  return header > 0 && !encoded ? header : (expectedBytes || 0);
+}
+
+/** A response's body as one Uint8Array, read with progress into one buffer of the announced size. */
+async function readResponse(response, expectedBytes, onBytes) {
+  const total = responseBytes(response, expectedBytes);
   onBytes(0, total);
   if (!response.body || !response.body.getReader) {
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -213,6 +232,71 @@ async function verifyModel(url, entry, fetched, onBytes) {
   return { bytes, source: 'network' };
 }
 
+/**
+ * Startup timing: absolute times (ms since the epoch, performance.timeOrigin + now()), so the page
+ * can put them on its own clock. `marks[phase] = [start, end]`; sent with 'ready' as `startup`.
+ */
+const clock = () => performance.timeOrigin + performance.now();
+const scriptStart = clock(); // this module evaluated: the worker is running
+const marks = {};
+const mark = (phase, promiseOrFn) => {
+  const start = clock();
+  const done = () => { marks[phase] = [start, clock()]; };
+  if (typeof promiseOrFn === 'function') {
+    try {
+      return promiseOrFn();
+    } finally {
+      done();
+    }
+  }
+  return promiseOrFn.then((v) => { done(); return v; });
+};
+
+/**
+ * engine.wasm fetched and compiled. In a browser, from a response served as application/wasm:
+ * WebAssembly.compileStreaming, which compiles while the bytes arrive and lets the browser reuse the
+ * machine code it cached for that response (a later start then barely compiles). Otherwise (Node's
+ * file: URLs, another MIME type, no size to report progress with, or a body the streaming compile
+ * refuses) from the bytes. Returns {module, bytes, how}: module null when the bytes do not compile
+ * (Emscripten then gets the bytes and reports the failure its own way).
+ */
+async function loadWasm(url, expectedBytes, onBytes) {
+  const u = new URL(url);
+  if (!isNode && u.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function') {
+    const response = await fetchOk(u);
+    const total = responseBytes(response, expectedBytes);
+    if (total > 0 && /^application\/wasm\b/i.test(response.headers.get('content-type') || '')) {
+      onBytes(0, total);
+      try {
+        const module = await WebAssembly.compileStreaming(response);
+        onBytes(total, total);
+        return { module, bytes: null, how: 'streaming' };
+      } catch {
+        // read it again below: Emscripten then reports what is wrong with it
+      }
+      const bytes = await readUrl(url, expectedBytes, onBytes);
+      return { module: await compileWasm(bytes), bytes, how: 'bytes' };
+    }
+    const bytes = await readResponse(response, expectedBytes, onBytes);
+    return { module: await compileWasm(bytes), bytes, how: 'bytes' };
+  }
+  const bytes = await readUrl(url, expectedBytes, onBytes);
+  return { module: await compileWasm(bytes), bytes, how: 'bytes' };
+}
+
+/**
+ * A short translation before 'ready', so the first request does not pay for the engine's first
+ * call (its buffers allocated, its hot functions tiered up by the JavaScript engine).
+ */
+const WARMUP = { en: 'The house is small.', de: 'Das Haus ist klein.' };
+function warmUp(from) {
+  try {
+    engine.translate(WARMUP[from] || WARMUP.en, JSON.stringify({ beam: 2, alignments: true }));
+  } catch {
+    // a warm-up that fails says nothing the first request would not: that one reports it
+  }
+}
+
 /** Never resolves; rejects when `promise` rejects. Ends a wait early when the engine fails. */
 const failureOf = (promise) => promise.then(() => new Promise(() => {}));
 
@@ -255,22 +339,23 @@ async function startEngine(createEngine, wasmBinary, wasmModule) {
 
 /**
  * A restart: a new worker that takes over from one the main thread ended (a cancelled request, a
- * large one). It gets what its predecessor loaded and checked (the model bytes and the compiled
- * engine), so it downloads, verifies and compiles nothing, and reports no progress.
+ * large one), or a pool worker (pool.js). It gets what the first worker loaded and checked (the
+ * model bytes and the compiled engine), so it downloads, verifies and compiles nothing, and reports
+ * no progress.
  */
 async function restart(msg) {
   const { reuse } = msg;
   let createEngine;
   try {
-    createEngine = await importEngine(msg.engineUrl);
+    createEngine = await mark('engineScript', importEngine(msg.engineUrl));
   } catch (e) {
     throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
   }
   wasmModule = reuse.wasmModule || null;
   const wasmBinary = wasmModule ? undefined : await readUrl(msg.wasmUrl, 0, () => {});
   if (!wasmModule) wasmModule = await compileWasm(wasmBinary);
-  Module = await startEngine(createEngine, wasmBinary, wasmModule);
-  loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url);
+  Module = await mark('instantiate', startEngine(createEngine, wasmBinary, wasmModule));
+  mark('modelLoad', () => loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url));
   info = JSON.parse(engine.info());
   Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to } });
   loaded = null; // the main thread keeps its own copy
@@ -279,6 +364,7 @@ async function restart(msg) {
 
 /** Loads the model (and the reverse model) into a new engine; throws MODEL_LOAD with the engine's message. */
 function loadModels(model, reverse, modelUrl, reverseUrl) {
+  if (engine) engine.delete();
   engine = new Module.Translator();
   const err = engine.load(model);
   const reverseErr = !err && reverse ? engine.loadReverse(reverse) : '';
@@ -291,13 +377,15 @@ function loadModels(model, reverse, modelUrl, reverseUrl) {
 }
 
 async function init(msg) {
+  marks.init = [scriptStart, clock()]; // from this script running to the 'init' message
   if (msg.reuse) return restart(msg);
   const files = { engine: { loaded: 0, total: 0 }, model: { loaded: 0, total: 0 } };
   if (msg.rerank) files.reverse = { loaded: 0, total: 0 };
   let lastPost = 0;
+  let announced = false; // nothing is reported before the manifest has given the sizes it knows
   const progress = (phase, force) => {
     const now = Date.now();
-    if (!force && now - lastPost < 50) return; // at most ~20 reports a second
+    if (!announced || (!force && now - lastPost < 50)) return; // at most ~20 reports a second
     lastPost = now;
     const all = Object.values(files);
     // The total is reported once every file's size is known (0 until then), so that it never
@@ -314,6 +402,26 @@ async function init(msg) {
   };
   const track = (file) => (loaded, total) => { file.loaded = loaded; file.total = total; progress('download'); };
 
+  // The engine starts at once, beside the manifest and the models: engine.js imported, engine.wasm
+  // fetched and compiled (streaming where it can: see loadWasm), or a module the page compiled for
+  // an earlier Translator (msg.wasmModule), then instantiated. WebAssembly compiles off the JS
+  // thread, so a start costs about max(download, compile), not their sum.
+  const wasm = msg.wasmModule
+    ? Promise.resolve({ module: msg.wasmModule, bytes: null, how: 'reused' })
+    : mark('compile', loadWasm(msg.wasmUrl, msg.wasmBytes || 0, track(files.engine)));
+  if (msg.wasmModule) files.engine = null; // nothing to download
+  const engineReady = Promise.all([
+    mark('engineScript', importEngine(msg.engineUrl)).catch((e) => {
+      throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
+    }),
+    wasm,
+  ]).then(([createEngine, compiled]) => {
+    wasmModule = compiled.module;
+    marks.compiled = compiled.how;
+    return mark('instantiate', startEngine(createEngine, compiled.bytes, compiled.module));
+  });
+  engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
+
   // Which files: an explicit model URL, or the manifest's entry for from→to (and, to rerank, to→from).
   let modelUrl = msg.modelUrl;
   let reverseUrl = msg.reverseModelUrl;
@@ -324,7 +432,7 @@ async function init(msg) {
     if (!msg.manifestUrl) throw new TranslatorError(ErrorCode.BAD_REQUEST, msg.modelUrl ? 'rerank needs reverseModelUrl or manifestUrl.' : 'Neither modelUrl nor manifestUrl was given.');
     let manifest;
     try {
-      manifest = await readJson(msg.manifestUrl);
+      manifest = await mark('manifest', readJson(msg.manifestUrl));
     } catch (e) {
       if (e instanceof TranslatorError && e.code !== ErrorCode.DOWNLOAD) throw e;
       throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `Could not read the weights manifest ${msg.manifestUrl}: ${e.message || e}`);
@@ -337,54 +445,53 @@ async function init(msg) {
       reverseEntry = pickModel(manifest, msg.to, msg.from);
       reverseUrl = new URL(reverseEntry.file, msg.manifestUrl).href;
     }
-    const wasm = manifest.engine && manifest.engine.wasm;
-    if (wasm && wasm.file && wasm.bytes > 0 && new URL(wasm.file, msg.manifestUrl).href === new URL(msg.wasmUrl, msg.manifestUrl).href) engineBytes = wasm.bytes;
+    const wasmEntry = manifest.engine && manifest.engine.wasm;
+    if (wasmEntry && wasmEntry.file && wasmEntry.bytes > 0 && new URL(wasmEntry.file, msg.manifestUrl).href === new URL(msg.wasmUrl, msg.manifestUrl).href) engineBytes = wasmEntry.bytes;
   }
   if (msg.modelBytes) entry.bytes = msg.modelBytes;
   if (msg.modelSha256) entry.sha256 = msg.modelSha256;
-  files.engine.total = engineBytes;
+  if (files.engine && !files.engine.total) files.engine.total = engineBytes;
+  if (!files.engine) delete files.engine;
   files.model.total = entry.bytes || 0;
   if (files.reverse) files.reverse.total = reverseEntry.bytes || 0;
+  announced = true;
   progress('download', true);
 
   // Each phase is reported as the start reaches it: 'download' while bytes arrive, 'verify' when
   // the models' checks begin, 'compile' when the start waits for the engine, 'load' just before the
-  // model is instantiated. The engine compiles while the models download (WebAssembly compiles off
-  // the JS thread), so a start costs about max(download, compile) instead of their sum, and the
-  // compile is often over by the time it is waited for.
-  const wasmBinary = readUrl(msg.wasmUrl, engineBytes, track(files.engine));
-  const engineReady = Promise.all([
-    importEngine(msg.engineUrl).catch((e) => {
-      throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
-    }),
-    wasmBinary,
-  ]).then(async ([createEngine, bytes]) => {
-    wasmModule = await compileWasm(bytes);
-    return startEngine(createEngine, bytes, wasmModule);
-  });
-  engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
-
+  // model is instantiated.
   const [, fetched, fetchedReverse] = await Promise.race([
     Promise.all([
-      wasmBinary,
-      fetchModel(modelUrl, entry, track(files.model)),
-      msg.rerank ? fetchModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
-    ]),
+      wasm,
+      mark('download', Promise.all([
+        fetchModel(modelUrl, entry, track(files.model)),
+        msg.rerank ? fetchModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
+      ])),
+    ]).then(([w, [m, r]]) => [w, m, r]),
     failureOf(engineReady), // an engine that cannot start fails the start at once
   ]);
   progress('download', true);
 
+  // The SHA-256 runs off this thread (WebCrypto) while the engine starts and the model loads into
+  // it; 'ready' waits for the check, so a model that fails it never translates. (A cached copy that
+  // fails is downloaded again and loaded again.)
   progress('verify', true);
-  const [model, reverse] = await Promise.all([
+  const checked = mark('sha256', Promise.all([
     verifyModel(modelUrl, entry, fetched, track(files.model)),
     fetchedReverse ? verifyModel(reverseUrl, reverseEntry, fetchedReverse, track(files.reverse)) : null,
-  ]);
+  ]));
+  checked.catch(() => {}); // awaited below
 
   progress('compile', true);
-  Module = await engineReady;
+  Module = await Promise.race([engineReady, failureOf(checked)]);
 
   progress('load', true);
-  loadModels(model.bytes, reverse && reverse.bytes, modelUrl, reverseUrl);
+  mark('modelLoad', () => loadModels(fetched.bytes, fetchedReverse && fetchedReverse.bytes, modelUrl, reverseUrl));
+  const [model, reverse] = await checked;
+  if (model.bytes !== fetched.bytes || (reverse && reverse.bytes !== fetchedReverse.bytes)) {
+    mark('modelLoad', () => loadModels(model.bytes, reverse && reverse.bytes, modelUrl, reverseUrl));
+  }
+  if (msg.warmUp !== false) mark('warmUp', () => warmUp(msg.from));
   info = JSON.parse(engine.info());
   info.url = modelUrl;
   info.source = model.source;
@@ -396,6 +503,12 @@ async function init(msg) {
     info: { url: info.url, source: info.source, reverse: info.reverse },
   };
   return info;
+}
+
+/** The startup marks for 'ready' (see `marks`), with where the model came from and how the engine compiled. */
+function startupMarks() {
+  const { compiled, ...phases } = marks;
+  return { phases, compiled: compiled || (wasmModule ? 'reused' : 'bytes'), source: info ? info.source : null, ready: clock() };
 }
 
 /**
@@ -504,7 +617,7 @@ async function handle(msg) {
   switch (msg.type) {
     case Request.INIT:
       if (msg.protocol !== PROTOCOL_VERSION) throw protocolMismatch('page', msg.protocol);
-      return { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg), ...reusable() };
+      return { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg), startup: startupMarks(), ...reusable() };
     case Request.TRANSLATE: {
       const result = await translate(msg);
       return result ? { status: Status.RESULT, result } : null;

@@ -8,7 +8,7 @@ import Default, {
 } from '../../web/translator.js';
 import type {
   Alternative, AlternativesOptions, DecodingOptionSpec, ErrorCodeValue, LoadProgress, ManifestModel, ModelInfo, Range, Sentence, SentenceStream, Token,
-  TranslateOptions, TranslateProgress, Translation, TranslatorOptions, WordAlignment,
+  TranslateOptions, TranslateProgress, Translation, TranslatorOptions, WordAlignment, StartupTimings, WorkerMemory,
 } from '../../web/translator.js';
 
 export async function readme(): Promise<string> {
@@ -135,4 +135,25 @@ export async function htmlMisuse(t: Translator, element: Element): Promise<void>
   await translateElement(element, { beam: 4 });
   // @ts-expect-error html is `true` or absent
   await t.translate('x', { html: 'yes' });
+}
+
+// README.md, "Every core" and "First translation": the pool option and the start-up breakdown.
+export async function poolUsage(longText: string): Promise<number> {
+  const t = await Translator.create({ from: 'en', to: 'de', workers: 2, warmUp: true });
+  const r = await t.translate(longText, { beam: 4 });
+  const used: number = r.stats.workers + t.workers;
+  const startup: StartupTimings | null = t.timings.startup;
+  const phases: number = startup ? startup.totalMs + startup.downloadMs + startup.sha256Ms + startup.compileMs + startup.instantiateMs +
+    startup.modelLoadMs + startup.warmUpMs + startup.workerMs + startup.manifestMs + startup.engineScriptMs + startup.phases.download[1] : 0;
+  const how: 'streaming' | 'bytes' | 'reused' | null = startup ? startup.compiled : null;
+  const first: number | null = t.timings.firstTranslationMs;
+  const memory = await t.memory();
+  const helpers: WorkerMemory[] = memory.helpers ?? [];
+  const engineBytes: number | undefined = (await new Promise<LoadProgress>((resolve) => Translator.create({ onProgress: resolve }))).files.engine?.total;
+  // @ts-expect-error workers is a number
+  await Translator.create({ workers: '2' });
+  // @ts-expect-error the start-up timings are read-only
+  t.timings = { startup: null, firstTranslationMs: null };
+  t.dispose();
+  return used + phases + (how ? 1 : 0) + (first ?? 0) + helpers.length + (engineBytes ?? 0);
 }

@@ -1,0 +1,323 @@
+/**
+ * The worker pool: a long input's chunks (protocol.js's planChunks) translated by several workers
+ * at once, each with its own engine instance, so a document uses every core. translator.js owns
+ * the first worker (the one that downloaded, verified and compiled everything); the pool adds up to
+ * `workers - 1` helpers, started from what that worker's 'ready' handed over (the verified model
+ * bytes and the compiled WebAssembly.Module: nothing is downloaded, checked or compiled again),
+ * the first time an input of several chunks runs, and kept for the next ones.
+ *
+ * A pooled request looks like any other to translator.js: the pool sends it the same 'partial' and
+ * 'result' (or 'error') messages a worker would, in order. Each chunk goes to the next free worker
+ * (the first worker included), as one engine call of exactly the text the one-worker path gives
+ * the engine, so the translation is the same; a chunk that finishes early waits until those before
+ * it are done, then its 'partial' goes out. An abort or a failure stops the request: the helpers
+ * still working for it are ended (the next pooled request starts new ones the same cheap way).
+ */
+import { Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks } from './protocol.js';
+
+/** The most workers one Translator may run. */
+export const MAX_WORKERS = 16;
+
+/** The default pool size: one worker per logical core, at most 4 (each costs its own engine's memory). */
+export async function defaultWorkers() {
+  let cores = typeof navigator === 'object' && navigator && navigator.hardwareConcurrency;
+  if (!cores && typeof process === 'object' && process.versions && process.versions.node) {
+    const os = await import('node:os');
+    cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  }
+  return Math.max(1, Math.min(Number(cores) || 1, 4));
+}
+
+/** Checks Translator.create()'s `workers` option; throws a TranslatorError ('bad-request') that says what is allowed. */
+export function checkWorkers(value) {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WORKERS) {
+    const got = typeof value === 'number' ? String(value) : `${typeof value} ${JSON.stringify(value) ?? String(value)}`;
+    throw new TranslatorError(ErrorCode.BAD_REQUEST,
+      `Translator.create({ workers }): workers must be a whole number from 1 to ${MAX_WORKERS} (got ${got}); leave it out for the default (one per core, at most 4).`);
+  }
+  return value;
+}
+
+let nextPoolId = 1;
+
+/** One worker seen by the pool: requests by id, their answers, its death. */
+class Lane {
+  constructor(post) {
+    this.post = post;
+    this.pending = new Map(); // id → {resolve, reject}
+  }
+
+  request(msg) {
+    return new Promise((resolve, reject) => {
+      const id = `pool-${nextPoolId++}`;
+      this.pending.set(id, { resolve, reject });
+      try {
+        this.post({ ...msg, id });
+      } catch (e) {
+        this.pending.delete(id);
+        reject(e);
+      }
+    });
+  }
+
+  /** An answer from the worker; true when it was one of this lane's. */
+  onMessage(m) {
+    const p = m && this.pending.get(m.id);
+    if (!p) return false;
+    if (m.status === Status.PARTIAL || m.status === Status.PROGRESS) return true;
+    this.pending.delete(m.id);
+    if (m.status === Status.ERROR) p.reject(new TranslatorError(m.error.code, m.error.message));
+    else p.resolve(m.status === Status.READY ? m.info : m.result);
+    if (this.onSettled) this.onSettled();
+    return true;
+  }
+
+  fail(error) {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(error);
+  }
+}
+
+/** A helper worker: started from the first worker's `reuse`, translating chunks. */
+class Helper {
+  constructor(pool) {
+    this.pool = pool;
+    this.job = null; // the job it is working for
+    this.dead = false;
+    this.worker = null;
+    this.lane = new Lane((m) => {
+      if (!this.worker) throw new TranslatorError(ErrorCode.WORKER_DIED, 'The pool worker is not running.');
+      this.worker.ref(); // someone waits for it (unref'd again when nothing is pending)
+      this.worker.post(m);
+    });
+    this.lane.onSettled = () => { if (!this.lane.pending.size) this.idle(); };
+    this.ready = this.#start();
+    this.ready.catch(() => {});
+  }
+
+  async #start() {
+    const { spawn, workerUrl } = this.pool.options;
+    const die = (why) => this.#die(why);
+    const w = await spawn(workerUrl, (m) => {
+      if (m && m.status === Status.FATAL) die(m.error && m.error.message ? m.error.message : 'the engine crashed');
+      else this.lane.onMessage(m);
+    }, die);
+    if (this.dead) { w.terminate(); throw new TranslatorError(ErrorCode.WORKER_DIED, 'The pool worker was ended.'); }
+    this.worker = w;
+    const started = performance.now();
+    const init = this.pool.options.initMessage();
+    try {
+      await this.lane.request(init);
+    } catch (e) {
+      if (!(e && e.name === 'DataCloneError') || !init.reuse || !init.reuse.wasmModule) throw e;
+      await this.lane.request({ ...init, reuse: { ...init.reuse, wasmModule: null } }); // a module that cannot be posted here
+    }
+    this.startMs = performance.now() - started;
+    this.idle();
+    return this;
+  }
+
+  idle() {
+    if (this.worker) this.worker.unref(); // an idle helper must not keep a Node process alive
+  }
+
+  #die(why) {
+    if (this.dead) return;
+    this.dead = true;
+    const error = new TranslatorError(ErrorCode.WORKER_DIED, `${why.charAt(0).toUpperCase()}${why.slice(1)} (a pool worker).`);
+    this.lane.fail(error);
+    this.terminate();
+    this.pool.forget(this);
+  }
+
+  terminate() {
+    this.dead = true;
+    const w = this.worker;
+    this.worker = null;
+    if (w) w.terminate();
+    this.lane.fail(new TranslatorError(ErrorCode.WORKER_DIED, 'The pool worker was ended.'));
+  }
+}
+
+export class WorkerPool {
+  /**
+   * @param {{size: number, spawn: Function, workerUrl: string|URL, initMessage: () => object}} options
+   *   size: workers in all (the first one included); spawn: translator.js's spawnWorker;
+   *   initMessage: the 'init' a helper gets (with the first worker's `reuse`).
+   */
+  constructor(options) {
+    this.options = options;
+    this.helpers = [];
+    this.primary = null; // Lane of the first worker while a job runs on it
+    this.job = null;
+    this.disposed = false;
+  }
+
+  get size() {
+    return this.options.size;
+  }
+
+  /** The chunks a request would be cut into, when the pool should run it (several chunks, no prefix); else null. */
+  plan(msg) {
+    if (this.options.size < 2 || msg.type !== Request.TRANSLATE || typeof msg.text !== 'string') return null;
+    if (msg.options && msg.options.prefix) return null;
+    const chunks = planChunks(msg.text, msg.chunkChars || 1000);
+    return chunks.length >= 2 ? chunks : null;
+  }
+
+  /** Starts the helpers that are missing (they load while the first worker already translates). */
+  ensureHelpers() {
+    while (!this.disposed && this.helpers.length < this.options.size - 1) this.helpers.push(new Helper(this));
+  }
+
+  forget(helper) {
+    const i = this.helpers.indexOf(helper);
+    if (i >= 0) this.helpers.splice(i, 1);
+  }
+
+  /** A message from the first worker: true when it answers one of the running job's chunks. */
+  onPrimaryMessage(m) {
+    return !!this.primary && this.primary.onMessage(m);
+  }
+
+  /**
+   * Runs request `req` ({id, msg}) over the first worker (`postPrimary`) and the helpers. `emit`
+   * gets the worker-style messages for req.id: one 'partial' per chunk in order, then 'result' or
+   * 'error'. Nothing is emitted after cancel().
+   */
+  run(req, chunks, postPrimary, emit) {
+    const { text, options } = req.msg;
+    const job = { req, cancelled: false, failed: false };
+    this.job = job;
+    const primary = new Lane(postPrimary);
+    this.primary = primary;
+    this.ensureHelpers();
+    const started = performance.now();
+    const results = new Array(chunks.length);
+    let next = 0;
+    let emitted = 0;
+    let out = ''; // the translation so far
+    let consumed = 0; // input characters covered so far
+    const sentences = [];
+    const stats = { sourceTokens: 0, targetTokens: 0, engineMs: 0, encodeMs: 0, decodeMs: 0, wasmHeapBytes: 0 };
+    const lanesUsed = new Set();
+    const finish = (error) => {
+      if (job.cancelled || job.failed) return;
+      if (this.job === job) { this.job = null; this.primary = null; }
+      for (const h of this.helpers) if (h.job === job) h.job = null;
+      if (error) {
+        job.failed = true;
+        // Helpers still inside a chunk of this request are ended: nothing may wait behind them.
+        for (const h of [...this.helpers]) if (h.busyFor === job) { h.terminate(); this.forget(h); }
+        emit({ id: req.id, status: Status.ERROR, error: errorPayload(error.code || ErrorCode.TRANSLATE, error.message || String(error)) });
+        return;
+      }
+      out += text.slice(consumed);
+      emit({
+        id: req.id,
+        status: Status.RESULT,
+        result: {
+          text: out,
+          sentences,
+          stats: {
+            sourceTokens: stats.sourceTokens,
+            targetTokens: stats.targetTokens,
+            tokensPerSecond: stats.engineMs > 0 ? (stats.targetTokens * 1000) / stats.engineMs : 0,
+            chunks: chunks.length,
+            wasmHeapBytes: stats.wasmHeapBytes || null,
+            workers: lanesUsed.size,
+          },
+          timings: { engineMs: stats.engineMs, encodeMs: stats.encodeMs, decodeMs: stats.decodeMs, workerMs: performance.now() - started, queueMs: 0, totalMs: 0 },
+        },
+      });
+    };
+    const flush = () => {
+      while (emitted < chunks.length && results[emitted]) {
+        const [b, e] = chunks[emitted];
+        const r = results[emitted];
+        results[emitted] = true; // (done: let it be collected)
+        const gap = text.slice(consumed, b);
+        out += gap;
+        const offset = out.length;
+        const added = r.sentences.map((s) => ({
+          ...s,
+          sourceRange: [s.sourceRange[0] + b, s.sourceRange[1] + b],
+          targetRange: [s.targetRange[0] + offset, s.targetRange[1] + offset],
+        }));
+        out += r.text;
+        consumed = e;
+        sentences.push(...added);
+        stats.sourceTokens += r.stats.sourceTokens || 0;
+        stats.targetTokens += r.stats.targetTokens || 0;
+        stats.engineMs += r.timings.engineMs || 0;
+        stats.encodeMs += r.timings.encodeMs || 0;
+        stats.decodeMs += r.timings.decodeMs || 0;
+        stats.wasmHeapBytes = Math.max(stats.wasmHeapBytes, r.stats.wasmHeapBytes || 0);
+        emitted += 1;
+        emit({ id: req.id, status: Status.PARTIAL, text: gap + r.text, sentences: added, range: [b, e], done: e, total: text.length });
+      }
+      if (emitted === chunks.length) finish(null);
+    };
+    const work = async (lane, helper) => {
+      while (!job.cancelled && !job.failed && next < chunks.length) {
+        const i = next++;
+        const [b, e] = chunks[i];
+        if (helper) { helper.job = job; helper.busyFor = job; }
+        let r;
+        try {
+          // chunkChars Infinity: the worker gives the engine this chunk whole, as the one-worker path does.
+          r = await lane.request({ type: Request.TRANSLATE, text: text.slice(b, e), options, chunkChars: Infinity });
+        } catch (error) {
+          if (helper) helper.busyFor = null;
+          finish(error);
+          return;
+        }
+        if (helper) helper.busyFor = null;
+        if (job.cancelled || job.failed) return;
+        lanesUsed.add(lane);
+        results[i] = r;
+        flush();
+      }
+      if (helper && helper.job === job) helper.job = null;
+    };
+    work(primary, null);
+    for (const h of this.helpers) {
+      h.ready.then(() => { if (!h.dead) work(h.lane, h); }, () => this.forget(h));
+    }
+  }
+
+  /** Stops the running job `req` (an abort, the first worker's death): its helpers still working are ended. */
+  cancel(req) {
+    const job = this.job;
+    if (!job || job.req !== req) return;
+    job.cancelled = true;
+    this.job = null;
+    if (this.primary) this.primary.fail(new TranslatorError(ErrorCode.ABORTED, 'cancelled'));
+    this.primary = null;
+    for (const h of [...this.helpers]) {
+      if (h.busyFor === job) { h.terminate(); this.forget(h); } else if (h.job === job) h.job = null;
+    }
+  }
+
+  /** Ends the helpers (a large request grew their memory, or dispose()). The next pooled request starts new ones. */
+  recycle() {
+    for (const h of this.helpers) h.terminate();
+    this.helpers = [];
+  }
+
+  dispose() {
+    this.disposed = true;
+    if (this.job) this.cancel(this.job.req);
+    this.recycle();
+  }
+
+  /** Memory of each helper (as Translator#memory), for measurements. */
+  async helperMemory() {
+    return Promise.all(this.helpers.map(async (h) => {
+      await h.ready;
+      return h.lane.request({ type: Request.MEMORY });
+    }));
+  }
+}
