@@ -1,7 +1,7 @@
 """The ONNX export (weights/recipe/export_onnx.py) against the PyTorch reference: the fp32 encoder
 and decoder-step graphs, run on onnxruntime-node (tests/weights/onnx_run.mjs) with the key/value
 cache growing step by step, give the reference's logits on a few sentences (teacher forced), and the
-ONNX greedy loop (scripts/peers/ort-decode.mjs) gives the reference's greedy tokens. The int8 graph
+ONNX greedy and beam-4 loops (scripts/peers/ort-decode.mjs) give the reference's tokens. The int8 graph
 (ONNX Runtime's dynamic quantization) runs and mostly agrees with fp32."""
 import json
 import os
@@ -56,10 +56,13 @@ class ExportOnnxTest(unittest.TestCase):
             for src in source_ids(tensors, cfg, SENTENCES):
                 src_t = torch.tensor([src])
                 greedy = model.greedy(src_t, cached=True)[0]
+                trace = []
+                best = model.beam_search(src_t, beam=4, trace=trace)[0][0]["tokens"]
+                beam = (best[:-1] if best and best[-1] == cfg["eos_id"] else best, trace[0])
                 tgt_in = [cfg["bos_id"]] + greedy
                 logits = model(src_t, torch.tensor([tgt_in]))[0].numpy()
                 items.append({"src": [int(x) for x in src], "tgt_in": tgt_in})
-                reference.append((greedy, logits))
+                reference.append((greedy, logits, beam))
         results = {}
         for precision in precisions:
             req, res = os.path.join(tmp, "req.json"), os.path.join(tmp, f"res-{precision}.json")
@@ -69,15 +72,17 @@ class ExportOnnxTest(unittest.TestCase):
             with open(res) as f:
                 results[precision] = json.load(f)
         fp32 = results["fp32"]
-        for (greedy, logits), got, got_greedy in zip(reference, fp32["logits"], fp32["greedy"]):
+        for (greedy, logits, (beam, gap)), got, got_greedy, got_beam in zip(reference, fp32["logits"], fp32["greedy"], fp32["beam"]):
             got = np.array(got, dtype=np.float32)
             self.assertEqual(got.shape, logits.shape)
             scale = max(1.0, float(np.abs(logits).max()))
             self.assertLess(float(np.abs(got - logits).max()) / scale, 1e-4)
             self.assertEqual(got_greedy, greedy)
+            if gap > 1e-3:  # where two candidates tie to float rounding, either choice is right
+                self.assertEqual(got_beam, beam)
         if "int8" in results:
             agree = total = 0
-            for (_, logits), got in zip(reference, results["int8"]["logits"]):
+            for (_, logits, _), got in zip(reference, results["int8"]["logits"]):
                 got = np.array(got, dtype=np.float32)
                 agree += int((got.argmax(-1) == logits.argmax(-1)).sum())
                 total += logits.shape[0]
