@@ -124,7 +124,7 @@ TEST_CASE("sanitize_utf8 turns control characters into spaces and keeps line bre
 }
 
 TEST_CASE("sanitize_utf8 keeps every valid character's UTF-16 length, so offsets need no map back") {
-  const std::string inputs[] = {std::string("a\0b\r\n\x01c\xC2\x85\xC2\x9F d", 14), "Grüße 世界 😀 שלום \xE2\x80\x8F x",
+  const std::string inputs[] = {std::string("a\0b\r\n\x01" "c\xC2\x85\xC2\x9F d", 13), "Grüße 世界 😀 שלום \xE2\x80\x8F x",
                                 "e\xCC\x81 \xEF\xBF\xBD \t\v\f end"};
   for (const std::string& in : inputs) {
     const std::string out = sanitize_utf8(in);

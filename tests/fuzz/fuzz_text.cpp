@@ -1,0 +1,80 @@
+// libFuzzer harness: the text layer on arbitrary bytes (engine/text/utf8.h, segmenter.h).
+// Input: byte 0 picks the segmenter's language (en / de / other), the rest is the text.
+// Checked: decode_utf8 always makes progress within the text; sanitize_utf8 gives valid UTF-8, is
+// idempotent and keeps valid input's UTF-16 length; Utf16Offsets starts at 0, never decreases,
+// steps by 1 or 2 per character and ends at the UTF-16 length; segment_text's pieces are
+// non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
+// whitespace only and sentences neither start nor end with whitespace.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fuzz_common.h"
+#include "text/segmenter.h"
+#include "text/utf8.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  static const char* const kLangs[] = {"en", "de", "fr"};
+  const std::string_view lang = kLangs[data[0] % 3];
+  const std::string_view raw(reinterpret_cast<const char*>(data + 1), size - 1);
+
+  // decode_utf8 on raw bytes: 1..4 bytes, never past the end.
+  for (size_t i = 0; i < raw.size();) {
+    char32_t cp = 0;
+    const size_t n = nmt::decode_utf8(raw, i, cp);
+    FUZZ_CHECK(n >= 1 && n <= 4 && i + n <= raw.size());
+    FUZZ_CHECK(cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF));
+    i += n;
+  }
+
+  const std::string clean = nmt::sanitize_utf8(raw);
+  size_t units = 0;
+  FUZZ_CHECK(fuzz::valid_utf8(clean, &units));
+  FUZZ_CHECK(nmt::sanitize_utf8(clean) == clean);
+  size_t raw_units = 0;
+  if (fuzz::valid_utf8(raw, &raw_units)) FUZZ_CHECK(raw_units == units);  // offsets index the caller's string
+
+  const nmt::Utf16Offsets offsets(clean);
+  FUZZ_CHECK(offsets(0) == 0);
+  FUZZ_CHECK(offsets(clean.size()) == units);
+  FUZZ_CHECK(offsets(clean.size() + 7) == units);
+  size_t previous = 0;
+  for (size_t b = 0; b <= clean.size(); ++b) {
+    const size_t u = offsets(b);
+    FUZZ_CHECK(u >= previous && u <= units);
+    if (b > 0 && fuzz::is_char_boundary(clean, b) && b < clean.size()) FUZZ_CHECK(u - previous >= 1 && u - previous <= 2);
+    if (!fuzz::is_char_boundary(clean, b)) FUZZ_CHECK(u == previous);  // inside a character: its start
+    previous = u;
+  }
+
+  for (const std::string_view text : {std::string_view(clean), raw}) {
+    const bool valid = fuzz::valid_utf8(text);
+    const auto pieces = nmt::segment_text(text, lang);
+    size_t at = 0;
+    for (const nmt::TextPiece& p : pieces) {
+      FUZZ_CHECK(p.begin == at && p.begin < p.end && p.end <= text.size());
+      at = p.end;
+      if (!valid) continue;  // the engine segments sanitized text only; raw bytes just must not crash
+      FUZZ_CHECK(fuzz::is_char_boundary(text, p.begin) && fuzz::is_char_boundary(text, p.end));
+      const std::string_view piece = text.substr(p.begin, p.end - p.begin);
+      if (p.is_sentence) {
+        char32_t first = 0, last = 0;
+        nmt::decode_utf8(piece, 0, first);
+        size_t l = piece.size() - 1;
+        while (l > 0 && !fuzz::is_char_boundary(piece, l)) --l;
+        nmt::decode_utf8(piece, l, last);
+        FUZZ_CHECK(!nmt::is_whitespace(first) && !nmt::is_whitespace(last));
+      } else {
+        for (size_t i = 0; i < piece.size();) {
+          char32_t cp = 0;
+          i += nmt::decode_utf8(piece, i, cp);
+          FUZZ_CHECK(nmt::is_whitespace(cp) || nmt::is_newline(cp));
+        }
+      }
+    }
+    FUZZ_CHECK(at == text.size());
+  }
+  return 0;
+}
