@@ -30,7 +30,10 @@ export interface LoadProgress {
    */
   total: number;
   files: {
-    /** engine.wasm; absent when an earlier Translator on this page compiled it already (it is reused, not fetched). */
+    /**
+     * engine.wasm. When an earlier Translator on this page compiled it already, it is reused, not
+     * fetched, and counted as loaded from the first report (absent when no manifest gives its size).
+     */
     engine?: { loaded: number; total: number };
     model: { loaded: number; total: number };
     /** With `rerank`: the other direction's model. */

@@ -409,7 +409,6 @@ async function init(msg) {
   const wasm = msg.wasmModule
     ? Promise.resolve({ module: msg.wasmModule, bytes: null, how: 'reused' })
     : mark('compile', loadWasm(msg.wasmUrl, msg.wasmBytes || 0, track(files.engine)));
-  if (msg.wasmModule) files.engine = null; // nothing to download
   const engineReady = Promise.all([
     mark('engineScript', importEngine(msg.engineUrl)).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
@@ -450,8 +449,11 @@ async function init(msg) {
   }
   if (msg.modelBytes) entry.bytes = msg.modelBytes;
   if (msg.modelSha256) entry.sha256 = msg.modelSha256;
-  if (files.engine && !files.engine.total) files.engine.total = engineBytes;
-  if (!files.engine) delete files.engine;
+  if (msg.wasmModule) {
+    // Compiled already (an earlier Translator on this page): counted as there from the start.
+    if (engineBytes) files.engine = { loaded: engineBytes, total: engineBytes };
+    else delete files.engine;
+  } else if (!files.engine.total) files.engine.total = engineBytes;
   files.model.total = entry.bytes || 0;
   if (files.reverse) files.reverse.total = reverseEntry.bytes || 0;
   announced = true;
@@ -486,9 +488,14 @@ async function init(msg) {
   Module = await Promise.race([engineReady, failureOf(checked)]);
 
   progress('load', true);
-  mark('modelLoad', () => loadModels(fetched.bytes, fetchedReverse && fetchedReverse.bytes, modelUrl, reverseUrl));
+  let loadFailed = false; // the bytes as read; a copy that fails its check is read again, and loaded again
+  try {
+    mark('modelLoad', () => loadModels(fetched.bytes, fetchedReverse && fetchedReverse.bytes, modelUrl, reverseUrl));
+  } catch (e) {
+    loadFailed = e;
+  }
   const [model, reverse] = await checked;
-  if (model.bytes !== fetched.bytes || (reverse && reverse.bytes !== fetchedReverse.bytes)) {
+  if (loadFailed || model.bytes !== fetched.bytes || (reverse && reverse.bytes !== fetchedReverse.bytes)) {
     mark('modelLoad', () => loadModels(model.bytes, reverse && reverse.bytes, modelUrl, reverseUrl));
   }
   if (msg.warmUp !== false) mark('warmUp', () => warmUp(msg.from));
