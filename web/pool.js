@@ -99,9 +99,9 @@ class Helper {
 
   async #start() {
     const { spawn, workerUrl } = this.pool.options;
-    const die = (why) => this.#die(why);
+    const die = (why, code) => this.#die(why, code);
     const w = await spawn(workerUrl, (m) => {
-      if (m && m.status === Status.FATAL) die(m.error && m.error.message ? m.error.message : 'the engine crashed');
+      if (m && m.status === Status.FATAL) die(m.error && m.error.message ? m.error.message : 'the engine crashed', ErrorCode.ENGINE_CRASHED);
       else this.lane.onMessage(m);
     }, die);
     if (this.dead) { w.terminate(); throw new TranslatorError(ErrorCode.WORKER_DIED, 'The pool worker was ended.'); }
@@ -123,10 +123,10 @@ class Helper {
     if (this.worker) this.worker.unref(); // an idle helper must not keep a Node process alive
   }
 
-  #die(why) {
+  #die(why, code = ErrorCode.WORKER_DIED) {
     if (this.dead) return;
     this.dead = true;
-    const error = new TranslatorError(ErrorCode.WORKER_DIED, `${why.charAt(0).toUpperCase()}${why.slice(1)} (a pool worker).`);
+    const error = new TranslatorError(code, `${why.charAt(0).toUpperCase()}${why.slice(1)} (a pool worker).`);
     this.lane.fail(error);
     this.terminate();
     this.pool.forget(this);

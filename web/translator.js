@@ -36,7 +36,7 @@
  * After a request of `recycleChars` characters or more (default 200,000) the worker is replaced the
  * same way, which gives its WebAssembly memory (it never shrinks) back. If the worker dies, the
  * request it was running and those queued behind it reject with a TranslatorError (code
- * 'worker-died'), and the next call starts a new worker.
+ * 'worker-died'; 'engine-crashed' when the engine trapped or aborted), and the next call starts a new worker.
  *
  * Files: by default the engine is `./engine/engine.js` + `./engine/engine.wasm` and the weights
  * manifest `./models/manifest.json`, relative to this module (the layout scripts/build-web.mjs
@@ -617,7 +617,8 @@ export class Translator {
     if (!m || typeof m !== 'object') return;
     if (this.#pool && this.#pool.onPrimaryMessage(m)) return; // a chunk of a pooled request
     if (m.status === Status.FATAL) {
-      this.#onDeath(m.error && m.error.message ? m.error.message : 'the engine crashed');
+      // The engine trapped or aborted (the worker says so, then exits): 'engine-crashed', as documented.
+      this.#onDeath(m.error && m.error.message ? m.error.message : 'the engine crashed', ErrorCode.ENGINE_CRASHED);
       return;
     }
     const req = this.#running;
@@ -680,10 +681,10 @@ export class Translator {
     }
   }
 
-  #onDeath(why) {
+  #onDeath(why, code = ErrorCode.WORKER_DIED) {
     if (this.#disposed) return;
     const message = `${why.charAt(0).toUpperCase()}${why.slice(1)}. The next request starts a new worker.`;
-    this.#kill(new TranslatorError(ErrorCode.WORKER_DIED, message));
+    this.#kill(new TranslatorError(code, message));
   }
 
   #kill(error) {
