@@ -6,10 +6,11 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium python3)
 # `setup.sh --tests` (scripts/test.sh) also installs what only the tests need: PyTorch for the
 # recipe's tests (training schedule, grown models, cached decoding, the GPU plan on CPU), the Python
-# SentencePiece the GPU machine uses (tested against Debian's tools) and the
-# TypeScript compiler that type-checks web/translator.d.ts.
+# SentencePiece the GPU machine uses (tested against Debian's tools), the
+# TypeScript compiler that type-checks web/translator.d.ts, and clang with its sanitizer and
+# libFuzzer runtimes (build-asan/: scripts/build-sanitize.sh, scripts/fuzz.sh).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(python3-torch python3-sentencepiece node-typescript)
+  packages+=(python3-torch python3-sentencepiece node-typescript clang libclang-rt-14-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do

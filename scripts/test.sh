@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README: `npm test`; CI: .ci/run). Installs what is missing, builds
 # the engine natively and as WebAssembly, then runs every test:
-#   1. engine tests (doctest via ctest), native and compiled to wasm (run in node)
+#   1. engine tests (doctest via ctest), native, under ASan+UBSan (build-asan/, with a 20 s smoke run
+#      of each libFuzzer harness in tests/fuzz/), and compiled to wasm (run in node)
 #   2. the WASM module in node vs the native CLI (tests/wasm)
 #   3. the JS module in node and the demo page in Debian Chromium (tests/web)
 #   4. Python: the CLI, the shipped models' quality regression, the card, the recipe (tests/engine,
@@ -15,6 +16,10 @@ export NMT_REQUIRE_ENGINE=1  # tests fail, not skip, when the engine or a model 
 
 echo "== engine tests (native)"
 ctest --test-dir build --output-on-failure
+echo "== engine tests under ASan+UBSan (clang, build-asan/), then each libFuzzer harness for a short smoke run"
+bash scripts/build-sanitize.sh
+ctest --test-dir build-asan --output-on-failure
+FUZZ_BUILD=0 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-20}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
 echo "== engine tests (wasm, in node)"
 ctest --test-dir build-wasm --output-on-failure
 echo "== wasm module and web tests (node, chromium)"
