@@ -11,9 +11,12 @@
  *   main                                     worker
  *   {id, type:'init', protocol, engineUrl,
  *    wasmUrl, modelUrl | manifestUrl,
- *    from, to, reuse?}                   →   (reuse: a restart, see below)
+ *    from, to, reuse?, wasmModule?,       →   (reuse: a restart, see below; wasmModule: engine.wasm compiled
+ *    warmUp?}                                 by an earlier Translator; warmUp false: no warm-up sentence)
  *                                        ←   {id, status:'progress', phase, loaded, total, files}  (0..n)
- *                                        ←   {id, status:'ready', protocol, info, reuse}  or {id, status:'error', error}
+ *                                        ←   {id, status:'ready', protocol, info, reuse, startup}  or {id, status:'error', error}
+ *                                                (startup: the start's phases, {phases: {name: [start, end]}, compiled,
+ *                                                source}, in ms since the epoch: translator.timings.startup)
  *   {id, type:'translate', text, options,
  *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
  *                                        ←   {id, status:'partial', text, sentences, range, done, total}
@@ -36,7 +39,9 @@
  * 'ready' of the first start made cheap: its `reuse` is {model, reverse, wasmModule, info}, the
  * checked model bytes (transferred), the compiled engine (null where it cannot be posted) and the
  * model's url/source/reverse; an 'init' that carries it back starts from those, with no download,
- * check, compile or progress report (its own 'ready' then has `reuse: null`).
+ * check, compile or progress report (its own 'ready' then has `reuse: null`). The worker pool
+ * (pool.js) starts its extra workers the same way and sends each chunk of a long input as a
+ * 'translate' with chunkChars Infinity (the chunk is given to the engine whole).
  */
 
 /**

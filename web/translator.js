@@ -28,7 +28,10 @@
  *
  * Requests run one at a time in call order. Long inputs are cut into chunks (about 1,000
  * characters, never more than 3,000: see protocol.js's planChunks) so that no engine call grows
- * without bound, and onProgress reports each. Passing an AbortSignal cancels a request: a queued
+ * without bound, and onProgress reports each. With `workers` > 1 (the default: one per core, at
+ * most 4), the chunks of such an input are translated by a pool of workers at once (pool.js), each
+ * with its own engine started from the first worker's verified model bytes and compiled engine;
+ * results, progress and streaming stay in input order, and the translation is the same. Passing an AbortSignal cancels a request: a queued
  * one is removed without running; a running one rejects at once with an AbortError, and since the
  * engine call is synchronous inside the worker, that worker is ended and a new one started in its
  * place from the model bytes and compiled engine the first one handed over (no download, check or
