@@ -117,11 +117,7 @@ std::vector<Alternative> next_words(const Transformer& model, const SentencePiec
   for (int token : first) {
     ForcedTokens f = prefix.forced;  // the prefix, the word's first piece, and the rest of the heal if any
     f.tokens.push_back(token);
-    if (f.spelled < int(f.heal.size())) {
-      const std::vector<HealStep>& allowed = f.heal[size_t(f.spelled)];
-      auto at = std::lower_bound(allowed.begin(), allowed.end(), token, [](const HealStep& h, int id) { return h.id < id; });
-      if (at != allowed.end() && at->id == token) f.spelled += at->bytes;
-    }
+    f.spelled = spelled_after(f, f.spelled, token);
     greedy.forced.push_back(std::move(f));
   }
   const std::vector<Hypothesis> hyps = search(model, repeat_sentence(enc, first.size()), greedy);

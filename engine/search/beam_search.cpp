@@ -6,8 +6,9 @@
 // minus it), then extends the hypotheses (greedy: each row's argmax; beam: per sentence, the best
 // extensions in order until the beam is full), finishes those that ended, and keeps the decoder
 // rows of the survivors. A sentence with a forced prefix (SearchOptions::forced) has one row while
-// it is forced: each step extends it by the prefix's next token; at the step after the prefix only
-// the prefix's `next` tokens are allowed; then the search goes on as usual.
+// it is forced: each step extends it by the prefix's next token; then, while a row spells the
+// prefix's last word (its heal), only the pieces that go on spelling it are allowed; then the
+// search goes on as usual.
 #include "search/beam_search.h"
 
 #include <algorithm>
@@ -279,11 +280,7 @@ class BatchSearch {
     Alive a;
     a.sentence = from.sentence;
     a.limit = from.limit;
-    a.spelled = from.spelled;
-    if (const std::vector<HealStep>* allowed = healing(row)) {
-      auto at = std::lower_bound(allowed->begin(), allowed->end(), token, [](const HealStep& h, int id) { return h.id < id; });
-      if (at != allowed->end() && at->id == token) a.spelled += at->bytes;
-    }
+    a.spelled = healing(row) ? spelled_after(*forced(from.sentence), from.spelled, token) : from.spelled;
     a.hyp.tokens = from.hyp.tokens;
     a.hyp.tokens.push_back(token);
     a.hyp.token_log_probs = from.hyp.token_log_probs;
@@ -354,6 +351,13 @@ class BatchSearch {
 };
 
 }  // namespace
+
+int spelled_after(const ForcedTokens& forced, int spelled, int token) {
+  if (spelled >= int(forced.heal.size())) return spelled;
+  const std::vector<HealStep>& allowed = forced.heal[size_t(spelled)];
+  auto at = std::lower_bound(allowed.begin(), allowed.end(), token, [](const HealStep& h, int id) { return h.id < id; });
+  return at != allowed.end() && at->id == token ? spelled + at->bytes : spelled;
+}
 
 float length_penalty(int length, float alpha) {
   return alpha == 0.0f ? 1.0f : std::pow((5.0f + float(length)) / 6.0f, alpha);

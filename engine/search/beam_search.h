@@ -36,6 +36,9 @@ struct ForcedTokens {
   int spelled = 0;  // bytes of the heal already spelled by `tokens` (alternatives force some)
 };
 
+// How many bytes of `forced`'s heal are spelled after `token`, when `spelled` were before it.
+int spelled_after(const ForcedTokens& forced, int spelled, int token);
+
 struct SearchOptions {
   // Defaults as TranslateOptions (options.h); Translator::Impl::search_options fills these from it.
   int beam_size = int(option::beam.fallback);  // 1 = greedy
