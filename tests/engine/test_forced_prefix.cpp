@@ -137,7 +137,19 @@ TEST_CASE("translate with a prefix: the translation starts with the prefix exact
       const nmt::TargetPrefix p = nmt::make_target_prefix(m.tokenizer, prefix);
       REQUIRE(s.target_ids.size() > p.forced.tokens.size());
       CHECK(std::equal(p.forced.tokens.begin(), p.forced.tokens.end(), s.target_ids.begin()));
-      if (!p.forced.heal.empty()) CHECK(has_step(p.forced.heal[0], s.target_ids[p.forced.tokens.size()]));
+      if (!p.forced.heal.empty()) {
+        CHECK(has_step(p.forced.heal[0], s.target_ids[p.forced.tokens.size()]));
+        // the pieces after the forced ones spell the healed text (the last word's, or the space's "▁")
+        std::string heal = prefix.back() == ' ' ? kSpace : "";
+        const std::vector<nmt::Token> toks = m.tokenizer.encode(prefix);
+        if (heal.empty())
+          for (size_t i = p.forced.tokens.size(); i < toks.size(); ++i) heal += toks[i].piece;
+        REQUIRE(heal.size() == p.forced.heal.size());
+        std::string spelled;
+        for (size_t i = p.forced.tokens.size(); i < s.target_ids.size() && spelled.size() < heal.size(); ++i)
+          spelled += m.tokenizer.id_to_piece(s.target_ids[i]);
+        CHECK(starts_with(spelled, heal));
+      }
       // confidence and alignments cover every token, the forced ones included
       REQUIRE(s.token_probs.size() == s.target_ids.size());
       for (float q : s.token_probs) CHECK((q > 0.0f && q <= 1.0f));
