@@ -5,12 +5,12 @@
  * fresh browser profile ("cold": nothing cached; the service worker installs first, the model comes
  * from the server) and then reloads it (the model cached by the service worker), and prints, per
  * run, Translator.create() → first translated sentence and the start's phases (worker, manifest,
- * engine compile, model download/read, SHA-256, instantiate, model load, warm-up: the module's
+ * engine compile, model download/read, SHA-256, instantiate, model load: the module's
  * `translator.timings.startup`).
  *
- * With --baseline DIR (a dist/ built from an older commit), the same runs go to that build too,
- * interleaved with this one in the same browser (A, B, B, A, ...), each on its own origin, so the
- * two are measured under the same load. Prints medians and the load average.
+ * With --baseline DIR (a dist/ built from an older commit; repeatable), the same runs go to that
+ * build too, interleaved with this one in the same browser (A, B, B, A, ...), each on its own
+ * origin, so they are measured under the same load. Prints medians and the load average.
  *
  *   node scripts/bench-startup.mjs [--dist dist] [--baseline DIR] [--rounds 5] [--cached 3] [--dir en-de] [--json out.json]
  *
@@ -27,12 +27,12 @@ import { startServer } from './serve.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const a = { dist: path.join(ROOT, 'dist'), baseline: null, rounds: 5, cached: 3, dir: 'en-de', json: null, extra: '' };
+  const a = { dist: path.join(ROOT, 'dist'), baseline: [], rounds: 5, cached: 3, dir: 'en-de', json: null, extra: '' };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => argv[++i];
     if (k === '--dist') a.dist = path.resolve(v());
-    else if (k === '--baseline') a.baseline = path.resolve(v());
+    else if (k === '--baseline') a.baseline.push(path.resolve(v())); // repeatable: each its own build
     else if (k === '--rounds') a.rounds = Number(v());
     else if (k === '--cached') a.cached = Number(v());
     else if (k === '--dir') a.dir = v();
@@ -49,7 +49,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const fmt = (n) => (n === null || n === undefined ? 'n/a' : String(Math.round(n)));
-const PHASES = ['workerMs', 'manifestMs', 'compileMs', 'engineScriptMs', 'downloadMs', 'sha256Ms', 'instantiateMs', 'modelLoadMs', 'warmUpMs'];
+const PHASES = ['workerMs', 'manifestMs', 'compileMs', 'engineScriptMs', 'downloadMs', 'sha256Ms', 'instantiateMs', 'modelLoadMs'];
 
 function line(r) {
   const s = r.startup;
@@ -61,7 +61,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const [from, to] = args.dir.split('-');
   const builds = [{ name: 'this build', dist: args.dist, params: args.extra }];
-  if (args.baseline) builds.push({ name: 'baseline', dist: args.baseline, params: '' });
+  args.baseline.forEach((dist, i) => builds.push({ name: i ? `baseline ${i + 1} (${path.basename(dist)})` : 'baseline', dist, params: '' }));
   for (const b of builds) {
     if (!existsSync(path.join(b.dist, 'bench.html'))) throw new Error(`${b.dist} has no bench.html: build it with scripts/build-web.mjs`);
     b.server = await startServer({ root: b.dist });
@@ -112,15 +112,15 @@ async function main() {
       if (runs.every((r) => r.startup)) for (const k of PHASES) m[k] = median(runs.map((r) => r.startup[k]));
       summary[kind] = m;
       const phases = m.workerMs !== undefined ? `; ${PHASES.map((k) => `${k.replace(/Ms$/, '')} ${fmt(m[k])}`).join(', ')}` : '';
-      console.log(`  ${b.name.padEnd(10)} ${kind.padEnd(6)} create→first sentence ${fmt(m.createToFirstMs)} ms (create ${fmt(m.createMs)}, first sentence ${fmt(m.firstSentenceMs)})${phases}`);
+      console.log(`  ${b.name} ${kind.padEnd(6)} create→first sentence ${fmt(m.createToFirstMs)} ms (create ${fmt(m.createMs)}, first sentence ${fmt(m.firstSentenceMs)})${phases}`);
     }
     report.builds[b.name] = summary;
   }
-  if (args.baseline) {
+  for (const b of builds.slice(1)) {
     for (const kind of ['cold', 'cached']) {
       const a = report.builds['this build'][kind].createToFirstMs;
-      const z = report.builds.baseline[kind].createToFirstMs;
-      console.log(`  ${kind}: this build ${fmt(a)} ms vs baseline ${fmt(z)} ms (${(z / a).toFixed(2)}x faster)`);
+      const z = report.builds[b.name][kind].createToFirstMs;
+      console.log(`  ${kind}: this build ${fmt(a)} ms vs ${b.name} ${fmt(z)} ms (${(z / a).toFixed(2)}x as fast)`);
     }
   }
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);

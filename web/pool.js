@@ -4,7 +4,8 @@
  * the first worker (the one that downloaded, verified and compiled everything); the pool adds up to
  * `workers - 1` helpers, started from what that worker's 'ready' handed over (the verified model
  * bytes and the compiled WebAssembly.Module: nothing is downloaded, checked or compiled again),
- * the first time an input of several chunks runs, and kept for the next ones.
+ * the first time an input of several chunks runs, and kept for the next ones until a minute passes
+ * without one (their memory then goes back; the next long input starts them again).
  *
  * A pooled request looks like any other to translator.js: the pool sends it the same 'partial' and
  * 'result' (or 'error') messages a worker would, in order. Each chunk goes to the next free worker
@@ -153,6 +154,16 @@ export class WorkerPool {
     this.primary = null; // Lane of the first worker while a job runs on it
     this.job = null;
     this.disposed = false;
+    this.idleTimer = null;
+  }
+
+  /** Ends the helpers after `idleMs` (default 60 s) without a pooled request: their memory goes back. */
+  #scheduleIdleEnd() {
+    clearTimeout(this.idleTimer);
+    const ms = this.options.idleMs ?? 60000;
+    if (!Number.isFinite(ms) || !this.helpers.length) return;
+    this.idleTimer = setTimeout(() => { if (!this.job) this.recycle(); }, ms);
+    if (this.idleTimer && typeof this.idleTimer.unref === 'function') this.idleTimer.unref();
   }
 
   get size() {
@@ -191,6 +202,7 @@ export class WorkerPool {
     const { text, options } = req.msg;
     const job = { req, cancelled: false, failed: false };
     this.job = job;
+    clearTimeout(this.idleTimer);
     const primary = new Lane(postPrimary);
     this.primary = primary;
     this.ensureHelpers();
@@ -206,6 +218,7 @@ export class WorkerPool {
     const finish = (error) => {
       if (job.cancelled || job.failed) return;
       if (this.job === job) { this.job = null; this.primary = null; }
+      this.#scheduleIdleEnd();
       for (const h of this.helpers) if (h.job === job) h.job = null;
       if (error) {
         job.failed = true;
@@ -299,10 +312,12 @@ export class WorkerPool {
     for (const h of [...this.helpers]) {
       if (h.busyFor === job) { h.terminate(); this.forget(h); } else if (h.job === job) h.job = null;
     }
+    this.#scheduleIdleEnd();
   }
 
   /** Ends the helpers (a large request grew their memory, or dispose()). The next pooled request starts new ones. */
   recycle() {
+    clearTimeout(this.idleTimer);
     for (const h of this.helpers) h.terminate();
     this.helpers = [];
   }

@@ -96,8 +96,10 @@ export interface TranslatorOptions {
    */
   workers?: number;
   /**
-   * Translate a short sentence inside create(), before it resolves, so the first real request does
-   * not pay for the engine's first call. Default true.
+   * When no request comes within 100 ms of the start, the worker translates a short sentence in that
+   * idle time, so the first request does not pay for the engine's first call (buffers allocated,
+   * code compiled and optimized by the browser). A request that comes sooner runs at once, without
+   * it. Default true; false turns it off.
    */
   warmUp?: boolean;
 }
@@ -126,17 +128,16 @@ export interface StartupTimings {
   instantiateMs: number;
   /** Copying the model into the engine and building it (checks, tokenizer). */
   modelLoadMs: number;
-  /** The warm-up translation (TranslatorOptions.warmUp). */
-  warmUpMs: number;
   /**
-   * How engine.wasm was compiled: 'streaming' (WebAssembly.compileStreaming, as it downloads; the
-   * browser may reuse machine code it cached), 'bytes' (from the downloaded bytes), or 'reused'
-   * (the module an earlier Translator on this page compiled).
+   * How engine.wasm was compiled: 'streaming' (WebAssembly.compileStreaming: on a repeat visit, when
+   * the site's service worker has a model cached, so the browser can reuse machine code it cached),
+   * 'bytes' (from the downloaded bytes: a first visit, Node, or a server that does not send
+   * application/wasm), or 'reused' (the module an earlier Translator on this page compiled).
    */
   compiled: 'streaming' | 'bytes' | 'reused' | null;
   /** Where the model came from. */
   source: 'cache' | 'network' | null;
-  /** Each phase's [start, end] in ms after create() (keys: init, manifest, compile, engineScript, download, sha256, instantiate, modelLoad, warmUp). */
+  /** Each phase's [start, end] in ms after create() (keys: init, manifest, compile, engineScript, download, sha256, instantiate, modelLoad). */
   phases: Record<string, [number, number]>;
 }
 

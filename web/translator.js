@@ -180,7 +180,6 @@ function startupTimings(startup, createdAt, readyAt) {
     sha256Ms: length('sha256'),
     instantiateMs: length('instantiate'),
     modelLoadMs: length('modelLoad'),
-    warmUpMs: length('warmUp'),
     compiled: startup.compiled || null,
     source: startup.source || null,
     phases,
@@ -302,7 +301,7 @@ export class Translator {
 
   /**
    * Where the start's time went (StartupTimings: worker, manifest, compile, download, SHA-256,
-   * instantiate, model load, warm-up; ms after create()), and the time from create() to the first
+   * instantiate, model load; ms after create()), and the time from create() to the first
    * translate() result.
    */
   get timings() {

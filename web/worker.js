@@ -253,16 +253,32 @@ const mark = (phase, promiseOrFn) => {
 };
 
 /**
- * engine.wasm fetched and compiled. In a browser, from a response served as application/wasm:
- * WebAssembly.compileStreaming, which compiles while the bytes arrive and lets the browser reuse the
- * machine code it cached for that response (a later start then barely compiles). Otherwise (Node's
- * file: URLs, another MIME type, no size to report progress with, or a body the streaming compile
- * refuses) from the bytes. Returns {module, bytes, how}: module null when the bytes do not compile
- * (Emscripten then gets the bytes and reports the failure its own way).
+ * True when the site's service worker has a model cached: a repeat visit (see loadWasm).
  */
-async function loadWasm(url, expectedBytes, onBytes) {
+async function repeatVisit() {
+  if (isNode || !globalThis.caches) return false;
+  try {
+    if (!(await caches.has(MODEL_CACHE))) return false; // never create the cache here
+    return (await (await caches.open(MODEL_CACHE)).keys()).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * engine.wasm fetched and compiled. On a repeat visit in a browser (`streaming`), from a response
+ * served as application/wasm: WebAssembly.compileStreaming, which lets the browser reuse the
+ * machine code it cached for that response, so the first calls run optimized code (measured in
+ * Chromium, model cached: create() to the first sentence ~40 ms sooner). On a first visit it
+ * compiles from the bytes: there the streaming compile slowed the model's download that runs beside
+ * it (2 cores: ~+150 ms). Also from the bytes: Node's file: URLs, another MIME type, no size to
+ * report progress with, or a body the streaming compile refuses. Returns {module, bytes, how}:
+ * module null when the bytes do not compile (Emscripten then gets the bytes and reports the
+ * failure its own way).
+ */
+async function loadWasm(url, expectedBytes, onBytes, streaming) {
   const u = new URL(url);
-  if (!isNode && u.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function') {
+  if (streaming && !isNode && u.protocol !== 'file:' && typeof WebAssembly.compileStreaming === 'function') {
     const response = await fetchOk(u);
     const total = responseBytes(response, expectedBytes);
     if (total > 0 && /^application\/wasm\b/i.test(response.headers.get('content-type') || '')) {
@@ -285,16 +301,26 @@ async function loadWasm(url, expectedBytes, onBytes) {
 }
 
 /**
- * A short translation before 'ready', so the first request does not pay for the engine's first
- * call (its buffers allocated, its hot functions tiered up by the JavaScript engine).
+ * A short translation in idle time after 'ready' (beam 4 with alignments, as translate()'s
+ * defaults), so the first request finds the engine warm: its buffers allocated and its hot
+ * functions compiled and tiered up by the JavaScript engine. It runs only when no request has come
+ * WARMUP_DELAY_MS after 'ready': a caller that translates at once is not made to wait for it
+ * (measured: a warm-up inside the start cost more than it saved the first sentence).
  */
 const WARMUP = { en: 'The house is small.', de: 'Das Haus ist klein.' };
-function warmUp(from) {
-  try {
-    engine.translate(WARMUP[from] || WARMUP.en, JSON.stringify({ beam: 2, alignments: true }));
-  } catch {
-    // a warm-up that fails says nothing the first request would not: that one reports it
-  }
+const WARMUP_DELAY_MS = 100;
+let warmUpTimer = null;
+function scheduleWarmUp(from) {
+  warmUpTimer = setTimeout(() => {
+    warmUpTimer = null;
+    if (!engine || broken || busy || queue.length) return;
+    try {
+      engine.translate(WARMUP[from] || WARMUP.en, JSON.stringify({ beam: 4, alignments: true }));
+    } catch {
+      // a warm-up that fails says nothing the first request would not: that one reports it
+    }
+  }, WARMUP_DELAY_MS);
+  if (isNode && warmUpTimer.unref) warmUpTimer.unref();
 }
 
 /** Never resolves; rejects when `promise` rejects. Ends a wait early when the engine fails. */
@@ -408,7 +434,7 @@ async function init(msg) {
   // thread, so a start costs about max(download, compile), not their sum.
   const wasm = msg.wasmModule
     ? Promise.resolve({ module: msg.wasmModule, bytes: null, how: 'reused' })
-    : mark('compile', loadWasm(msg.wasmUrl, msg.wasmBytes || 0, track(files.engine)));
+    : mark('compile', repeatVisit().then((again) => loadWasm(msg.wasmUrl, 0, track(files.engine), again)));
   const engineReady = Promise.all([
     mark('engineScript', importEngine(msg.engineUrl)).catch((e) => {
       throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
@@ -498,7 +524,6 @@ async function init(msg) {
   if (loadFailed || model.bytes !== fetched.bytes || (reverse && reverse.bytes !== fetchedReverse.bytes)) {
     mark('modelLoad', () => loadModels(model.bytes, reverse && reverse.bytes, modelUrl, reverseUrl));
   }
-  if (msg.warmUp !== false) mark('warmUp', () => warmUp(msg.from));
   info = JSON.parse(engine.info());
   info.url = modelUrl;
   info.source = model.source;
@@ -622,9 +647,12 @@ let busy = false;
 
 async function handle(msg) {
   switch (msg.type) {
-    case Request.INIT:
+    case Request.INIT: {
       if (msg.protocol !== PROTOCOL_VERSION) throw protocolMismatch('page', msg.protocol);
-      return { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg), startup: startupMarks(), ...reusable() };
+      const ready = { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg), startup: startupMarks(), ...reusable() };
+      if (!msg.reuse && msg.warmUp !== false) scheduleWarmUp(msg.from);
+      return ready;
+    }
     case Request.TRANSLATE: {
       const result = await translate(msg);
       return result ? { status: Status.RESULT, result } : null;
@@ -672,6 +700,7 @@ async function drain() {
 
 onMessage((msg) => {
   if (!msg || typeof msg !== 'object') return;
+  if (warmUpTimer) { clearTimeout(warmUpTimer); warmUpTimer = null; } // a request came: no warm-up
   if (msg.type === Request.CANCEL) {
     const i = queue.findIndex((m) => m.id === msg.target);
     if (i >= 0) queue.splice(i, 1);

@@ -144,7 +144,7 @@ export async function poolUsage(longText: string): Promise<number> {
   const used: number = r.stats.workers + t.workers;
   const startup: StartupTimings | null = t.timings.startup;
   const phases: number = startup ? startup.totalMs + startup.downloadMs + startup.sha256Ms + startup.compileMs + startup.instantiateMs +
-    startup.modelLoadMs + startup.warmUpMs + startup.workerMs + startup.manifestMs + startup.engineScriptMs + startup.phases.download[1] : 0;
+    startup.modelLoadMs + startup.workerMs + startup.manifestMs + startup.engineScriptMs + startup.phases.download[1] : 0;
   const how: 'streaming' | 'bytes' | 'reused' | null = startup ? startup.compiled : null;
   const first: number | null = t.timings.firstTranslationMs;
   const memory = await t.memory();
