@@ -6,7 +6,9 @@
  * threads) and in Chromium (Web Workers, the built site on the local server). Prints each run, the
  * medians, characters/s and words/s, the ratio N-worker / 1-worker throughput, the memory each extra
  * worker costs (its WebAssembly memory, and the process's resident memory before/after the helpers
- * start), and the load average over the run. Benchmarks print numbers; no test asserts them.
+ * start), the CPU time the process got per second of each run (how many cores the machine gave it:
+ * on a shared machine the second worker only helps when a second core is free), and the load
+ * average over the run. Benchmarks print numbers; no test asserts them.
  *
  *   node scripts/bench-pool.mjs [--workers 2] [--rounds 4] [--chars 20000] [--beam 4] [--no-alignments]
  *                               [--env node,chromium] [--dist dist] [--json out.json]
@@ -51,6 +53,43 @@ const median = (xs) => {
 };
 const MiB = (b) => (b == null ? 'n/a' : `${(b / 2 ** 20).toFixed(1)} MiB`);
 
+/** The pid of this process's largest Chromium renderer (the page and its workers), from /proc. */
+function rendererPid(rootPid) {
+  const children = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+    } catch { /* gone */ }
+  }
+  let best = null;
+  let bestRss = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    for (const c of children.get(pid) || []) stack.push(c);
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m && Number(m[1]) > bestRss) { bestRss = Number(m[1]); best = pid; }
+    } catch { /* gone */ }
+  }
+  return best;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 /** Resident memory of this process's largest Chromium renderer (the page and its workers), from /proc. */
 function rendererRss(rootPid) {
   const children = new Map();
@@ -92,14 +131,19 @@ async function compare(name, env, args, doc) {
   const rssMany = await env.rss();
   const memory = await env.memory(many);
   const times = { 1: [], [args.workers]: [] };
+  const cores = { 1: [], [args.workers]: [] }; // CPU time the process got per second of the run: the cores the machine gave it
   const used = [];
   for (let round = 0; round < args.rounds; round++) {
     for (const [handle, n] of round % 2 ? [[many, args.workers], [one, 1]] : [[one, 1], [many, args.workers]]) {
+      const cpu0 = env.cpu();
       const r = await env.run(handle);
+      const cpu1 = env.cpu();
+      r.cores = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / (r.ms / 1000) : null;
+      cores[n].push(r.cores);
       times[n].push(r.ms);
       if (n > 1) used.push(r.workers);
       loads.push(loadavg()[0]);
-      console.log(`  ${name}, round ${round + 1}, ${n} worker${n > 1 ? 's' : ''}: ${(r.ms / 1000).toFixed(2)} s, ${Math.round(doc.length / (r.ms / 1000))} chars/s (${r.chunks} chunks, ${r.workers} worker${r.workers > 1 ? 's' : ''} used)`);
+      console.log(`  ${name}, round ${round + 1}, ${n} worker${n > 1 ? 's' : ''}: ${(r.ms / 1000).toFixed(2)} s, ${Math.round(doc.length / (r.ms / 1000))} chars/s (${r.chunks} chunks, ${r.workers} worker${r.workers > 1 ? 's' : ''} used; the process got ${r.cores === null ? 'n/a' : r.cores.toFixed(2)} cores)`);
     }
   }
   await env.dispose();
@@ -109,6 +153,7 @@ async function compare(name, env, args, doc) {
   const result = {
     documentChars: doc.length,
     words,
+    coresGot: { 1: cores[1], [args.workers]: cores[args.workers] },
     oneWorker: { medianMs: m1, charsPerSecond: doc.length / (m1 / 1000), wordsPerSecond: words / (m1 / 1000), runsMs: times[1] },
     nWorkers: { workers: args.workers, medianMs: mN, charsPerSecond: doc.length / (mN / 1000), wordsPerSecond: words / (mN / 1000), runsMs: times[args.workers], workersUsed: used },
     ratio: m1 / mN,
@@ -122,6 +167,8 @@ async function compare(name, env, args, doc) {
   console.log(`${name}: ${doc.length} chars (${words} words), beam ${args.beam}${args.alignments ? ', alignments' : ''}, ${args.rounds} rounds, load average ${result.loadAverage1m.min.toFixed(2)}–${result.loadAverage1m.max.toFixed(2)} on ${cpus().length} CPUs`);
   console.log(`  1 worker:  median ${(m1 / 1000).toFixed(2)} s, ${Math.round(result.oneWorker.charsPerSecond)} chars/s, ${Math.round(result.oneWorker.wordsPerSecond)} words/s`);
   console.log(`  ${args.workers} workers: median ${(mN / 1000).toFixed(2)} s, ${Math.round(result.nWorkers.charsPerSecond)} chars/s, ${Math.round(result.nWorkers.wordsPerSecond)} words/s`);
+  const mc = (xs) => (xs.some((x) => x === null) ? 'n/a' : median(xs).toFixed(2));
+  console.log(`  CPU the machine gave the process (CPU seconds per second, median): 1 worker ${mc(cores[1])}, ${args.workers} workers ${mc(cores[args.workers])}`);
   console.log(`  ratio ${args.workers} workers / 1 worker throughput: ${result.ratio.toFixed(2)}x (per round: ${result.roundRatios.map((r) => r.toFixed(2)).join(', ')})`);
   console.log(`  each extra worker: WebAssembly memory ${MiB(result.memoryPerExtraWorker.wasmBytes)}; resident memory ${MiB(result.memoryPerExtraWorker.rssBytes)} per engine (the ${args.workers}-worker Translator's, measured beside the 1-worker one)`);
   return result;
@@ -142,6 +189,7 @@ function nodeEnv(args, doc, Translator) {
     },
     memory: (t) => t.memory(),
     rss: async () => process.memoryUsage().rss,
+    cpu: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; },
     async dispose() { for (const t of all) t.dispose(); },
   };
 }
@@ -173,6 +221,7 @@ async function chromiumEnv(args, doc) {
     }, { i, beam: args.beam, alignments: args.alignments }),
     memory: (i) => page.evaluate((i) => window.__pool.translators[i].memory(), i),
     rss: async () => rendererRss(process.pid),
+    cpu: () => { const pid = rendererPid(process.pid); return pid ? cpuSeconds(pid) : null; },
     async dispose() {
       await page.evaluate(() => { for (const t of window.__pool.translators) t.dispose(); });
       await browser.close();
