@@ -191,6 +191,17 @@ void append_utf8(std::string& out, char32_t cp) {
   }
 }
 
+bool is_valid_utf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp;
+    const size_t length = decode_utf8(text, i, cp);
+    // An invalid sequence decodes as U+FFFD too, but only a real U+FFFD is these three bytes.
+    if (cp == kReplacement && text.compare(i, length, "\xEF\xBF\xBD") != 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 std::string sanitize_utf8(std::string_view text) {
   // Every valid character keeps its UTF-16 length (a control becomes a space, one unit for one), so
   // offsets computed on the result index the caller's own string: no map back is needed.

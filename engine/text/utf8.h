@@ -19,6 +19,9 @@ namespace nmt {
 // offsets into the result are offsets into the caller's string.
 std::string sanitize_utf8(std::string_view text);
 
+// True when `text` is valid UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
+bool is_valid_utf8(std::string_view text);
+
 // Maps byte offsets of a valid UTF-8 string to UTF-16 code-unit offsets (what JavaScript string
 // indices are). The text is not kept: the table is built once, lookups are O(1). An offset inside a
 // character maps to that character's start; an offset past the end maps to the UTF-16 length.

@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <unordered_set>
 
+#include "text/utf8.h"
 #include "tokenizer/protobuf_reader.h"
 
 namespace nmt {
@@ -138,6 +139,9 @@ Status SentencePiece::init(const NormalizerSpec& normalizer_spec) {
     const Piece& p = pieces_[i];
     const int id = static_cast<int>(i);
     if (p.text.empty()) return Error{"SentencePiece model: piece " + std::to_string(i) + " is empty"};
+    // Translations are made of piece texts: an invalid one would put invalid UTF-8 in the output
+    // (and its offsets would not match the text JavaScript gets). spm_train never writes one.
+    if (!is_valid_utf8(p.text)) return Error{"SentencePiece model: piece " + std::to_string(i) + " is not valid UTF-8"};
     if (!seen.insert(p.text).second)
       return Error{"SentencePiece model: piece \"" + p.text + "\" is defined twice"};
     switch (p.type) {

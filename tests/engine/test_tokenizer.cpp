@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "text/utf8.h"
 #include "tokenizer/sentencepiece.h"
 
 namespace {
@@ -359,6 +360,47 @@ TEST_CASE("tokenizer: bad model bytes give errors, never crashes") {
       (void)r->decode(ids_of(tokens));
     }
   }
+}
+
+// A ModelProto with these pieces (text, type: 1 normal, 2 unknown, 3 control), unigram, identity normalizer.
+static std::string tiny_model_proto(const std::vector<std::pair<std::string, int>>& pieces) {
+  auto varint = [](uint64_t v) {
+    std::string out;
+    do {
+      out += static_cast<char>((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+      v >>= 7;
+    } while (v);
+    return out;
+  };
+  auto field = [&](int number, const std::string& bytes) { return varint(uint64_t(number) << 3 | 2) + varint(bytes.size()) + bytes; };
+  std::string proto;
+  for (const auto& [text, type] : pieces)
+    proto += field(1, field(1, text) + std::string("\x15\x00\x00\x80\xBF", 5) /* score -1 */ + "\x18" + varint(type));
+  proto += field(2, "\x18\x01");                 // trainer_spec.model_type = UNIGRAM
+  proto += field(3, field(1, "identity"));        // normalizer_spec.name
+  return proto;
+}
+
+TEST_CASE("tokenizer: a piece that is not valid UTF-8 is refused at load (found by fuzz_tokenizer)") {
+  auto load = [](const std::string& b) {
+    return nmt::SentencePiece::load(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+  };
+  const std::vector<std::pair<std::string, int>> base = {{"<unk>", 2}, {"<s>", 3}, {"</s>", 3}, {kSpace, 1}, {"a", 1}, {"\xEF\xBF\xBD", 1}};
+  REQUIRE(load(tiny_model_proto(base)).ok());  // a real U+FFFD piece is fine
+  for (const std::string& bad : {std::string("0\x96\x81x"), std::string("\xFF"), std::string("\xC0\xAF"), std::string("\xED\xA0\x80"),
+                                std::string("\xF4\x90\x80\x80"), std::string("ab\xE2\x96")}) {
+    auto pieces = base;
+    pieces.emplace_back(bad, 1);
+    const auto r = load(tiny_model_proto(pieces));
+    REQUIRE(!r.ok());
+    CHECK(r.error() == "SentencePiece model: piece 6 is not valid UTF-8");
+  }
+  // (Before, such a piece loaded and decode() put its bytes into the translation as they were.)
+  CHECK(nmt::is_valid_utf8(""));
+  CHECK(nmt::is_valid_utf8("Gr\xC3\xBC\xC3\x9F\x65 \xF0\x9F\x98\x80 \xEF\xBF\xBD"));
+  CHECK(!nmt::is_valid_utf8("\xEF\xBF"));
+  CHECK(!nmt::is_valid_utf8("\xF0\x9F\x98"));
+  CHECK(!nmt::is_valid_utf8("x\x80"));
 }
 
 TEST_CASE("tokenizer: hostile input never crashes or hangs") {
