@@ -330,9 +330,14 @@ export class WorkerPool {
 
   /** Memory of each helper (as Translator#memory), for measurements. */
   async helperMemory() {
-    return Promise.all(this.helpers.map(async (h) => {
-      await h.ready;
-      return h.lane.request({ type: Request.MEMORY });
+    const all = await Promise.all(this.helpers.map(async (h) => {
+      try {
+        await h.ready;
+        return await h.lane.request({ type: Request.MEMORY });
+      } catch {
+        return null; // a helper that could not start or was ended meanwhile
+      }
     }));
+    return all.filter(Boolean);
   }
 }
