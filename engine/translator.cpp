@@ -13,6 +13,7 @@
 #include "search/alternatives.h"
 #include "search/forced_prefix.h"
 #include "search/rerank.h"
+#include "text/pass_through.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
 
@@ -188,6 +189,9 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     if (id != eos_id) words_ids.push_back(id);
   std::vector<std::pair<size_t, size_t>> spans;
   s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
+  if (has_unknown(u.tokens, tokenizer.unk_id()))  // emoji, other scripts: copied over, not lost
+    pass_through_unknown(s.source, u.tokens, tokenizer.unk_id(), words_ids, h.attention, s.target, spans,
+                         prefix ? prefix->text.size() : 0);
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }
@@ -338,6 +342,8 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const std::vector<TextPiece> pieces = segment_text(text, m.file.source_language());       // sentences
   const std::vector<Unit> units = tokenize_sentences(text, pieces, m.tokenizer, c);         // tokens
   SearchOptions search_opts = m.search_options(options);
+  // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
+  for (const Unit& u : units) search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id());
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
     prefix = prefix_for(units, options.prefix, m.tokenizer, c);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "text/pass_through.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
 #include "text/word_alignment.h"
@@ -477,4 +478,57 @@ TEST_CASE("word_tokens: a word's own tokens, or the tokens over it when it owns 
   CHECK(tokens[2] == std::vector<int>{3});  // " 1." overlaps "1" most
   CHECK(tokens[3] == std::vector<int>{3});  // "." owns none: the token over it
   CHECK(word_tokens(words, spans, 2, target.size())[1].empty());  // only the first `count` spans
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pass-through of what the vocabulary cannot write (text/pass_through.h)
+
+TEST_CASE("pass_through_unknown: the model's unknown piece takes the source run, spacing as in the source") {
+  const int unk = 0;
+  const std::string source = "a \xF0\x9F\x98\x80 b";  // "a 😀 b"
+  const std::vector<Token> toks = {{5, "\xE2\x96\x81" "a", 0, 1}, {unk, "<unk>", 1, 6}, {6, "\xE2\x96\x81" "b", 6, 8}};
+  CHECK(has_unknown(toks, unk));
+  std::string target = "x \xE2\x81\x87  y";  // "x ⁇  y" as decode() spells it
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 1}, {1, 6}, {6, 8}};
+  const std::vector<float> attention = {0.8f, 0.1f, 0.05f, 0.05f,  // [3 targets, 3 sources + eos]
+                                        0.1f, 0.8f, 0.05f, 0.05f,  //
+                                        0.05f, 0.1f, 0.8f, 0.05f};
+  pass_through_unknown(source, toks, unk, {5, unk, 6}, attention, target, spans);
+  CHECK(target == "x \xF0\x9F\x98\x80 y");
+  CHECK(target.substr(spans[1].first, spans[1].second - spans[1].first) == " \xF0\x9F\x98\x80");
+  CHECK(target.substr(spans[2].first, spans[2].second - spans[2].first) == " y");
+}
+
+TEST_CASE("pass_through_unknown: a run the model left out goes after its neighbour's translation") {
+  const int unk = 0;
+  const std::string source = "a \xF0\x9F\x98\x80 b";
+  const std::vector<Token> toks = {{5, "\xE2\x96\x81" "a", 0, 1}, {unk, "<unk>", 1, 6}, {6, "\xE2\x96\x81" "b", 6, 8}};
+  std::string target = "y x";  // the model wrote b's word first, then a's
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 1}, {1, 3}};
+  const std::vector<float> attention = {0.1f, 0.0f, 0.9f, 0.0f,  // "y" looks at b
+                                        0.9f, 0.0f, 0.1f, 0.0f};  // " x" looks at a
+  std::string with_attention = target;
+  auto s1 = spans;
+  pass_through_unknown(source, toks, unk, {6, 7}, attention, with_attention, s1);
+  CHECK(with_attention == "y x \xF0\x9F\x98\x80");  // after a's translation
+  std::string fixed = "y x";
+  auto s2 = spans;
+  pass_through_unknown(source, toks, unk, {6, 7}, {}, fixed, s2, /*fixed_bytes=*/3);
+  CHECK(fixed.rfind("y x", 0) == 0);  // a forced prefix stays as it is
+  CHECK(fixed.find("\xF0\x9F\x98\x80") != std::string::npos);
+  std::string none = "y x";
+  auto s3 = spans;
+  pass_through_unknown("a b", {{5, "\xE2\x96\x81" "a", 0, 1}, {6, "\xE2\x96\x81" "b", 1, 3}}, unk, {6, 7}, {}, none, s3);
+  CHECK(none == "y x");  // nothing unknown: nothing changes
+}
+
+TEST_CASE("pass_through_unknown never cuts inside a character (bytes 0x85 / 0xA0 are not spaces)") {
+  const int unk = 0;
+  const std::string source = "\xE4\xBD\xA0 b";  // "你 b": 你 ends with byte 0xA0
+  const std::vector<Token> toks = {{unk, "<unk>", 0, 3}, {6, "\xE2\x96\x81" "b", 3, 5}};
+  std::string target = "v\xC3\xA0\xC2\x85x";  // "và" + U+0085 + "x": bytes 0xA0 and 0x85 inside characters
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 7}};
+  pass_through_unknown(source, toks, unk, {6}, {0.1f, 0.8f, 0.1f}, target, spans);
+  CHECK(sanitize_utf8(target) == target);  // still valid UTF-8
+  CHECK(target.find("\xE4\xBD\xA0") != std::string::npos);
 }

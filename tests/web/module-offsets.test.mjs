@@ -53,6 +53,12 @@ test('every range indexes the caller\'s string, for every input class', { skip, 
         assert.ok(r.sentences.length >= 1);
       });
     }
+    // what the vocabulary cannot write is copied over (engine/text/pass_through.h), in WASM too
+    for (const run of ['🍕', '你好世界', 'שלום עולם', 'مرحبا']) {
+      const input = Object.values(CASES).find((c) => c.includes(run));
+      const r = await tr.translate(input, { beam: 4 });
+      assert.ok(r.text.includes(run) && !r.text.includes('\u2047'), `${run} in ${JSON.stringify(r.text)}`);
+    }
     // a NUL acts as a space: two source words, not one glued "catsleeps"
     const nul = await tr.translate('cat\u0000sleeps', { alignments: true });
     const words = nul.sentences[0].sourceWords.map((w) => nul.sentences[0].source.slice(...w));

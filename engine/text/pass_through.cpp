@@ -1,0 +1,170 @@
+// See pass_through.h. Runs of unknown source pieces are copied into the translation by attention.
+#include "text/pass_through.h"
+
+#include <algorithm>
+
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+struct UnknownRun {
+  size_t first, last;  // source token indices, inclusive
+  size_t begin, end;   // bytes in the source
+  bool used = false;
+};
+
+std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vector<Token>& toks, int unk_id) {
+  std::vector<UnknownRun> runs;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    if (toks[i].id != unk_id) continue;
+    // one run across the lone word-boundary pieces between unknown ones ("שלום עולם" stays whole)
+    const bool joins = !runs.empty() && (runs.back().last + 1 == i ||
+                                         (runs.back().last + 2 == i && toks[i - 1].piece == "\xE2\x96\x81"));
+    if (joins) {
+      runs.back().last = i;
+      runs.back().end = toks[i].end;
+    } else {
+      runs.push_back({i, i, toks[i].begin, toks[i].end});
+    }
+  }
+  for (UnknownRun& r : runs) {  // the span of an unknown piece may carry the space before it
+    r.end = std::min(r.end, source.size());
+    for (char32_t cp; r.begin < r.end;) {
+      const size_t length = decode_utf8(source, r.begin, cp);
+      if (!is_whitespace(cp)) break;
+      r.begin += length;
+    }
+  }
+  runs.erase(std::remove_if(runs.begin(), runs.end(), [](const UnknownRun& r) { return r.begin >= r.end; }), runs.end());
+  return runs;
+}
+
+// Attention of target row t on source tokens [first, last].
+float attention_on(const std::vector<float>& att, size_t cols, size_t t, size_t first, size_t last) {
+  float sum = 0.0f;
+  for (size_t j = first; j <= last; ++j) sum += att[t * cols + j];
+  return sum;
+}
+
+// Replaces target[span] by `text` and shifts the spans after it.
+void replace_span(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t k, const std::string& text) {
+  const auto [b, e] = spans[k];
+  target.replace(b, e - b, text);
+  const long delta = long(text.size()) - long(e - b);
+  spans[k] = {b, b + text.size()};
+  for (size_t i = k + 1; i < spans.size(); ++i) spans[i] = {size_t(long(spans[i].first) + delta), size_t(long(spans[i].second) + delta)};
+}
+
+// Inserts `text` at byte `at` of the target (outside any token) and shifts the spans at or after it.
+void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, const std::string& text) {
+  target.insert(at, text);
+  for (auto& s : spans) {
+    if (s.first >= at) s.first += text.size();
+    if (s.second > at || (s.second == at && s.first > at)) s.second += text.size();
+  }
+}
+
+// Word ends by ASCII whitespace: a byte test that never lands inside a multi-byte character (the
+// target is the model's own decoding, whose spaces are ASCII).
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+size_t word_end(const std::string& target, size_t pos) {
+  while (pos < target.size() && !is_ascii_space(target[pos])) ++pos;
+  return pos;
+}
+
+size_t word_begin(const std::string& target, size_t pos) {
+  while (pos > 0 && !is_ascii_space(target[pos - 1])) --pos;
+  return pos;
+}
+
+// The target token that attends most to source token j (or -1 without attention / target).
+long best_target_for(const std::vector<float>& att, size_t rows, size_t cols, size_t j) {
+  if (att.empty() || rows == 0) return -1;
+  long best = 0;
+  for (size_t t = 1; t < rows; ++t)
+    if (att[t * cols + j] > att[size_t(best) * cols + j]) best = long(t);
+  return best;
+}
+
+}  // namespace
+
+bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
+  return std::any_of(source_tokens.begin(), source_tokens.end(), [&](const Token& t) { return t.id == unk_id; });
+}
+
+void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
+                          const std::vector<int>& target_ids, const std::vector<float>& attention,
+                          std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes) {
+  std::vector<UnknownRun> runs = unknown_runs(source, source_tokens, unk_id);
+  if (runs.empty()) return;
+  const size_t cols = source_tokens.size() + 1;  // + eos
+  const size_t rows = target_ids.size();
+  const bool have_attention = attention.size() >= rows * cols && rows > 0;
+  const std::vector<float> att = have_attention ? attention : std::vector<float>{};
+
+  // 1. The model's own unknown pieces take the unused run they look at most (in source order
+  //    without attention). The unknown surface " ⁇ " carries a space on each side: kept where
+  //    it separates words.
+  for (size_t t = 0; t < rows; ++t) {
+    if (target_ids[t] != unk_id || spans[t].first < fixed_bytes) continue;
+    size_t pick = 0;
+    float best = -1e9f;
+    for (size_t r = 0; r < runs.size(); ++r) {
+      const float a = have_attention ? attention_on(att, cols, t, runs[r].first, runs[r].last) : -float(r);
+      if (!runs[r].used && a > best) best = a, pick = r;
+    }
+    if (best == -1e9f) {  // more unknown pieces than runs: the extra ones are dropped, not doubled
+      const auto [b, e] = spans[t];
+      replace_span(target, spans, t, b > 0 && e < target.size() && target[b - 1] != ' ' && target[e] != ' ' ? " " : "");
+      const bool lone_space_before = t > 0 && spans[t - 1].first + 1 == b && spans[t - 1].second == b && target[b - 1] == ' ';
+      if (lone_space_before && b < target.size() && target[b] == ' ') replace_span(target, spans, t - 1, "");
+      continue;
+    }
+    // The run's spacing as the source has it, without doubling a space the target already has.
+    const UnknownRun& run = runs[pick];
+    const auto [b, e] = spans[t];
+    char32_t after = 0;
+    if (run.end < source.size()) decode_utf8(source, run.end, after);
+    const bool space_before_run = run.begin == 0 || is_ascii_space(source[run.begin - 1]) ||
+                                  (run.begin >= 2 && source.compare(run.begin - 2, 2, "\xC2\xA0") == 0);
+    const bool space_after_run = is_whitespace(after);
+    const bool lead = space_before_run && b > 0 && target[b - 1] != ' ';
+    // after it: a space where the source has one, or where the unknown surface kept two words
+    // apart, but never before punctuation
+    char32_t next = 0;
+    if (e < target.size()) decode_utf8(target, e, next);
+    const bool word_follows = is_letter(next) || is_digit(next) || is_cjk_ideograph(next) || is_emoji(next);
+    const bool trail = word_follows && (space_after_run || target[e - 1] == ' ');
+    replace_span(target, spans, t, (lead ? " " : "") + source.substr(run.begin, run.end - run.begin) + (trail ? " " : ""));
+    runs[pick].used = true;
+  }
+
+  // 2. Runs the model left out go next to the translation of their neighbour word.
+  for (UnknownRun& run : runs) {
+    if (run.used) continue;
+    const std::string text = source.substr(run.begin, run.end - run.begin);
+    size_t at = target.size();
+    bool before = false;
+    if (run.first > 0) {  // after the target word aligned to the source token before the run
+      const long t = best_target_for(att, rows, cols, run.first - 1);
+      if (t >= 0) at = word_end(target, spans[size_t(t)].second > spans[size_t(t)].first ? spans[size_t(t)].second - 1 : spans[size_t(t)].first);
+    } else if (run.last + 1 < source_tokens.size()) {  // at the start: before the word aligned to the next one
+      const long t = best_target_for(att, rows, cols, run.last + 1);
+      at = t >= 0 ? word_begin(target, spans[size_t(t)].first) : 0;
+      if (t >= 0 && at < target.size() && target[at] == ' ') ++at;
+      before = true;
+    }
+    if (!have_attention) {  // by position: at the same relative place
+      at = run.first == 0 ? 0 : target.size();
+      before = run.first == 0;
+    }
+    at = std::min(std::max(at, fixed_bytes), target.size());
+    const std::string piece = before ? text + (at < target.size() ? " " : "") : (at > 0 ? " " : "") + text;
+    insert_at(target, spans, at, piece);
+    run.used = true;
+  }
+}
+
+}  // namespace nmt

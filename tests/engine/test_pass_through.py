@@ -1,0 +1,69 @@
+"""Pass-through (engine/text/pass_through.h): what the shipped vocabulary cannot write (emoji, CJK,
+Hebrew, Arabic, Thai, Devanagari, Hangul, Cyrillic, rare symbols) reaches the translation verbatim,
+in both directions, greedy and beam, with and without alignments, and never as the unknown "⁇".
+The sentences are tests/fixtures/pass_through.tsv; every run of such characters in a source must
+appear in its translation."""
+import json
+import os
+import re
+import subprocess
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+NMT = os.path.join(ROOT, "build", "nmt")
+FIXTURE = os.path.join(ROOT, "tests", "fixtures", "pass_through.tsv")
+# Latin (with its extensions), general punctuation and whitespace are what the vocabulary writes;
+# everything else in the fixture is outside it (checked when the fixture was made).
+FOREIGN_RUN = re.compile(r"[^\u0000-\u024F\u2000-\u206F\s]+")
+
+
+def sentences(lang):
+    with open(FIXTURE, encoding="utf-8") as f:
+        return [line.rstrip("\n").split("\t")[1] for line in f if line.startswith(lang + "\t")]
+
+
+def translate(model, lines, *args):
+    r = subprocess.run([NMT, "--model", model, *args], input="\n".join(lines) + "\n", capture_output=True,
+                       text=True, timeout=300)
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return r.stdout.split("\n")[:len(lines)]
+
+
+@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+class PassThrough(unittest.TestCase):
+    def test_foreign_runs_reach_the_translation(self):
+        for direction in ("en-de", "de-en"):
+            model = os.path.join(ROOT, "weights", direction, "model.nmt")
+            lines = sentences(direction[:2])
+            self.assertGreaterEqual(len(lines), 10)
+            for args in (["--beam", "1"], ["--beam", "4"]):
+                for src, out in zip(lines, translate(model, lines, *args)):
+                    with self.subTest(direction=direction, args=args, source=src):
+                        self.assertNotIn("\u2047", out)  # the unknown surface "⁇"
+                        for run in FOREIGN_RUN.findall(src):
+                            self.assertIn(run, out)
+                            self.assertEqual(out.count(run), src.count(run), "copied once, not twice")
+
+    def test_alignments_cover_the_copied_text(self):
+        """With --alignments the text is the same, and the copied run is a target word whose UTF-16
+        range (what JavaScript indexes) slices exactly to it."""
+        model = os.path.join(ROOT, "weights", "en-de", "model.nmt")
+        src = "I love pizza 🍕 and ice cream 🍦."
+        plain = translate(model, [src])[0]
+        r = subprocess.run([NMT, "--model", model, "--alignments"], input=src + "\n", capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sentence = json.loads(r.stdout.splitlines()[0])["sentences"][0]
+        self.assertEqual(sentence["target"], plain)
+        units = sentence["target"].encode("utf-16-le")
+        word = lambda b, e: units[2 * b:2 * e].decode("utf-16-le")
+        for t in sentence["target_tokens"]:
+            b, e = t["range"]
+            self.assertTrue(0 <= b <= e <= len(units) // 2, t)
+        words = [word(b, e) for b, e in sentence["target_words"]]
+        for run in ("🍕", "🍦"):
+            self.assertIn(run, words)
+
+if __name__ == "__main__":
+    unittest.main()
