@@ -40,6 +40,20 @@ std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vecto
   return runs;
 }
 
+bool is_word_character(char32_t cp) { return is_letter(cp) || is_digit(cp) || is_mark(cp); }
+
+// Whether the run touches a letter or digit of the source on either side (part of a bigger word).
+bool inside_word(const std::string& source, const UnknownRun& run) {
+  char32_t after = 0, before = 0;
+  if (run.end < source.size()) decode_utf8(source, run.end, after);
+  if (run.begin > 0) {
+    size_t start = run.begin - 1;
+    while (start > 0 && (static_cast<unsigned char>(source[start]) & 0xC0) == 0x80) --start;
+    decode_utf8(source, start, before);
+  }
+  return is_word_character(before) || is_word_character(after);
+}
+
 // Attention of target row t on source tokens [first, last].
 float attention_on(const std::vector<float>& att, size_t cols, size_t t, size_t first, size_t last) {
   float sum = 0.0f;
@@ -141,9 +155,10 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     runs[pick].used = true;
   }
 
-  // 2. Runs the model left out go next to the translation of their neighbour word.
+  // 2. Runs the model left out go next to the translation of their neighbour word, when they are
+  //    words of their own: a letter inside a word ("ç" of "Barça") is the model's to spell.
   for (UnknownRun& run : runs) {
-    if (run.used) continue;
+    if (run.used || inside_word(source, run)) continue;
     const std::string text = source.substr(run.begin, run.end - run.begin);
     size_t at = target.size();
     bool before = false;

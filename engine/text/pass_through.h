@@ -3,8 +3,9 @@
 // it, or leave it out. Both lose the reader's text, so after decoding:
 //   1. every unknown piece the model wrote gets the source run it attends to most (unused runs
 //      first), the classic "unk replacement";
-//   2. every source run still unused is inserted after the target word aligned to the source word
-//      before it (or before the word aligned to the one after it, at the sentence start).
+//   2. every source run still unused that is a word of its own (not a letter inside a word, like the
+//      "ç" of "Barça") is inserted after the target word aligned to the source word before it (or
+//      before the word aligned to the one after it, at the sentence start).
 // Target spans are updated so alignments and confidence go on working over the new text.
 #pragma once
 

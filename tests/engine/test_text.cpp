@@ -532,3 +532,13 @@ TEST_CASE("pass_through_unknown never cuts inside a character (bytes 0x85 / 0xA0
   CHECK(sanitize_utf8(target) == target);  // still valid UTF-8
   CHECK(target.find("\xE4\xBD\xA0") != std::string::npos);
 }
+
+TEST_CASE("pass_through_unknown leaves a letter inside a word to the model") {
+  const int unk = 0;
+  const std::string source = "Bar\xC3\xA7" "a";  // "Barça": ç unknown, between letters
+  const std::vector<Token> toks = {{5, "\xE2\x96\x81" "Bar", 0, 3}, {unk, "<unk>", 3, 5}, {6, "a", 5, 6}};
+  std::string target = "Bara";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 3}, {3, 4}};
+  pass_through_unknown(source, toks, unk, {5, 6}, {0.9f, 0.05f, 0.05f, 0.0f, 0.1f, 0.1f, 0.8f, 0.0f}, target, spans);
+  CHECK(target == "Bara");
+}
