@@ -64,8 +64,18 @@ def score_table(weights=WEIGHTS):
     return "\n".join(rows)
 
 
+def averaging(train):
+    """How the last round's weights were combined: checkpoints averaged, then maybe interpolated
+    with the round before (interpolate.py)."""
+    mix = train.get("interpolation")
+    if not mix:
+        return str(train.get("averaged", "?"))
+    return f'{train.get("averaged", "?")}, then {mix["weight_of_a"]:g} x this round + {1 - mix["weight_of_a"]:g} x {mix["b"]}'
+
+
 def training_table(weights=WEIGHTS):
-    """The card's training facts, from each shipped model file's provenance."""
+    """The card's training facts, from each shipped model file's provenance (valid_nll there is the
+    shipped weights' own, measured after an interpolation; else the last validation's)."""
     rows = ["| direction | rounds | steps | target tokens seen | epochs | training time | hardware | checkpoints averaged (last round) | last valid NLL | file |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for d in ("en-de", "de-en"):
@@ -74,7 +84,8 @@ def training_table(weights=WEIGHTS):
         t, hist = provenance.get("train", {}), provenance.get("history", [])
         rows.append(f'| {d} | {t.get("rounds", 1)} | {t.get("steps", "?")} | {t.get("target_tokens", 0) / 1e6:.1f} M | {t.get("epochs", 0):.2f} | '
                     f'{t.get("seconds", 0) / 3600:.2f} h | {t.get("device", "?")}, {t.get("threads", "?")} thread(s) | '
-                    f'{t.get("averaged", "?")} | {hist[-1]["valid_nll"] if hist else "?"} | {os.path.getsize(model_file) / 1e6:.1f} MB |')
+                    f'{averaging(t)} | {provenance.get("valid_nll", hist[-1]["valid_nll"] if hist else "?")} | '
+                    f'{os.path.getsize(model_file) / 1e6:.1f} MB |')
     return "\n".join(rows)
 
 

@@ -72,6 +72,8 @@ def main():
     ap.add_argument("--vocab-size", type=int, default=8000)
     ap.add_argument("--seed", type=int, default=1, help="training seed (round 20: 20)")
     ap.add_argument("--from-stage", choices=STAGES, default="backtranslate")
+    ap.add_argument("--gpu-student", action="store_true",
+                    help="the work folder's models came from gpu_round.py student (round 21): say so in the provenance")
     ap.add_argument("--continue-shipped", action="store_true",
                     help="keep the shipped vocabulary and start each direction from its shipped model")
     args = ap.parse_args()
@@ -123,7 +125,10 @@ def main():
         model_file = os.path.join(args.weights, d, "model.nmt")
         if "export" in stages:
             log(f"stage 4/6: int8 export of {d} (and an f32 copy in work/ for the fp32 scores)")
-            provenance = json.dumps({"train_args": training_args(os.path.join(args.work, d, "train.log"))})
+            provenance = {"train_args": training_args(os.path.join(args.work, d, "train.log"))}
+            if args.gpu_student:  # held to gpu_round.STUDENT_TRAIN_ARGS by the card test, not train.py's defaults
+                provenance["plan"] = "gpu_round.py student"
+            provenance = json.dumps(provenance)
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", model_file, "--provenance", provenance])
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
