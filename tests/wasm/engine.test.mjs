@@ -83,7 +83,7 @@ test('wasm and native alignments agree: tokens, word spans, attention within 1e-
   t.delete();
 });
 
-test('token and word probabilities: in (0, 1], the same in wasm and native (fixture and shipped model) within 1e-4 (4 decimals in the JSON)', () => {
+test('token and word probabilities: in (0, 1], the same in wasm and native (fixture within 1e-4, the JSON\'s 4 decimals; shipped model within 2e-3)', () => {
   const shipped = path.join(ROOT, 'weights/en-de/model.nmt');
   for (const model of [FIXTURE, shipped]) {
     const t = loaded(model);
@@ -98,9 +98,12 @@ test('token and word probabilities: in (0, 1], the same in wasm and native (fixt
           assert.equal(w.token_probs.length, w.target_tokens.length);
           assert.equal(w.target_word_probs.length, w.target_words.length);
           for (const p of [...w.token_probs, ...w.target_word_probs]) assert.ok(p > 0 && p <= 1, `${p}`);
-          w.token_probs.forEach((p, k) => assert.ok(Math.abs(p - n.token_probs[k]) <= 1e-4 + 1e-9, `${model} ${text}: ${p} vs ${n.token_probs[k]}`));
-          w.target_word_probs.forEach((p, k) => assert.ok(Math.abs(p - n.target_word_probs[k]) <= 1e-4 + 1e-9));
-          assert.ok(Math.abs(w.score - n.score) < 1e-4);
+          // The fixture agrees to the JSON's 4 decimals; the shipped model within 2e-3: the two builds'
+          // float rounding differs (FMA natively) and int8 activation rounding amplifies it (engine/BUILDING.md).
+          const tol = model === FIXTURE ? 1e-4 : 2e-3;
+          w.token_probs.forEach((p, k) => assert.ok(Math.abs(p - n.token_probs[k]) <= tol + 1e-9, `${model} ${text}: ${p} vs ${n.token_probs[k]}`));
+          w.target_word_probs.forEach((p, k) => assert.ok(Math.abs(p - n.target_word_probs[k]) <= tol + 1e-9));
+          assert.ok(Math.abs(w.score - n.score) < (model === FIXTURE ? 1e-4 : 2e-3));
         });
       }
     }
