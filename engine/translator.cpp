@@ -181,6 +181,9 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   s.source_begin = u.begin;
   s.source_end = u.end;
   s.source_ids = u.ids;
+  // A unit with no tokens (only zero-width or deleted characters) is not run, but its source is
+  // still "</s>", as source_tokens says: one token per id (found by tests/fuzz/fuzz_translate).
+  if (s.source_ids.empty()) s.source_ids.push_back(eos_id);
   s.target_ids = h.tokens;
   for (float lp : h.token_log_probs) s.token_probs.push_back(std::exp(lp));
   s.score = h.score;
