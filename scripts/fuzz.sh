@@ -29,7 +29,7 @@ for h in "${harnesses[@]}"; do
   if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
      "$bin" -max_total_time="$seconds" -max_len="$maxlen" -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
        -artifact_prefix="$crashes/" "$@" "$work" "tests/fuzz/corpus/$h" >"$log" 2>&1; then
-    grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$log" | tr '\n' ' '; echo
+    grep -aE '^stat::(number_of_executed_units|peak_rss_mb)' "$log" | tr '\n' ' '; echo
   else
     status=1
     tail -n 60 "$log"
