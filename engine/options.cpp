@@ -42,6 +42,7 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::rerank) return {nullptr, nullptr, &o.rerank};
   if (&spec == &option::alignments) return {nullptr, nullptr, &o.alignments};
   if (&spec == &option::all_heads) return {nullptr, nullptr, &o.all_heads};
+  if (&spec == &option::attention_limit) return {&o.attention_limit, nullptr, nullptr};
   if (&spec == &option::alternatives) return {&o.alternatives, nullptr, nullptr};
   return {};  // not in the table: nothing to read or write
 }

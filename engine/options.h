@@ -44,6 +44,9 @@ inline constexpr OptionSpec alignments{"alignments", OptionKind::flag, 0, 0, 1, 
                                        "keep the cross-attention and compute word alignments"};
 inline constexpr OptionSpec all_heads{"all_heads", OptionKind::flag, 0, 0, 1, true,
                                       "with alignments: also keep every decoder layer's every head"};
+// A cap on the alignment JSON: a 255-token chunk's attention matrices are the bulk of a result.
+inline constexpr OptionSpec attention_limit{"attention_limit", OptionKind::integer, 0, 0, 1024, true,
+                                            "with alignments: leave out the token attention (and heads) of sentences with more than this many source or target tokens; word alignments stay (0 = no limit)"};
 // A forced target prefix (search/forced_prefix.h) and how many next words alternatives() lists
 // after it (search/alternatives.h).
 inline constexpr OptionSpec prefix{"prefix", OptionKind::text, 0, 0, 0, true,
@@ -55,7 +58,7 @@ inline constexpr OptionSpec alternatives{"alternatives", OptionKind::integer, 5,
 inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
-    &option::prefix,       &option::alternatives,
+    &option::attention_limit, &option::prefix,    &option::alternatives,
 };
 
 struct TranslateOptions {
@@ -68,6 +71,7 @@ struct TranslateOptions {
   bool rerank = option::rerank.fallback != 0;  // only with a reverse model (Translator::translate's `reverse`)
   bool alignments = option::alignments.fallback != 0;
   bool all_heads = option::all_heads.fallback != 0;
+  int attention_limit = int(option::attention_limit.fallback);  // 0 = no limit
   std::string prefix;             // "" = none (Translator::translate then takes any text)
   int alternatives = int(option::alternatives.fallback);  // Translator::alternatives' count
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens

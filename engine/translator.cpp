@@ -478,8 +478,11 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   const Utf16Offsets ss(s.source), ts(s.target);
   j["source_tokens"] = tokens_json(s.source_tokens, ss);
   j["target_tokens"] = tokens_json(s.target_tokens, ts);
-  j["attention"] = matrix_json(s.attention.data(), s.target_tokens.size(), s.source_tokens.size());
-  if (options.all_heads && !s.heads.empty()) j["heads"] = heads_json(s, t.decoder_layers, t.n_heads);
+  const size_t limit = size_t(options.attention_limit);
+  if (limit == 0 || (s.source_tokens.size() <= limit && s.target_tokens.size() <= limit)) {
+    j["attention"] = matrix_json(s.attention.data(), s.target_tokens.size(), s.source_tokens.size());
+    if (options.all_heads && !s.heads.empty()) j["heads"] = heads_json(s, t.decoder_layers, t.n_heads);
+  }
   add_words_json(s.words, ss, ts, j);
   j["target_word_probs"] = probs_json(s.target_word_probs);
   return j;

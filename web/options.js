@@ -23,6 +23,7 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'rerank', kind: 'flag', default: true, cli: false, doc: "rerank the beam's candidates with the reverse model, when one is loaded" },
   { name: 'alignments', kind: 'flag', default: false, cli: true, doc: 'keep the cross-attention and compute word alignments' },
   { name: 'all_heads', kind: 'flag', default: false, cli: true, doc: "with alignments: also keep every decoder layer's every head" },
+  { name: 'attention_limit', kind: 'integer', default: 0, min: 0, max: 1024, cli: true, doc: 'with alignments: leave out the token attention (and heads) of sentences with more than this many source or target tokens; word alignments stay (0 = no limit)' },
   { name: 'prefix', kind: 'text', default: '', cli: true, doc: 'one sentence only: the translation starts with this text, kept exactly, and the search continues after it' },
   { name: 'alternatives', kind: 'integer', default: 5, min: 1, max: 20, cli: true, doc: 'list this many next words after the prefix, most probable first, each with the rest of the sentence (greedy)' },
 ].map((o) => Object.freeze(o)));

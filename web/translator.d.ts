@@ -172,6 +172,12 @@ export interface TranslateOptions {
   alignments?: boolean;
   /** Also return every decoder layer's per-head cross-attention (Sentence.heads). Default false. */
   allHeads?: boolean;
+  /**
+   * A cap on the result's size: sentences with more than this many source or target tokens come
+   * without `attention` (and `heads`); their word alignments, words and confidence stay. 0 to 1024;
+   * default 0 (no limit). A 255-token chunk's matrices are ~1 MB of JSON.
+   */
+  attentionLimit?: number;
   /** With a Translator created with `rerank`: rerank this request's candidates (default true). Ignored for beam 1. */
   rerank?: boolean;
   /**

@@ -39,6 +39,20 @@ class AlignmentJson(unittest.TestCase):
                     self.assertAlmostEqual(sum(row), 1.0, delta=1e-3)
                     self.assertTrue(all(abs(x * 1e5 - round(x * 1e5)) < 1e-6 for x in row))
 
+    def test_attention_limit_leaves_out_big_matrices_and_keeps_word_alignments(self):
+        text = "The house is small. The list says " + " ".join(f"word{i}" for i in range(60)) + "."
+        doc = json.loads(self.run_nmt(text, "--attention-limit", "40", "--all-heads"))
+        short, long = doc["sentences"]
+        self.assertIn("attention", short)
+        self.assertIn("heads", short)
+        self.assertGreater(len(long["source_tokens"]), 40)
+        self.assertNotIn("attention", long)
+        self.assertNotIn("heads", long)
+        self.assertTrue(long["word_alignments"] and long["target_words"] and long["target_word_probs"])
+        r = subprocess.run([NMT, "--model", MODEL, "--attention-limit", "2000"], input="x\n", capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--attention-limit must be an integer from 0 to 1024", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -76,6 +76,8 @@ TEST_CASE("prefix is a text option and alternatives a count, from the same table
   CHECK(error(R"({"prefix": 5})") == "prefix must be a string (got 5)");
   CHECK(error(R"({"prefix": null})") == "prefix must be a string (got null)");
   CHECK(error(R"({"alternatives": 21})") == "alternatives must be an integer from 1 to 20 (got 21)");
+  CHECK(error(R"({"attention_limit": 2000})") == "attention_limit must be an integer from 0 to 1024 (got 2000)");
+  CHECK(nmt::options_from_json(R"({"attention_limit": 64})")->attention_limit == 64);
   CHECK(error(R"({"alternatives": "5"})") == "alternatives must be an integer from 1 to 20 (got \"5\")");
   CHECK(nmt::allowed_values(nmt::option::prefix) == "a string");
 }

@@ -36,7 +36,7 @@ export async function everything(manifestUrl: URL): Promise<number> {
   const controller = new AbortController();
   const request: TranslateOptions = {
     beam: 1, lengthPenalty: 0.6, coveragePenalty: 0.1, maxLengthRatio: 1.5, reverseWeight: 0.3, alignments: true,
-    allHeads: true, rerank: false, chunkChars: 500, signal: controller.signal,
+    allHeads: true, attentionLimit: 64, rerank: false, chunkChars: 500, signal: controller.signal,
     onProgress: (p: TranslateProgress) => console.log(p.done / p.total, p.text, p.sentences.length, p.range[1] - p.range[0]),
   };
   const r: Translation = await t.translate('Hallo Welt.', request);
