@@ -222,9 +222,16 @@ export class WorkerPool {
       for (const h of this.helpers) if (h.job === job) h.job = null;
       if (error) {
         job.failed = true;
-        // Helpers still inside a chunk of this request are ended: nothing may wait behind them.
+        // Helpers still inside a chunk of this request are ended: nothing may wait behind them, and
+        // nothing they would still do (a result, an error, a crash) can reach another request.
         for (const h of [...this.helpers]) if (h.busyFor === job) { h.terminate(); this.forget(h); }
-        emit({ id: req.id, status: Status.ERROR, error: errorPayload(error.code || ErrorCode.TRANSLATE, error.message || String(error)) });
+        // The first worker may still be inside a chunk too (a helper failed first): it cannot be
+        // stopped mid-call, so translator.js replaces it (`primaryBusy`), as after an abort. Were it
+        // kept, the next request would wait behind that chunk, and the chunk's late crash or death
+        // would fail that request.
+        const primaryBusy = primary.pending.size > 0;
+        primary.fail(new TranslatorError(ErrorCode.ABORTED, 'the request failed'));
+        emit({ id: req.id, status: Status.ERROR, error: errorPayload(error.code || ErrorCode.TRANSLATE, error.message || String(error)), primaryBusy });
         return;
       }
       out += text.slice(consumed);

@@ -671,8 +671,14 @@ export class Translator {
           if (this.#firstTranslationMs === null && req.text !== undefined) this.#firstTranslationMs = clock() - this.#createdAt;
           this.#settle(req, null, result);
         }
+        // A pooled request that failed while this worker was still inside one of its chunks (a
+        // helper failed first; pool.js says so): the worker is replaced, so that nothing of that
+        // chunk (its result, its crash, its death) reaches the next request, which runs at once.
+        if (req.pooled && m.status === Status.ERROR && m.primaryBusy) {
+          this.#replaceWorker();
+        }
         // A large request leaves the worker's WebAssembly memory grown for good: replace the worker.
-        if (!req.init && req.text !== undefined && req.text.length >= this.#recycleChars) {
+        else if (!req.init && req.text !== undefined && req.text.length >= this.#recycleChars) {
           if (req.pooled && this.#pool) this.#pool.recycle();
           this.#replaceWorker();
         }
