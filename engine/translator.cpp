@@ -32,6 +32,9 @@ struct Unit {
   size_t piece = 0;           // index of its sentence in the segmentation
   std::vector<Token> tokens;  // spans relative to `begin`
   std::vector<int> ids;       // the tokens' ids + eos, as the encoder takes them; empty without tokens
+  // Visible characters the tokenizer deleted (U+FFFD): bytes relative to `begin`, copied over by
+  // text/pass_through.h so that no text is lost.
+  std::vector<std::pair<size_t, size_t>> dropped;
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -85,7 +88,12 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     if (!pieces[p].is_sentence) continue;
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     const std::vector<Token> toks = tokenizer.encode(sentence);
-    for (auto [a, b] : chunk_tokens(toks, max_tokens)) units.push_back(make_unit(toks, a, b, pieces[p], p, c.eos_id));
+    for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
+      Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
+      u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
+                               [&](std::string_view ch) { return tokenizer.normalizes_to_nothing(ch); });
+      units.push_back(std::move(u));
+    }
   }
   return units;
 }
@@ -192,9 +200,10 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     if (id != eos_id) words_ids.push_back(id);
   std::vector<std::pair<size_t, size_t>> spans;
   s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
-  if (has_unknown(u.tokens, tokenizer.unk_id()))  // emoji, other scripts: copied over, not lost
+  // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
+  if (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty())
     pass_through_unknown(s.source, u.tokens, tokenizer.unk_id(), words_ids, h.attention, s.target, spans,
-                         prefix ? prefix->text.size() : 0);
+                         prefix ? prefix->text.size() : 0, u.dropped);
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }
@@ -346,7 +355,8 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const std::vector<Unit> units = tokenize_sentences(text, pieces, m.tokenizer, c);         // tokens
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
-  for (const Unit& u : units) search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id());
+  for (const Unit& u : units)
+    search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty();
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
     prefix = prefix_for(units, options.prefix, m.tokenizer, c);

@@ -2,6 +2,7 @@
 #include "text/pass_through.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "text/utf8.h"
 
@@ -9,9 +10,11 @@ namespace nmt {
 namespace {
 
 struct UnknownRun {
-  size_t first, last;  // source token indices, inclusive
+  size_t first, last;  // source token indices, inclusive (unknown runs only)
   size_t begin, end;   // bytes in the source
   bool used = false;
+  bool dropped = false;        // characters the tokenizer deleted: no token of their own
+  long prev = -1, next = -1;   // the tokens before and after the run (-1: none)
 };
 
 std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vector<Token>& toks, int unk_id) {
@@ -37,7 +40,30 @@ std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vecto
     }
   }
   runs.erase(std::remove_if(runs.begin(), runs.end(), [](const UnknownRun& r) { return r.begin >= r.end; }), runs.end());
+  for (UnknownRun& r : runs) {
+    r.prev = long(r.first) - 1;
+    r.next = r.last + 1 < toks.size() ? long(r.last + 1) : -1;
+  }
   return runs;
+}
+
+// The dropped ranges as runs: the token before is the last one ending at or before the run (a
+// token's span may reach back over the deleted characters before it, "▁b" of "a \uFFFD b"), the
+// token after the first one ending after it.
+void add_dropped_runs(std::vector<UnknownRun>& runs, const std::vector<Token>& toks,
+                      const std::vector<std::pair<size_t, size_t>>& dropped, size_t source_size) {
+  for (auto [b, e] : dropped) {
+    e = std::min(e, source_size);
+    if (b >= e) continue;
+    UnknownRun r{0, 0, b, e};
+    r.dropped = true;
+    for (size_t i = 0; i < toks.size(); ++i) {
+      if (toks[i].end <= b) r.prev = long(i);
+      if (toks[i].end > e && r.next < 0) r.next = long(i);
+    }
+    runs.push_back(r);
+  }
+  std::stable_sort(runs.begin(), runs.end(), [](const UnknownRun& x, const UnknownRun& y) { return x.begin < y.begin; });
 }
 
 bool is_word_character(char32_t cp) { return is_letter(cp) || is_digit(cp) || is_mark(cp); }
@@ -110,8 +136,10 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
 
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
-                          std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes) {
+                          std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes,
+                          const std::vector<std::pair<size_t, size_t>>& dropped) {
   std::vector<UnknownRun> runs = unknown_runs(source, source_tokens, unk_id);
+  add_dropped_runs(runs, source_tokens, dropped, source.size());
   if (runs.empty()) return;
   const size_t cols = source_tokens.size() + 1;  // + eos
   const size_t rows = target_ids.size();
@@ -126,6 +154,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     size_t pick = 0;
     float best = -1e9f;
     for (size_t r = 0; r < runs.size(); ++r) {
+      if (runs[r].dropped) continue;  // the model never saw these: no unknown piece of theirs
       const float a = have_attention ? attention_on(att, cols, t, runs[r].first, runs[r].last) : -float(r);
       if (!runs[r].used && a > best) best = a, pick = r;
     }
@@ -156,30 +185,65 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   }
 
   // 2. Runs the model left out go next to the translation of their neighbour word, when they are
-  //    words of their own: a letter inside a word ("ç" of "Barça") is the model's to spell.
+  //    words of their own: a letter inside a word ("ç" of "Barça") is the model's to spell. Deleted
+  //    characters never reached the model, so they go in wherever they stand.
   for (UnknownRun& run : runs) {
-    if (run.used || inside_word(source, run)) continue;
+    if (run.used || (!run.dropped && inside_word(source, run))) continue;
     const std::string text = source.substr(run.begin, run.end - run.begin);
     size_t at = target.size();
     bool before = false;
-    if (run.first > 0) {  // after the target word aligned to the source token before the run
-      const long t = best_target_for(att, rows, cols, run.first - 1);
+    if (run.prev >= 0) {  // after the target word aligned to the source token before the run
+      const long t = best_target_for(att, rows, cols, size_t(run.prev));
       if (t >= 0) at = word_end(target, spans[size_t(t)].second > spans[size_t(t)].first ? spans[size_t(t)].second - 1 : spans[size_t(t)].first);
-    } else if (run.last + 1 < source_tokens.size()) {  // at the start: before the word aligned to the next one
-      const long t = best_target_for(att, rows, cols, run.last + 1);
+    } else if (run.next >= 0) {  // at the start: before the word aligned to the next one
+      const long t = best_target_for(att, rows, cols, size_t(run.next));
       at = t >= 0 ? word_begin(target, spans[size_t(t)].first) : 0;
       if (t >= 0 && at < target.size() && target[at] == ' ') ++at;
       before = true;
     }
     if (!have_attention) {  // by position: at the same relative place
-      at = run.first == 0 ? 0 : target.size();
-      before = run.first == 0;
+      at = run.prev < 0 ? 0 : target.size();
+      before = run.prev < 0;
     }
     at = std::min(std::max(at, fixed_bytes), target.size());
     const std::string piece = before ? text + (at < target.size() ? " " : "") : (at > 0 ? " " : "") + text;
     insert_at(target, spans, at, piece);
     run.used = true;
   }
+}
+
+bool is_invisible(char32_t cp) {
+  return cp == 0x00AD || cp == 0x034F || cp == 0x061C || cp == 0x115F || cp == 0x1160 || cp == 0x17B4 || cp == 0x17B5 ||
+         (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x206F) || cp == 0x3164 || (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF ||
+         cp == 0xFFA0 || (cp >= 0xFFF0 && cp <= 0xFFF8) || (cp >= 0x1BCA0 && cp <= 0x1BCA3) ||
+         (cp >= 0x1D173 && cp <= 0x1D17A) || (cp >= 0xE0000 && cp <= 0xE0FFF);
+}
+
+std::vector<std::pair<size_t, size_t>> dropped_runs(const std::string& source,
+                                                    const std::function<bool(std::string_view)>& deleted) {
+  std::vector<std::pair<size_t, size_t>> runs;
+  std::unordered_map<char32_t, bool> asked;  // one question per distinct character
+  bool open = false;  // the last run may still grow (only whitespace / invisible characters since)
+  for (size_t i = 0; i < source.size();) {
+    char32_t cp;
+    const size_t length = decode_utf8(source, i, cp);
+    bool lost = false;
+    if (cp >= 0x80 && !is_whitespace(cp) && !is_control(cp) && !is_invisible(cp)) {
+      auto it = asked.find(cp);
+      if (it == asked.end()) it = asked.emplace(cp, deleted(std::string_view(source).substr(i, length))).first;
+      lost = it->second;
+    }
+    if (lost) {
+      if (open) runs.back().second = i + length;
+      else runs.emplace_back(i, i + length);
+      open = true;
+    } else if (!(is_whitespace(cp) || is_invisible(cp))) {
+      open = false;  // text the tokenizer writes: the run ends
+    }
+    i += length;
+  }
+  return runs;
 }
 
 }  // namespace nmt

@@ -6,11 +6,16 @@
 //   2. every source run still unused that is a word of its own (not a letter inside a word, like the
 //      "ç" of "Barça") is inserted after the target word aligned to the source word before it (or
 //      before the word aligned to the one after it, at the sentence start).
+// Characters the tokenizer deletes outright (U+FFFD: no piece at all, not even the unknown one)
+// are never seen by the model; their visible runs (`dropped_runs`) are inserted the same way as in
+// step 2, even inside a word, and a sentence of nothing else becomes its own text, verbatim.
 // Target spans are updated so alignments and confidence go on working over the new text.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,8 +31,24 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id);
 // source_tokens.size() + 1 (eos)] row-major, the alignment layer's mean cross-attention (may be
 // empty: then the runs are placed by position alone). The first `fixed_bytes` of the target (a
 // forced prefix, kept verbatim) are neither replaced nor inserted into.
+// `dropped`: byte ranges of the source the tokenizer gave no piece for (dropped_runs), inserted
+// after the translation of the token before them (before that of the token after them at the
+// start; the whole target when the sentence has no tokens).
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
-                          std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes = 0);
+                          std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes = 0,
+                          const std::vector<std::pair<size_t, size_t>>& dropped = {});
+
+// The runs of visible characters in `source` that `deleted` says the tokenizer writes nothing for
+// (SentencePiece::normalizes_to_nothing; asked once per distinct non-ASCII character, never for
+// whitespace, control or invisible format characters such as U+200B, which are not text to keep):
+// [begin, end) bytes, one run across the whitespace and invisible characters between two such
+// characters ("\uFFFD \uFFFD" is one run).
+std::vector<std::pair<size_t, size_t>> dropped_runs(const std::string& source,
+                                                    const std::function<bool(std::string_view)>& deleted);
+
+// Whether the character is invisible on its own: default-ignorable format characters (zero-width
+// space and joiners, BOM, soft hyphen, bidi controls, variation selectors, tags).
+bool is_invisible(char32_t cp);
 
 }  // namespace nmt

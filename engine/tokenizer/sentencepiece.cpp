@@ -236,6 +236,14 @@ std::vector<SentencePiece::Span> SentencePiece::viterbi(std::string_view normali
   return path;
 }
 
+bool SentencePiece::normalizes_to_nothing(std::string_view text) const {
+  if (pieces_.empty()) return false;  // default-constructed: no normalizer to ask
+  std::string normalized;
+  std::vector<size_t> norm_to_orig;
+  normalizer_.normalize(text, &normalized, &norm_to_orig);
+  return normalized.empty();
+}
+
 std::vector<Token> SentencePiece::encode(std::string_view text) const {
   if (pieces_.empty()) return {};  // default-constructed
   std::string normalized;

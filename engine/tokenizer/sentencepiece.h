@@ -58,6 +58,11 @@ class SentencePiece {
   std::string decode(const std::vector<int>& ids,
                      std::vector<std::pair<size_t, size_t>>* spans = nullptr) const;
 
+  // True when the normalizer turns `text` (e.g. one character) into nothing at all, so encode()
+  // gives it no piece and the model never sees it: whitespace, and characters the charsmap deletes
+  // (nmt_nfkc: U+FFFD, U+200B, U+FEFF). text/pass_through.h copies the visible ones over.
+  bool normalizes_to_nothing(std::string_view text) const;
+
   int vocab_size() const { return static_cast<int>(pieces_.size()); }
   const std::string& id_to_piece(int id) const;  // "" for ids out of range
   int unk_id() const { return unk_id_; }

@@ -65,5 +65,27 @@ class PassThrough(unittest.TestCase):
         for run in ("🍕", "🍦"):
             self.assertIn(run, words)
 
+    def test_no_text_is_lost(self):
+        """A sentence the tokenizer gives no piece for (only U+FFFD, which it deletes) comes back
+        verbatim; U+FFFD after, before or inside a sentence and emoji-only lines are kept; a lone
+        control character is read as a space (one line in, one line out)."""
+        fffd = "\ufffd"
+        for direction, normal in (("en-de", "The house is small."), ("de-en", "Das Haus ist klein.")):
+            model = os.path.join(ROOT, "weights", direction, "model.nmt")
+            lines = [fffd, fffd + fffd + " " + fffd, normal + " " + fffd + fffd, fffd + " " + normal,
+                     "😀", "😀 🎉", "\x01", normal + "\x01" + fffd]
+            for args in (["--beam", "1"], ["--beam", "4"]):
+                out = translate(model, lines, *args)
+                with self.subTest(direction=direction, args=args):
+                    self.assertEqual(out[0], fffd)
+                    self.assertEqual(out[1], fffd + fffd + " " + fffd)
+                    self.assertIn(fffd + fffd, out[2])
+                    self.assertTrue(out[2].startswith(translate(model, [normal], *args)[0]), out[2])
+                    self.assertEqual(out[3].count(fffd), 1)
+                    self.assertEqual(out[4], "😀")
+                    self.assertTrue("😀" in out[5] and "🎉" in out[5], out[5])
+                    self.assertEqual(out[6].strip(), "")
+                    self.assertEqual(out[7].count(fffd), 1)
+
 if __name__ == "__main__":
     unittest.main()

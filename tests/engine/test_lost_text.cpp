@@ -1,0 +1,143 @@
+// No text is lost (text/pass_through.h): characters the tokenizer deletes outright (U+FFFD gets no
+// piece, not even the unknown one) are copied into the translation like emoji are, and a sentence
+// of nothing else comes back as its own text. Unit tests of dropped_runs / pass_through_unknown,
+// then the whole translate() on the fixture model.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "text/pass_through.h"
+#include "text/utf8.h"
+#include "translator.h"
+
+namespace {
+
+const std::string kFffd = "\xEF\xBF\xBD";        // U+FFFD
+const std::string kZwsp = "\xE2\x80\x8B";        // U+200B
+const std::string kGrin = "\xF0\x9F\x98\x80";    // 😀
+const std::string kParty = "\xF0\x9F\x8E\x89";   // 🎉
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// A stand-in for SentencePiece::normalizes_to_nothing: deletes U+FFFD and U+200B.
+bool deletes(std::string_view ch) { return ch == kFffd || ch == kZwsp; }
+
+}  // namespace
+
+TEST_CASE("dropped_runs: visible deleted characters, one run across the spaces between them") {
+  using Runs = std::vector<std::pair<size_t, size_t>>;
+  CHECK(nmt::dropped_runs("", deletes).empty());
+  CHECK(nmt::dropped_runs("The house.", deletes).empty());
+  CHECK(nmt::dropped_runs(kFffd, deletes) == Runs{{0, 3}});
+  CHECK(nmt::dropped_runs(kFffd + kFffd + " " + kFffd + " ", deletes) == Runs{{0, 10}});
+  CHECK(nmt::dropped_runs("a " + kFffd + " b " + kFffd, deletes) == Runs{{2, 5}, {8, 11}});
+  // invisible characters are not text to keep: never a run of their own, but inside one they stay
+  CHECK(nmt::dropped_runs(kZwsp + "a", deletes).empty());
+  CHECK(nmt::dropped_runs(kFffd + kZwsp + kFffd, deletes) == Runs{{0, 9}});
+  // asked once per distinct character, never for ASCII, whitespace or controls
+  int asked = 0;
+  nmt::dropped_runs("ab \x01\t" + kFffd + kFffd + " \xC3\xA4" + kFffd, [&](std::string_view ch) {
+    ++asked;
+    return deletes(ch);
+  });
+  CHECK(asked == 2);  // U+FFFD and ä
+  CHECK(nmt::is_invisible(0x200B));
+  CHECK(nmt::is_invisible(0xFEFF));
+  CHECK(!nmt::is_invisible(0xFFFD));
+}
+
+TEST_CASE("pass_through_unknown: a deleted run goes after its neighbour's translation; alone it is the whole target") {
+  const int unk = 0;
+  // "a \uFFFD b": the tokenizer gives "▁a" and a "▁b" whose span reaches back over the U+FFFD
+  const std::string source = "a " + kFffd + " b";
+  const std::vector<nmt::Token> toks = {{5, "\xE2\x96\x81" "a", 0, 1}, {6, "\xE2\x96\x81" "b", 1, 7}};
+  std::string target = "x y";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 1}, {1, 3}};
+  const std::vector<float> attention = {0.9f, 0.05f, 0.05f,   // "x" looks at a
+                                        0.05f, 0.9f, 0.05f};  // " y" looks at b
+  nmt::pass_through_unknown(source, toks, unk, {5, 6}, attention, target, spans, 0, {{2, 5}});
+  CHECK(target == "x " + kFffd + " y");
+  CHECK(target.substr(spans[1].first, spans[1].second - spans[1].first) == " y");
+  // without attention: by position (after the translation)
+  std::string plain = "x y";
+  auto s2 = std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 3}};
+  nmt::pass_through_unknown(source, toks, unk, {5, 6}, {}, plain, s2, 0, {{2, 5}});
+  CHECK(count(plain, kFffd) == 1);
+  // a sentence without tokens: its text is the translation
+  std::string empty;
+  std::vector<std::pair<size_t, size_t>> none;
+  nmt::pass_through_unknown(kFffd + kFffd, {}, unk, {}, {}, empty, none, 0, {{0, 6}});
+  CHECK(empty == kFffd + kFffd);
+  // inside a word too (the model saw "Strae"): the character is not the model's to spell
+  std::string word = "Strae";
+  auto s3 = std::vector<std::pair<size_t, size_t>>{{0, 5}};
+  nmt::pass_through_unknown("Stra" + kFffd + "e", {{7, "\xE2\x96\x81" "Stra", 0, 4}, {8, "e", 4, 8}}, unk, {9},
+                            {0.5f, 0.5f, 0.0f}, word, s3, 0, {{4, 7}});
+  CHECK(count(word, kFffd) == 1);
+  // a forced prefix stays as it is
+  std::string fixed = "x y";
+  auto s4 = std::vector<std::pair<size_t, size_t>>{{0, 1}, {1, 3}};
+  nmt::pass_through_unknown(kFffd + " a b", {{5, "\xE2\x96\x81" "a", 0, 5}, {6, "\xE2\x96\x81" "b", 5, 7}}, unk, {5, 6},
+                            attention, fixed, s4, /*fixed_bytes=*/3, {{0, 3}});
+  CHECK(fixed.rfind("x y", 0) == 0);
+  CHECK(count(fixed, kFffd) == 1);
+}
+
+TEST_CASE("translate(): U+FFFD, emoji and lone controls are never lost (fixture model)") {
+  auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+  REQUIRE(loaded);
+  const nmt::Translator& t = *loaded.value();
+  for (int beam : {1, 2}) {
+    for (bool alignments : {false, true}) {
+      CAPTURE(beam);
+      CAPTURE(alignments);
+      nmt::TranslateOptions options;
+      options.beam_size = beam;
+      options.alignments = alignments;
+      auto run = [&](const std::string& text) {
+        auto r = t.translate(text, options);
+        REQUIRE(r);
+        for (const nmt::SentenceTranslation& s : r->sentences) {  // ranges still index the text
+          CHECK(r->text.substr(s.target_begin, s.target_end - s.target_begin) == s.target);
+          if (!alignments) continue;
+          for (const auto& k : s.target_tokens) CHECK(k.end <= s.target.size());
+          for (const auto& w : s.words.target_words) CHECK(w.end <= s.target.size());
+        }
+        CHECK(nmt::sanitize_utf8(r->text) == r->text);
+        return r.value();
+      };
+      // a sentence of only U+FFFD: its text, verbatim
+      CHECK(run(kFffd).text == kFffd);
+      CHECK(run(kFffd + kFffd + " " + kFffd + "\n").text == kFffd + kFffd + " " + kFffd + "\n");
+      // after a normal sentence, in the same sentence and on a line of its own
+      const std::string hello = run("Hello.").text;
+      const nmt::Translation same = run("Hello. " + kFffd + kFffd);
+      CHECK(count(same.text, kFffd) == 2);
+      CHECK(same.text.find(kFffd + kFffd) != std::string::npos);
+      CHECK(run("Hello.\n" + kFffd + "\n").text == hello + "\n" + kFffd + "\n");
+      CHECK(count(run(kFffd + " The house is small.").text, kFffd) == 1);
+      CHECK(count(run("The " + kFffd + " house is small.").text, kFffd) == 1);
+      // emoji only
+      CHECK(run(kGrin).text == kGrin);
+      const std::string two = run(kGrin + " " + kParty).text;
+      CHECK(count(two, kGrin) == 1);
+      CHECK(count(two, kParty) == 1);
+      CHECK(count(run("Hello.\n" + kGrin + kFffd + "\n").text, kFffd) == 1);
+      // lone controls are read as spaces (the caller's offsets stay exact): whitespace back, no crash
+      for (const std::string& control : {std::string("\x01"), std::string(1, '\0'), std::string("\x1F\x7F")}) {
+        const nmt::Translation r = run(control);
+        CHECK(r.text.size() == control.size());
+        CHECK(r.text.find_first_not_of(' ') == std::string::npos);
+        CHECK(r.sentences.empty());
+      }
+      CHECK(count(run("Hello.\x01" + kFffd).text, kFffd) == 1);
+      // an invisible character alone is not text to keep (as before): nothing to translate
+      CHECK(run(kZwsp).text.empty());
+    }
+  }
+}
