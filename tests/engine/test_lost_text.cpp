@@ -122,6 +122,9 @@ TEST_CASE("translate(): U+FFFD, emoji and lone controls are never lost (fixture 
       CHECK(run("Hello.\n" + kFffd + "\n").text == hello + "\n" + kFffd + "\n");
       CHECK(count(run(kFffd + " The house is small.").text, kFffd) == 1);
       CHECK(count(run("The " + kFffd + " house is small.").text, kFffd) == 1);
+      // SentencePiece's own meta symbol "▁" (U+2581), which its normalizer reads as a space
+      CHECK(run("\xE2\x96\x81").text == "\xE2\x96\x81");
+      CHECK(count(run("The \xE2\x96\x81 house.").text, "\xE2\x96\x81") == 1);
       // emoji only
       CHECK(run(kGrin).text == kGrin);
       const std::string two = run(kGrin + " " + kParty).text;
