@@ -41,7 +41,10 @@
  * model's url/source/reverse; an 'init' that carries it back starts from those, with no download,
  * check, compile or progress report (its own 'ready' then has `reuse: null`). The worker pool
  * (pool.js) starts its extra workers the same way and sends each chunk of a long input as a
- * 'translate' with chunkChars Infinity (the chunk is given to the engine whole).
+ * 'translate' with chunkChars Infinity (the chunk is given to the engine whole). The 'error' the pool
+ * gives translator.js for a pooled request that failed while the first worker was still inside one
+ * of its chunks carries `primaryBusy: true` (main thread only, no worker sends it): that worker is
+ * then replaced, so nothing of that chunk reaches the next request.
  */
 
 /**
