@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/profile.h"
 #include "translator.h"
 
 namespace {
@@ -105,4 +106,8 @@ EMSCRIPTEN_BINDINGS(nmt_engine) {
       .function("translate", &WasmTranslator::translate)
       .function("alternatives", &WasmTranslator::alternatives);
   emscripten::function("optionSpecs", &nmt::option_specs_json);
+  // Opt-in profiler (engine/common/profile.h), for the benchmarks: profileEnable(true) turns it on
+  // and zeroes it, profileReport() is its JSON.
+  emscripten::function("profileEnable", &nmt::profile::set_enabled);
+  emscripten::function("profileReport", &nmt::profile::report_json);
 }

@@ -1,4 +1,8 @@
-// Small element-wise kernels: relu, add, and row argmax (greedy decoding over the vocabulary).
+// Small element-wise kernels: relu, add, row argmax (greedy decoding over the vocabulary) and block
+// maxima (the beam's top-k).
+
+#include <algorithm>
+#include <cmath>
 
 #include "kernels/simd.h"
 
@@ -51,6 +55,24 @@ void argmax_rows(const float* X, int M, int N, int* out) {
     while (i < n_full && xsimd::none(Batch::load_unaligned(x + i) == vm)) i += W;
     while (i < size_t(N) && !(x[i] == max)) ++i;
     out[m] = i < size_t(N) ? int(i) : 0;
+  }
+}
+
+// Whole blocks whose size is a multiple of W: a vector max, then its lanes; the rest in scalar.
+void block_max(const float* X, int N, int block, float* out) {
+  for (int b = 0, start = 0; start < N; ++b, start += block) {
+    const int end = std::min(N, start + block);
+    float m = -INFINITY;
+    int n = start;
+    if (block % int(W) == 0 && end - start == block) {
+      Batch vmax = Batch::load_unaligned(X + n);
+      for (n += int(W); n < end; n += int(W)) vmax = xsimd::max(vmax, Batch::load_unaligned(X + n));
+      alignas(64) float lanes[W];
+      vmax.store_aligned(lanes);
+      for (size_t l = 0; l < W; ++l) m = lanes[l] > m ? lanes[l] : m;
+    }
+    for (; n < end; ++n) m = X[n] > m ? X[n] : m;
+    out[b] = m;
   }
 }
 

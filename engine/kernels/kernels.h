@@ -38,6 +38,9 @@ void relu(float* X, size_t n);
 void add(const float* a, const float* b, float* y, size_t n);
 // out[m] = argmax_n X[m,n], the first index on ties (greedy decoding).
 void argmax_rows(const float* X, int M, int N, int* out);
+// out[b] = max X[b·block .. min(N, (b+1)·block)) for b < ceil(N / block): lets the beam's top-k
+// skip blocks that cannot hold a candidate. Input without NaN (max of -INFINITY only is -INFINITY).
+void block_max(const float* X, int N, int block, float* out);
 
 }  // namespace nmt::kernels
 
@@ -56,5 +59,6 @@ void layer_norm_rows(const float* X, const float* gamma, const float* beta, floa
 void relu(float* X, size_t n);
 void add(const float* a, const float* b, float* y, size_t n);
 void argmax_rows(const float* X, int M, int N, int* out);
+void block_max(const float* X, int N, int block, float* out);
 
 }  // namespace nmt::kernels::ref

@@ -117,4 +117,12 @@ void argmax_rows(const float* X, int M, int N, int* out) {
   }
 }
 
+void block_max(const float* X, int N, int block, float* out) {
+  for (int b = 0; b * block < N; ++b) {
+    float m = -INFINITY;
+    for (int n = b * block; n < std::min(N, (b + 1) * block); ++n) m = X[n] > m ? X[n] : m;
+    out[b] = m;
+  }
+}
+
 }  // namespace nmt::kernels::ref

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/profile.h"
 #include "kernels/kernels.h"
 
 namespace nmt {
@@ -21,10 +22,14 @@ void ensure(std::vector<float>& v, size_t n) {
 // probs[tq, tk] keeps the attention weights.
 void attend_head(const float* q, int ldq, const float* k, const float* v, int ldkv, int tq, int tk, int hd,
                  float* probs, float* out, int ldo) {
+  NMT_PROFILE(attention);
   kernels::gemm_f32_nt(q, ldq, k, ldkv, nullptr, probs, tk, tq, tk, hd);
   const float root = std::sqrt(float(hd));
   for (int i = 0; i < tq * tk; ++i) probs[i] /= root;  // divide (not multiply): same rounding as PyTorch
-  kernels::softmax_rows(probs, tq, tk);
+  {
+    NMT_PROFILE(softmax);
+    kernels::softmax_rows(probs, tq, tk);
+  }
   kernels::gemm_f32_nn(probs, tk, v, ldkv, out, ldo, tq, hd, tk);
 }
 
@@ -127,18 +132,39 @@ Result<Transformer> Transformer::create(const ModelFile& file) {
   return t;
 }
 
-void Transformer::linear(const Linear& l, const float* x, int rows, float* y, Workspace& ws) const {
-  if (l.q) {
-    if (ws.quantized.size() < size_t(rows) * l.in) ws.quantized.resize(size_t(rows) * l.in);
-    ensure(ws.row_scales, rows);
-    kernels::quantize_rows(x, ws.quantized.data(), ws.row_scales.data(), rows, l.in);
-    kernels::gemm_i8_nt(ws.quantized.data(), ws.row_scales.data(), l.q, l.scale, l.bias, y, rows, l.out, l.in);
-  } else {
-    kernels::gemm_f32_nt(x, l.in, l.w, l.in, l.bias, y, l.out, rows, l.out, l.in);
+void Transformer::linear(const Linear& l, const float* x, int rows, float* y, Workspace& ws,
+                         profile::Category category) const {
+  linears_impl({{&l, y}}, x, rows, ws, category);
+}
+
+void Transformer::linears(std::initializer_list<std::pair<const Linear*, float*>> layers, const float* x, int rows,
+                          Workspace& ws) const {
+  linears_impl(layers, x, rows, ws, profile::Category::gemm);
+}
+
+void Transformer::linears_impl(std::initializer_list<std::pair<const Linear*, float*>> layers, const float* x,
+                               int rows, Workspace& ws, profile::Category category) const {
+  bool quantized = false;  // ws.quantized holds x's rows
+  for (const auto& [l, y] : layers) {
+    if (l->q) {
+      if (!quantized) {
+        NMT_PROFILE(quantize);
+        if (ws.quantized.size() < size_t(rows) * l->in) ws.quantized.resize(size_t(rows) * l->in);
+        ensure(ws.row_scales, rows);
+        kernels::quantize_rows(x, ws.quantized.data(), ws.row_scales.data(), rows, l->in);
+        quantized = true;
+      }
+      profile::GemmScope timed(category, rows, l->out, l->in);
+      kernels::gemm_i8_nt(ws.quantized.data(), ws.row_scales.data(), l->q, l->scale, l->bias, y, rows, l->out, l->in);
+    } else {
+      profile::GemmScope timed(category, rows, l->out, l->in);
+      kernels::gemm_f32_nt(x, l->in, l->w, l->in, l->bias, y, l->out, rows, l->out, l->in);
+    }
   }
 }
 
 void Transformer::norm(const LayerNorm& n, const float* x, int rows, float* y) const {
+  NMT_PROFILE(layer_norm);
   kernels::layer_norm_rows(x, n.gamma, n.beta, y, rows, cfg_.d_model, cfg_.norm_eps);
 }
 
@@ -210,9 +236,7 @@ EncoderOutput Transformer::encode(const std::vector<std::vector<int>>& sentences
       ensure(ws.k, size_t(n) * d);
       ensure(ws.v, size_t(n) * d);
       ensure(ws.context, size_t(n) * d);
-      linear(a.q_proj, h, n, ws.q.data(), ws);
-      linear(a.k_proj, h, n, ws.k.data(), ws);
-      linear(a.v_proj, h, n, ws.v.data(), ws);
+      linears({{&a.q_proj, ws.q.data()}, {&a.k_proj, ws.k.data()}, {&a.v_proj, ws.v.data()}}, h, n, ws);
       ensure(ws.scores, size_t(e.max_length) * e.max_length);
       for (size_t s = 0; s < sentences.size(); ++s) {
         const size_t off = size_t(e.offsets[s]) * d;
@@ -232,8 +256,8 @@ EncoderOutput Transformer::encode(const std::vector<std::vector<int>>& sentences
   for (const DecoderLayer& layer : w_.decoder) {
     e.cross_k.emplace_back(size_t(n) * d);
     e.cross_v.emplace_back(size_t(n) * d);
-    linear(layer.cross_attn.k_proj, x.data(), n, e.cross_k.back().data(), ws);
-    linear(layer.cross_attn.v_proj, x.data(), n, e.cross_v.back().data(), ws);
+    linears({{&layer.cross_attn.k_proj, e.cross_k.back().data()}, {&layer.cross_attn.v_proj, e.cross_v.back().data()}},
+            x.data(), n, ws);
   }
   e.memory = std::move(x);
   return e;
@@ -257,9 +281,10 @@ void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* to
   const int rows = st.rows, pos = st.steps, cap = st.capacity;
   if (rows == 0 || pos >= cap) return;
   Workspace& ws = st.ws;
-  std::vector<float> x(size_t(rows) * d);
-  std::vector<int> positions(rows, pos);
-  embed(tokens, positions.data(), rows, x.data());
+  ensure(ws.x, size_t(rows) * d);
+  ws.positions.assign(rows, pos);
+  float* x = ws.x.data();
+  embed(tokens, ws.positions.data(), rows, x);
   ensure(ws.q, size_t(rows) * d);
   ensure(ws.k, size_t(rows) * d);
   ensure(ws.v, size_t(rows) * d);
@@ -269,11 +294,9 @@ void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* to
   for (int l = 0; l < cfg_.decoder_layers; ++l) {
     const DecoderLayer& layer = w_.decoder[l];
     // masked self-attention: the cache holds positions 0..pos, so "masking" is attending only to them
-    residual(layer.norm1, x.data(), rows, ws, [&](const float* h, float* y) {
+    residual(layer.norm1, x, rows, ws, [&](const float* h, float* y) {
       const Attention& a = layer.self_attn;
-      linear(a.q_proj, h, rows, ws.q.data(), ws);
-      linear(a.k_proj, h, rows, ws.k.data(), ws);
-      linear(a.v_proj, h, rows, ws.v.data(), ws);
+      linears({{&a.q_proj, ws.q.data()}, {&a.k_proj, ws.k.data()}, {&a.v_proj, ws.v.data()}}, h, rows, ws);
       for (int r = 0; r < rows; ++r) {
         float* kc = &st.self_k[l][size_t(r) * cap * d];
         float* vc = &st.self_v[l][size_t(r) * cap * d];
@@ -286,7 +309,7 @@ void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* to
       linear(a.o_proj, ws.context.data(), rows, y, ws);
     });
     // cross-attention over the row's sentence; its weights are kept for the alignments
-    residual(layer.norm2, x.data(), rows, ws, [&](const float* h, float* y) {
+    residual(layer.norm2, x, rows, ws, [&](const float* h, float* y) {
       const Attention& a = layer.cross_attn;
       linear(a.q_proj, h, rows, ws.q.data(), ws);
       for (int r = 0; r < rows; ++r) {
@@ -303,15 +326,16 @@ void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* to
       }
       linear(a.o_proj, ws.context.data(), rows, y, ws);
     });
-    residual(layer.norm3, x.data(), rows, ws,
+    residual(layer.norm3, x, rows, ws,
              [&](const float* h, float* y) { feed_forward(layer.ffn, h, rows, y, ws); });
   }
-  if (cfg_.pre_norm) norm(w_.decoder_norm, x.data(), rows, x.data());
-  linear(w_.embed, x.data(), rows, logits, ws);  // tied output projection
+  if (cfg_.pre_norm) norm(w_.decoder_norm, x, rows, x);
+  linear(w_.embed, x, rows, logits, ws, profile::Category::gemm_logits);  // tied output projection
   st.steps++;
 }
 
 void Transformer::select_rows(DecoderState& st, const std::vector<int>& parents) const {
+  NMT_PROFILE(reorder);
   const int d = cfg_.d_model, cap = st.capacity, new_rows = int(parents.size());
   const size_t used = size_t(st.steps) * d;  // only the filled part of each row's cache is copied
   for (int l = 0; l < cfg_.decoder_layers; ++l) {
@@ -324,10 +348,10 @@ void Transformer::select_rows(DecoderState& st, const std::vector<int>& parents)
     }
     std::vector<float>& cw = st.cross_weights[l];
     const size_t per_row = cw.size() / std::max(1, st.rows);
-    std::vector<float> next(size_t(new_rows) * per_row);
+    st.spare_weights.resize(size_t(new_rows) * per_row);  // (its size is cw's size from here on)
     for (int r = 0; r < new_rows; ++r)
-      std::memcpy(&next[size_t(r) * per_row], &cw[size_t(parents[r]) * per_row], sizeof(float) * per_row);
-    cw.swap(next);
+      std::memcpy(&st.spare_weights[size_t(r) * per_row], &cw[size_t(parents[r]) * per_row], sizeof(float) * per_row);
+    cw.swap(st.spare_weights);
   }
   std::vector<int> sentence(new_rows);
   for (int r = 0; r < new_rows; ++r) sentence[r] = st.sentence[parents[r]];

@@ -10,8 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
+#include "common/profile.h"
 #include "common/result.h"
 #include "model/model_file.h"
 
@@ -66,6 +69,8 @@ struct Workspace {
   std::vector<float> scores;                // [rows or 1, keys]
   std::vector<int8_t> quantized;            // activations quantized for the int8 GEMM
   std::vector<float> row_scales;
+  std::vector<float> x;                     // [rows, d_model] the decoder step's residual stream
+  std::vector<int> positions;               // [rows] the decoder step's position of each row
 };
 
 // The encoder's output for a batch of sentences, plus each decoder layer's cross-attention keys
@@ -87,6 +92,7 @@ struct DecoderState {
   std::vector<int> sentence;                       // [rows] sentence of each row
   std::vector<std::vector<float>> self_k, self_v;  // per layer: [rows, capacity, d_model]
   std::vector<float> spare;                        // reordering buffer, swapped with a cache
+  std::vector<float> spare_weights;                // reordering buffer for cross_weights
   // Cross-attention weights of the last step: per layer [rows, n_heads, batch max_length].
   std::vector<std::vector<float>> cross_weights;
   Workspace ws;
@@ -114,7 +120,14 @@ class Transformer {
   void select_rows(DecoderState& state, const std::vector<int>& parents) const;
 
  private:
-  void linear(const Linear& l, const float* x, int rows, float* y, Workspace& ws) const;
+  void linear(const Linear& l, const float* x, int rows, float* y, Workspace& ws,
+              profile::Category category = profile::Category::gemm) const;
+  // y_i = l_i(x) for several Linear layers reading the same x (q/k/v, cross k/v): when all are
+  // int8, x is quantized once for all of them (the same rows, so the same results as linear()).
+  void linears(std::initializer_list<std::pair<const Linear*, float*>> layers, const float* x, int rows,
+               Workspace& ws) const;
+  void linears_impl(std::initializer_list<std::pair<const Linear*, float*>> layers, const float* x, int rows,
+                    Workspace& ws, profile::Category category) const;
   void norm(const LayerNorm& n, const float* x, int rows, float* y) const;
   void embed(const int* tokens, const int* positions, int rows, float* x) const;
   void feed_forward(const FeedForward& f, const float* x, int rows, float* y, Workspace& ws) const;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/profile.h"
 #include "kernels/kernels.h"
 
 namespace nmt {
@@ -70,6 +71,8 @@ int alignment_layer(const ModelConfig& c, const SearchOptions& o) {
 }
 
 class BatchSearch {
+  static constexpr int kBlock = 32;  // tokens per block of the beam's top-k scan
+
  public:
   BatchSearch(const Transformer& model, const EncoderOutput& enc, const SearchOptions& o)
       : model_(model),
@@ -87,6 +90,7 @@ class BatchSearch {
     start();
     while (!alive_.empty()) {
       run_decoder();
+      NMT_PROFILE(search);
       normalize();
       constrain();
       if (beam_ == 1)
@@ -197,8 +201,11 @@ class BatchSearch {
   // Beam: per sentence (its rows are adjacent), the best 2*beam extensions of its rows, taken in
   // order until `beam` continue; then the sentence stops if none of them can still win.
   void beam_step() {
-    to_log_probs();
     const int rows = int(alive_.size());
+    const int blocks = (c_.vocab_size + kBlock - 1) / kBlock;
+    block_max_.resize(size_t(rows) * blocks);
+    for (int r = 0; r < rows; ++r)
+      kernels::block_max(&logits_[size_t(r) * c_.vocab_size], c_.vocab_size, kBlock, &block_max_[size_t(r) * blocks]);
     for (int r0 = 0, r1 = 0; r0 < rows; r0 = r1) {
       const int sentence = alive_[r0].sentence;
       while (r1 < rows && alive_[r1].sentence == sentence) ++r1;
@@ -211,30 +218,30 @@ class BatchSearch {
     }
   }
 
-  // ext_[r, v] = the log-probability of row r's hypothesis extended by token v:
-  // hypothesis log p + logit - lse (the logits stay as they are, for token_log_prob).
-  void to_log_probs() {
-    ext_.resize(logits_.size());
-    for (int r = 0; r < int(alive_.size()); ++r) {
-      const float* lr = &logits_[size_t(r) * c_.vocab_size];
-      float* er = &ext_[size_t(r) * c_.vocab_size];
-      const float shift = alive_[r].hyp.log_prob - lse_[r];
-      for (int v = 0; v < c_.vocab_size; ++v) er[v] = lr[v] + shift;
-    }
-  }
-
   // The k most probable (row, token) extensions of rows [r0, r1), best first (ties: first seen).
+  // An extension's log-probability is the hypothesis' log p + (logit - lse), computed as
+  // logit + shift with shift = log p - lse. A block of kBlock tokens whose largest logit m gives
+  // m + shift ≤ the k-th best so far holds no candidate (float addition is monotonic), so it is
+  // skipped; every other token is compared exactly as a full scan would.
   std::vector<Candidate> best_candidates(int r0, int r1, size_t k) const {
+    const int blocks = (c_.vocab_size + kBlock - 1) / kBlock;
     std::vector<Candidate> cand;
     for (int r = r0; r < r1; ++r) {
-      const float* lr = &ext_[size_t(r) * c_.vocab_size];
-      for (int v = 0; v < c_.vocab_size; ++v) {
-        if (cand.size() < k || lr[v] > cand.back().log_prob) {
-          Candidate x{lr[v], r, v};
-          auto pos = std::upper_bound(cand.begin(), cand.end(), x,
-                                      [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
-          cand.insert(pos, x);
-          if (cand.size() > k) cand.pop_back();
+      const float* lr = &logits_[size_t(r) * c_.vocab_size];
+      const float* bm = &block_max_[size_t(r) * blocks];
+      const float shift = alive_[r].hyp.log_prob - lse_[r];
+      for (int b = 0; b < blocks; ++b) {
+        if (cand.size() >= k && !(bm[b] + shift > cand.back().log_prob)) continue;
+        const int end = std::min(c_.vocab_size, (b + 1) * kBlock);
+        for (int v = b * kBlock; v < end; ++v) {
+          const float lp = lr[v] + shift;
+          if (cand.size() < k || lp > cand.back().log_prob) {
+            Candidate x{lp, r, v};
+            auto pos = std::upper_bound(cand.begin(), cand.end(), x,
+                                        [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
+            cand.insert(pos, x);
+            if (cand.size() > k) cand.pop_back();
+          }
         }
       }
     }
@@ -342,7 +349,7 @@ class BatchSearch {
   std::vector<Alive> alive_;           // one per decoder row; a sentence's rows are adjacent
   std::vector<int> inputs_;            // [rows] each row's next input token
   std::vector<float> logits_;          // [rows, vocab] the decoder's logits
-  std::vector<float> ext_;             // [rows, vocab] (beam) each extension's log-probability
+  std::vector<float> block_max_;       // [rows, vocab / kBlock] (beam) each block's largest logit
   std::vector<float> lse_;             // [rows] log-sum-exp of each row's logits
   std::vector<int> best_;              // [rows] argmax of each row's logits (greedy)
   std::vector<Alive> next_;            // the next step's alive hypotheses,

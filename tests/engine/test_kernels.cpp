@@ -385,3 +385,26 @@ TEST_CASE("kernels: argmax_rows picks the first maximum") {
   k::argmax_rows(all_equal, 1, 18, &idx);
   CHECK(idx == 0);
 }
+
+TEST_CASE("kernels: block_max matches the reference (whole, partial and odd blocks, -inf)") {
+  Rng rng;
+  for (int N : {1, 3, 15, 16, 17, 31, 32, 33, 100, 8000})
+    for (int block : {1, 4, 7, 16, 32, 64}) {
+      std::vector<float> X = random_floats(rng, size_t(N), -30.0f, 30.0f);
+      for (int i = 0; i < N; i += 5) X[size_t(i)] = -INFINITY;  // masked tokens
+      const int blocks = (N + block - 1) / block;
+      std::vector<float> out(size_t(blocks) + kPad, kSentinel), ref_out(size_t(blocks) + kPad, kSentinel);
+      k::block_max(X.data(), N, block, out.data());
+      k::ref::block_max(X.data(), N, block, ref_out.data());
+      INFO("N=", N, " block=", block);
+      REQUIRE(out == ref_out);
+      for (int b = 0; b < blocks; ++b) {  // and it is the block's maximum
+        const float m = *std::max_element(X.begin() + b * block, X.begin() + std::min(N, (b + 1) * block));
+        REQUIRE(out[size_t(b)] == m);
+      }
+    }
+  const float all_masked[] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+  float m = 0.0f;
+  k::block_max(all_masked, 5, 8, &m);
+  CHECK(m == -INFINITY);
+}
