@@ -70,6 +70,7 @@ class WasmTranslator {
   std::string info() const { return translator_ ? translator_->info_json() : error_json("no model loaded"); }
 
   std::string translate(const std::string& text, const std::string& options_json) const {
+    NMT_PROFILE(other);  // the profiler counts the time inside the engine's entry points
     if (!translator_) return error_json("no model loaded: call load() first");
     // Checked against the table in options.h: a bad value is an error, never clamped.
     auto options = nmt::options_from_json(options_json);
@@ -82,6 +83,7 @@ class WasmTranslator {
 
   // The next words after options.prefix (options.alternatives of them), as Translator::alternatives.
   std::string alternatives(const std::string& source, const std::string& options_json) const {
+    NMT_PROFILE(other);
     if (!translator_) return error_json("no model loaded: call load() first");
     auto options = nmt::options_from_json(options_json);
     if (!options) return error_json(options.error());

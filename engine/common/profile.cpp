@@ -2,6 +2,7 @@
 // category, and the GEMM shapes seen.
 #include "common/profile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
@@ -31,14 +32,18 @@ struct Shape {
   int m, n, k;
   long long calls = 0;
   double ms = 0.0;
+  std::vector<float> samples;  // the first kSamples calls' times, for the median
 };
+constexpr size_t kSamples = 4096;
 
 struct State {
-  double totals[int(Category::count)] = {};
+  double totals[int(Category::count)] = {};  // time inside the outermost scopes only
   double started = 0.0;  // reset()
   double last = 0.0;     // when the running category last started being charged
   std::vector<Frame> stack;
   std::vector<Shape> shapes;
+  long long clock_reads = 0;    // 2 per scope
+  double clock_read_ms = 0.0;   // one clock read's cost, measured by reset()
 };
 
 State& state() {
@@ -46,7 +51,8 @@ State& state() {
   return s;
 }
 
-Category current(const State& s) { return s.stack.empty() ? Category::other : s.stack.back().category; }
+// The category being charged now; time outside every scope (the engine idle) is not charged.
+int current(const State& s) { return s.stack.empty() ? -1 : int(s.stack.back().category); }
 
 }  // namespace
 
@@ -56,9 +62,10 @@ bool g_on = false;
 void enter(Category c) {
   State& s = state();
   const double t = now_ms();
-  s.totals[int(current(s))] += t - s.last;
+  if (current(s) >= 0) s.totals[current(s)] += t - s.last;
   s.last = t;
   s.stack.push_back({c, t, -1});
+  s.clock_reads++;
 }
 
 void leave() {
@@ -68,8 +75,13 @@ void leave() {
   const Frame f = s.stack.back();
   s.totals[int(f.category)] += t - s.last;
   s.last = t;
-  if (f.shape >= 0) s.shapes[size_t(f.shape)].ms += t - f.start;
+  if (f.shape >= 0) {
+    Shape& g = s.shapes[size_t(f.shape)];
+    g.ms += t - f.start;
+    if (g.samples.size() < kSamples) g.samples.push_back(float(t - f.start));
+  }
   s.stack.pop_back();
+  s.clock_reads++;
 }
 
 void count_gemm(int m, int n, int k) {
@@ -77,7 +89,7 @@ void count_gemm(int m, int n, int k) {
   if (s.stack.empty()) return;
   int i = 0;
   while (i < int(s.shapes.size()) && !(s.shapes[i].m == m && s.shapes[i].n == n && s.shapes[i].k == k)) ++i;
-  if (i == int(s.shapes.size())) s.shapes.push_back({m, n, k});
+  if (i == int(s.shapes.size())) s.shapes.push_back(Shape{m, n, k, 0, 0.0, {}});
   s.shapes[size_t(i)].calls++;
   s.stack.back().shape = i;
 }
@@ -109,6 +121,11 @@ void set_enabled(bool on) {
 void reset() {
   State& s = state();
   s = State{};
+  // The clock's own cost, so a report can say how much of the profile is the profiler's.
+  const double t0 = now_ms();
+  double t = t0;
+  for (int i = 0; i < 1000; ++i) t = now_ms();
+  s.clock_read_ms = (t - t0) / 1000;
   s.started = s.last = now_ms();
 }
 
@@ -117,9 +134,12 @@ std::string report_json() {
   const double t = now_ms();
   double totals[int(Category::count)];
   for (int c = 0; c < int(Category::count); ++c) totals[c] = s.totals[c];
-  totals[int(current(s))] += t - s.last;  // the running category, up to now
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "{\"total_ms\":%.4f,\"categories\":{", t - s.started);
+  if (current(s) >= 0) totals[current(s)] += t - s.last;  // the running category, up to now
+  double total = 0.0;
+  for (double v : totals) total += v;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "{\"total_ms\":%.4f,\"wall_ms\":%.4f,\"clock_reads\":%lld,\"clock_read_ms\":%.7f,\"categories\":{",
+                total, t - s.started, s.clock_reads, s.clock_read_ms);
   std::string out = buf;
   for (int c = 0; c < int(Category::count); ++c) {
     std::snprintf(buf, sizeof buf, "%s\"%s\":%.4f", c ? "," : "", name(Category(c)), totals[c]);
@@ -128,8 +148,11 @@ std::string report_json() {
   out += "},\"gemm_shapes\":[";
   for (size_t i = 0; i < s.shapes.size(); ++i) {
     const Shape& g = s.shapes[i];
-    std::snprintf(buf, sizeof buf, "%s{\"m\":%d,\"n\":%d,\"k\":%d,\"calls\":%lld,\"ms\":%.4f}", i ? "," : "", g.m, g.n,
-                  g.k, g.calls, g.ms);
+    std::vector<float> sorted = g.samples;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
+    std::snprintf(buf, sizeof buf, "%s{\"m\":%d,\"n\":%d,\"k\":%d,\"calls\":%lld,\"ms\":%.4f,\"median_ms\":%.6f}",
+                  i ? "," : "", g.m, g.n, g.k, g.calls, g.ms, median);
     out += buf;
   }
   out += "]}";

@@ -2,8 +2,9 @@
 //
 // Off by default; while off a scope costs one load and one branch. Turned on (set_enabled), each
 // scope reads the clock on entry and exit and charges the time in between to its category,
-// exclusively: an inner scope pauses the outer one, so the categories add up to the wall time
-// since reset(), and whatever runs outside every scope is "other". Single-threaded by design
+// exclusively: an inner scope pauses the outer one, so the categories add up to the time spent
+// inside outermost scopes (an entry point opens an `other` scope; time between calls is not
+// counted), and whatever runs in no inner scope is "other". Single-threaded by design
 // (one engine per worker / process). GEMM scopes also count the operations (2 per multiply-add)
 // per (M, N, K) shape, so a benchmark can compare the achieved GOP/s with a micro-benchmark's.
 //
@@ -20,7 +21,7 @@
 namespace nmt::profile {
 
 enum class Category : int {
-  other,        // outside every scope: tokenizer, embeddings, residual adds, relu, JSON, ...
+  other,        // in no finer scope: tokenizer, embeddings, residual adds, relu, alignments, JSON, ...
   gemm,         // int8 / f32 Linear layers of the encoder and decoder
   gemm_logits,  // the output projection (vocabulary logits)
   quantize,     // activation rows to int8 before an int8 GEMM
@@ -38,7 +39,9 @@ const char* name(Category c);
 bool enabled();
 void set_enabled(bool on);
 void reset();
-// {"total_ms":..., "categories":{"gemm":ms,...}, "gemm_shapes":[{"m":..,"n":..,"k":..,"calls":..,"ms":..}, ...]}
+// {"total_ms": Σ categories, "wall_ms": since reset(), "clock_reads": n, "clock_read_ms": one read's cost,
+//  "categories":{"gemm":ms,...},
+//  "gemm_shapes":[{"m":..,"n":..,"k":..,"calls":..,"ms":..,"median_ms": one call's median}, ...]}
 std::string report_json();
 
 namespace detail {

@@ -127,6 +127,17 @@ void dot_block(const int8_t* A, const int8_t* B, int K, int32_t sums[MR][kCols])
     NMT_UNROLL for (int j = 0; j < kCols; ++j) acc[i][j] = L::zero();
   }
   int k = 0;
+  // One row of A (the decoder's step with one hypothesis): two K steps per iteration halve the
+  // loop overhead, ~10% faster in V8 (unrolling by 4, or 2 rows by 2, measured slower). Integer
+  // sums are exact in any order.
+  if constexpr (MR == 1) {
+    for (; k + 2 * L::kStep <= K; k += 2 * L::kStep) {
+      NMT_UNROLL for (int u = 0; u < 2; ++u) {
+        const typename L::Wide a = L::widen(A + k + u * L::kStep);
+        NMT_UNROLL for (int j = 0; j < NR; ++j) acc[0][j] = L::madd(acc[0][j], a, L::widen(B + size_t(j) * K + k + u * L::kStep));
+      }
+    }
+  }
   for (; k + L::kStep <= K; k += L::kStep) {
     typename L::Wide a[MR];
     NMT_UNROLL for (int i = 0; i < MR; ++i) a[i] = L::widen(A + size_t(i) * K + k);
@@ -149,6 +160,21 @@ void block(const int8_t* A, const float* a_scale, const int8_t* B, const float* 
            int N, int K) {
   int32_t sums[MR][kCols];
   dot_block<MR, NR>(A, B, K, sums);
+#if defined(__wasm_simd128__)
+  // A full block's epilogue as 4 lanes: the same operations (wasm has no fused multiply-add that
+  // a compiler could contract the scalar form into), so the same results; measured ~7% faster at
+  // M = 4 in node.
+  if constexpr (NR == 4) {
+    const v128_t bs = wasm_v128_load(b_scale);
+    const v128_t b = bias ? wasm_v128_load(bias) : wasm_f32x4_splat(0.0f);
+    for (int i = 0; i < MR; ++i) {
+      const v128_t scale = wasm_f32x4_mul(wasm_f32x4_splat(a_scale[i]), bs);
+      const v128_t c = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_v128_load(sums[i])), scale), b);
+      wasm_v128_store(C + size_t(i) * N, c);
+    }
+    return;
+  }
+#endif
   for (int i = 0; i < MR; ++i) {
     for (int j = 0; j < NR; ++j) {
       C[size_t(i) * N + j] = float(sums[i][j]) * (a_scale[i] * b_scale[j]) + (bias ? bias[j] : 0.0f);
