@@ -40,7 +40,7 @@ bool enabled();
 void set_enabled(bool on);
 void reset();
 // {"total_ms": Σ categories, "wall_ms": since reset(), "clock_reads": n, "clock_read_ms": one read's cost,
-//  "categories":{"gemm":ms,...},
+//  "categories":{"gemm":ms,...}, "categories_less_clock":{...} (each less its clock reads' estimated cost),
 //  "gemm_shapes":[{"m":..,"n":..,"k":..,"calls":..,"ms":..,"median_ms": one call's median}, ...]}
 std::string report_json();
 

@@ -21,58 +21,26 @@ using Batch = xsimd::batch<float>;
 using IBatch = xsimd::batch<int32_t>;
 constexpr int W = int(Batch::size);
 
-}  // namespace
-
-// The constants of exp_nonpositive, read from this table (not written as literals) once per row.
-// In wasm a literal becomes a v128.const inside the loop, and V8 materializes each one with
-// several instructions on every iteration; values loaded from a table the compiler cannot
-// constant-fold stay in registers (measured in node: logsumexp over 4 × 8000 logits 155 → ~50 us).
-// The values and the operations are unchanged, so the results are bit-identical.
-struct ExpConstants {
-  float lo = -87.0f;
-  float log2e = 1.44269504088896341f;
-  float magic = 12582912.0f;  // 1.5 · 2^23
-  float ln2_hi = 0.693359375f, ln2_lo = -2.12194440e-4f;
-  float p[6] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
-                5.0000001201e-1f};
-  float one = 1.0f;
-  int32_t exponent_bias = 127 - 0x4B400000;
-};
-
-// External linkage and not const: the compiler must load it, so it cannot turn it back into literals.
-extern ExpConstants g_exp_constants;
-ExpConstants g_exp_constants;
-
-namespace {
-
-struct Exp {
-  Batch lo, log2e, magic, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, p5, one;
-  IBatch exponent_bias;
-  explicit Exp(const ExpConstants& c)
-      : lo(c.lo), log2e(c.log2e), magic(c.magic), ln2_hi(c.ln2_hi), ln2_lo(c.ln2_lo), p0(c.p[0]), p1(c.p[1]),
-        p2(c.p[2]), p3(c.p[3]), p4(c.p[4]), p5(c.p[5]), one(c.one), exponent_bias(c.exponent_bias) {}
-
-  // e^x for x ≤ 0 (softmax arguments), ≤ 1.3 ulp with FMA (measured); x < -87 (including -INFINITY) gives exactly 0.
-  // Cody-Waite: x = n·ln2 + r, |r| ≤ ln2/2, e^x = 2^n · P(r), with P the Cephes degree-7 fit.
-  // n is rounded with the 1.5·2^23 trick; 2^n is built in the exponent field:
-  //   bits(t = x·log2e + 1.5·2^23) = 0x4B400000 + n   →   bits(2^n) = (n + 127) << 23
-  Batch operator()(Batch x) const {
-    const Batch xc = xsimd::max(x, lo);
-    const Batch t = xsimd::fma(xc, log2e, magic);
-    const Batch n = t - magic;
-    Batch r = xsimd::fnma(n, ln2_hi, xc);  // xc - n·ln2, ln2 split hi + lo
-    r = xsimd::fnma(n, ln2_lo, r);
-    Batch p = p0;
-    p = xsimd::fma(p, r, p1);
-    p = xsimd::fma(p, r, p2);
-    p = xsimd::fma(p, r, p3);
-    p = xsimd::fma(p, r, p4);
-    p = xsimd::fma(p, r, p5);
-    const Batch y = xsimd::fma(p, r * r, r + one);
-    const IBatch e = (xsimd::bitwise_cast<IBatch>(t) + exponent_bias) << 23;
-    return xsimd::select(x < lo, Batch(0.0f), y * xsimd::bitwise_cast<Batch>(e));
-  }
-};
+// e^x for x ≤ 0 (softmax arguments), ≤ 1.3 ulp with FMA (measured); x < -87 (including -INFINITY) gives exactly 0.
+// Cody-Waite: x = n·ln2 + r, |r| ≤ ln2/2, e^x = 2^n · P(r), with P the Cephes degree-7 fit.
+// n is rounded with the 1.5·2^23 trick; 2^n is built in the exponent field:
+//   bits(t = x·log2e + 1.5·2^23) = 0x4B400000 + n   →   bits(2^n) = (n + 127) << 23
+Batch exp_nonpositive(Batch x) {
+  const Batch xc = xsimd::max(x, Batch(-87.0f));
+  const Batch t = xsimd::fma(xc, Batch(1.44269504088896341f), Batch(12582912.0f));
+  const Batch n = t - Batch(12582912.0f);
+  Batch r = xsimd::fnma(n, Batch(0.693359375f), xc);  // xc - n·ln2, ln2 split hi + lo
+  r = xsimd::fnma(n, Batch(-2.12194440e-4f), r);
+  Batch p(1.9875691500e-4f);
+  p = xsimd::fma(p, r, Batch(1.3981999507e-3f));
+  p = xsimd::fma(p, r, Batch(8.3334519073e-3f));
+  p = xsimd::fma(p, r, Batch(4.1665795894e-2f));
+  p = xsimd::fma(p, r, Batch(1.6666665459e-1f));
+  p = xsimd::fma(p, r, Batch(5.0000001201e-1f));
+  const Batch y = xsimd::fma(p, r * r, r + Batch(1.0f));
+  const IBatch e = (xsimd::bitwise_cast<IBatch>(t) + IBatch(127 - 0x4B400000)) << 23;
+  return xsimd::select(x < Batch(-87.0f), Batch(0.0f), y * xsimd::bitwise_cast<Batch>(e));
+}
 
 // The row's maximum; `pad` gets the tail (N % W elements) padded with -INFINITY.
 float row_max(const float* x, int N, float* pad) {
@@ -96,7 +64,6 @@ void softmax_row(float* x, int N) {
     return;
   }
 
-  const Exp exp_nonpositive(g_exp_constants);
   const Batch vm(max);
   Batch vsum(0.0f);
   for (int n = 0; n < full; n += W) {
@@ -120,15 +87,21 @@ float logsumexp_row(const float* x, int N) {
   alignas(64) float pad[W];
   const float max = row_max(x, N, pad);
   if (max == -INFINITY) return -INFINITY;
-  const Exp exp_nonpositive(g_exp_constants);
   const Batch vm(max);
   Batch vsum = exp_nonpositive(Batch::load_aligned(pad) - vm);  // padding lanes are exactly 0
+  // Four independent exps per iteration, added to vsum in the same order as one at a time (so
+  // the same sum): the polynomial is a long dependency chain, and V8 overlaps unrolled chains
+  // better (measured in node, 4 × 8000 logits: ~117 → ~80 us with 1 → 4 per iteration).
   int n = 0;
-  for (; n + 2 * W <= full; n += 2 * W) {  // two independent exps per iteration, summed in order
+  for (; n + 4 * W <= full; n += 4 * W) {
     const Batch e0 = exp_nonpositive(Batch::load_unaligned(x + n) - vm);
     const Batch e1 = exp_nonpositive(Batch::load_unaligned(x + n + W) - vm);
+    const Batch e2 = exp_nonpositive(Batch::load_unaligned(x + n + 2 * W) - vm);
+    const Batch e3 = exp_nonpositive(Batch::load_unaligned(x + n + 3 * W) - vm);
     vsum += e0;
     vsum += e1;
+    vsum += e2;
+    vsum += e3;
   }
   for (; n < full; n += W) vsum += exp_nonpositive(Batch::load_unaligned(x + n) - vm);
   return max + std::log(xsimd::hadd(vsum));
