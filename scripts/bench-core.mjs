@@ -82,8 +82,9 @@ function parseKernelLine(lines, m, n, k) {
 }
 
 /**
- * Runs the three parts; `log` prints. Returns a report object. `browser`: a playwright Chromium
- * (launched here when not given).
+ * Runs the three parts; `log` prints. Returns a report object. Options as the command line's,
+ * plus `browser` (a playwright Chromium, launched here when not given) and `kernelsDir` (where
+ * bench_kernels.js is, default the engine's folder).
  */
 export async function perCore(options) {
   const o = { ...parseArgs([]), ...options };
@@ -100,11 +101,12 @@ export async function perCore(options) {
       routes[`/${name}/${f}`] = path.join(dir, f);
     }
   }
-  const kernelsJs = path.join(o.engine, 'bench_kernels.js');
+  const kernelsDir = o.kernelsDir || o.engine;
+  const kernelsJs = path.join(kernelsDir, 'bench_kernels.js');
   const haveKernels = o.kernels && existsSync(kernelsJs);
   if (haveKernels) {
     routes['/kernels/bench_kernels.js'] = kernelsJs;
-    routes['/kernels/bench_kernels.wasm'] = path.join(o.engine, 'bench_kernels.wasm');
+    routes['/kernels/bench_kernels.wasm'] = path.join(kernelsDir, 'bench_kernels.wasm');
   }
   for (const m of manifest.models) routes[`/models/${m.from}-${m.to}.nmt`] = path.resolve(path.dirname(o.manifest), m.file);
 

@@ -5,7 +5,9 @@
  * time to first translation (nothing cached), reloads it to measure the time with the model
  * cached by the service worker, then translates the dev sentences one request at a time and
  * prints sentences/s, words/s, tokens/s and the worker's memory (the WebAssembly heap, and the
- * resident memory of Chromium's renderer process, which holds the page and its worker).
+ * resident memory of Chromium's renderer process, which holds the page and its worker). Then the
+ * per-core part of scripts/bench-core.mjs: the engine's profile by category and its int8 GEMM
+ * against the kernel micro-benchmark in the same browser.
  *
  *   node scripts/bench-web.mjs [--dist dist] [--data tests/fixtures/dev/flores-dev.en-de.tsv]
  *                              [--limit 997] [--beam 4] [--dirs en-de,de-en] [--json out.json]
@@ -14,6 +16,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './serve.mjs';
+import { perCore } from './bench-core.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATA = path.join(ROOT, 'tests/fixtures/dev/flores-dev.en-de.tsv');  // the repo's copy of flores-dev
@@ -115,6 +118,13 @@ async function main() {
       console.log(`  time to first translation: cold ${fmt(r.coldFirstTranslationMs, 0)} ms, model cached ${fmt(r.cachedFirstTranslationMs, 0)} ms (${r.serviceWorker})`);
       console.log(`  ${r.sentences} sentences: ${fmt(r.sentencesPerSecond)} sentences/s, ${fmt(r.wordsPerSecond, 0)} words/s, ${fmt(r.targetTokensPerSecond, 0)} target tokens/s, ${fmt(r.msPerSentence)} ms/sentence`);
       console.log(`  memory: worker WebAssembly heap ${fmt(r.workerWasmHeapBytes / 1e6)} MB (model file ${fmt(r.modelFileBytes / 1e6)} MB), page's renderer process RSS ${rss ? fmt(rss / 1e6) : 'n/a'} MB`);
+    }
+    // Per core: where one sentence's time goes in WebAssembly (the engine's profiler, by category)
+    // and the model's int8 GEMM against the micro-benchmark's peak (scripts/bench-core.mjs).
+    if (existsSync(path.join(ROOT, 'weights/manifest.json'))) {
+      console.log('');
+      report.perCore = await perCore({ browser, engine: path.join(args.dist, 'engine'), kernelsDir: path.join(ROOT, 'build-wasm'),
+        dirs, beams: [1, args.beam].filter((b, i, all) => all.indexOf(b) === i), limit: 30, rounds: 1, profile: 30 });
     }
   } finally {
     await browser.close();
