@@ -39,9 +39,10 @@ import spm_tools  # noqa: E402
 # Round 20 adds the corpus v2 prose (news-recent: human references; news-mt: strong systems' outputs,
 # i.e. sequence-level distillation; games: narration and dialogue; wiki) and the back-translations
 # (--back-translations), and turns the software and dictionary text further down, so that about
-# two thirds of an epoch is prose (stats.json: "prose_share").
+# two thirds of an epoch is prose (stats.json: "prose_share"). Round 22 puts tatoeba back at 0.75: at 0.5
+# the big-batch GPU round 21 lost everyday short sentences (EXPERIMENTS.md, rounds 21 and 22).
 MIX = {
-    "tatoeba": 0.5,
+    "tatoeba": 0.75,
     "news": 2.0,
     "ted": 2.0,
     "docs": 0.5,
