@@ -143,7 +143,8 @@ def main():
     for name in names:
         if name not in VARIANTS:
             raise SystemExit(f"--variants: unknown {name!r} (A-E)")
-        if VARIANTS[name][1] and not (args.bt or args.prepared):
+        prepared = os.path.exists(os.path.join(args.work, name, "data", "stats.json"))
+        if VARIANTS[name][1] and not (args.bt or args.prepared or prepared):
             raise SystemExit(f"variant {name} needs --bt (or --prepared)")
         prepare(args, name, os.path.join(args.work, name, "data"))
     if args.prepare_only:
