@@ -44,6 +44,7 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::all_heads) return {nullptr, nullptr, &o.all_heads};
   if (&spec == &option::attention_limit) return {&o.attention_limit, nullptr, nullptr};
   if (&spec == &option::alternatives) return {&o.alternatives, nullptr, nullptr};
+  if (&spec == &option::shortlist) return {nullptr, nullptr, &o.shortlist};
   return {};  // not in the table: nothing to read or write
 }
 

@@ -53,12 +53,16 @@ inline constexpr OptionSpec prefix{"prefix", OptionKind::text, 0, 0, 0, true,
                                    "one sentence only: the translation starts with this text, kept exactly, and the search continues after it"};
 inline constexpr OptionSpec alternatives{"alternatives", OptionKind::integer, 5, 1, 20, true,
                                          "list this many next words after the prefix, most probable first, each with the rest of the sentence (greedy)"};
+// The lexical shortlist (model/shortlist.h): faster, and the translation may differ where the full
+// vocabulary would pick a token outside the list (weights/EXPERIMENTS.md measures it).
+inline constexpr OptionSpec shortlist{"shortlist", OptionKind::flag, 0, 0, 1, true,
+                                      "decode over the model's lexical shortlist (the likely target pieces of the source's pieces) instead of the whole vocabulary: faster, may differ slightly"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
-    &option::attention_limit, &option::prefix,    &option::alternatives,
+    &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
 };
 
 struct TranslateOptions {
@@ -74,6 +78,7 @@ struct TranslateOptions {
   int attention_limit = int(option::attention_limit.fallback);  // 0 = no limit
   std::string prefix;             // "" = none (Translator::translate then takes any text)
   int alternatives = int(option::alternatives.fallback);  // Translator::alternatives' count
+  bool shortlist = option::shortlist.fallback != 0;  // an error when the model has no shortlist
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };

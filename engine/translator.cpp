@@ -122,21 +122,41 @@ std::vector<std::vector<size_t>> make_batches(const std::vector<Unit>& units, co
   return batches;
 }
 
-// One batch of sources (ids with eos) -> the best hypothesis of each: encoded once, then searched;
-// with a `reverse` model and a beam, the beam's candidates are reranked. Adds the times to `out`.
-std::vector<Hypothesis> translate_batch(const Transformer& model, const Transformer* reverse,
+// The rows of the output projection a batch may use under the lexical shortlist: its sources'
+// candidates plus every token a forced prefix needs.
+OutputRows shortlist_rows(const Transformer& model, const Shortlist& shortlist,
+                          const std::vector<std::vector<int>>& batch, const SearchOptions& search_opts) {
+  std::vector<int> forced;
+  for (const ForcedTokens& f : search_opts.forced) {
+    forced.insert(forced.end(), f.tokens.begin(), f.tokens.end());
+    for (const std::vector<HealStep>& steps : f.heal)
+      for (const HealStep& h : steps) forced.push_back(h.id);
+  }
+  return model.output_rows(shortlist.tokens_for(batch, forced));
+}
+
+// One batch of sources (ids with eos) -> the best hypothesis of each: encoded once, then searched
+// (over the `shortlist`'s tokens when there is one); with a `reverse` model and a beam, the beam's
+// candidates are reranked. Adds the times to `out`.
+std::vector<Hypothesis> translate_batch(const Transformer& model, const Transformer* reverse, const Shortlist* shortlist,
                                         const std::vector<std::vector<int>>& batch, const SearchOptions& search_opts,
                                         float reverse_weight, Translation& out) {
   const auto te = Clock::now();
   EncoderOutput enc = model.encode(batch);
   out.ms_encode += ms_since(te);
   const auto td = Clock::now();
+  OutputRows rows;
+  SearchOptions opts = search_opts;
+  if (shortlist) {
+    rows = shortlist_rows(model, *shortlist, batch, search_opts);
+    opts.output_rows = &rows;
+  }
   std::vector<Hypothesis> best;
-  if (reverse && search_opts.beam_size > 1) {
-    best = rerank(*reverse, search_nbest(model, enc, search_opts, search_opts.beam_size), batch, reverse_weight,
-                  search_opts.length_penalty);
+  if (reverse && opts.beam_size > 1) {
+    best = rerank(*reverse, search_nbest(model, enc, opts, opts.beam_size), batch, reverse_weight,
+                  opts.length_penalty);
   } else {
-    best = search(model, enc, search_opts);
+    best = search(model, enc, opts);
   }
   out.ms_decode += ms_since(td);
   return best;
@@ -144,13 +164,14 @@ std::vector<Hypothesis> translate_batch(const Transformer& model, const Transfor
 
 // Every unit's best hypothesis (empty for a unit with no tokens), translated batch by batch.
 std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Transformer& model,
-                                        const Transformer* reverse, const SearchOptions& search_opts,
+                                        const Transformer* reverse, const Shortlist* shortlist,
+                                        const SearchOptions& search_opts,
                                         const TranslateOptions& options, Translation& out) {
   std::vector<Hypothesis> hyps(units.size());
   for (const std::vector<size_t>& members : make_batches(units, options)) {
     std::vector<std::vector<int>> batch;
     for (size_t u : members) batch.push_back(units[u].ids);
-    std::vector<Hypothesis> best = translate_batch(model, reverse, batch, search_opts, options.reverse_weight, out);
+    std::vector<Hypothesis> best = translate_batch(model, reverse, shortlist, batch, search_opts, options.reverse_weight, out);
     for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
   }
   return hyps;
@@ -277,8 +298,11 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
     return Error{"tokenizer special ids (unk/bos/eos) differ from the model config"};
   auto model = Transformer::create(file.value());
   if (!model) return Error{model.error()};
+  auto shortlist = Shortlist::from(file.value());
+  if (!shortlist) return Error{shortlist.error()};
   return std::unique_ptr<Translator>(new Translator(std::unique_ptr<Impl>(
-      new Impl{std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value())})));
+      new Impl{std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value()),
+               std::move(shortlist.value())})));
 }
 
 Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
@@ -338,6 +362,8 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
                                           const Translator* reverse) const {
   const std::string bad_option = check_options(options);
   if (!bad_option.empty()) return Error{bad_option};
+  if (options.shortlist && !impl_->shortlist)
+    return Error{"this model file has no lexical shortlist (the option shortlist needs one)"};
   if (!options.rerank) reverse = nullptr;
   if (reverse) {
     const std::string why = check_reverse(*reverse);
@@ -363,7 +389,8 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     if (!prefix) return Error{prefix.error()};
     search_opts.forced = {prefix->forced};
   }
-  std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse ? &reverse->impl_->model : nullptr,
+  const Shortlist* shortlist = options.shortlist ? &m.shortlist.value() : nullptr;
+  std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse ? &reverse->impl_->model : nullptr, shortlist,
                                                  search_opts, options, out);                 // encoder, search
   assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments,
            options.prefix.empty() ? nullptr : &prefix.value(), out);                          // text, alignments
@@ -395,6 +422,7 @@ std::string Translator::info_json() const {
   j["alignment"] = {{"layer", file.alignment_layer()}, {"heads", "mean"}};
   j["provenance"] = h.contains("provenance") ? h["provenance"] : nlohmann::json::object();
   j["file_bytes"] = file.file_bytes();
+  j["shortlist"] = impl_->shortlist.has_value();  // the option shortlist can be used
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

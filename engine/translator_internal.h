@@ -8,10 +8,12 @@
 //   m.translate_ids({ids}, m.search_options(opts)); // token ids in, best hypotheses out
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "common/aligned_buffer.h"
 #include "model/model_file.h"
+#include "model/shortlist.h"
 #include "model/transformer.h"
 #include "search/beam_search.h"
 #include "tokenizer/sentencepiece.h"
@@ -24,6 +26,7 @@ struct Translator::Impl {
   ModelFile file;
   SentencePiece tokenizer;
   Transformer model;
+  std::optional<Shortlist> shortlist;  // the model file's lexical shortlist, if it has one
 
   // The search options `options` ask for, with this model's alignment layer.
   SearchOptions search_options(const TranslateOptions& options) const;

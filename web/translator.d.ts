@@ -181,6 +181,12 @@ export interface TranslateOptions {
   /** With a Translator created with `rerank`: rerank this request's candidates (default true). Ignored for beam 1. */
   rerank?: boolean;
   /**
+   * Decode over the model's lexical shortlist (the likely target pieces of the source's pieces)
+   * instead of the whole vocabulary: faster, and the translation may differ slightly. Default
+   * false. A model without a shortlist rejects the request (code 'bad-request').
+   */
+  shortlist?: boolean;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model

@@ -32,9 +32,17 @@ uint32_t read_u32(const uint8_t* p) {
 
 uint64_t read_u64(const uint8_t* p) { return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32; }
 
-const char* dtype_name(DType t) { return t == DType::f32 ? "f32" : t == DType::i8 ? "i8" : "u8"; }
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::f32: return "f32";
+    case DType::i8: return "i8";
+    case DType::u8: return "u8";
+    case DType::u16: return "u16";
+  }
+  return "?";
+}
 
-size_t dtype_size(DType t) { return t == DType::f32 ? 4 : 1; }
+size_t dtype_size(DType t) { return t == DType::f32 ? 4 : t == DType::u16 ? 2 : 1; }
 
 std::string shape_string(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -183,6 +191,7 @@ Result<ModelFile> ModelFile::parse(const uint8_t* data, size_t size) {
     if (dt == "f32") v.dtype = DType::f32;
     else if (dt == "i8") v.dtype = DType::i8;
     else if (dt == "u8") v.dtype = DType::u8;
+    else if (dt == "u16") v.dtype = DType::u16;
     else return Error{"tensor " + name + ": unknown dtype \"" + dt + "\""};
     uint64_t count = 1;
     for (const json& d : t["shape"]) {

@@ -31,7 +31,7 @@ struct ModelConfig {
   int head_dim() const { return d_model / n_heads; }
 };
 
-enum class DType { f32, i8, u8 };
+enum class DType { f32, i8, u8, u16 };  // u16: little-endian, like every integer in the file
 
 struct TensorView {
   DType dtype = DType::f32;

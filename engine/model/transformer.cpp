@@ -2,6 +2,7 @@
 // The maths mirrors weights/recipe/model.py line for line (engine/FORMAT.md, "Maths").
 #include "model/transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -276,7 +277,8 @@ DecoderState Transformer::start(const EncoderOutput& enc, const std::vector<int>
   return s;
 }
 
-void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* tokens, float* logits) const {
+void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* tokens, float* logits,
+                       const OutputRows* output) const {
   const int d = cfg_.d_model, heads = cfg_.n_heads, hd = cfg_.head_dim();
   const int rows = st.rows, pos = st.steps, cap = st.capacity;
   if (rows == 0 || pos >= cap) return;
@@ -330,8 +332,45 @@ void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* to
              [&](const float* h, float* y) { feed_forward(layer.ffn, h, rows, y, ws); });
   }
   if (cfg_.pre_norm) norm(w_.decoder_norm, x, rows, x);
-  linear(w_.embed, x, rows, logits, ws, profile::Category::gemm_logits);  // tied output projection
+  if (!output) {
+    linear(w_.embed, x, rows, logits, ws, profile::Category::gemm_logits);  // tied output projection
+  } else {
+    const int n = int(output->ids.size());
+    ensure(ws.short_logits, size_t(rows) * n);
+    linear(output->linear, x, rows, ws.short_logits.data(), ws, profile::Category::gemm_logits);
+    NMT_PROFILE(other);
+    for (int r = 0; r < rows; ++r) {
+      float* row = logits + size_t(r) * cfg_.vocab_size;
+      std::fill(row, row + cfg_.vocab_size, -INFINITY);
+      const float* computed = &ws.short_logits[size_t(r) * n];
+      for (int i = 0; i < n; ++i) row[output->ids[size_t(i)]] = computed[i];
+    }
+  }
   st.steps++;
+}
+
+OutputRows Transformer::output_rows(const std::vector<int>& ids) const {
+  const int d = cfg_.d_model, n = int(ids.size());
+  OutputRows o;
+  o.ids = ids;
+  o.linear.out = n;
+  o.linear.in = d;
+  if (w_.embed.q) {
+    o.q.resize(size_t(n) * d);
+    o.scale.resize(size_t(n));
+    for (int i = 0; i < n; ++i) {
+      std::memcpy(&o.q[size_t(i) * d], w_.embed.q + size_t(ids[size_t(i)]) * d, size_t(d));
+      o.scale[size_t(i)] = w_.embed.scale[ids[size_t(i)]];
+    }
+    o.linear.q = o.q.data();
+    o.linear.scale = o.scale.data();
+  } else {
+    o.w.resize(size_t(n) * d);
+    for (int i = 0; i < n; ++i)
+      std::memcpy(&o.w[size_t(i) * d], w_.embed.w + size_t(ids[size_t(i)]) * d, sizeof(float) * d);
+    o.linear.w = o.w.data();
+  }
+  return o;
 }
 
 void Transformer::select_rows(DecoderState& st, const std::vector<int>& parents) const {

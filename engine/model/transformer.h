@@ -61,6 +61,16 @@ struct Weights {
   LayerNorm encoder_norm, decoder_norm;  // pre-norm only
 };
 
+// Some rows of the output projection (the lexical shortlist's tokens, model/shortlist.h), gathered
+// into one matrix so that a decoder step computes only their logits with one GEMM.
+struct OutputRows {
+  std::vector<int> ids;          // ascending target token ids
+  std::vector<int8_t> q;         // [ids, d_model] their int8 rows (an int8 model)
+  std::vector<float> scale;      // [ids]
+  std::vector<float> w;          // [ids, d_model] their f32 rows (an f32 model)
+  Linear linear;                 // a view of the rows above
+};
+
 // Scratch buffers reused across calls so the decoder loop does not allocate.
 struct Workspace {
   std::vector<float> normed, sublayer_out;  // [rows, d_model]: LN(x) and f(LN(x)) around a residual
@@ -71,6 +81,7 @@ struct Workspace {
   std::vector<float> row_scales;
   std::vector<float> x;                     // [rows, d_model] the decoder step's residual stream
   std::vector<int> positions;               // [rows] the decoder step's position of each row
+  std::vector<float> short_logits;          // [rows, shortlist] logits of an OutputRows step
 };
 
 // The encoder's output for a batch of sentences, plus each decoder layer's cross-attention keys
@@ -113,8 +124,13 @@ class Transformer {
   DecoderState start(const EncoderOutput& enc, const std::vector<int>& row_sentence, int capacity) const;
 
   // One decoder step: tokens[rows] are the inputs at position state.steps; writes logits[rows, vocab]
-  // and state.cross_weights; advances state.steps.
-  void step(const EncoderOutput& enc, DecoderState& state, const int* tokens, float* logits) const;
+  // and state.cross_weights; advances state.steps. With `output`, only its tokens get logits and
+  // every other token's is -inf (the lexical shortlist).
+  void step(const EncoderOutput& enc, DecoderState& state, const int* tokens, float* logits,
+            const OutputRows* output = nullptr) const;
+
+  // The output projection's rows for these target ids (ascending, each < vocab_size).
+  OutputRows output_rows(const std::vector<int>& ids) const;
 
   // Keeps only the listed rows, in this order (a row may appear several times): beam reordering.
   void select_rows(DecoderState& state, const std::vector<int>& parents) const;

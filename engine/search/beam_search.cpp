@@ -129,7 +129,7 @@ class BatchSearch {
   // logits[rows, vocab] for every alive row's next token; the next step starts empty.
   void run_decoder() {
     logits_.resize(alive_.size() * size_t(c_.vocab_size));
-    model_.step(enc_, st_, inputs_.data(), logits_.data());
+    model_.step(enc_, st_, inputs_.data(), logits_.data(), o_.output_rows);
     next_.clear();
     parents_.clear();
     next_inputs_.clear();

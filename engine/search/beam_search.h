@@ -53,6 +53,9 @@ struct SearchOptions {
   bool keep_attention = false;      // alignment-layer attention, mean over heads
   bool keep_all_heads = false;      // every layer and head as well
   std::vector<ForcedTokens> forced; // empty, or one per sentence of the batch (empty tokens = none)
+  // The lexical shortlist of this batch (model/shortlist.h): only these tokens can be produced;
+  // null = the whole vocabulary. It must hold every forced and heal token.
+  const OutputRows* output_rows = nullptr;
 };
 
 struct Hypothesis {

@@ -13,21 +13,15 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model_file.h"
+#include "model_bytes.h"
 #include "search/rerank.h"
 #include "translator.h"
 #include "translator_internal.h"
 
 using nlohmann::json;
+using namespace test_model_bytes;
 
 namespace {
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  REQUIRE_MESSAGE(f.good(), "missing fixture " << path);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-std::string fixture(const std::string& name) { return std::string(NMT_FIXTURES) + "/" + name; }
 
 const json& golden() {
   static json g = [] {
@@ -44,33 +38,8 @@ std::unique_ptr<nmt::Translator> load(const std::string& name) {
   return std::move(t.value());
 }
 
-// Rewrites a model file with a new JSON header (and a valid checksum), for the bad-file tests.
-std::vector<uint8_t> with_header_text(const std::vector<uint8_t>& file, const std::string& h) {
-  uint32_t header_bytes;
-  std::memcpy(&header_bytes, &file[12], 4);
-  const size_t old_start = (32 + header_bytes + 63) / 64 * 64;
-  const size_t new_start = (32 + h.size() + 63) / 64 * 64;
-  std::vector<uint8_t> out(new_start + file.size() - old_start, 0);
-  std::memcpy(out.data(), file.data(), 32);
-  uint32_t hb = uint32_t(h.size());
-  std::memcpy(&out[12], &hb, 4);
-  uint64_t total = out.size();
-  std::memcpy(&out[16], &total, 8);
-  std::memcpy(&out[32], h.data(), h.size());
-  std::memcpy(&out[new_start], &file[old_start], file.size() - old_start);
-  uint32_t crc = nmt::crc32(out.data() + 32, out.size() - 32);
-  std::memcpy(&out[24], &crc, 4);
-  return out;
-}
-
 std::vector<uint8_t> with_header(const std::vector<uint8_t>& file, const json& header) {
   return with_header_text(file, header.dump());
-}
-
-json header_of(const std::vector<uint8_t>& file) {
-  uint32_t header_bytes;
-  std::memcpy(&header_bytes, &file[12], 4);
-  return json::parse(file.begin() + 32, file.begin() + 32 + header_bytes);
 }
 
 std::string load_error(const std::vector<uint8_t>& bytes) {
