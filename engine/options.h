@@ -56,7 +56,7 @@ inline constexpr OptionSpec alternatives{"alternatives", OptionKind::integer, 5,
 // The lexical shortlist (model/shortlist.h): faster, and the translation may differ where the full
 // vocabulary would pick a token outside the list (weights/EXPERIMENTS.md measures it).
 inline constexpr OptionSpec shortlist{"shortlist", OptionKind::flag, 0, 0, 1, true,
-                                      "decode over the model's lexical shortlist (the likely target pieces of the source's pieces) instead of the whole vocabulary: faster, may differ slightly"};
+                                      "decode over the model's lexical shortlist, when it has one (the likely target pieces of the source's pieces), instead of the whole vocabulary: faster, may differ slightly"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
@@ -78,7 +78,7 @@ struct TranslateOptions {
   int attention_limit = int(option::attention_limit.fallback);  // 0 = no limit
   std::string prefix;             // "" = none (Translator::translate then takes any text)
   int alternatives = int(option::alternatives.fallback);  // Translator::alternatives' count
-  bool shortlist = option::shortlist.fallback != 0;  // an error when the model has no shortlist
+  bool shortlist = option::shortlist.fallback != 0;  // no effect when the model has no shortlist
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };

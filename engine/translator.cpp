@@ -362,8 +362,6 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
                                           const Translator* reverse) const {
   const std::string bad_option = check_options(options);
   if (!bad_option.empty()) return Error{bad_option};
-  if (options.shortlist && !impl_->shortlist)
-    return Error{"this model file has no lexical shortlist (the option shortlist needs one)"};
   if (!options.rerank) reverse = nullptr;
   if (reverse) {
     const std::string why = check_reverse(*reverse);
@@ -389,7 +387,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     if (!prefix) return Error{prefix.error()};
     search_opts.forced = {prefix->forced};
   }
-  const Shortlist* shortlist = options.shortlist ? &m.shortlist.value() : nullptr;
+  const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
   std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse ? &reverse->impl_->model : nullptr, shortlist,
                                                  search_opts, options, out);                 // encoder, search
   assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments,

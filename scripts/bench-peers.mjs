@@ -13,6 +13,8 @@
  *     graph optimizations on), each in its own process; greedy and beam 4.
  *  4. In one Chromium: this project's module (worker + engine.wasm, one request per sentence, as the
  *     page uses it) vs onnxruntime-web (WASM backend, SIMD, one thread), each page in a fresh context.
+ *     When the model file has a lexical shortlist, ours runs a second time with the `shortlist` option
+ *     ("ours + shortlist": faster, outputs may differ; its BLEU is printed beside the others).
  *  5. Prints sentences/s, words/s (source words), time to first translation, peak memory, download
  *     size, the ratios, and whether the outputs agree: fp32 greedy token for token (ONNX Runtime fp32
  *     vs this engine on the f32 model file vs the PyTorch reference), int8 by BLEU against the
@@ -121,7 +123,14 @@ function prepareModels(dir) {
     console.log(`exporting ${dir} to ONNX: ${path.relative(ROOT, out)}`);
     run(PY, [exporter, '--model', model, '--out', out, '--f32-nmt', path.join(out, 'model-f32.nmt')], { stdio: 'inherit' });
   }
-  return { model, out, info: JSON.parse(readFileSync(info, 'utf8')), f32: path.join(out, 'model-f32.nmt') };
+  return { model, out, info: JSON.parse(readFileSync(info, 'utf8')), f32: path.join(out, 'model-f32.nmt'), shortlist: hasShortlist(model) };
+}
+
+/** Whether a model file carries the lexical shortlist (engine/FORMAT.md: tensors shortlist.*). */
+function hasShortlist(modelPath) {
+  const data = readFileSync(modelPath);
+  const header = JSON.parse(data.subarray(32, 32 + data.readUInt32LE(12)).toString('utf8'));
+  return header.tensors.some((t) => t.name === 'shortlist.targets');
 }
 
 /** The first n corpus lines that the engine keeps as one sentence, with references and piece ids. */
@@ -182,6 +191,18 @@ async function nativeRuns(dir, m, sentences, beams, tmp) {
     results.ours.runs[beam] = { seconds, outputs: full.stdout.split('\n').slice(0, sentences.length) };
     results.ours.peakBytes = Math.max(results.ours.peakBytes || 0, b.peakBytes || 0);
   }
+  if (m.shortlist) {
+    results['ours-shortlist'] = { runs: {} };
+    for (const beam of beams) {
+      const flags = ['--model', m.model, '--beam', String(beam), '--shortlist'];
+      const b = await timed(NMT, ['bench', ...flags, '--input', input], { peak: true });
+      const seconds = Number(/sentences\s+\d+ in ([\d.]+) s/.exec(b.stdout)[1]);
+      const full = await timed(NMT, flags, { input: readFileSync(input, 'utf8') });
+      results['ours-shortlist'].runs[beam] = { seconds, outputs: full.stdout.split('\n').slice(0, sentences.length) };
+      results['ours-shortlist'].peakBytes = Math.max(results['ours-shortlist'].peakBytes || 0, b.peakBytes || 0);
+    }
+    results['ours-shortlist'].firstTranslationMs = results.ours.firstTranslationMs;
+  }
   const f32 = await timed(NMT, ['--model', m.f32, '--beam', '1'], { input: readFileSync(input, 'utf8') });
   results['ours-f32'].runs[1] = { outputs: f32.stdout.split('\n').slice(0, sentences.length) };
   for (const precision of ['int8', 'fp32']) {
@@ -217,7 +238,9 @@ async function browserRuns(dir, m, beams, args, tmp) {
   const browser = await launchChromium();
   const results = { chromium: browser.version() };
   try {
-    for (const [key, query] of [['ours', 'engine=ours'], ['ort-int8', 'engine=ort&precision=int8'], ['ort-fp32', 'engine=ort&precision=fp32']]) {
+    const engines = [['ours', 'engine=ours'], ['ort-int8', 'engine=ort&precision=int8'], ['ort-fp32', 'engine=ort&precision=fp32']];
+    if (m.shortlist) engines.splice(1, 0, ['ours-shortlist', 'engine=ours&shortlist=1']);
+    for (const [key, query] of engines) {
       const context = await browser.newContext();
       const page = await context.newPage();
       page.on('console', (msg) => { if (msg.type() === 'error') console.error(`  [${key}] ${msg.text()}`); });
@@ -308,8 +331,9 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
     oursFiles.push(existsSync(distModel) ? distModel : m.model);
     const ortBase = ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => path.join(ORT_WEB, f));
     ortBase.push(path.join(ROOT, 'scripts/peers/ort-decode.mjs'), path.join(m.out, 'model.json'));
-    d.download = d.browser ? { ours: d.browser.ours.download, 'ort-int8': d.browser['ort-int8'].download, 'ort-fp32': d.browser['ort-fp32'].download } : {
+    d.download = d.browser ? { ours: d.browser.ours.download, 'ours-shortlist': d.browser.ours.download, 'ort-int8': d.browser['ort-int8'].download, 'ort-fp32': d.browser['ort-fp32'].download } : {
       ours: sizes(oursFiles),
+      'ours-shortlist': sizes(oursFiles),
       'ort-int8': sizes([...ortBase, path.join(m.out, 'int8/encoder.onnx'), path.join(m.out, 'int8/decoder.onnx')]),
       'ort-fp32': sizes([...ortBase, path.join(m.out, 'fp32/encoder.onnx'), path.join(m.out, 'fp32/decoder.onnx')]),
     };
@@ -318,7 +342,7 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
     const systems = {};
     for (const where of ['native', 'browser']) {
       if (!d[where]) continue;
-      for (const key of ['ours', 'ort-int8', 'ort-fp32']) {
+      for (const key of ['ours', 'ours-shortlist', 'ort-int8', 'ort-fp32']) {
         for (const beam of args.beams) {
           const r = d[where][key] && d[where][key].runs[beam];
           if (r) systems[`${where}/${key}/${beam}`] = r.outputs;
@@ -356,15 +380,16 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
 }
 
 function printDirection(dir, d, beams) {
-  const names = { ours: 'ours (int8)', 'ort-int8': 'ONNX Runtime int8', 'ort-fp32': 'ONNX Runtime fp32' };
+  const names = { ours: 'ours (int8)', 'ours-shortlist': 'ours + shortlist', 'ort-int8': 'ONNX Runtime int8', 'ort-fp32': 'ONNX Runtime fp32' };
   for (const where of ['browser', 'native']) {
     const w = d[where];
     if (!w) continue;
     const label = where === 'browser' ? `Chromium ${w.chromium} (ours: module + worker; ONNX Runtime Web ${w['ort-int8'].version || ''} wasm SIMD, 1 thread)`
       : `native (ours: build/nmt, 1 thread; ${w['ort-int8'].runtime}, 1 thread)`;
     const rows = [];
-    for (const key of ['ours', 'ort-int8', 'ort-fp32']) {
+    for (const key of ['ours', 'ours-shortlist', 'ort-int8', 'ort-fp32']) {
       const r = w[key];
+      if (!r) continue;
       for (const beam of beams) {
         const run1 = r.runs[beam];
         const sps = d.sentences / run1.seconds;
@@ -384,6 +409,14 @@ function printDirection(dir, d, beams) {
     for (const beam of beams) {
       const delta = d.bleu[`${where}/ort-int8/${beam}`] - d.bleu[`${where}/ours/${beam}`];
       console.log(`  ${where} beam ${beam}: BLEU ONNX Runtime int8 − ours = ${fmt(delta, 2)} (${Math.abs(delta) <= 0.3 ? 'within' : 'outside'} 0.3)`);
+      const s = d[where]['ours-shortlist'] && d[where]['ours-shortlist'].runs[beam];
+      if (!s) continue;
+      const ort = d[where]['ort-int8'].runs[beam];
+      const deltaS = d.bleu[`${where}/ort-int8/${beam}`] - d.bleu[`${where}/ours-shortlist/${beam}`];
+      console.log(`  ${where} beam ${beam}: ours + shortlist ${fmt(ort.seconds / s.seconds, 2)}x ONNX Runtime int8, `
+        + `${fmt(d[where].ours.runs[beam].seconds / s.seconds, 2)}x ours without it; BLEU ONNX Runtime int8 − it = ${fmt(deltaS, 2)} `
+        + `(${Math.abs(deltaS) <= 0.3 ? 'within' : 'outside'} 0.3); outputs identical to ours without it: `
+        + `${same(s.outputs, d[where].ours.runs[beam].outputs)}/${d.sentences}`);
     }
   }
 }

@@ -26,7 +26,7 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'attention_limit', kind: 'integer', default: 0, min: 0, max: 1024, cli: true, doc: 'with alignments: leave out the token attention (and heads) of sentences with more than this many source or target tokens; word alignments stay (0 = no limit)' },
   { name: 'prefix', kind: 'text', default: '', cli: true, doc: 'one sentence only: the translation starts with this text, kept exactly, and the search continues after it' },
   { name: 'alternatives', kind: 'integer', default: 5, min: 1, max: 20, cli: true, doc: 'list this many next words after the prefix, most probable first, each with the rest of the sentence (greedy)' },
-  { name: 'shortlist', kind: 'flag', default: false, cli: true, doc: "decode over the model's lexical shortlist (the likely target pieces of the source's pieces) instead of the whole vocabulary: faster, may differ slightly" },
+  { name: 'shortlist', kind: 'flag', default: false, cli: true, doc: "decode over the model's lexical shortlist, when it has one (the likely target pieces of the source's pieces), instead of the whole vocabulary: faster, may differ slightly" },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */

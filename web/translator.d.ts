@@ -183,7 +183,7 @@ export interface TranslateOptions {
   /**
    * Decode over the model's lexical shortlist (the likely target pieces of the source's pieces)
    * instead of the whole vocabulary: faster, and the translation may differ slightly. Default
-   * false. A model without a shortlist rejects the request (code 'bad-request').
+   * false. No effect with a model that has none (`translator.info.shortlist` says whether it has one).
    */
   shortlist?: boolean;
   /**
@@ -411,6 +411,8 @@ export interface ModelInfo {
   languages: { source: string; target: string };
   provenance: Record<string, unknown>;
   file_bytes: number;
+  /** Whether the model file carries a lexical shortlist (the `shortlist` option uses it). */
+  shortlist: boolean;
   /** Where the model came from, and the direction that was asked for. */
   url: string;
   requested: { from: string; to: string };

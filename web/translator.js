@@ -308,7 +308,7 @@ export class Translator {
     return { startup: this.#startup, firstTranslationMs: this.#firstTranslationMs };
   }
 
-  /** What the engine says about the loaded model: config, languages, provenance, file_bytes. */
+  /** What the engine says about the loaded model: config, languages, provenance, file_bytes, shortlist. */
   get info() {
     return this.#info;
   }

@@ -22,6 +22,7 @@ Result<std::optional<Shortlist>> Shortlist::from(const ModelFile& file) {
   Shortlist s;
   s.vocab_size_ = c.vocab_size;
   s.eos_id_ = c.eos_id;
+  s.unk_id_ = c.unk_id;
   const uint16_t* fr = f.value().as<uint16_t>();
   for (int64_t i = 0; i < frequent->shape[0]; ++i) {
     if (fr[i] >= c.vocab_size) return Error{"tensor shortlist.frequent has a token id outside the vocabulary"};
@@ -43,6 +44,7 @@ std::vector<int> Shortlist::tokens_for(const std::vector<std::vector<int>>& sour
   std::vector<uint8_t> in(size_t(vocab_size_), 0);
   for (int t : frequent_) in[size_t(t)] = 1;
   in[size_t(eos_id_)] = 1;
+  in[size_t(unk_id_)] = 1;  // what the vocabulary cannot write (emoji, CJK) is copied through unk
   for (const std::vector<int>& sentence : sources)
     for (int s : sentence)
       if (s >= 0 && s < vocab_size_)

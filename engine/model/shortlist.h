@@ -27,7 +27,7 @@ class Shortlist {
   static Result<std::optional<Shortlist>> from(const ModelFile& file);
 
   // The target tokens a batch of these sources (token ids) may produce, ascending: the frequent
-  // pieces, eos, each source token's candidates, and `extra` (e.g. a forced prefix's tokens).
+  // pieces, eos, unk, each source token's candidates, and `extra` (e.g. a forced prefix's tokens).
   std::vector<int> tokens_for(const std::vector<std::vector<int>>& sources, const std::vector<int>& extra = {}) const;
 
   int frequent_count() const { return int(frequent_.size()); }
@@ -35,7 +35,7 @@ class Shortlist {
 
  private:
   int vocab_size_ = 0;
-  int eos_id_ = 0;
+  int eos_id_ = 0, unk_id_ = 0;
   std::vector<int> frequent_;
   std::vector<uint32_t> begin_;       // [vocab + 1]: source s's candidates are targets_[begin_[s], begin_[s + 1])
   const uint16_t* targets_ = nullptr; // a view into the model file

@@ -1,6 +1,7 @@
 /**
  * The browser half of scripts/bench-peers.mjs. ?engine=ours runs this project's module
  * (../translator.js, its worker and engine.wasm, the model from the site's manifest);
+ * with &shortlist=1, decoding over the model's lexical shortlist;
  * ?engine=ort&precision=int8|fp32 runs the same decoding loop (ort-decode.mjs) on onnxruntime-web,
  * WASM backend with SIMD, one thread. Both translate the same sentences one request at a time, for
  * each beam in ?beams=1,4, after a first translation whose time (from navigation start: download,
@@ -14,13 +15,13 @@ const beams = (params.get('beams') || '1,4').split(',').map(Number);
 const out = document.getElementById('out');
 const print = (line) => { out.textContent += `${line}\n`; };
 
-async function oursEngine() {
+async function oursEngine(shortlist) {
   const { Translator } = await import('../translator.js');
   const t = await Translator.create({ from, to });
   return {
-    name: 'ours',
+    name: shortlist ? 'ours-shortlist' : 'ours',
     translate: async (s, beam) => {
-      const r = await t.translate(s.text, { beam, alignments: false });
+      const r = await t.translate(s.text, { beam, alignments: false, shortlist });
       return r.text;
     },
     memory: async () => t.memory(),
@@ -49,7 +50,7 @@ async function ortEngine(precision) {
 
 async function run() {
   const { sentences } = await (await fetch(`./ids-${dir}.json`)).json();
-  const e = engine === 'ours' ? await oursEngine() : await ortEngine(params.get('precision') || 'int8');
+  const e = engine === 'ours' ? await oursEngine(params.get('shortlist') === '1') : await ortEngine(params.get('precision') || 'int8');
   await e.translate(sentences[0], beams[0]);
   const result = { engine: e.name, version: e.version, firstTranslationMs: performance.now(), runs: {}, userAgent: navigator.userAgent };
   print(`${e.name}: first translation ${result.firstTranslationMs.toFixed(0)} ms after navigation start`);
