@@ -43,7 +43,7 @@ def read_model_file(path):
     with open(path, "rb") as f:
         data = f.read()
     header, start = _checked(data, path)
-    types = {"f32": np.float32, "i8": np.int8, "u8": np.uint8}
+    types = {"f32": np.float32, "i8": np.int8, "u8": np.uint8, "u16": np.dtype("<u2")}
     tensors = {t["name"]: np.frombuffer(data, types[t["dtype"]], int(np.prod(t["shape"])), start + t["offset"])
                .reshape(t["shape"]) for t in header["tensors"]}
     return header, tensors
@@ -69,9 +69,12 @@ def write_model_file(path, config, languages, tensors, spm_bytes, provenance, al
     tensors = dict(tensors)
     tensors["tokenizer.spm"] = np.frombuffer(spm_bytes, dtype=np.uint8)
     table, blobs, offset = [], [], 0
-    dtype_names = {np.dtype(np.int8): "i8", np.dtype(np.float32): "f32", np.dtype(np.uint8): "u8"}
+    dtype_names = {np.dtype(np.int8): "i8", np.dtype(np.float32): "f32", np.dtype(np.uint8): "u8",
+                   np.dtype("<u2"): "u16"}
     for name, arr in tensors.items():
         arr = np.ascontiguousarray(arr)
+        if arr.dtype == np.dtype(">u2"):
+            arr = arr.astype("<u2")
         data = arr.tobytes()
         table.append({"name": name, "dtype": dtype_names[arr.dtype], "shape": list(arr.shape),
                       "offset": offset, "bytes": len(data)})

@@ -1,5 +1,5 @@
 """The whole recipe in one command: back-translation -> data -> vocabulary -> training (both
-directions) -> int8 export -> evaluation -> manifest.
+directions) -> int8 export (with the lexical shortlist) -> evaluation -> manifest.
 
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 120
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 60 --device cuda
@@ -124,13 +124,18 @@ def main():
         d = f"{s}-{t}"
         model_file = os.path.join(args.weights, d, "model.nmt")
         if "export" in stages:
-            log(f"stage 4/6: int8 export of {d} (and an f32 copy in work/ for the fp32 scores)")
+            log(f"stage 4/6: int8 export of {d} with its lexical shortlist (and an f32 copy in work/ for the fp32 scores)")
             provenance = {"train_args": training_args(os.path.join(args.work, d, "train.log"))}
             if args.gpu_student:  # held to gpu_round.STUDENT_TRAIN_ARGS by the card test, not train.py's defaults
                 provenance["plan"] = "gpu_round.py student"
             provenance = json.dumps(provenance)
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", model_file, "--provenance", provenance])
+            # the lexical shortlist (shortlist.py's FREQUENT / PER_SOURCE), counted on this direction's pairs
+            table = os.path.join(args.work, d, "shortlist.npz")
+            run([py, os.path.join(HERE, "shortlist.py"), "build", "--data", data, "--direction", d,
+                 "--model", model_file, "--out", table])
+            run([py, os.path.join(HERE, "shortlist.py"), "add", "--model", model_file, "--table", table, "--out", model_file])
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.work, d, "model.f32.nmt"), "--f32"])
     # after both exports: each direction's reranked score uses the other direction's new model
