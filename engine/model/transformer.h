@@ -81,7 +81,7 @@ struct Workspace {
   std::vector<float> row_scales;
   std::vector<float> x;                     // [rows, d_model] the decoder step's residual stream
   std::vector<int> positions;               // [rows] the decoder step's position of each row
-  std::vector<float> short_logits;          // [rows, shortlist] logits of an OutputRows step
+  std::vector<float> short_logits;          // [rows, shortlist] an OutputRows step's logits (the search reads them)
 };
 
 // The encoder's output for a batch of sentences, plus each decoder layer's cross-attention keys

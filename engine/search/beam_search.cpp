@@ -135,10 +135,14 @@ class BatchSearch {
     next_inputs_.clear();
   }
 
-  // Each row's log-sum-exp (the SIMD kernel): a token's log-probability is its logit - lse.
+  // Each row's log-sum-exp (the SIMD kernel): a token's log-probability is its logit - lse. Under a
+  // shortlist, over the listed tokens' logits only (the others are -inf: they add nothing).
   void normalize() {
     lse_.resize(alive_.size());
-    kernels::logsumexp_rows(logits_.data(), int(alive_.size()), c_.vocab_size, lse_.data());
+    if (const OutputRows* o = o_.output_rows)
+      kernels::logsumexp_rows(st_.ws.short_logits.data(), int(alive_.size()), int(o->ids.size()), lse_.data());
+    else
+      kernels::logsumexp_rows(logits_.data(), int(alive_.size()), c_.vocab_size, lse_.data());
   }
 
   // log p(token | row's hypothesis) = logit - lse.
@@ -191,7 +195,21 @@ class BatchSearch {
   void greedy_step() {
     const int rows = int(alive_.size());
     best_.resize(rows);
-    kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
+    if (const OutputRows* o = o_.output_rows) {
+      // over the listed tokens (ascending ids, so ties still go to the lowest id), except for a row
+      // spelling a heal, whose disallowed tokens constrain() set to -inf in logits_ only
+      const int n = int(o->ids.size());
+      for (int r = 0; r < rows; ++r) {
+        if (healing(r)) {
+          kernels::argmax_rows(&logits_[size_t(r) * c_.vocab_size], 1, c_.vocab_size, &best_[r]);
+        } else {
+          kernels::argmax_rows(&st_.ws.short_logits[size_t(r) * n], 1, n, &best_[r]);
+          best_[r] = o->ids[size_t(best_[r])];
+        }
+      }
+    } else {
+      kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
+    }
     for (int r = 0; r < rows; ++r) {
       const int token = forced_token(r);
       force(r, token >= 0 ? token : best_[r]);
