@@ -319,3 +319,48 @@ test('real engine in Node: confidence: one targetWordConfidence per targetWords 
     t.dispose();
   }
 });
+
+test('real engine in Node: the lexical shortlist (shortlist: true): the shipped models carry one, the same sentences come back with every invariant, everyday sentences unchanged, and the native engine agrees', { skip, timeout: 180000 }, async () => {
+  for (const [from, to] of [['en', 'de'], ['de', 'en']]) {
+    if (!manifest.shipped && from === 'de') continue;
+    const t = await Translator.create({ from, to, manifestUrl });
+    try {
+      // the fixture model has none: then the option has no effect
+      assert.equal(t.info.shortlist, manifest.shipped, `info.shortlist of ${from}→${to}`);
+      const input = from === 'en'
+        ? 'The house is small. I love you. Where is the station? Economists had expected borrowing costs to rise. 😀 Café °C'
+        : 'Das Haus ist klein. Ich liebe dich. Wo ist der Bahnhof? Ökonomen hatten mit steigenden Kosten gerechnet. 😀 Café °C';
+      for (const beam of [1, 4]) {
+        const full = await t.translate(input, { beam, alignments: true });
+        const short = await t.translate(input, { beam, alignments: true, shortlist: true });
+        assert.equal(short.sentences.length, full.sentences.length);
+        short.sentences.forEach((s, i) => {
+          checkSentence(input, short, s);
+          assert.ok(s.target.length > 0);
+          for (const p of s.tokenProbs) assert.ok(p >= 0 && p <= 1, `${p}`);
+          if (i < 3) assert.equal(s.target, full.sentences[i].target, `everyday sentence ${i}, beam ${beam}`);
+        });
+        // The same tokens, each normalized over the shortlist instead of all 8,000 pieces: never less
+        // probable, and more probable where the pieces left out had any probability (the list is used).
+        let raised = 0;
+        for (let i = 0; i < 3; i++) {
+          full.sentences[i].tokenProbs.forEach((p, k) => {
+            const q = short.sentences[i].tokenProbs[k];
+            assert.ok(q >= p - 1e-4, `token ${k} of sentence ${i}: ${q} < ${p}`);
+            if (q > p + 1e-4) raised += 1;
+          });
+        }
+        assert.equal(raised > 0, manifest.shipped, `${raised} token probabilities raised by the shortlist`);
+        assert.ok(short.text.includes('😀'), `the emoji is passed through: ${short.text}`);
+        const native = path.join(ROOT, 'build/nmt');
+        if (!manifest.shipped || !existsSync(native)) continue;
+        const sample = from === 'en' ? 'The house is small. I love you.' : 'Das Haus ist klein. Ich liebe dich.';
+        const n = execFileSync(native, ['--model', path.join(ROOT, `weights/${from}-${to}/model.nmt`), '--beam', String(beam), '--shortlist'],
+          { input: sample, encoding: 'utf8' });
+        assert.equal((await t.translate(sample, { beam, shortlist: true })).text, n);
+      }
+    } finally {
+      t.dispose();
+    }
+  }
+});

@@ -166,7 +166,7 @@ async function choose(hit, prefix, alternative) {
   text(el.status, 'Translating the rest of the sentence…');
   try {
     const t = await getTranslator(state.resultDir);
-    const r = await t.translate(old.source, { beam: searchSettings().beam, alignments: true, prefix: newPrefix, signal: controller.signal });
+    const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix, signal: controller.signal });
     if (seq !== state.seq) return;
     state.result = withSentence(result, hit.s, r.sentences[0]);
     render(state.result);

@@ -44,7 +44,7 @@ async function ensureHeads() {
   text(el.heatStatus, 'Loading the attention of every head…');
   try {
     const t = await getTranslator(state.resultDir);
-    const r = await t.translate(s.source, { beam: searchSettings().beam, alignments: true, allHeads: true, signal: controller.signal });
+    const r = await t.translate(s.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, allHeads: true, signal: controller.signal });
     const cur = currentSentence();
     if (!cur || headsKey(cur) !== key) return;
     const sentence = r.sentences.find((x) => x.heads) || r.sentences[0];

@@ -60,10 +60,11 @@ export async function translateNow() {
     const t = await getTranslator(dir);
     if (controller.signal.aborted) return;
     showError('');
-    const { beam } = searchSettings();
+    const { beam, shortlist } = searchSettings();
     const streaming = input.length > STREAM_CHARS;
     const options = {
       beam,
+      shortlist,
       alignments: true,
       signal: controller.signal,
       onProgress: (p) => {
