@@ -190,22 +190,31 @@ class BatchSearch {
     extend(row, token, alive_[row].hyp.log_prob + lp, lp);
   }
 
+  // The logits row `row` chooses among: under a shortlist, only the listed tokens' (ascending ids,
+  // so "the first of equals" is still the lowest id), except while the row spells a heal, whose
+  // disallowed tokens constrain() set to -inf in the full row; else the full row.
+  struct RowLogits {
+    const float* values;
+    int n;
+    const int* ids;  // value i is token ids[i]; null: token i
+    int token(int i) const { return ids ? ids[i] : i; }
+  };
+  RowLogits row_logits(int row) const {
+    if (const OutputRows* o = o_.output_rows; o && !healing(row))
+      return {&st_.ws.short_logits[size_t(row) * o->ids.size()], int(o->ids.size()), o->ids.data()};
+    return {&logits_[size_t(row) * c_.vocab_size], c_.vocab_size, nullptr};
+  }
+
   // Greedy: the argmax of the logits, as the reference does (ties: lowest id); a prefix's token
   // while it is forced.
   void greedy_step() {
     const int rows = int(alive_.size());
     best_.resize(rows);
-    if (const OutputRows* o = o_.output_rows) {
-      // over the listed tokens (ascending ids, so ties still go to the lowest id), except for a row
-      // spelling a heal, whose disallowed tokens constrain() set to -inf in logits_ only
-      const int n = int(o->ids.size());
+    if (o_.output_rows) {
       for (int r = 0; r < rows; ++r) {
-        if (healing(r)) {
-          kernels::argmax_rows(&logits_[size_t(r) * c_.vocab_size], 1, c_.vocab_size, &best_[r]);
-        } else {
-          kernels::argmax_rows(&st_.ws.short_logits[size_t(r) * n], 1, n, &best_[r]);
-          best_[r] = o->ids[size_t(best_[r])];
-        }
+        const RowLogits l = row_logits(r);
+        kernels::argmax_rows(l.values, 1, l.n, &best_[r]);
+        best_[r] = l.token(best_[r]);
       }
     } else {
       kernels::argmax_rows(logits_.data(), rows, c_.vocab_size, best_.data());
@@ -222,8 +231,10 @@ class BatchSearch {
     const int rows = int(alive_.size());
     const int blocks = (c_.vocab_size + kBlock - 1) / kBlock;
     block_max_.resize(size_t(rows) * blocks);
-    for (int r = 0; r < rows; ++r)
-      kernels::block_max(&logits_[size_t(r) * c_.vocab_size], c_.vocab_size, kBlock, &block_max_[size_t(r) * blocks]);
+    for (int r = 0; r < rows; ++r) {
+      const RowLogits l = row_logits(r);
+      kernels::block_max(l.values, l.n, kBlock, &block_max_[size_t(r) * blocks]);
+    }
     for (int r0 = 0, r1 = 0; r0 < rows; r0 = r1) {
       const int sentence = alive_[r0].sentence;
       while (r1 < rows && alive_[r1].sentence == sentence) ++r1;
@@ -245,16 +256,16 @@ class BatchSearch {
     const int blocks = (c_.vocab_size + kBlock - 1) / kBlock;
     std::vector<Candidate> cand;
     for (int r = r0; r < r1; ++r) {
-      const float* lr = &logits_[size_t(r) * c_.vocab_size];
+      const RowLogits l = row_logits(r);
       const float* bm = &block_max_[size_t(r) * blocks];
       const float shift = alive_[r].hyp.log_prob - lse_[r];
-      for (int b = 0; b < blocks; ++b) {
+      for (int b = 0; b < (l.n + kBlock - 1) / kBlock; ++b) {
         if (cand.size() >= k && !(bm[b] + shift > cand.back().log_prob)) continue;
-        const int end = std::min(c_.vocab_size, (b + 1) * kBlock);
+        const int end = std::min(l.n, (b + 1) * kBlock);
         for (int v = b * kBlock; v < end; ++v) {
-          const float lp = lr[v] + shift;
+          const float lp = l.values[v] + shift;
           if (cand.size() < k || lp > cand.back().log_prob) {
-            Candidate x{lp, r, v};
+            Candidate x{lp, r, l.token(v)};
             auto pos = std::upper_bound(cand.begin(), cand.end(), x,
                                         [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
             cand.insert(pos, x);
