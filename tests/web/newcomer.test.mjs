@@ -109,7 +109,8 @@ test('About the models: a short card with size, data, licence and the scores nex
 
   // Size: from the manifest, not written into the page by hand.
   const size = await page.textContent('#about-size');
-  assert.ok(size.startsWith(`${mb(manifest.models[0].bytes)} per direction`), size);
+  const sizes = [...new Set(manifest.models.map((m) => mb(m.bytes)))];  // one size, or each distinct one
+  assert.ok(size.startsWith(`${sizes.join(' / ')} per direction`), size);
   const facts = await page.textContent('#about-facts');
   assert.ok(facts.includes(`First download${mb(manifest.engine.wasm.bytes + manifest.models[0].bytes)}`), facts);
 
