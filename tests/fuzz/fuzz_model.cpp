@@ -2,11 +2,12 @@
 // model files, with and without a valid checksum. Input: byte 0 picks the mode.
 //   0-63     raw: the rest is the whole model file (the length and CRC checks stop most of these)
 //   64-159   header: the rest is a JSON header; the file is rebuilt around it with the fixture's
-//            tensor data (tests/fixtures/tiny.nmt), with the right length and CRC, so mutations
-//            reach the JSON, config, tensor-table and semantic checks
-//   160-255  patch: the rest is 5-byte records (u32 offset, u8 xor) applied to tiny.nmt, then the
-//            CRC is fixed: corrupt weights, scales, tokenizer bytes and header bytes in place
-// A model that loads is then used: a short translation with alignments, greedy and beam 2.
+//            tensor data (tests/fixtures/tiny-shortlist.nmt: tiny.nmt with a lexical shortlist), with
+//            the right length and CRC, so mutations reach the JSON, config, tensor-table and semantic checks
+//   160-255  patch: the rest is 5-byte records (u32 offset, u8 xor) applied to tiny-shortlist.nmt,
+//            then the CRC is fixed: corrupt weights, scales, shortlist, tokenizer and header bytes in place
+// A model that loads is then used: a short translation with alignments, greedy and beam 2, with
+// and without its shortlist.
 // Checked: no crash or sanitizer report; a refusal has a message; a loaded model translates.
 #include <cstddef>
 #include <cstdint>
@@ -23,14 +24,14 @@
 namespace {
 
 struct Fixture {
-  std::string file;      // tiny.nmt as it is
+  std::string file;      // tiny-shortlist.nmt as it is
   std::string tensors;   // its bytes from data_start to the end
 };
 
 const Fixture& fixture() {
   static const Fixture f = [] {
     Fixture x;
-    x.file = fuzz::read_fixture("tiny.nmt");
+    x.file = fuzz::read_fixture("tiny-shortlist.nmt");
     uint32_t header_bytes = 0;
     std::memcpy(&header_bytes, x.file.data() + 12, 4);
     const size_t data_start = (32 + size_t(header_bytes) + 63) / 64 * 64;
@@ -59,9 +60,10 @@ void try_load(nmt::AlignedBuffer bytes) {
   }
   const nmt::Translator& t = *loaded.value();
   (void)t.info_json();
-  for (int beam : {1, 2}) {
+  for (int beam : {1, 2, -1, -2}) {
     nmt::TranslateOptions options;
-    options.beam_size = beam;
+    options.beam_size = beam < 0 ? -beam : beam;
+    options.shortlist = beam < 0;
     options.alignments = true;
     auto r = t.translate("The house is small. Hello!", options);
     FUZZ_CHECK(r);

@@ -1,5 +1,6 @@
 // libFuzzer harness: the whole translate() (and alternatives()) on the fixture model
-// (tests/fixtures/tiny.nmt) with arbitrary text and options JSON.
+// (tests/fixtures/tiny-shortlist.nmt: tiny.nmt with a lexical shortlist, so the option shortlist
+// changes the search) with arbitrary text and options JSON.
 // Input: byte 0 = n & 0x7f is the length of the options JSON that follows (bit 7: call
 // alternatives() instead of translate()); the rest is the text (at most 2,000 bytes are used, so
 // each run stays short).
@@ -25,7 +26,7 @@ namespace {
 
 const nmt::Translator& model() {
   static const std::unique_ptr<nmt::Translator> t = [] {
-    auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+    auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny-shortlist.nmt");
     FUZZ_CHECK(loaded);
     return std::move(loaded.value());
   }();
