@@ -61,10 +61,24 @@ class CompactIds(unittest.TestCase):
 
 @needs_torch
 class StudentPlanOnCpu(unittest.TestCase):
-    """The plan a ~15-minute GPU slice runs (round 21): a prepared data folder packed compactly, both
-    students continued at once, int8 files and fp16 weights back, unpacked here."""
+    """The plan a ~15-minute GPU slice runs (rounds 21-22): a prepared data folder packed compactly,
+    both students continued at once, with variants beside them (untagged back-translations, and
+    another set of back-translations carried as bt-sampled), int8 files and fp16 weights back
+    (as many as the device tool's 8 files / 64 MiB allow), unpacked here."""
 
-    def test_pack_data_student_unpack(self):
+    def prepare(self, tmp, corpus, pairs, name, bt_lines):
+        bt = os.path.join(tmp, f"bt-{name}")
+        os.makedirs(bt)
+        with open(os.path.join(bt, "bt.en-de.tsv"), "w", encoding="utf-8") as f:
+            f.writelines(p + "\n" for p in bt_lines)
+        data = os.path.join(tmp, f"data-{name}")
+        subprocess.run([sys.executable, os.path.join(RECIPE, "prepare_data.py"), "--corpus", corpus, "--out", data,
+                        "--reuse-vocab", os.path.join(FIXTURES, "tiny.nmt"), "--nmt", "none", "--back-translations", bt,
+                        "--mix", ",".join(f"{n}=0" for n in TEACHER_SOURCES + ("bible", "ui", "dict") if n != "tatoeba")],
+                       check=True, capture_output=True)
+        return data
+
+    def test_pack_data_student_variants_unpack(self):
         with tempfile.TemporaryDirectory() as tmp:
             corpus = os.path.join(tmp, "corpus")
             os.makedirs(os.path.join(corpus, "train"))
@@ -73,33 +87,52 @@ class StudentPlanOnCpu(unittest.TestCase):
             with gzip.open(os.path.join(corpus, "train", "tatoeba.en-de.tsv.gz"), "wt", encoding="utf-8") as f:
                 f.writelines(p + "\n" for p in pairs[:200])
             shutil.copy(os.path.join(FIXTURES, "dev", "flores-dev.en-de.tsv"), os.path.join(corpus, "dev"))
-            data = os.path.join(tmp, "data")
-            subprocess.run([sys.executable, os.path.join(RECIPE, "prepare_data.py"), "--corpus", corpus, "--out", data,
-                            "--reuse-vocab", os.path.join(FIXTURES, "tiny.nmt"), "--nmt", "none",
-                            "--mix", ",".join(f"{n}=0" for n in TEACHER_SOURCES + ("bible", "ui", "dict") if n != "tatoeba")],
-                           check=True, capture_output=True)
+            data = self.prepare(tmp, corpus, pairs, "greedy", pairs[300:330])
+            sampled = self.prepare(tmp, corpus, pairs, "sampled", pairs[400:420])
             carry, work, out = (os.path.join(tmp, d) for d in ("carry", "work", "out"))
             subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "pack-data", "--data", data,
-                            "--corpus", corpus, "--dest", carry], check=True, capture_output=True)
+                            "--corpus", corpus, "--dest", carry, "--bt-variant", f"sampled={sampled}"],
+                           check=True, capture_output=True)
             self.assertTrue(os.path.exists(os.path.join(carry, "data", "train.en.ids.u16.xz")))
             self.assertFalse(glob.glob(os.path.join(carry, "data", "*.ids")))  # only the compact form travels
+            self.assertEqual(sorted(os.listdir(os.path.join(carry, "bt-sampled"))),
+                             ["bt.en-de.de.ids.u16.xz", "bt.en-de.en.ids.u16.xz", "bt.en-de.weight.gz"])
             weights = os.path.join(tmp, "weights")
             for d in ("en-de", "de-en"):
                 os.makedirs(os.path.join(weights, d))
                 shutil.copy(os.path.join(FIXTURES, "tiny.nmt"), os.path.join(weights, d, "model.nmt"))
-            r = subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "student", "--carry", carry,
-                                "--work", work, "--out", out, "--weights", weights, "--device", "cpu", "--steps", "5",
-                                "--minutes", "2", "--max-tokens", "600"], capture_output=True, text=True)
+            plan = [sys.executable, os.path.join(RECIPE, "gpu_round.py"), "student", "--carry", carry, "--work", work,
+                    "--out", out, "--weights", weights, "--device", "cpu", "--steps", "5", "--minutes", "2",
+                    "--max-tokens", "600"]
+            bad = subprocess.run(plan + ["--variants", "en-de,en-de:beam9"], capture_output=True, text=True)
+            self.assertNotEqual(bad.returncode, 0)
+            self.assertIn("beam9", bad.stderr)
+            r = subprocess.run(plan + ["--variants", "en-de,de-en,en-de:untagged,en-de:sampled"],
+                               capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            for name in ("train.en.ids", "train.de.ids", "train.weight"):
+            for name in ("train.en.ids", "train.de.ids", "train.weight", "bt.en-de.en.ids"):
                 self.assertEqual(read_text(os.path.join(work, "data", name)), read_text(os.path.join(data, name)))
+            for name in ("bt.en-de.en.ids", "bt.en-de.de.ids", "train.en.ids"):  # the variant's own bt, the shared rest
+                self.assertEqual(read_text(os.path.join(work, "data-sampled", name)), read_text(os.path.join(sampled, name)))
             log = read_text(os.path.join(out, "log.txt"))
-            self.assertIn("--- train.py de-en", log)
             self.assertIn("student plan: done", log)
-            self.assertLessEqual(len(os.listdir(out)), 8)  # what the device tool brings back
             self.assertNotIn("exited 1", log, log[-3000:])
-            for d in ("en-de", "de-en"):
-                self.assertTrue(os.path.exists(os.path.join(out, f"student-{d}.nmt")))
+            starts = {}
+            for block in log.split("--- train.py ")[1:]:
+                run, _, body = block.partition("\n")
+                starts[run] = next(json.loads(l) for l in body.splitlines() if '"event": "start"' in l)
+            self.assertEqual(sorted(starts), ["de-en", "en-de", "en-de-sampled", "en-de-untagged"])
+            self.assertEqual(starts["en-de"]["args"]["bt_tag"], 1)
+            self.assertEqual(starts["en-de-untagged"]["args"]["bt_tag"], 0)
+            lines = lambda path: len(read_text(path).splitlines())  # noqa: E731
+            self.assertEqual(starts["en-de"]["back_translated_pairs"], lines(os.path.join(data, "bt.en-de.en.ids")))
+            self.assertEqual(starts["en-de-sampled"]["back_translated_pairs"], lines(os.path.join(sampled, "bt.en-de.en.ids")))
+            self.assertNotEqual(starts["en-de"]["back_translated_pairs"], starts["en-de-sampled"]["back_translated_pairs"])
+            self.assertEqual(starts["de-en"]["back_translated_pairs"], 0)
+            self.assertEqual(len({s["args"]["seed"] for s in starts.values()}), 1)
+            self.assertLessEqual(len(os.listdir(out)), 8)  # what the device tool brings back
+            for run in starts:
+                self.assertTrue(os.path.exists(os.path.join(out, f"student-{run}.nmt")))
             subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "unpack", "--parts", out,
                             "--dest", os.path.join(tmp, "back")], check=True, capture_output=True)
             import torch

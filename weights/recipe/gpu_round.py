@@ -289,12 +289,14 @@ def read_u16(path, dest):
             start = end
 
 
-def pack_data(args):
-    """A prepared data folder (prepare_data.py --out) -> --dest/data, compact, plus flores-dev."""
-    dest = os.path.join(args.dest, "data")
+def pack_folder(src_dir, dest, only=None):
+    """The .ids (compact), .weight (gzip) and vocabulary files of a prepared data folder -> dest;
+    with `only`, just the files whose names start with it."""
     os.makedirs(dest, exist_ok=True)
-    for name in sorted(os.listdir(args.data)):
-        src = os.path.join(args.data, name)
+    for name in sorted(os.listdir(src_dir)):
+        src = os.path.join(src_dir, name)
+        if only and not name.startswith(only):
+            continue
         if name.endswith(".ids"):
             write_u16(src, os.path.join(dest, name + ".u16.xz"))
         elif name.endswith(".weight"):
@@ -302,15 +304,27 @@ def pack_data(args):
                 shutil.copyfileobj(f, out)
         elif name in ("spm.model", "spm.vocab", "stats.json"):
             shutil.copy(src, dest)
+
+
+def pack_data(args):
+    """A prepared data folder (prepare_data.py --out) -> --dest/data, compact, plus flores-dev; each
+    --bt-variant NAME=FOLDER adds only that folder's back-translations (bt.*) as --dest/bt-NAME, which
+    the student plan's variant NAME trains on instead of the main folder's (e.g. sampled ones)."""
+    pack_folder(args.data, os.path.join(args.dest, "data"))
+    for spec in args.bt_variant:
+        name, _, folder = spec.partition("=")
+        if not name or not folder or not glob.glob(os.path.join(folder, "bt.*.ids")):
+            raise SystemExit(f"--bt-variant {spec}: want NAME=FOLDER, a prepared data folder with bt.* files")
+        pack_folder(folder, os.path.join(args.dest, f"bt-{name}"), only="bt.")
     shutil.copy(os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"), args.dest)
     total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(args.dest, "**"), recursive=True) if os.path.isfile(p))
     print(f"{args.dest}: {total / 1e6:.1f} MB")
 
 
-def unpack_data(carry, work):
+def unpack_data(carry, work, folder="data"):
     """pack_data's folder -> a data folder train.py reads (the .ids as text again)."""
     from concurrent.futures import ProcessPoolExecutor
-    src, dest = os.path.join(carry, "data"), os.path.join(work, "data")
+    src, dest = os.path.join(carry, folder), os.path.join(work, folder)
     os.makedirs(dest, exist_ok=True)
     jobs = []
     with ProcessPoolExecutor() as pool:
@@ -328,54 +342,113 @@ def unpack_data(carry, work):
     return dest
 
 
+# The student plan's variants (--variants DIRECTION[:NAME],...): each changes one back-translation
+# choice against the control (no NAME) and trains at once beside it, from the same shipped file with
+# the same seed and data order, so a GPU slice measures at the shipped scale what issue 30 asks (tag
+# or none, the synthetic share, sampled or greedy synthetic sources). A NAME that is not below trains
+# on the carry's bt-NAME folder (pack-data --bt-variant NAME=FOLDER) in place of the main folder's bt.*.
+STUDENT_VARIANTS = {
+    "untagged": ["--bt-tag", "0"],     # the back-translated sources without the tag
+    "bt-half": ["--bt-weight", "0.5"],  # half the back-translations' share of an epoch
+    "bt-double": ["--bt-weight", "2"],  # twice it
+}
+RETURN_BYTES = 62 * 1000 * 1000  # what the device tool brings back: 64 MiB, less the log
+
+
+def parse_variants(spec, carry):
+    """--variants -> [(direction, name or "")]; unknown directions or names are errors up front."""
+    variants = []
+    for item in spec.split(","):
+        direction, _, name = item.strip().partition(":")
+        if direction not in ("en-de", "de-en"):
+            raise SystemExit(f"--variants {item}: the direction must be en-de or de-en")
+        if name and name not in STUDENT_VARIANTS and not os.path.isdir(os.path.join(carry, f"bt-{name}")):
+            raise SystemExit(f"--variants {item}: {name} is neither one of {sorted(STUDENT_VARIANTS)} nor a "
+                             f"carried bt-{name} folder (pack-data --bt-variant)")
+        if (direction, name) in variants:
+            raise SystemExit(f"--variants {item}: listed twice")
+        variants.append((direction, name))
+    return variants
+
+
+def variant_data(carry, work, data, name):
+    """The data folder variant NAME trains on: the main one, or for a carried bt-NAME folder a copy
+    of it (links) with that folder's back-translations in place of its own."""
+    if not name or name in STUDENT_VARIANTS:
+        return data
+    dest = os.path.join(work, f"data-{name}")
+    os.makedirs(dest, exist_ok=True)
+    for f in os.listdir(data):
+        if not f.startswith("bt.") and not os.path.exists(os.path.join(dest, f)):
+            os.symlink(os.path.join(data, f), os.path.join(dest, f))
+    bt = unpack_data(carry, work, f"bt-{name}")
+    for f in os.listdir(bt):
+        shutil.copy(os.path.join(bt, f), dest)
+    return dest
+
+
 def student(args):
-    """On the GPU machine, one command: both students continue for --minutes, at once, then each is
-    exported as an int8 model file and its averaged weights as fp16 (for CPU rounds to continue)."""
+    """On the GPU machine, one command: the students (both directions, and any --variants beside
+    them) continue for --minutes, all at once, then each is exported as an int8 model file and, as
+    far as the tool's 8 files / 64 MiB allow in --variants order, its weights as fp16 (for CPU rounds
+    to continue or interpolate). A second call on the still-warm machine resumes each run."""
     import torch
     os.makedirs(args.out, exist_ok=True)
     log_file = os.path.join(args.out, "log.txt")
     t0 = time.time()
+    variants = parse_variants(args.variants, args.carry)
     data = unpack_data(args.carry, args.work)
     log(f"data unpacked in {time.time() - t0:.0f} s", log_file)
     sys.path.insert(0, HERE)
     from model_file import read_model_file
+    threads = max(1, min(4, (os.cpu_count() or 4) // len(variants)))
     procs, failed = {}, []
-    for direction in args.directions.split(","):
+    for direction, name in variants:
         s, t = direction.split("-")
-        out = os.path.join(args.work, f"student-{direction}")
+        run_name = direction + (f"-{name}" if name else "")
+        out = os.path.join(args.work, f"student-{run_name}")
         init = os.path.join(args.weights, direction, "model.nmt")
-        config = os.path.join(args.work, f"student-{direction}.json")
+        config = os.path.join(args.work, f"student-{run_name}.json")
         with open(config, "w") as f:  # the shipped file's own shape, not train.py's default
             json.dump(read_model_file(init)[0]["config"], f)
-        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", data, "--config", config,
-               "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t, "--out", out,
-               "--init-from", init, "--device", args.device,
+        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", variant_data(args.carry, args.work, data, name),
+               "--config", config, "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t,
+               "--out", out, "--init-from", init, "--device", args.device,
                "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
                "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", "100",
-               "--dropout", "0.1", "--threads", "4", "--patience", "1000", "--seed", str(args.seed)]
+               "--dropout", "0.1", "--threads", str(threads), "--patience", "1000", "--seed", str(args.seed)]
+        cmd += STUDENT_VARIANTS.get(name, [])
         if args.steps:
             cmd += ["--max-steps", str(args.steps)]
         log("$ " + " ".join(cmd), log_file)
-        procs[direction] = (subprocess.Popen(cmd, stdout=open(os.path.join(args.work, f"train-{direction}.log"), "w"),
-                                             stderr=subprocess.STDOUT), out)
-    for direction, (proc, out) in procs.items():
+        procs[run_name] = (subprocess.Popen(cmd, stdout=open(os.path.join(args.work, f"train-{run_name}.log"), "w"),
+                                            stderr=subprocess.STDOUT), out)
+    finished = []
+    for run_name, (proc, out) in procs.items():
         code = proc.wait()
-        log(f"{direction}: train.py exited {code}", log_file)
+        log(f"{run_name}: train.py exited {code}", log_file)
         if code != 0 or not os.path.exists(os.path.join(out, "model.pt")):
-            failed.append(direction)
+            failed.append(run_name)
             continue
-        model = os.path.join(args.out, f"student-{direction}.nmt")
         subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(out, "model.pt"),
-                        "--spm", os.path.join(data, "spm.model"), "--out", model], check=False)
+                        "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.out, f"student-{run_name}.nmt")],
+                       check=False)
+        finished.append((run_name, out))
+    for run_name, out in finished:  # fp16 weights while they fit beside every int8 file
         ck = torch.load(os.path.join(out, "model.pt"), map_location="cpu", weights_only=False)
         ck["state_dict"] = {k: v.half() if v.is_floating_point() else v for k, v in ck["state_dict"].items()}
-        half = os.path.join(args.work, f"student-{direction}.fp16.pt")
+        half = os.path.join(args.work, f"student-{run_name}.fp16.pt")
         torch.save(ck, half)
+        size = os.path.getsize(half)
+        files = glob.glob(os.path.join(args.out, "*"))
+        if len(files) + -(-size // PART_BYTES) > 8 or sum(map(os.path.getsize, files)) + size > RETURN_BYTES:
+            log(f"{run_name}: fp16 weights left out (the tool brings back 8 files, 64 MiB)", log_file)
+            continue
         split_into_parts(half, args.out)
-    with open(log_file, "a", encoding="utf-8") as f:  # the tool brings back 8 files: the train logs go in log.txt
-        for direction in procs:
-            with open(os.path.join(args.work, f"train-{direction}.log"), encoding="utf-8") as t:
-                f.write(f"--- train.py {direction}\n" + t.read())
+    with open(log_file, "a", encoding="utf-8") as f:  # the train logs go in log.txt
+        for run_name in procs:
+            with open(os.path.join(args.work, f"train-{run_name}.log"), encoding="utf-8") as t:
+                f.write(f"--- train.py {run_name}\n" + t.read())
     log(f"student plan: done in {(time.time() - t0) / 60:.1f} min" + (f"; FAILED: {', '.join(failed)}" if failed else ""),
         log_file)
     return 1 if failed else 0
@@ -384,10 +457,10 @@ def student(args):
 def unpack(args):
     """The parts that came back -> --dest/kd.<direction>.tsv.gz (and teacher-<dir>.nmt if present)."""
     os.makedirs(args.dest, exist_ok=True)
-    for name in ("kd.en-de.tsv.gz", "kd.de-en.tsv.gz", "teacher-en-de.nmt", "teacher-de-en.nmt",
-                 "student-en-de.fp16.pt", "student-de-en.fp16.pt"):
+    names = {os.path.basename(p).rsplit(".part", 1)[0] for p in glob.glob(os.path.join(args.parts, "*.part*"))}
+    for name in sorted(names):
         dest = os.path.join(args.dest, name)
-        if join_parts(os.path.join(args.parts, name + ".part*"), dest):
+        if join_parts(os.path.join(args.parts, glob.escape(name) + ".part*"), dest):
             print(f"{dest}: {os.path.getsize(dest) / 1e6:.1f} MB")
 
 
@@ -418,14 +491,17 @@ def main():
     p.add_argument("--data", required=True, help="prepare_data.py's --out")
     p.add_argument("--corpus", required=True, help="for flores-dev")
     p.add_argument("--dest", default=os.path.join(ROOT, "gpu-carry"))
+    p.add_argument("--bt-variant", action="append", default=[], metavar="NAME=FOLDER",
+                   help="also carry FOLDER's back-translations as variant NAME's (student --variants DIR:NAME)")
     p = sub.add_parser("student", help="on the GPU machine: both students continue at once, one command")
     p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"))
     p.add_argument("--work", default="/tmp/gpu-work")
     p.add_argument("--out", default=os.environ.get("OUT", "gpu-out"))
     p.add_argument("--weights", default=os.path.join(ROOT, "weights"))
     p.add_argument("--device", default="cuda")
-    p.add_argument("--directions", default="en-de,de-en")
-    p.add_argument("--minutes", type=float, default=7.0, help="training per direction (both run at once)")
+    p.add_argument("--variants", default="en-de,de-en",
+                   help="runs side by side: DIRECTION or DIRECTION:NAME (STUDENT_VARIANTS, or a carried bt-NAME)")
+    p.add_argument("--minutes", type=float, default=7.0, help="training per run (all run at once)")
     p.add_argument("--max-tokens", type=int, default=STUDENT_TRAIN_ARGS["max_tokens"])
     p.add_argument("--lr", type=float, default=STUDENT_TRAIN_ARGS["lr"], help="peak of the schedule (see STUDENT_TRAIN_ARGS)")
     p.add_argument("--checkpoint-minutes", type=float, default=1.5)

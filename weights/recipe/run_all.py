@@ -46,7 +46,7 @@ def sha256(path):
 
 # train.py's options that decide what the model learns (not where or how long it runs): recorded in
 # the model file's provenance, and tests/weights/test_card.py checks that train.py's defaults are them
-TRAINING_OPTIONS = ("lr", "warmup", "label_smoothing", "dropout", "max_tokens", "bt_tag", "rewarm")
+TRAINING_OPTIONS = ("lr", "warmup", "label_smoothing", "dropout", "max_tokens", "bt_tag", "bt_weight", "rewarm")
 
 
 def training_args(train_log):

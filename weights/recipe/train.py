@@ -270,6 +270,8 @@ def parse_args(argv=None):
     ap.add_argument("--max-steps", type=int, default=0, help="also stop this run after this many steps (tests)")
     ap.add_argument("--bt-tag", type=int, default=1,
                     help="1: start each back-translated source with the tag id (read_direction_pairs); 0: untagged")
+    ap.add_argument("--bt-weight", type=float, default=1.0,
+                    help="multiplies the back-translated pairs' copies per epoch (bt.*.weight): 0.5 halves their share")
     ap.add_argument("--rewarm", type=int, default=300,
                     help="after --init-from (Adam's moments start at zero), ramp the learning rate up over this "
                          "many steps to where the schedule left off")
@@ -295,6 +297,7 @@ def load_training_data(args, cfg):
     tgt = read_ids(os.path.join(args.data, f"train.{args.tgt}.ids"), limit)
     weights = read_weights(args.data, len(src))
     synthetic = read_direction_pairs(args.data, "bt", args.src, args.tgt, limit, cfg["bos_id"] if args.bt_tag else None)
+    synthetic = (synthetic[0], synthetic[1], [w * args.bt_weight for w in synthetic[2]])
     distilled = read_direction_pairs(args.data, "kd", args.src, args.tgt, limit)
     src, tgt, weights = src + synthetic[0] + distilled[0], tgt + synthetic[1] + distilled[1], weights + synthetic[2] + distilled[2]
     keep = [i for i in range(len(src)) if src[i] and tgt[i] and len(src[i]) < 150 and len(tgt[i]) < 150]
