@@ -6,7 +6,7 @@ import unittest
 
 from recipe_env import ROOT  # first: it puts weights/recipe on the import path
 from dev_sets import load_dev
-from metrics import bleu, chrf, tokenize_13a
+from metrics import bleu, bleu_of_stats, bleu_stats, chrf, paired_bootstrap, tokenize_13a
 
 
 class Tokenizer13a(unittest.TestCase):
@@ -58,6 +58,45 @@ class ChrF(unittest.TestCase):
 
     def test_whitespace_is_ignored(self):
         self.assertAlmostEqual(chrf(["Die  Beziehung ist gut"], ["DieBeziehung istgut"]), 100.0, places=9)
+
+
+class PairedBootstrap(unittest.TestCase):
+    def setUp(self):
+        path = os.path.join(ROOT, "tests", "fixtures", "dev", "tatoeba-dev.en-de.tsv")
+        self.en, self.de = load_dev(path, "en")
+        self.refs = self.de[:200]
+
+    def test_sentence_stats_sum_to_corpus_bleu(self):
+        hyps = [" ".join(r.split()[:-1]) for r in self.refs]  # every reference less its last word
+        self.assertAlmostEqual(bleu_of_stats([bleu_stats(h, r) for h, r in zip(hyps, self.refs)]), bleu(hyps, self.refs),
+                               places=9)
+
+    def test_identical_systems_differ_by_nothing(self):
+        r = paired_bootstrap(self.refs, self.refs, self.refs, resamples=50)
+        self.assertEqual((r["delta"], r["low"], r["high"], r["p_b_not_better"]), (0.0, 0.0, 0.0, 1.0))
+
+    def test_a_clearly_better_system_is_found_and_the_interval_holds_the_delta(self):
+        worse = [" ".join(r.split()[: max(1, len(r.split()) // 2)]) for r in self.refs]
+        r = paired_bootstrap(worse, self.refs, self.refs, resamples=200)
+        self.assertGreater(r["delta"], 20)
+        self.assertLess(r["low"], r["delta"])
+        self.assertGreater(r["high"], r["delta"])
+        self.assertGreater(r["low"], 0)
+        self.assertEqual(r["p_b_not_better"], 0.0)
+
+    def test_a_trade_of_a_few_sentences_is_noise(self):
+        # A loses a word in 5 sentences, B in 5 others: the interval holds 0 on both sides
+        drop = lambda k: [" ".join(r.split()[:-1]) if i % 40 == k else r for i, r in enumerate(self.refs)]  # noqa: E731
+        r = paired_bootstrap(drop(20), drop(0), self.refs, resamples=300, seed=3)
+        self.assertLess(abs(r["delta"]), 1)
+        self.assertLess(r["low"], 0)
+        self.assertGreater(r["high"], 0)
+        self.assertGreater(r["p_b_not_better"], 0.05)
+        self.assertLess(r["p_b_not_better"], 0.95)
+
+    def test_lengths_must_match(self):
+        with self.assertRaises(ValueError):
+            paired_bootstrap(self.refs, self.refs[:-1], self.refs)
 
 
 class DevSets(unittest.TestCase):

@@ -3,7 +3,8 @@
 BLEU: corpus-level, 13a tokenization, n-grams 1..4, brevity penalty, 'exp' smoothing for orders
 with no match. chrF: character n-grams 1..6 with whitespace removed, beta = 2, precision and recall
 averaged over the orders that have statistics, then one F-score (sacreBLEU's default chrF2).
-Checked by tests/weights/test_metrics.py.
+Checked by tests/weights/test_metrics.py. paired_bootstrap says whether two systems' BLEU differ beyond
+the test set's noise: `python3 metrics.py B.txt REF.txt --against A.txt`.
 """
 import math
 import re
@@ -31,31 +32,59 @@ def _ngrams(tokens, n):
     return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
 
-def bleu(hypotheses, references):
-    """Corpus BLEU (0-100) of hypotheses against one reference each."""
-    correct, total = [0] * 4, [0] * 4
-    sys_len = ref_len = 0
-    for hyp, ref in zip(hypotheses, references):
-        h, r = tokenize_13a(hyp), tokenize_13a(ref)
-        sys_len += len(h)
-        ref_len += len(r)
-        for n in range(1, 5):
-            hn, rn = _ngrams(h, n), _ngrams(r, n)
-            correct[n - 1] += sum(min(c, rn[g]) for g, c in hn.items())
-            total[n - 1] += max(0, len(h) - n + 1)
+def bleu_stats(hyp, ref):
+    """One sentence's BLEU statistics: [hyp length, ref length, then matches and totals of orders 1..4];
+    corpus BLEU is bleu_of_stats of their sums."""
+    h, r = tokenize_13a(hyp), tokenize_13a(ref)
+    row = [len(h), len(r)]
+    for n in range(1, 5):
+        hn, rn = _ngrams(h, n), _ngrams(r, n)
+        row += [sum(min(c, rn[g]) for g, c in hn.items()), max(0, len(h) - n + 1)]
+    return row
+
+
+def bleu_of_stats(rows):
+    """Corpus BLEU (0-100) of sentences' bleu_stats."""
+    totals = [sum(column) for column in zip(*rows)] or [0] * 10
+    sys_len, ref_len = totals[0], totals[1]
     if sys_len == 0:
         return 0.0
     log_p, smooth = 0.0, 1.0
     for n in range(4):
-        if total[n] == 0:
+        correct, total = totals[2 + 2 * n], totals[3 + 2 * n]
+        if total == 0:
             return 0.0
-        if correct[n] == 0:
+        if correct == 0:
             smooth *= 2
-            log_p += math.log(100.0 / (smooth * total[n]))
+            log_p += math.log(100.0 / (smooth * total))
         else:
-            log_p += math.log(100.0 * correct[n] / total[n])
+            log_p += math.log(100.0 * correct / total)
     bp = 1.0 if sys_len >= ref_len else math.exp(1 - ref_len / sys_len)
     return bp * math.exp(log_p / 4)
+
+
+def bleu(hypotheses, references):
+    """Corpus BLEU (0-100) of hypotheses against one reference each."""
+    return bleu_of_stats([bleu_stats(h, r) for h, r in zip(hypotheses, references)])
+
+
+def paired_bootstrap(hyps_a, hyps_b, references, resamples=1000, seed=1):
+    """Is system B's BLEU different from A's beyond the test set's sampling noise? (Koehn 2004: the
+    sentences are resampled with replacement, both systems scored on each resample.) Returns
+    {"delta": BLEU(B) - BLEU(A), "low"/"high": the 95% interval of the delta, "p_b_not_better":
+    the share of resamples where B is not better}."""
+    import random
+    if not len(hyps_a) == len(hyps_b) == len(references) or not references:
+        raise ValueError("two systems' outputs and the references must be the same, non-zero, length")
+    a = [bleu_stats(h, r) for h, r in zip(hyps_a, references)]
+    b = [bleu_stats(h, r) for h, r in zip(hyps_b, references)]
+    rng, n, deltas = random.Random(seed), len(references), []
+    for _ in range(resamples):
+        pick = [rng.randrange(n) for _ in range(n)]
+        deltas.append(bleu_of_stats([b[i] for i in pick]) - bleu_of_stats([a[i] for i in pick]))
+    deltas.sort()
+    return {"delta": bleu_of_stats(b) - bleu_of_stats(a), "low": deltas[int(0.025 * resamples)],
+            "high": deltas[int(0.975 * resamples) - 1], "p_b_not_better": sum(d <= 0 for d in deltas) / resamples}
 
 
 def chrf(hypotheses, references, order=6, beta=2.0):
@@ -83,3 +112,24 @@ def chrf(hypotheses, references, order=6, beta=2.0):
     avg_p, avg_r = avg_p / orders, avg_r / orders
     b2 = beta * beta
     return 100.0 * (1 + b2) * avg_p * avg_r / (b2 * avg_p + avg_r)
+
+
+def main():
+    import argparse
+    ap = argparse.ArgumentParser(description="BLEU and chrF of a hypothesis file (one line per reference line); "
+                                             "with --against, a paired bootstrap of the difference")
+    ap.add_argument("hypotheses")
+    ap.add_argument("references")
+    ap.add_argument("--against", help="another system's output: BLEU(hypotheses) - BLEU(against), 95%% interval")
+    args = ap.parse_args()
+    read = lambda path: open(path, encoding="utf-8").read().splitlines()  # noqa: E731
+    hyps, refs = read(args.hypotheses), read(args.references)
+    print(f"BLEU {bleu(hyps, refs):.2f}  chrF {chrf(hyps, refs):.2f}")
+    if args.against:
+        r = paired_bootstrap(read(args.against), hyps, refs)
+        print(f"vs {args.against}: {r['delta']:+.2f} BLEU, 95% [{r['low']:+.2f}, {r['high']:+.2f}], "
+              f"not better in {100 * r['p_b_not_better']:.1f}% of 1,000 resamples")
+
+
+if __name__ == "__main__":
+    main()
