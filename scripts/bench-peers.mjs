@@ -159,6 +159,14 @@ function bleuAll(systems, refs) {
   return JSON.parse(run(PY, ['-c', script, path.join(ROOT, 'weights/recipe')], { input: JSON.stringify({ systems, refs }) }));
 }
 
+// BLEU(b) - BLEU(a) with its 95% paired-bootstrap interval (metrics.paired_bootstrap), for each
+// [name, a outputs, b outputs]: whether a difference is more than the sample's noise.
+function bootstrapAll(pairs, refs) {
+  const script = 'import json,sys; sys.path.insert(0, sys.argv[1]); from metrics import paired_bootstrap; d=json.load(sys.stdin); '
+    + 'print(json.dumps({k: paired_bootstrap(a, b, d["refs"]) for k, a, b in d["pairs"]}))';
+  return JSON.parse(run(PY, ['-c', script, path.join(ROOT, 'weights/recipe')], { input: JSON.stringify({ pairs, refs }) }));
+}
+
 function same(a, b) {
   let n = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) n++;
@@ -351,6 +359,17 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
     }
     const bleu = bleuAll(systems, refs);
     d.bleu = bleu;
+    const pairs = [];  // ONNX Runtime int8 against ours, with and without the shortlist
+    for (const where of ['native', 'browser']) {
+      for (const beam of args.beams) {
+        for (const key of ['ours', 'ours-shortlist']) {
+          const a = systems[`${where}/${key}/${beam}`];
+          const b = systems[`${where}/ort-int8/${beam}`];
+          if (a && b) pairs.push([`${where}/${key}/${beam}`, a, b]);
+        }
+      }
+    }
+    d.bootstrap = bootstrapAll(pairs, refs);
     const agree = {};
     if (torchIds && d.native && d.native['ort-fp32']) {
       // detokenized PyTorch greedy vs the ONNX fp32 greedy text (same detokenizer)
@@ -408,14 +427,18 @@ function printDirection(dir, d, beams) {
     if (!d[where]) continue;
     for (const beam of beams) {
       const delta = d.bleu[`${where}/ort-int8/${beam}`] - d.bleu[`${where}/ours/${beam}`];
-      console.log(`  ${where} beam ${beam}: BLEU ONNX Runtime int8 − ours = ${fmt(delta, 2)} (${Math.abs(delta) <= 0.3 ? 'within' : 'outside'} 0.3)`);
+      const interval = (key) => {
+        const b = d.bootstrap && d.bootstrap[`${where}/${key}/${beam}`];
+        return b ? `, 95% paired-bootstrap interval [${fmt(b.low, 2)}, ${fmt(b.high, 2)}]` : '';
+      };
+      console.log(`  ${where} beam ${beam}: BLEU ONNX Runtime int8 − ours = ${fmt(delta, 2)} (${Math.abs(delta) <= 0.3 ? 'within' : 'outside'} 0.3${interval('ours')})`);
       const s = d[where]['ours-shortlist'] && d[where]['ours-shortlist'].runs[beam];
       if (!s) continue;
       const ort = d[where]['ort-int8'].runs[beam];
       const deltaS = d.bleu[`${where}/ort-int8/${beam}`] - d.bleu[`${where}/ours-shortlist/${beam}`];
       console.log(`  ${where} beam ${beam}: ours + shortlist ${fmt(ort.seconds / s.seconds, 2)}x ONNX Runtime int8, `
         + `${fmt(d[where].ours.runs[beam].seconds / s.seconds, 2)}x ours without it; BLEU ONNX Runtime int8 − it = ${fmt(deltaS, 2)} `
-        + `(${Math.abs(deltaS) <= 0.3 ? 'within' : 'outside'} 0.3); outputs identical to ours without it: `
+        + `(${Math.abs(deltaS) <= 0.3 ? 'within' : 'outside'} 0.3${interval('ours-shortlist')}); outputs identical to ours without it: `
         + `${same(s.outputs, d[where].ours.runs[beam].outputs)}/${d.sentences}`);
     }
   }

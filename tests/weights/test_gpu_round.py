@@ -91,7 +91,8 @@ class StudentPlanOnCpu(unittest.TestCase):
             sampled = self.prepare(tmp, corpus, pairs, "sampled", pairs[400:420])
             carry, work, out = (os.path.join(tmp, d) for d in ("carry", "work", "out"))
             subprocess.run([sys.executable, os.path.join(RECIPE, "gpu_round.py"), "pack-data", "--data", data,
-                            "--corpus", corpus, "--dest", carry, "--bt-variant", f"sampled={sampled}"],
+                            "--corpus", corpus, "--dest", carry, "--bt-variant", f"sampled={sampled}",
+                            "--bt-variant-direction", "en-de"],
                            check=True, capture_output=True)
             self.assertTrue(os.path.exists(os.path.join(carry, "data", "train.en.ids.u16.xz")))
             self.assertFalse(glob.glob(os.path.join(carry, "data", "*.ids")))  # only the compact form travels

@@ -315,7 +315,7 @@ def pack_data(args):
         name, _, folder = spec.partition("=")
         if not name or not folder or not glob.glob(os.path.join(folder, "bt.*.ids")):
             raise SystemExit(f"--bt-variant {spec}: want NAME=FOLDER, a prepared data folder with bt.* files")
-        pack_folder(folder, os.path.join(args.dest, f"bt-{name}"), only="bt.")
+        pack_folder(folder, os.path.join(args.dest, f"bt-{name}"), only=f"bt.{args.bt_variant_direction or ''}")
     shutil.copy(os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"), args.dest)
     total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(args.dest, "**"), recursive=True) if os.path.isfile(p))
     print(f"{args.dest}: {total / 1e6:.1f} MB")
@@ -493,6 +493,8 @@ def main():
     p.add_argument("--dest", default=os.path.join(ROOT, "gpu-carry"))
     p.add_argument("--bt-variant", action="append", default=[], metavar="NAME=FOLDER",
                    help="also carry FOLDER's back-translations as variant NAME's (student --variants DIR:NAME)")
+    p.add_argument("--bt-variant-direction", choices=("en-de", "de-en"),
+                   help="carry only this direction's variant back-translations (the tool takes 64 MiB in all)")
     p = sub.add_parser("student", help="on the GPU machine: both students continue at once, one command")
     p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"))
     p.add_argument("--work", default="/tmp/gpu-work")
