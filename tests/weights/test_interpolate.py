@@ -32,6 +32,30 @@ class Interpolate(unittest.TestCase):
             self.assertEqual(ck["train"]["steps"], 7)
             self.assertEqual(ck["train"]["interpolation"]["weight_of_a"], 0.25)
 
+    def test_a_model_file_as_a_becomes_a_model_pt_that_exports_to_the_same_weights(self):
+        # the GPU student plan brings back int8 files for every run, fp16 only where they fit
+        import torch
+        from model import Transformer
+        from model_file import read_model_file
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "a.pt")
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), "--a", TINY, "--b", TINY,
+                                "--weight", "1", "--out", out], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ck = torch.load(out, map_location="cpu", weights_only=False)
+            header, tensors = read_model_file(TINY)
+            self.assertEqual((ck["config"], ck["languages"]), (header["config"], header["languages"]))
+            Transformer(ck["config"]).load_state_dict(ck["state_dict"])  # every weight, nothing extra
+            again = os.path.join(tmp, "again.nmt")
+            spm = os.path.join(tmp, "spm.model")
+            with open(spm, "wb") as f:
+                f.write(tensors[header["tokenizer"]["tensor"]].tobytes())
+            subprocess.run([sys.executable, os.path.join(RECIPE, "export.py"), "--checkpoint", out, "--spm", spm,
+                            "--out", again], check=True, capture_output=True)
+            for name, t in read_model_file(again)[1].items():  # int8 rows re-quantize to themselves
+                if t.dtype.kind in "iu" and name in tensors:
+                    self.assertLessEqual(int(abs(t.astype(int) - tensors[name].astype(int)).max()), 1, name)
+
     def test_different_shapes_and_bad_weights_are_refused(self):
         import torch
         from interpolate import load_weights

@@ -4,8 +4,10 @@ Round 21 continued round 20 on a GPU with 8x the batch: flores-dev gained ~2-3 B
 ~0.9 BLEU on the short tatoeba/multi30k sentences. Interpolating the two (they share a basin: one was
 trained from the other) keeps most of the gain and gives back the short-sentence scores; the weight
 is chosen on the dev sets (EXPERIMENTS.md round 21). A and B are train.py's model.pt files, or
-shipped model files (int8 dequantized) where the earlier round's model.pt is gone. The output is a
-model.pt with A's config, history and training record, for export.py.
+model files (int8 dequantized) where a model.pt is gone or did not come back (the GPU student plan
+brings fp16 weights only for the runs that fit the device tool's 64 MiB). The output is a model.pt
+with A's config, history and training record, for export.py; --weight 1 just turns a model file
+back into a model.pt.
 
   python3 interpolate.py --a work/gpu/en-de/model.pt --b work/r20/en-de/model.pt --weight 0.6 --out work/en-de/model.pt
 """
@@ -20,9 +22,14 @@ from model_file import dequantized_weights, read_model_file  # noqa: E402
 
 
 def load_weights(path):
-    """(checkpoint dict or None, {name: float tensor}) of a model.pt or a model file."""
+    """(checkpoint dict, {name: float tensor}) of a model.pt or a model file; a model file's checkpoint
+    is built from its header: config, languages, and the training record and history of its provenance."""
     if path.endswith(".nmt"):
-        return None, {k: torch.from_numpy(v) for k, v in dequantized_weights(read_model_file(path)[1]).items()}
+        header, tensors = read_model_file(path)
+        provenance = header.get("provenance", {})
+        ck = {"config": header["config"], "languages": header["languages"], "train": dict(provenance.get("train", {})),
+              "history": provenance.get("history", [])}
+        return ck, {k: torch.from_numpy(v) for k, v in dequantized_weights(tensors).items()}
     ck = torch.load(path, map_location="cpu", weights_only=False)
     return ck, {k: v.float() for k, v in ck["state_dict"].items()}
 
@@ -35,7 +42,7 @@ def interpolate(a, b, weight):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--a", required=True, help="model.pt (its config and record are kept)")
+    ap.add_argument("--a", required=True, help="model.pt or model.nmt (its config and record are kept)")
     ap.add_argument("--b", required=True, help="model.pt or model.nmt")
     ap.add_argument("--weight", type=float, required=True, help="A's share, 0..1")
     ap.add_argument("--out", required=True)
@@ -43,8 +50,6 @@ def main():
     if not 0 <= args.weight <= 1:
         raise SystemExit("--weight must be within 0..1")
     ck, a = load_weights(args.a)
-    if ck is None:
-        raise SystemExit("--a must be a train.py model.pt (its config and training record go on)")
     _, b = load_weights(args.b)
     ck["state_dict"] = interpolate(a, b, args.weight)
     ck.setdefault("train", {})["interpolation"] = {"a": os.path.basename(os.path.dirname(os.path.abspath(args.a))),
