@@ -10,9 +10,10 @@
 namespace nmt {
 namespace {
 
+// Whole numbers in full ("2147483647", not %g's "2.14748e+09"), as JavaScript prints them.
 std::string number_text(double x) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
+  std::snprintf(buf, sizeof buf, x == std::floor(x) && std::fabs(x) < 1e15 ? "%.0f" : "%g", x);
   return buf;
 }
 
@@ -45,6 +46,8 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::attention_limit) return {&o.attention_limit, nullptr, nullptr};
   if (&spec == &option::alternatives) return {&o.alternatives, nullptr, nullptr};
   if (&spec == &option::shortlist) return {nullptr, nullptr, &o.shortlist};
+  if (&spec == &option::sample_top_k) return {&o.sample_top_k, nullptr, nullptr};
+  if (&spec == &option::seed) return {&o.seed, nullptr, nullptr};
   return {};  // not in the table: nothing to read or write
 }
 
@@ -94,12 +97,19 @@ void set_option(TranslateOptions& options, const OptionSpec& spec, double value)
   if (f.b) *f.b = value != 0.0;
 }
 
+std::string sampling_error(const TranslateOptions& options, std::string_view beam_name, std::string_view top_k_name) {
+  if (options.sample_top_k == 0 || options.beam_size == 1) return "";
+  const std::string k(top_k_name), beam(beam_name);
+  return k + " must be 0 unless " + beam + " is 1 (got " + k + " " + std::to_string(options.sample_top_k) + " with " +
+         beam + " " + std::to_string(options.beam_size) + ")";
+}
+
 std::string check_options(const TranslateOptions& options) {
   for (const OptionSpec* spec : kOptionSpecs) {
     const double value = get_option(options, *spec);
     if (!option_allowed(*spec, value)) return option_error(*spec, spec->name, number_text(value));
   }
-  return "";
+  return sampling_error(options, option::beam.name, option::sample_top_k.name);
 }
 
 Result<TranslateOptions> options_from_json(std::string_view text) {

@@ -57,12 +57,20 @@ inline constexpr OptionSpec alternatives{"alternatives", OptionKind::integer, 5,
 // vocabulary would pick a token outside the list (weights/EXPERIMENTS.md measures it).
 inline constexpr OptionSpec shortlist{"shortlist", OptionKind::flag, 0, 0, 1, true,
                                       "decode over the model's lexical shortlist, when it has one (the likely target pieces of the source's pieces), instead of the whole vocabulary: faster, may differ slightly"};
+// Sampling instead of the argmax (search/sampling.h), for back-translation: beam 1 only (a beam
+// with it is an error, sampling_error), temperature 1; each sentence draws from its own random
+// stream, seeded by `seed` and its source tokens, so batching does not change what it draws.
+inline constexpr OptionSpec sample_top_k{"sample_top_k", OptionKind::integer, 0, 0, 1000000, true,
+                                         "beam 1 only: draw each next token from the model's k most probable ones (renormalized; k >= the vocabulary = unrestricted) instead of taking the most probable (0 = off)"};
+inline constexpr OptionSpec seed{"seed", OptionKind::integer, 0, 0, 2147483647, true,
+                                 "with sample_top_k: the random stream (the same seed and sentence draw the same translation)"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
     &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
+    &option::sample_top_k,  &option::seed,
 };
 
 struct TranslateOptions {
@@ -79,6 +87,8 @@ struct TranslateOptions {
   std::string prefix;             // "" = none (Translator::translate then takes any text)
   int alternatives = int(option::alternatives.fallback);  // Translator::alternatives' count
   bool shortlist = option::shortlist.fallback != 0;  // no effect when the model has no shortlist
+  int sample_top_k = int(option::sample_top_k.fallback);  // 0 = the argmax (greedy); needs beam_size 1
+  int seed = int(option::seed.fallback);                  // with sample_top_k
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };
@@ -97,7 +107,11 @@ bool parse_number(std::string_view text, double& out);
 double get_option(const TranslateOptions& options, const OptionSpec& spec);
 void set_option(TranslateOptions& options, const OptionSpec& spec, double value);
 
-// Empty when every option in `options` is allowed, else the first option_error.
+// Empty unless sampling is asked for with a beam: "<top_k_name> must be 0 unless <beam_name> is 1
+// (got <top_k_name> K with <beam_name> B)", named as the interface names them.
+std::string sampling_error(const TranslateOptions& options, std::string_view beam_name, std::string_view top_k_name);
+// Empty when every option in `options` is allowed (and sampling_error has nothing to say), else
+// the first error.
 std::string check_options(const TranslateOptions& options);
 // The options a JSON object names (keys as in the table; others ignored), the rest default.
 // "" means {}. Errors: not a JSON object, a value of the wrong type or out of range.

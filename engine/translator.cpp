@@ -13,6 +13,7 @@
 #include "search/alternatives.h"
 #include "search/forced_prefix.h"
 #include "search/rerank.h"
+#include "search/sampling.h"
 #include "text/pass_through.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
@@ -147,6 +148,7 @@ std::vector<Hypothesis> translate_batch(const Transformer& model, const Transfor
   const auto td = Clock::now();
   OutputRows rows;
   SearchOptions opts = search_opts;
+  if (opts.sample_top_k > 0) opts.sample_seeds = sentence_seeds(opts.seed, batch);  // each sentence its own stream
   if (shortlist) {
     rows = shortlist_rows(model, *shortlist, batch, search_opts);
     opts.output_rows = &rows;
@@ -328,6 +330,8 @@ SearchOptions Translator::Impl::search_options(const TranslateOptions& o) const 
   s.alignment_layer = file.alignment_layer();
   s.keep_attention = o.alignments;
   s.keep_all_heads = o.alignments && o.all_heads;
+  s.sample_top_k = o.sample_top_k;
+  s.seed = o.seed;
   return s;
 }
 
@@ -342,7 +346,10 @@ std::vector<Hypothesis> Translator::Impl::translate_ids(const std::vector<std::v
   }
   if (with_eos.empty()) return {};
   EncoderOutput enc = model.encode(with_eos);
-  return search(model, enc, options);
+  if (options.sample_top_k <= 0) return search(model, enc, options);
+  SearchOptions sampled = options;  // seeded as translate() seeds them
+  sampled.sample_seeds = sentence_seeds(options.seed, with_eos);
+  return search(model, enc, sampled);
 }
 
 std::string Translator::check_reverse(const Translator& reverse) const {

@@ -31,7 +31,8 @@ struct Translator::Impl {
   // The search options `options` ask for, with this model's alignment layer.
   SearchOptions search_options(const TranslateOptions& options) const;
   // Sentences as token ids (without eos; cut to the model's max_length) -> the best hypothesis of
-  // each, searched as one batch.
+  // each, searched as one batch (with sample_top_k, each sentence's stream seeded as translate()
+  // seeds it: sentence_seed(options.seed, its ids with eos)).
   std::vector<Hypothesis> translate_ids(const std::vector<std::vector<int>>& sources, const SearchOptions& options) const;
 };
 

@@ -9,7 +9,8 @@
  * one default of its own is `alignments: true` (the engine's is false): results carry alignments
  * unless asked not to. `prefix` (a text option: translate() forces the translation to start with
  * it) and `alternatives` (how many next words alternatives() lists; its `count`) are in the same
- * table.
+ * table. `sample_top_k` (sampling, for back-translation) needs `beam: 1`: engineOptions() refuses it
+ * with a beam, as the engine does.
  */
 import { ErrorCode, TranslatorError } from './protocol.js';
 
@@ -27,6 +28,8 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'prefix', kind: 'text', default: '', cli: true, doc: 'one sentence only: the translation starts with this text, kept exactly, and the search continues after it' },
   { name: 'alternatives', kind: 'integer', default: 5, min: 1, max: 20, cli: true, doc: 'list this many next words after the prefix, most probable first, each with the rest of the sentence (greedy)' },
   { name: 'shortlist', kind: 'flag', default: false, cli: true, doc: "decode over the model's lexical shortlist, when it has one (the likely target pieces of the source's pieces), instead of the whole vocabulary: faster, may differ slightly" },
+  { name: 'sample_top_k', kind: 'integer', default: 0, min: 0, max: 1000000, cli: true, doc: "beam 1 only: draw each next token from the model's k most probable ones (renormalized; k >= the vocabulary = unrestricted) instead of taking the most probable (0 = off)" },
+  { name: 'seed', kind: 'integer', default: 0, min: 0, max: 2147483647, cli: true, doc: 'with sample_top_k: the random stream (the same seed and sentence draw the same translation)' },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */
@@ -72,6 +75,12 @@ export function engineOptions(options, caller = 'translate()', shown = {}) {
       throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${shown[spec.name] || key} must be ${allowedValues(spec)} (got ${got}).`);
     }
     out[spec.name] = value;
+  }
+  // Sampling needs beam 1 (engine/options.h, sampling_error; the same wording, in camelCase).
+  const beam = out.beam ?? DECODING_OPTIONS.find((spec) => spec.name === 'beam').default;
+  if (out.sample_top_k > 0 && beam !== 1) {
+    const [k, b] = [shown.sample_top_k || 'sampleTopK', shown.beam || 'beam'];
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${k} must be 0 unless ${b} is 1 (got ${k} ${out.sample_top_k} with ${b} ${beam}).`);
   }
   return out;
 }

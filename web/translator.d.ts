@@ -187,6 +187,15 @@ export interface TranslateOptions {
    */
   shortlist?: boolean;
   /**
+   * Sampling, for back-translation: with `beam: 1`, each next token is drawn from the model's
+   * `sampleTopK` most probable ones (renormalized; at least the vocabulary size = unrestricted)
+   * instead of taking the most probable. 0 to 1000000; default 0 (off). With a beam above 1 the
+   * request rejects with code 'bad-request'.
+   */
+  sampleTopK?: number;
+  /** With `sampleTopK`: the random stream, 0 to 2147483647 (the same seed and sentence draw the same translation). Default 0. */
+  seed?: number;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model

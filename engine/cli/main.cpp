@@ -10,6 +10,8 @@
 //       lists them with their defaults and ranges; a value outside its range is an error (exit 2).
 //       --prefix TEXT (stdin must be one sentence): the translation starts with TEXT, kept exactly,
 //       and the search continues after it (search/forced_prefix.h).
+//       --beam 1 --sample-top-k K [--seed S]: each next token drawn from the model's K most probable
+//       instead of the most probable (for back-translation; search/sampling.h); reproducible per seed.
 //       --alternatives N: instead of the translation, prints the N most probable next words after
 //       --prefix (or the first words) as JSON: {"alternatives": [{word, probability, continuation}]}.
 //   nmt bench --model FILE --input FILE [decoding options] [--repeat N] [--reverse-model FILE]
@@ -162,6 +164,12 @@ int parse_args(int argc, char** argv, Args& args) {
     } else {
       return usage();
     }
+  }
+  if (const std::string bad = nmt::sampling_error(args.options, flag_name(nmt::option::beam),
+                                                  flag_name(nmt::option::sample_top_k));
+      !bad.empty()) {
+    std::fprintf(stderr, "nmt: %s\n", bad.c_str());
+    return 2;
   }
   return args.model_path.empty() ? usage() : 0;
 }

@@ -112,6 +112,7 @@ std::vector<Alternative> next_words(const Transformer& model, const SentencePiec
                                             size_t(std::max(2 * count, count + 5)), tokenizer);
   SearchOptions greedy = options;
   greedy.beam_size = 1;
+  greedy.sample_top_k = 0;  // the model's own choices, never sampled
   greedy.keep_attention = greedy.keep_all_heads = false;
   greedy.forced.clear();
   for (int token : first) {

@@ -3,9 +3,9 @@
 // BatchSearch holds one search's state: the decoder rows (one per alive hypothesis), each
 // sentence's finished hypotheses, and the step's logits. Every step runs the decoder once for all
 // rows, normalizes the logits (each row's log-sum-exp, so a token's log-probability is its logit
-// minus it), then extends the hypotheses (greedy: each row's argmax; beam: per sentence, the best
-// extensions in order until the beam is full), finishes those that ended, and keeps the decoder
-// rows of the survivors. A sentence with a forced prefix (SearchOptions::forced) has one row while
+// minus it), then extends the hypotheses (greedy: each row's argmax, or with sample_top_k a token
+// drawn from its k most probable; beam: per sentence, the best extensions in order until the beam
+// is full), finishes those that ended, and keeps the decoder rows of the survivors. A sentence with a forced prefix (SearchOptions::forced) has one row while
 // it is forced: each step extends it by the prefix's next token; then, while a row spells the
 // prefix's last word (its heal), only the pieces that go on spelling it are allowed; then the
 // search goes on as usual.
@@ -16,6 +16,7 @@
 
 #include "common/profile.h"
 #include "kernels/kernels.h"
+#include "search/sampling.h"
 
 namespace nmt {
 namespace {
@@ -83,7 +84,11 @@ class BatchSearch {
         layer_(alignment_layer(model.config(), o)),
         keep_(o.keep_attention || o.keep_all_heads),
         cover_(beam_ > 1 && o.coverage_penalty != 0.0f),
-        finished_(enc.lengths.size()) {}
+        finished_(enc.lengths.size()) {
+    if (beam_ == 1 && o.sample_top_k > 0)
+      for (size_t s = 0; s < enc.lengths.size(); ++s)
+        streams_.emplace_back(s < o.sample_seeds.size() ? o.sample_seeds[s] : sentence_seed(o.seed, {}));
+  }
 
   // Steps until no hypothesis is alive; each sentence's `nbest` best finished hypotheses, best first.
   std::vector<std::vector<Hypothesis>> run(int nbest) {
@@ -205,11 +210,15 @@ class BatchSearch {
     return {&logits_[size_t(row) * c_.vocab_size], c_.vocab_size, nullptr};
   }
 
-  // Greedy: the argmax of the logits, as the reference does (ties: lowest id); a prefix's token
-  // while it is forced.
+  // Greedy: the argmax of the logits, as the reference does (ties: lowest id), or with sampling a
+  // token drawn from the k most probable; a prefix's token while it is forced.
   void greedy_step() {
     const int rows = int(alive_.size());
     best_.resize(rows);
+    if (!streams_.empty()) {
+      sample_step();
+      return;
+    }
     if (o_.output_rows) {
       for (int r = 0; r < rows; ++r) {
         const RowLogits l = row_logits(r);
@@ -222,6 +231,20 @@ class BatchSearch {
     for (int r = 0; r < rows; ++r) {
       const int token = forced_token(r);
       force(r, token >= 0 ? token : best_[r]);
+    }
+  }
+
+  // Greedy with sampling: each free row's token drawn with its sentence's stream (a greedy sentence
+  // has one row), over the logits the argmax would take (the shortlist's, or a heal's allowed ones).
+  void sample_step() {
+    for (int r = 0; r < int(alive_.size()); ++r) {
+      int token = forced_token(r);
+      if (token < 0) {
+        const RowLogits l = row_logits(r);
+        const double u = streams_[size_t(alive_[r].sentence)].uniform();
+        token = l.token(sampler_.draw(l.values, l.n, o_.sample_top_k, u));
+      }
+      force(r, token);
     }
   }
 
@@ -384,6 +407,8 @@ class BatchSearch {
   std::vector<Alive> next_;            // the next step's alive hypotheses,
   std::vector<int> parents_, next_inputs_;  // their decoder rows now and their next inputs
   std::vector<std::vector<Hypothesis>> finished_;  // [sentences]
+  std::vector<SplitMix64> streams_;    // [sentences] with sampling: each one's random stream; else empty
+  TopKSampler sampler_;
 };
 
 }  // namespace

@@ -9,10 +9,13 @@
 // row of the decoder state. Each hypothesis also carries each token's log-probability (what the
 // confidence shown for a word is made of) and, when asked, the cross-attention row of each token it
 // produced, taken at the step that produced it: that is what the alignments show.
+// With sample_top_k (beam_size 1 only), greedy draws each free token from the model's k most
+// probable ones instead of taking the argmax (search/sampling.h).
 // A sentence may be given a forced target prefix (search/forced_prefix.h): its hypotheses start
 // with those tokens, each scored like any other, and the search takes over after them.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "model/transformer.h"
@@ -56,6 +59,13 @@ struct SearchOptions {
   // The lexical shortlist of this batch (model/shortlist.h): only these tokens can be produced;
   // null = the whole vocabulary. It must hold every forced and heal token.
   const OutputRows* output_rows = nullptr;
+  // Sampling (beam_size 1 only; the Translator refuses it with a beam): 0 = the argmax; else each
+  // token not forced is drawn from the k most probable (among the shortlist's, under one), with
+  // sentence s's random stream seeded by sample_seeds[s] (sentence_seeds(seed, the batch's source
+  // ids); a sentence without one uses sentence_seed(seed, {})).
+  int sample_top_k = int(option::sample_top_k.fallback);
+  int seed = int(option::seed.fallback);
+  std::vector<uint64_t> sample_seeds;
 };
 
 struct Hypothesis {

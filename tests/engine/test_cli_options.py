@@ -18,6 +18,9 @@ OPTIONS = {
     "--max-length-ratio": ("a number from 0.1 to 4", ["0", "4.5", "one"], ["0.1", "4"]),
     "--reverse-weight": ("a number from 0 to 5", ["-1", "6", "w"], ["0", "5"]),
     "--alternatives": ("an integer from 1 to 20", ["0", "21", "2.5", "x"], ["1", "20"]),  # JSON on one line
+    # (a positive --sample-top-k needs --beam 1: test_sampling below)
+    "--sample-top-k": ("an integer from 0 to 1000000", ["-1", "1000001", "2.5", "k"], ["0"]),
+    "--seed": ("an integer from 0 to 2147483647", ["-1", "2147483648", "1.5", "s"], ["0", "2147483647"]),
 }
 
 
@@ -58,6 +61,27 @@ class CliOptions(unittest.TestCase):
         long = nmt("--model", TINY, "--max-length-ratio", "4", text=text)
         self.assertEqual(short.returncode, 0, short.stderr)
         self.assertLess(len(short.stdout), len(long.stdout))
+
+    def test_sampling(self):
+        """--sample-top-k K draws tokens (beam 1 only); --seed S reproduces them; top-1 is greedy."""
+        text = "The weather is nice today. We will meet at the museum on Monday morning.\n"
+        greedy = nmt("--model", TINY, "--beam", "1", text=text)
+        self.assertEqual(greedy.returncode, 0, greedy.stderr)
+        top1 = nmt("--model", TINY, "--beam", "1", "--sample-top-k", "1", "--seed", "9", text=text)
+        self.assertEqual(top1.stdout, greedy.stdout)
+        runs = {seed: nmt("--model", TINY, "--beam", "1", "--sample-top-k", "1000000", "--seed", seed, text=text)
+                for seed in ("1", "2", "3")}
+        for r in runs.values():
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.count("\n"), 1)
+        again = nmt("--model", TINY, "--beam", "1", "--sample-top-k", "1000000", "--seed", "1", text=text)
+        self.assertEqual(again.stdout, runs["1"].stdout)
+        self.assertGreater(len({r.stdout for r in runs.values()} | {greedy.stdout}), 1)
+        for beam in ([], ["--beam", "4"]):  # the default beam is 4
+            r = nmt("--model", TINY, *beam, "--sample-top-k", "5")
+            self.assertEqual(r.returncode, 2)
+            self.assertEqual(r.stdout, "")
+            self.assertEqual(r.stderr.strip(), "nmt: --sample-top-k must be 0 unless --beam is 1 (got --sample-top-k 5 with --beam 4)")
 
     def test_help_lists_every_option_with_its_range_and_default(self):
         r = nmt("--help")

@@ -22,6 +22,9 @@ async function engineModule() {
   return createEngine({ wasmBinary: readFileSync(path.join(ROOT, 'build-wasm/engine.wasm')) });
 }
 
+// What an option needs from the others to be used at all: sampling needs beam 1.
+const NEEDS = { sample_top_k: { beam: 1 } };
+
 // Values each option must refuse, and one it must take.
 function badValues(spec) {
   if (spec.kind === 'flag') return [1, 'yes', null];
@@ -54,12 +57,33 @@ test('the engine and the JS module refuse the same values with the same wording'
       }
       const ends = spec.kind === 'flag' ? [false, true] : spec.kind === 'text' ? ['', 'Das Ha'] : [spec.min, spec.max];
       for (const value of ends) {
-        const options = engineOptions({ [jsName(spec.name)]: value });
+        const options = engineOptions({ [jsName(spec.name)]: value, ...NEEDS[spec.name] });
         assert.equal(options[spec.name], value);
         const r = JSON.parse(t.translate('Hello.', JSON.stringify(options)));
         assert.ok(r.ok, `${spec.name} = ${value}: ${r.error}`);
       }
     }
+  } finally {
+    t.delete();
+  }
+});
+
+test('the engine refuses sampling with a beam, naming both options', { skip }, async () => {
+  const Module = await engineModule();
+  const t = new Module.Translator();
+  assert.equal(t.load(new Uint8Array(readFileSync(FIXTURE))), '');
+  try {
+    const refused = JSON.parse(t.translate('Hello.', JSON.stringify({ sample_top_k: 5 })));  // the default beam is 4
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error, 'sample_top_k must be 0 unless beam is 1 (got sample_top_k 5 with beam 4)');
+    assert.throws(() => engineOptions({ sampleTopK: 5 }),
+      { code: 'bad-request', message: 'translate(): sampleTopK must be 0 unless beam is 1 (got sampleTopK 5 with beam 4).' });
+    assert.throws(() => engineOptions({ sampleTopK: 5, beam: 2 }), { code: 'bad-request' });
+    assert.deepEqual(engineOptions({ sampleTopK: 0, beam: 4 }), { sample_top_k: 0, beam: 4, alignments: true });
+    const options = JSON.stringify(engineOptions({ beam: 1, sampleTopK: 1000, seed: 3, alignments: false }));
+    const a = JSON.parse(t.translate('The house is small.', options));
+    assert.ok(a.ok, a.error);
+    assert.equal(JSON.parse(t.translate('The house is small.', options)).text, a.text);  // the seed reproduces it
   } finally {
     t.delete();
   }

@@ -3,6 +3,7 @@ sentence pairs by the engine's segmenter (prepare_data.py, `nmt segment`), and t
 reaching train.py for their one direction, tagged. The engine cases run the real CLI (build/nmt)
 with the shipped models."""
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -78,6 +79,36 @@ class EngineSteps(unittest.TestCase):
                             "--corpus", os.path.join(tmp, "corpus"), "--out", out, "--nmt", "/nonexistent",
                             "--weights", os.path.join(ROOT, "weights")], check=True, capture_output=True)
             self.assertEqual(read_text(os.path.join(out, "bt.en-de.tsv")), first)
+
+    def test_backtranslate_samples_with_a_seed_and_records_it(self):
+        german = ["Das Haus ist klein.", "Ich habe heute keine Zeit.", "Die Katze schläft auf dem Sofa.",
+                  "Wir treffen uns am Montag im Museum."]
+        english = ["The house is small.", "I have no time today."]
+        script = os.path.join(ROOT, "weights", "recipe", "backtranslate.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            write_gz(os.path.join(tmp, "corpus", "mono", "news.de.txt.gz"), german)
+            write_gz(os.path.join(tmp, "corpus", "mono", "news.en.txt.gz"), english)
+
+            def run(out, *extra):
+                return subprocess.run([sys.executable, script, "--corpus", os.path.join(tmp, "corpus"),
+                                       "--out", os.path.join(tmp, out), "--nmt", NMT,
+                                       "--weights", os.path.join(ROOT, "weights"), *extra],
+                                      capture_output=True, text=True)
+
+            for out, seed in (("a", "5"), ("b", "5"), ("c", "6")):
+                r = run(out, "--sample-top-k", "8000", "--seed", seed, "--chunk", "2")
+                self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(tmp, "a", "bt.json")) as f:
+                stats = json.load(f)
+            self.assertEqual((stats["beam"], stats["sample_top_k"], stats["seed"]), (1, 8000, 5))
+            # the same seed draws the same synthetic side again; another seed draws another
+            for name in ("bt.en-de.tsv", "bt.de-en.tsv"):
+                self.assertEqual(read_text(os.path.join(tmp, "a", name)), read_text(os.path.join(tmp, "b", name)))
+            self.assertNotEqual(read_text(os.path.join(tmp, "a", "bt.en-de.tsv")) + read_text(os.path.join(tmp, "a", "bt.de-en.tsv")),
+                                read_text(os.path.join(tmp, "c", "bt.en-de.tsv")) + read_text(os.path.join(tmp, "c", "bt.de-en.tsv")))
+            r = run("d", "--sample-top-k", "10", "--beam", "4")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("--sample-top-k needs --beam 1", r.stderr)
 
     def test_paragraphs_split_where_both_sides_have_as_many_sentences(self):
         pairs = [("The cat sleeps. Dr. Smith came on Monday. It rained.",

@@ -10,9 +10,11 @@ DEFAULT_NMT = os.path.join(ROOT, "build", "nmt")
 
 
 def translate(nmt, model_file, lines, beam, length_penalty=None, coverage_penalty=None, reverse_model=None,
-              reverse_weight=None):
+              reverse_weight=None, sample_top_k=None, seed=None):
     """One sentence (or paragraph) a line in, its translation a line out (the engine keeps line
-    breaks); options left at None take the engine's defaults. Returns (translations, seconds)."""
+    breaks); options left at None take the engine's defaults. sample_top_k (beam 1 only) draws each
+    token from the model's k most probable instead of the argmax, with the random stream `seed`.
+    Returns (translations, seconds)."""
     cmd = [nmt, "--model", model_file, "--beam", str(beam)]
     if length_penalty is not None:
         cmd += ["--length-penalty", str(length_penalty)]
@@ -22,6 +24,10 @@ def translate(nmt, model_file, lines, beam, length_penalty=None, coverage_penalt
         cmd += ["--reverse-model", reverse_model]
         if reverse_weight is not None:
             cmd += ["--reverse-weight", str(reverse_weight)]
+    if sample_top_k is not None:
+        cmd += ["--sample-top-k", str(sample_top_k)]
+    if seed is not None:
+        cmd += ["--seed", str(seed)]
     text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
     t0 = time.time()
     out = subprocess.run(cmd, input=text, capture_output=True, text=True)
