@@ -57,12 +57,14 @@ async function translateNow() {
         $('html-progress').value = p.done;
       },
     });
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted || running !== controller) return;
     $('html-rendered').replaceChildren(renderSafe(r.text));
     $('html-source').textContent = r.text;
     status(`${r.segments} blocks, ${r.attributes} attributes, ${r.elements} inline elements placed${r.lost ? `, ${r.lost} without a word` : ''}, ${(r.timings.totalMs / 1000).toFixed(1)} s`);
     document.body.dataset.state = 'done';
   } catch (e) {
+    // A request that a newer one replaced says nothing: the newer one is running and reports itself.
+    if (running !== controller) return;
     if (e && e.name === 'AbortError') {
       status('Stopped.');
       document.body.dataset.state = 'stopped';

@@ -99,6 +99,24 @@ async function defaultLocations() {
   return { engineUrl, manifestUrl };
 }
 
+/**
+ * The options argument of translate(), translateStreaming() and alternatives(): an object
+ * (undefined or null: none) whose `signal`, if any, is an AbortSignal. Anything else is a
+ * TranslatorError ('bad-request'), as a bad option value is, never a TypeError from inside.
+ */
+function requestOptions(options, where) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') {
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: options must be an object (got ${typeof options}).`);
+  }
+  const { signal } = options;
+  if (signal !== undefined && signal !== null
+      && !(typeof signal.addEventListener === 'function' && typeof signal.removeEventListener === 'function' && typeof signal.aborted === 'boolean')) {
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: signal must be an AbortSignal (AbortController's signal).`);
+  }
+  return options;
+}
+
 const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).href;
 const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode ? `file://${process.cwd()}/` : import.meta.url));
 
@@ -221,6 +239,8 @@ export class Translator {
    */
   static async create(options = {}) {
     const createdAt = clock();
+    if (options === null) options = {}; // (null: no options, as for translate())
+    if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): options must be an object (got ${typeof options}).`);
     requireSimd();
     const workers = checkWorkers(options.workers) ?? await defaultWorkers();
     const t = new Translator(options, { ...(await defaultLocations()), workers, createdAt });
@@ -335,7 +355,12 @@ export class Translator {
    * @returns {Promise<Translation>}
    */
   translate(text, options = {}) {
-    if (options && options.html) {
+    try {
+      options = requestOptions(options, 'translate()');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (options.html) {
       if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(html, { html: true }): html must be a string.'));
       return translateHtml(this, text, options);
     }
@@ -366,7 +391,13 @@ export class Translator {
    * @returns {import('./translator.d.ts').SentenceStream}
    */
   translateStreaming(text, options = {}) {
-    const { signal: userSignal, onProgress } = options || {};
+    let bad = null; // options that are no options: the stream errors with it, as with a bad option value
+    try {
+      options = requestOptions(options, 'translateStreaming()');
+    } catch (e) {
+      [bad, options] = [e, {}];
+    }
+    const { signal: userSignal, onProgress } = options;
     const stop = new AbortController(); // the caller's signal, or the stream's cancel
     let controller;
     let sent = 0;
@@ -393,7 +424,7 @@ export class Translator {
         controller = c;
         if (userSignal && userSignal.aborted) stop.abort(userSignal.reason);
         else if (userSignal) userSignal.addEventListener('abort', onUserAbort, { once: true });
-        translation = this.#translateRequest(text, {
+        translation = bad ? Promise.reject(bad) : this.#translateRequest(text, {
           ...options,
           signal: stop.signal,
           onProgress: (p) => {
@@ -449,7 +480,12 @@ export class Translator {
    * @returns {Promise<import('./translator.d.ts').Alternative[]>}
    */
   alternatives(source, targetPrefix, options = {}) {
-    const { signal, count, ...decoding } = options || {};
+    try {
+      options = requestOptions(options, 'alternatives()');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const { signal, count, ...decoding } = options;
     if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
     if (typeof source !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'alternatives(source, targetPrefix): source must be a string.'));
     if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));

@@ -168,3 +168,34 @@ test('the word menu with the keyboard only: Enter opens, arrows move, Escape clo
     again[choice].word, 'focus is on the chosen word on the card');
   assert.deepEqual(problems, []);
 });
+
+test('after a chosen word, the heatmap\'s layers and heads are those of the new translation, not the old one', { skip, timeout: 240000 }, async (t) => {
+  const { page, problems } = await translatedPage(t, 'The house is small.');
+  await page.click('#attention summary');
+  await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });
+  const before = await sentence(page, 0);
+  const w = pickWord(before.words);
+  await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+  const items = await openMenuItems(page);
+  const choice = items.findIndex((i) => !i.current && i.word !== before.words[w]);
+  assert.ok(choice >= 0);
+  await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+  await waitDone(page);
+  const after = await sentence(page, 0);
+  assert.equal(after.words[w], items[choice].word);
+  // The heads are asked for again, for the sentence as it is now (from the same prefix).
+  await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent) &&
+    document.getElementById('head-select').options.length > 1, null, { timeout: 60000 });
+  const rowsOf = async (value) => {
+    await page.selectOption('#head-select', value);
+    const label = await page.getAttribute('#heatmap', 'aria-label');
+    const m = /Translation: (.*)\.$/.exec(label);
+    assert.ok(m, label);
+    return m[1].split(' | ');
+  };
+  const mean = await rowsOf('mean');
+  assert.ok(mean.includes(items[choice].word), `the average's rows are the new translation's words: ${mean}`);
+  const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean'));
+  for (const v of values) assert.deepEqual(await rowsOf(v), mean, `layer/head ${v} labels the rows with the translation shown`);
+  assert.deepEqual(problems, []);
+});

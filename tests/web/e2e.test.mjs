@@ -183,6 +183,29 @@ test('German → English with the swap button, keyboard and labels', { skip, tim
   await checkProblems(page);
 });
 
+test('swap while a newer text waits for its translation keeps that text: only a translation of the text in the box moves into it', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  const first = await translate(page, 'The house is small.');
+  // Type a new text and swap at once, before its translation exists (in one task: nothing runs between).
+  await page.evaluate(() => {
+    const source = document.getElementById('source');
+    source.value = 'My sister bought a new car yesterday.';
+    source.dispatchEvent(new Event('input', { bubbles: true }));
+    document.getElementById('swap').click();
+  });
+  assert.equal(await page.inputValue('#direction'), 'de-en');
+  assert.equal(await page.inputValue('#source'), 'My sister bought a new car yesterday.', `the text typed stays (not the old translation ${JSON.stringify(first)})`);
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 120000 });
+  assert.equal(await page.textContent('#align-source'), 'My sister bought a new car yesterday.', 'the card shows the text that is in the box');
+  // With the translation of the text in the box, swap moves it in, as before.
+  const out = (await page.textContent('#target')).trim();
+  await page.click('#swap');
+  assert.equal(await page.inputValue('#direction'), 'en-de');
+  assert.equal(await page.inputValue('#source'), out);
+  await checkProblems(page);
+});
+
 test('hovering, tapping and focusing a word highlights its aligned words by weight', { skip, timeout: 120000 }, async (t) => {
   const { page } = await openPage(t);
   await translate(page, 'The old man reads a book in the garden.');
@@ -247,6 +270,36 @@ test('the attention heatmap shows the mean and every layer/head with token label
   await page.keyboard.press('ArrowDown');
   assert.match(await page.textContent('#heat-cell'), /^writing “.+”, the model looked at “.+”: \d\.\d{3}$/);
   await page.screenshot({ path: path.join(resultsDir(), 'web-demo-heatmap.png'), fullPage: true });
+  await checkProblems(page);
+});
+
+test('the heatmap\'s layers and heads label their rows with the translation shown, also where a sentence comes out otherwise alone (Fast)', { skip, timeout: 240000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  await page.selectOption('#beam', '1'); // Fast: a chunk's sentences are decoded over one shortlist
+  // flores-dev lines 13-16: alone, the second one is translated otherwise by the shipped model's Fast search
+  const input = 'He recently lost against Raonic in the Brisbane Open. Nadal bagged 88% net points in the match winning 76 points in the first serve. ' +
+    'After the match, King of Clay said, "I am just excited about being back in the final rounds of the most important events. I am here to try to win this." ' +
+    '"Panama Papers" is an umbrella term for roughly ten million documents from Panamanian law firm Mossack Fonseca, leaked to the press in spring 2016.';
+  await translate(page, input);
+  await page.click('#attention summary');
+  const rowsOf = async (value) => {
+    await page.selectOption('#head-select', value);
+    const m = /Translation: (.*)\.$/.exec(await page.getAttribute('#heatmap', 'aria-label'));
+    return m && m[1];
+  };
+  const n = Number(await page.getAttribute('#target', 'data-sentences'));
+  assert.ok(n >= 4, `${n} sentences`);
+  for (let i = 0; i < n; i++) {
+    if (i > 0) await page.click('#next-sent');
+    await page.waitForFunction((i) => document.getElementById('sent-pos').textContent.startsWith(`Sentence ${i + 1} `) &&
+      / heads$|not available|no per-head|Could not/.test(document.getElementById('heat-status').textContent), i, { timeout: 60000 });
+    assert.match(await page.textContent('#heat-status'), / heads$/, `sentence ${i + 1}: every head is shown`);
+    const mean = await rowsOf('mean');
+    const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean'));
+    assert.ok(values.length > 1);
+    for (const v of values) assert.equal(await rowsOf(v), mean, `sentence ${i + 1}, layer/head ${v}: the rows are the translation shown`);
+  }
   await checkProblems(page);
 });
 
@@ -491,6 +544,52 @@ test('language hint: German typed into the English box offers German → English
   assert.equal(await page.inputValue('#direction'), 'de-en');
   await page.dispatchEvent('#source', 'input');
   assert.equal(await page.isVisible('#lang-hint'), false, 'dismissed for this text');
+  await checkProblems(page);
+});
+
+test('language hint: "Keep" holds while the person goes on writing the same text; another text is offered again', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  await page.fill('#source', 'Das Haus ist klein, aber der Garten ist sehr schön.');
+  await page.waitForSelector('#lang-hint', { state: 'visible' });
+  await page.click('#lang-hint-dismiss');
+  assert.equal(await page.isVisible('#lang-hint'), false);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'source', 'focus goes back to the text box');
+  // Typing on (at the end, and a correction in the middle) does not bring the offer back.
+  await page.keyboard.press('End');
+  await page.keyboard.type(' Wir sitzen oft dort.', { delay: 5 });
+  assert.equal(await page.isVisible('#lang-hint'), false, 'typing on in the same text keeps it away');
+  await page.fill('#source', 'Das Haus ist klein, aber der Garten ist wirklich sehr schön. Wir sitzen oft dort.');
+  assert.equal(await page.isVisible('#lang-hint'), false, 'an edit after its beginning keeps it away');
+  assert.equal(await page.inputValue('#direction'), 'en-de');
+  // Another German text is offered again.
+  await page.fill('#source', '');
+  await page.fill('#source', 'Morgen fahren wir mit dem Zug nach Berlin.');
+  await page.waitForSelector('#lang-hint', { state: 'visible' });
+  assert.match(await page.textContent('#lang-hint-accept'), /German → English/);
+  await checkProblems(page);
+});
+
+test('typing in a 1 MB text stays quick: the language hint reads its beginning, not the whole text on every key', { skip, timeout: 120000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'en-de');
+  const german = 'Das Haus ist klein, aber der Garten ist sehr schön und wir sitzen oft dort. ';
+  const timings = await page.evaluate((text) => {
+    const source = document.getElementById('source');
+    source.value = text;
+    const ms = [];
+    for (let i = 0; i < 5; i++) {
+      source.value += 'x';
+      const t0 = performance.now();
+      source.dispatchEvent(new Event('input', { bubbles: true })); // what a key press runs at once (the translation waits)
+      ms.push(performance.now() - t0);
+    }
+    return ms.sort((a, b) => a - b);
+  }, german.repeat(Math.ceil(1e6 / german.length)));
+  const hint = await page.isVisible('#lang-hint');
+  await page.fill('#source', ''); // (no 1 MB translation)
+  assert.ok(timings[2] < 50, `an input event in a 1 MB text took ${timings[2].toFixed(1)} ms (median of ${timings.map((x) => x.toFixed(1))})`);
+  if (shipped) assert.equal(hint, true, 'the long German text is still offered German → English');
   await checkProblems(page);
 });
 

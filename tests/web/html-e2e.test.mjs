@@ -181,6 +181,33 @@ test('HTML mode: pasted HTML translated, drawn safely, source shown', { skip, ti
   assert.deepEqual(problems, []);
 });
 
+test('HTML mode: translating again while a translation runs never shows the replaced one as stopped', { skip, timeout: 180000 }, async (t) => {
+  const { page, problems } = await open(t, 'html.html');
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
+  await page.fill('#html-input', '<p>The weather was bad yesterday, so we stayed at home and read <b>books</b>.</p>\n'.repeat(20));
+  // Every state and status the page shows, from the first click on.
+  await page.evaluate(() => {
+    window.__shown = [];
+    const note = () => window.__shown.push(`${document.body.dataset.state} | ${document.getElementById('html-status').textContent}`);
+    new MutationObserver(note).observe(document.body, { attributes: true, attributeFilter: ['data-state'], subtree: false });
+    new MutationObserver(note).observe(document.getElementById('html-status'), { childList: true, characterData: true, subtree: true });
+  });
+  // Two clicks in one task: the second request replaces the first while it waits for its model.
+  await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-translate').click(); });
+  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error', null, { timeout: 120000 });
+  const shown = await page.evaluate(() => window.__shown);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
+  assert.deepEqual(shown.filter((x) => /stopped|Stopped/.test(x)), [], `nothing said "Stopped": ${JSON.stringify(shown)}`);
+  assert.equal(await page.isHidden('#html-stop'), true);
+  assert.equal(await page.isHidden('#html-error'), true);
+  assert.match(await page.textContent('#html-source'), /<b>/);
+  // Stop still stops a request that was not replaced.
+  await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-stop').click(); });
+  await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
+  assert.equal(await page.textContent('#html-status'), 'Stopped.');
+  assert.deepEqual(problems, []);
+});
+
 test('hostile corpus: through the HTML mode and translateElement, nothing runs, loads or violates the CSP', { skip, timeout: 240000 }, async (t) => {
   const { page, requests, problems } = await open(t, 'html.html');
   await page.waitForFunction(() => document.body.dataset.state === 'ready');

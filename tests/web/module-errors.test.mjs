@@ -169,6 +169,43 @@ test('bad options: code bad-request, from translate(), alternatives() and transl
   }
 });
 
+test('options that are no object, or a signal that is no AbortSignal: code bad-request, never a TypeError; null is no options', { skip, timeout: 60000 }, async () => {
+  const t = await Translator.create({ modelUrl: fileUrl(FIXTURE_MODEL) });
+  try {
+    // null (a common "no options" in JavaScript) is the same as leaving the options out
+    const plain = await t.translate('The house is small.');
+    assert.equal((await t.translate('The house is small.', null)).text, plain.text);
+    assert.equal((await t.translate('The house is small.', undefined)).text, plain.text);
+    const streamed = [];
+    for await (const s of t.translateStreaming('The house is small.', null)) streamed.push(s.target);
+    assert.deepEqual(streamed, plain.sentences.map((s) => s.target));
+    assert.ok(Array.isArray(await t.alternatives('The house is small.', '', null)));
+    // translate() returns a promise whatever it is given: it never throws synchronously
+    const badOptions = ['beam 4', 4, true];
+    for (const options of badOptions) {
+      let p;
+      assert.doesNotThrow(() => { p = t.translate('The house is small.', options); }, JSON.stringify(options));
+      await assert.rejects(p, (e) => e instanceof TranslatorError && e.code === 'bad-request' && /options must be an object/.test(e.message), JSON.stringify(options));
+    }
+    await assert.rejects(t.alternatives('The house is small.', '', 'five'), { code: 'bad-request', message: /options must be an object/ });
+    await assert.rejects(t.translateStreaming('The house is small.', 5).translation, { code: 'bad-request', message: /options must be an object/ });
+    for (const signal of [{}, { aborted: false }, 'abort', 1]) {
+      await assert.rejects(t.translate('The house is small.', { signal }), { code: 'bad-request', message: /signal must be an AbortSignal/ }, String(signal));
+      await assert.rejects(t.alternatives('The house is small.', '', { signal }), { code: 'bad-request', message: /signal must be an AbortSignal/ });
+      const stream = t.translateStreaming('The house is small.', { signal });
+      await assert.rejects(stream.translation, { code: 'bad-request', message: /signal must be an AbortSignal/ });
+      await assert.rejects((async () => { for await (const s of stream) assert.fail(`no sentence: ${s.target}`); })(), { code: 'bad-request' });
+      await assert.rejects(t.translate('<p>Hi.</p>', { html: true, signal }), { code: 'bad-request', message: /signal must be an AbortSignal/ });
+    }
+    // a signal of null is none
+    assert.equal((await t.translate('The house is small.', { signal: null })).text, plain.text);
+    await assert.rejects(Translator.create('en-de'), { code: 'bad-request', message: /options must be an object/ });
+    assert.equal((await t.translate('Still here.')).sentences.length, 1);
+  } finally {
+    t.dispose();
+  }
+});
+
 // The engine module with one addition for this test: for the text '__exhaust__' the worker's
 // WebAssembly memory (a text containing it) is first filled to the 2 GB cap (malloc in the engine's own heap), so the
 // engine's allocations inside translate() fail and its runtime aborts: a real engine crash. (Every

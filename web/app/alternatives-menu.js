@@ -168,7 +168,7 @@ async function choose(hit, prefix, alternative) {
     const t = await getTranslator(state.resultDir);
     const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix, signal: controller.signal });
     if (seq !== state.seq) return;
-    state.result = withSentence(result, hit.s, r.sentences[0]);
+    state.result = withSentence(result, hit.s, r.sentences[0], newPrefix);
     render(state.result);
     selectSentence(hit.s, true);
     setState('done');
@@ -190,15 +190,19 @@ async function choose(hit, prefix, alternative) {
   }
 }
 
-/** `result` with sentence `i` replaced by `sentence` (translated alone): texts and ranges updated. */
-function withSentence(result, i, sentence) {
+/**
+ * `result` with sentence `i` replaced by `sentence` (translated alone from `forcedPrefix`): texts
+ * and ranges updated.
+ */
+function withSentence(result, i, sentence, forcedPrefix) {
   const old = result.sentences[i];
   const [b, e] = old.targetRange;
   const delta = sentence.target.length - (e - b);
   const sentences = result.sentences.map((s, j) => {
     if (j < i) return s;
     if (j > i) return { ...s, targetRange: [s.targetRange[0] + delta, s.targetRange[1] + delta] };
-    return { ...sentence, sourceRange: old.sourceRange, targetRange: [b, b + sentence.target.length] };
+    // forcedPrefix: the prefix it was made from (the heatmap asks for its heads with it again)
+    return { ...sentence, sourceRange: old.sourceRange, targetRange: [b, b + sentence.target.length], forcedPrefix };
   });
   return { ...result, text: result.text.slice(0, b) + sentence.target + result.text.slice(e), sentences };
 }

@@ -1,6 +1,7 @@
 /**
  * The translation direction: the Direction menu (offering only the directions the models
- * manifest lists), the swap button and Alt+S (which also move the last translation into the input),
+ * manifest lists), the swap button and Alt+S (which also move the translation into the input, when
+ * it is the translation of the text there),
  * the pane and card labels and lang attributes, and the choice remembered in localStorage.
  * Changing it clears the output, starts loading that direction's model and translates again.
  */
@@ -28,7 +29,9 @@ function applyDirection() {
 
 function setDirection(dir, { swapText = false } = {}) {
   if (!state.models.some((m) => `${m.from}-${m.to}` === dir)) return;
-  if (swapText && state.result && state.resultDir === state.dir) {
+  // Only a translation of the text now in the box moves into it: while a newer text waits for its
+  // translation (typed since, or still streaming), the person's own text stays.
+  if (swapText && state.result && state.resultDir === state.dir && state.resultInput === el.source.value) {
     el.source.value = state.result.text;
     updateCount();
   }

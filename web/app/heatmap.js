@@ -12,7 +12,9 @@ import { state, currentSentence } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { tokenWords, mergeAttention } from './token-words.js';
 
-const headsKey = (s) => `${state.resultDir}|${el.beam.value}|${s.source}`;
+// The per-head attention belongs to one translation of one sentence: its source, the translation
+// shown (which a chosen alternative word changes) and the search that made it.
+const headsKey = (s) => `${state.resultDir}|${el.beam.value}|${s.source}|${s.forcedPrefix || ''}|${s.target}`;
 
 function updateHeadOptions() {
   const keep = el.headSelect.value;
@@ -44,12 +46,29 @@ async function ensureHeads() {
   text(el.heatStatus, 'Loading the attention of every head…');
   try {
     const t = await getTranslator(state.resultDir);
-    const r = await t.translate(s.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, allHeads: true, signal: controller.signal });
+    // The sentence is translated again, alone, with every head kept; a sentence whose translation
+    // was steered by a chosen word (app/alternatives-menu.js) again from the same prefix.
+    const options = { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, allHeads: true, signal: controller.signal };
+    if (s.forcedPrefix) options.prefix = s.forcedPrefix;
+    const withHeads = (r) => r.sentences.find((x) => x.heads) || r.sentences[0];
+    let sentence = withHeads(await t.translate(s.source, options));
+    if (sentence && sentence.heads && sentence.target !== s.target) {
+      // Alone, the sentence came out otherwise (e.g. "Fast" decodes a whole chunk over one
+      // shortlist: ~15% of flores-dev sentences differ alone). The heads of another translation
+      // would be labelled with the wrong words: the model reads the translation shown instead.
+      sentence = withHeads(await t.translate(s.source, { ...options, prefix: s.target }).catch((e) => {
+        if (e && e.name === 'AbortError') throw e;
+        return { sentences: [] };
+      }));
+    }
     const cur = currentSentence();
     if (!cur || headsKey(cur) !== key) return;
-    const sentence = r.sentences.find((x) => x.heads) || r.sentences[0];
     if (!sentence || !sentence.heads) {
       text(el.heatStatus, 'The engine returned no per-head attention.');
+      return;
+    }
+    if (sentence.target !== s.target) {
+      text(el.heatStatus, 'The heads are not available for this translation: the average is shown.');
       return;
     }
     state.heads = { key, sentence };

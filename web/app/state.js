@@ -19,6 +19,7 @@ export const state = {
   timer: 0,
   result: null, // the last complete Translation
   resultDir: null,
+  resultInput: null, // the text box's text that `result` translates (swap moves the result in only for it)
   sel: 0, // selected sentence
   pinned: null, // {side, w} pinned by a tap/click
   outWords: [], // [sentence][targetWord] → span in the output pane

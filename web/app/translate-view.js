@@ -29,6 +29,7 @@ function scheduleTranslate() {
 
 export function clearOutput() {
   state.result = null;
+  state.resultInput = null;
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   el.copy.disabled = true;
@@ -89,6 +90,7 @@ export async function translateNow() {
     if (seq !== state.seq) return;
     state.result = result;
     state.resultDir = dir;
+    state.resultInput = input;
     state.heads = null;
     render(result);
     setState('done');
@@ -117,6 +119,7 @@ function renderPartial(partialText) {
  */
 function streamedOutput(input) {
   state.result = null;
+  state.resultInput = null;
   state.outWords = [];
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
