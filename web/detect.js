@@ -39,7 +39,8 @@ export function normalizeForDetection(text) {
  *   apply their own threshold.
  */
 export function detectLanguage(text) {
-  const norm = normalizeForDetection(text);
+  // Only a string is text: null, undefined or a number are 'und' (not the letters of "null").
+  const norm = typeof text === 'string' ? normalizeForDetection(text) : '';
   const chars = [...norm];
   const latin = chars.filter((c) => /\p{Script=Latin}/u.test(c)).length;
   const letters = chars.filter((c) => c !== ' ').length;

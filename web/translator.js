@@ -394,6 +394,10 @@ export class Translator {
     let bad = null; // options that are no options: the stream errors with it, as with a bad option value
     try {
       options = requestOptions(options, 'translateStreaming()');
+      if (options.html) {
+        // (it would translate the markup as plain text: tags through the model, nothing escaped)
+        throw new TranslatorError(ErrorCode.BAD_REQUEST, 'translateStreaming() translates plain text only: for HTML use translate(html, { html: true }).');
+      }
     } catch (e) {
       [bad, options] = [e, {}];
     }

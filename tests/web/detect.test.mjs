@@ -67,6 +67,11 @@ test('mixed input: the language of most of the text wins; odd input never throws
     assert.ok(['en', 'de', 'und'].includes(r.language));
     assert.ok(r.confidence >= 0.5 && r.confidence <= 1);
   }
+  // What is no string is no text: 'und', not the letters of "null" or "undefined" read as English.
+  for (const notText of [null, undefined, 42, {}, ['Das ist ein langer deutscher Satz über das Wetter.']]) {
+    assert.equal(detectLanguage(notText).language, 'und', String(notText));
+    assert.equal(detectLanguage(notText).confidence, 0.5);
+  }
 });
 
 test('speed: prints the time per sentence (no model, no worker)', () => {

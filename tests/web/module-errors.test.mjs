@@ -169,7 +169,7 @@ test('bad options: code bad-request, from translate(), alternatives() and transl
   }
 });
 
-test('options that are no object, or a signal that is no AbortSignal: code bad-request, never a TypeError; null is no options', { skip, timeout: 60000 }, async () => {
+test('options that are no object, a signal that is no AbortSignal, html for translateStreaming(): code bad-request, never a TypeError; null is no options', { skip, timeout: 60000 }, async () => {
   const t = await Translator.create({ modelUrl: fileUrl(FIXTURE_MODEL) });
   try {
     // null (a common "no options" in JavaScript) is the same as leaving the options out
@@ -200,6 +200,10 @@ test('options that are no object, or a signal that is no AbortSignal: code bad-r
     // a signal of null is none
     assert.equal((await t.translate('The house is small.', { signal: null })).text, plain.text);
     await assert.rejects(Translator.create('en-de'), { code: 'bad-request', message: /options must be an object/ });
+    // translateStreaming() takes plain text: html: true is refused, not the markup sent through the model as text
+    const html = t.translateStreaming('<p>Click <b>here</b> to save the file.</p>', { html: true });
+    await assert.rejects(html.translation, { code: 'bad-request', message: /plain text only/ });
+    await assert.rejects((async () => { for await (const s of html) assert.fail(`no sentence: ${s.target}`); })(), { code: 'bad-request' });
     assert.equal((await t.translate('Still here.')).sentences.length, 1);
   } finally {
     t.dispose();

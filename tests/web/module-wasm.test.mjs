@@ -6,7 +6,7 @@
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -363,4 +363,29 @@ test('real engine in Node: the lexical shortlist (shortlist: true): the shipped 
       t.dispose();
     }
   }
+});
+
+test('the npm package (npm pack) runs README\'s example as written: `import { Translator } from \'nmt-translator\'`, create, translate', { skip: skip || (!manifest.shipped && 'needs the shipped models'), timeout: 180000 }, async (t) => {
+  // The package once carried the engine but no models: create() failed with 'model-not-found'.
+  const dir = mkdtempSync(path.join(tmpdir(), 'nmt-pack-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const modules = path.join(dir, 'app', 'node_modules');
+  execFileSync('mkdir', ['-p', modules]);
+  execFileSync('tar', ['xzf', path.join(dir, packed.filename), '-C', modules]);
+  execFileSync('mv', [path.join(modules, 'package'), path.join(modules, 'nmt-translator')]);
+  const shipped = JSON.parse(readFileSync(manifest.file, 'utf8')).models.map((m) => `weights/${m.file}`);
+  for (const f of ['weights/manifest.json', ...shipped, 'build-wasm/engine.js', 'build-wasm/engine.wasm']) {
+    assert.ok(packed.files.some((x) => x.path === f), `the package carries ${f}`);
+  }
+  writeFileSync(path.join(dir, 'app', 'example.mjs'), `
+import { Translator } from 'nmt-translator';
+const t = await Translator.create({ from: 'en', to: 'de', onProgress: (p) => {} });
+const r = await t.translate('The house is small.', { beam: 4, alignments: true });
+console.log(JSON.stringify({ text: r.text, links: r.sentences[0].wordAlignments.length }));
+t.dispose();
+`);
+  const out = JSON.parse(execFileSync(process.execPath, ['example.mjs'], { cwd: path.join(dir, 'app'), encoding: 'utf8', timeout: 120000 }).trim().split('\n').at(-1));
+  assert.match(out.text, /Haus/);
+  assert.ok(out.links > 0);
 });
