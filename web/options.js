@@ -53,17 +53,26 @@ function allowed(spec, value) {
 }
 
 /**
- * Checks translate()'s decoding options (camelCase keys; undefined = not given; other keys are
- * ignored) and returns them as the engine's JSON options (snake_case keys), with the module's own
- * defaults filled in. Throws a TranslatorError (code 'bad-request') naming the first bad option.
+ * Checks translate()'s decoding options (camelCase keys; undefined = not given) and returns them as
+ * the engine's JSON options (snake_case keys), with the module's own defaults filled in. Throws a
+ * TranslatorError (code 'bad-request') naming the first bad option, or a name that is no option
+ * (a typo such as `bean: 4` would otherwise be ignored without a word): callers take their own
+ * keys (`signal`, `onProgress`, ...) out first and name them in `others` for the message.
  * `caller` names the method in the message; `shown` maps an option to the name the caller took it
  * by (alternatives() takes `alternatives` as `count` and `prefix` as its targetPrefix argument).
  * @param {Record<string, unknown>} options
  * @param {string} [caller]
  * @param {Record<string, string>} [shown]
+ * @param {string[]} [others] the caller's own option names, listed in the message of an unknown one
  * @returns {Record<string, number|boolean|string>}
  */
-export function engineOptions(options, caller = 'translate()', shown = {}) {
+export function engineOptions(options, caller = 'translate()', shown = {}, others = []) {
+  const known = new Set(DECODING_OPTIONS.map((spec) => jsName(spec.name)));
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || known.has(key)) continue;
+    const names = [...DECODING_OPTIONS.map((spec) => shown[spec.name] || jsName(spec.name)), ...others];
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${JSON.stringify(key)} is not an option (options: ${names.join(', ')}).`);
+  }
   const out = {};
   for (const spec of DECODING_OPTIONS) {
     const key = jsName(spec.name);

@@ -455,13 +455,14 @@ export class Translator {
 
   /** translate() and translateStreaming(): checks the request and queues it. */
   #translateRequest(text, options) {
-    const { signal, onProgress, chunkChars, ...decoding } = options;
+    const { signal, onProgress, chunkChars, html, ...decoding } = options;
     if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
     if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(text): text must be a string.'));
     if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));
     let engine;
     try {
-      engine = engineOptions(decoding); // checked here, so a bad request fails before it queues
+      // checked here, so a bad request fails before it queues
+      engine = engineOptions(decoding, 'translate()', {}, ['signal', 'onProgress', 'chunkChars', 'html']);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -497,7 +498,7 @@ export class Translator {
     try {
       // prefix and count are checked with the table's `prefix` and `alternatives` entries
       engine = engineOptions({ ...decoding, alignments: false, prefix: targetPrefix, alternatives: count }, 'alternatives()',
-        { prefix: 'targetPrefix', alternatives: 'count' });
+        { prefix: 'targetPrefix', alternatives: 'count' }, ['signal']);
     } catch (e) {
       return Promise.reject(e);
     }

@@ -169,6 +169,25 @@ test('bad options: code bad-request, from translate(), alternatives() and transl
   }
 });
 
+test('a name that is no option (a typo) is refused, not ignored; the module\'s own keys and undefined values pass', { skip, timeout: 60000 }, async () => {
+  const t = await Translator.create({ modelUrl: fileUrl(FIXTURE_MODEL) });
+  try {
+    const typo = (caller) => (e) => e instanceof TranslatorError && e.code === 'bad-request'
+      && e.message.startsWith(caller) && /"bean" is not an option/.test(e.message) && /\bbeam\b/.test(e.message);
+    await assert.rejects(t.translate('The house is small.', { bean: 1 }), typo('translate()'));
+    await assert.rejects(t.translateStreaming('The house is small.', { bean: 1 }).translation, { code: 'bad-request', message: /"bean" is not an option/ });
+    await assert.rejects(t.alternatives('The house is small.', '', { bean: 1 }), typo('alternatives()'));
+    await assert.rejects(t.translate('<p>Hi.</p>', { html: true, bean: 1 }), { code: 'bad-request', message: /"bean" is not an option/ });
+    await assert.rejects(t.translate('Hi.', { length_penalty: 0.6 }), { code: 'bad-request', message: /"length_penalty" is not an option.*lengthPenalty/ });
+    const controller = new AbortController();
+    const r = await t.translate('The house is small.', { beam: 1, bean: undefined, signal: controller.signal, onProgress: () => {}, chunkChars: 500, html: false });
+    assert.equal(r.sentences.length, 1);
+    assert.equal((await t.alternatives('The house is small.', '', { count: 2, signal: controller.signal })).length, 2);
+  } finally {
+    t.dispose();
+  }
+});
+
 test('options that are no object, a signal that is no AbortSignal, html for translateStreaming(): code bad-request, never a TypeError; null is no options', { skip, timeout: 60000 }, async () => {
   const t = await Translator.create({ modelUrl: fileUrl(FIXTURE_MODEL) });
   try {
