@@ -268,7 +268,7 @@ def write_u16(ids_path, dest):
     if max(tokens, default=0) >= 2 ** 16 or max(lengths, default=0) >= 2 ** 16:
         raise SystemExit(f"{ids_path}: ids or lengths do not fit 16 bits")
     header = np.array([len(lengths)], dtype=np.uint64).tobytes()
-    with lzma.open(dest, "wb", preset=6) as out:
+    with lzma.open(dest, "wb", preset=9) as out:  # 9: ~4% smaller than 6, and every MB counts in the 64 MiB
         out.write(header + np.array(lengths, dtype=np.uint16).tobytes() + np.array(tokens, dtype=np.uint16).tobytes())
 
 
