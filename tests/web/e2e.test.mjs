@@ -165,6 +165,9 @@ test('German → English with the swap button, keyboard and labels', { skip, tim
   if (shipped) assert.match(out, /dog/i, `a real English translation: ${out}`);
   assert.equal(await page.getAttribute('#source', 'lang'), 'de');
   assert.equal(await page.getAttribute('#target', 'lang'), 'en');
+  // The status line is a live region that says the translation is ready (a screen reader hears it).
+  assert.equal(await page.getAttribute('#status', 'role'), 'status');
+  assert.equal(await page.textContent('#status'), 'Translated: 2 sentences.');
 
   // Every control has an accessible name.
   const unlabelled = await page.evaluate(() => [...document.querySelectorAll('button, select, textarea, input')]

@@ -94,7 +94,9 @@ export async function translateNow() {
     state.heads = null;
     render(result);
     setState('done');
-    text(el.status, '');
+    // #status is a live region: a screen reader hears that the translation is ready (and how much)
+    const n = result.sentences.length;
+    text(el.status, `Translated: ${n} sentence${n === 1 ? '' : 's'}.`);
   } catch (e) {
     if (e && e.name === 'AbortError') return;
     if (seq !== state.seq) return;
