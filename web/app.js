@@ -21,7 +21,7 @@
 import { listModels, hasWasmSimd } from './translator.js';
 import { el, showError, setState } from './app/dom.js';
 import { state } from './app/state.js';
-import { registerServiceWorker } from './app/offline.js';
+import { benchLinkOnlyOnline, registerServiceWorker } from './app/offline.js';
 import { manifestUrl, getTranslator } from './app/loader.js';
 import { bindDirection, offerDirections } from './app/direction.js';
 import { bindTranslateView, updateCount, translateNow } from './app/translate-view.js';
@@ -55,6 +55,7 @@ async function main() {
   bindSourceOverlay();
   loadAbout();
   updateCount();
+  benchLinkOnlyOnline();
   await registerServiceWorker();
 
   try {

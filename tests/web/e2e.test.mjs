@@ -424,6 +424,7 @@ test('offline: a second visit with the server gone translates from the service w
   const { context, page } = await openPage(t, { url: own.url });
   await translate(page, 'Good evening.');
   await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+  assert.equal(await page.isVisible('#bench-link'), true, 'online: the benchmark link is there');
   assert.equal(await page.evaluate(() => !!navigator.serviceWorker.controller), true);
   await own.close();
   stopped = true;
@@ -433,6 +434,8 @@ test('offline: a second visit with the server gone translates from the service w
   const out = await translate(page, 'The house is small.');
   assert.ok(out.length > 0);
   if (shipped) assert.match(out, /Haus/);
+  // bench.html is not saved for offline use: its link is hidden rather than leading to an error page
+  assert.equal(await page.isVisible('#bench-link'), false, 'offline: no link to a page that cannot load');
   // The worker read the model straight from the service worker's model cache (not through a fetch
   // the service worker answers, ~2.5x slower), and still checked it against the manifest's SHA-256.
   const info = await page.evaluate(async () => {

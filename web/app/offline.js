@@ -2,9 +2,19 @@
  * Offline use: registers the service worker (sw.js, built by scripts/build-web.mjs), waiting
  * briefly on a first visit until it controls the page so the first model downloads pass through it
  * and are cached, and later asks it to save every model (html[data-offline="ready"] when done).
- * The footer line (#offline-status) says what happened.
+ * The footer line (#offline-status) says what happened. The benchmark page is not saved (it fetches
+ * its sample sentences), so its footer link is shown only while the browser is online.
  */
 import { el, text } from './dom.js';
+
+export function benchLinkOnlyOnline() {
+  const link = document.getElementById('bench-link');
+  if (!link) return;
+  const sync = () => { link.hidden = !navigator.onLine; };
+  window.addEventListener('online', sync);
+  window.addEventListener('offline', sync);
+  sync();
+}
 
 export async function registerServiceWorker() {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) {
