@@ -257,6 +257,14 @@ export function bindHeatmap() {
   el.heatmap.addEventListener('mousemove', onHeatMove);
   el.heatmap.addEventListener('mouseleave', () => text(el.heatCell, ''));
   el.heatmap.addEventListener('keydown', onHeatKey);
+  // Keyboard focus reads the cell under the cursor (the first one to begin with), so a screen
+  // reader hears where the arrow keys start instead of only the cell after the first move.
+  el.heatmap.addEventListener('focus', () => {
+    if (!heatLayout) return;
+    state.heatCursor = state.heatCursor || { i: 0, j: 0 };
+    drawHeatmap();
+    describeCell(state.heatCursor.i, state.heatCursor.j);
+  });
   let resizeTimer = 0;
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawHeatmap, 100); });
 }
