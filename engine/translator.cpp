@@ -102,13 +102,17 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
 // The units translated together, as lists of unit indices: shortest first (similar lengths), each
 // batch bounded by source tokens and by decoder rows (sentences x beam), which size the KV cache.
 // A unit with no tokens (e.g. only zero-width characters) has nothing to translate and is left out.
-std::vector<std::vector<size_t>> make_batches(const std::vector<Unit>& units, const TranslateOptions& options) {
+// Under the lexical shortlist every sentence is a batch of its own: the list is a batch's, so in a
+// shared batch a sentence's translation would depend on its neighbours (and on how a document was
+// cut into requests or split across workers).
+std::vector<std::vector<size_t>> make_batches(const std::vector<Unit>& units, const TranslateOptions& options,
+                                              bool one_per_batch) {
   std::vector<size_t> order;
   for (size_t i = 0; i < units.size(); ++i)
     if (!units[i].tokens.empty()) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return units[a].tokens.size() < units[b].tokens.size(); });
-  const size_t max_sentences = size_t(std::max(1, options.batch_rows / options.beam_size));
+  const size_t max_sentences = one_per_batch ? 1 : size_t(std::max(1, options.batch_rows / options.beam_size));
   std::vector<std::vector<size_t>> batches;
   for (size_t i = 0; i < order.size();) {
     std::vector<size_t> members;
@@ -170,7 +174,7 @@ std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Tr
                                         const SearchOptions& search_opts,
                                         const TranslateOptions& options, Translation& out) {
   std::vector<Hypothesis> hyps(units.size());
-  for (const std::vector<size_t>& members : make_batches(units, options)) {
+  for (const std::vector<size_t>& members : make_batches(units, options, shortlist != nullptr)) {
     std::vector<std::vector<int>> batch;
     for (size_t u : members) batch.push_back(units[u].ids);
     std::vector<Hypothesis> best = translate_batch(model, reverse, shortlist, batch, search_opts, options.reverse_weight, out);

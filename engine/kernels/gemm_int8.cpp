@@ -154,6 +154,13 @@ void dot_block(const int8_t* A, const int8_t* B, int K, int32_t sums[MR][kCols])
   }
 }
 
+// The dequantizing epilogue of one entry: sum · scale + bias, a multiply then an add, rounded the
+// same way in every block shape and as the wasm build rounds it. CMakeLists.txt compiles this file
+// with -ffp-contract=off: left to itself GCC fused the two into an FMA in some loops and not in
+// others (vectorized 2-row blocks vs the odd last row), so a sentence decoded differently alone
+// and in a batch (3 of 100 flores lines, greedy, natively).
+inline float epilogue(int32_t sum, float scale, float bias) { return float(sum) * scale + bias; }
+
 // One MR×NR block of C: integer dot products, then the dequantizing epilogue.
 template <int MR, int NR>
 void block(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale, const float* bias, float* C,
@@ -177,7 +184,7 @@ void block(const int8_t* A, const float* a_scale, const int8_t* B, const float* 
 #endif
   for (int i = 0; i < MR; ++i) {
     for (int j = 0; j < NR; ++j) {
-      C[size_t(i) * N + j] = float(sums[i][j]) * (a_scale[i] * b_scale[j]) + (bias ? bias[j] : 0.0f);
+      C[size_t(i) * N + j] = epilogue(sums[i][j], a_scale[i] * b_scale[j], bias ? bias[j] : 0.0f);
     }
   }
 }

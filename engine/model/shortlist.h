@@ -4,9 +4,11 @@
 // A model file may carry a table (engine/FORMAT.md, tensors shortlist.*), built from the training
 // pairs by weights/recipe/shortlist.py: the most frequent target pieces, and for every source piece
 // the target pieces most often seen in translations of sentences that contain it. With the
-// `shortlist` option on, a batch's decoder steps compute logits only for the union of the frequent
-// pieces and its source pieces' candidates (a few hundred to ~2,000 of the 8,000 rows of the output
+// `shortlist` option on, a sentence's decoder steps compute logits only for the union of the
+// frequent pieces and its source pieces' candidates (a few hundred of the 8,000 rows of the output
 // projection); every other token gets logit -inf, so it has probability 0 and is never chosen.
+// The translator gives each sentence a batch of its own under the shortlist (translator.cpp,
+// make_batches), so a sentence's list, and its translation, never depend on the text around it.
 // That is the speed-up and the risk: where the full search would pick a token outside the list,
 // the translation differs (weights/EXPERIMENTS.md measures how often and what it costs in BLEU).
 #pragma once

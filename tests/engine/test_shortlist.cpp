@@ -173,6 +173,38 @@ TEST_CASE("shortlist translation: the whole vocabulary gives the full search's o
   }
 }
 
+// The list is a batch's, so sentences sharing a batch would see each other's candidates: a
+// sentence's translation would change with the text around it (or with how a document was cut
+// into requests and workers). Under the shortlist each sentence is decoded over its own list.
+TEST_CASE("shortlist translation: a sentence translates the same alone and among others") {
+  const auto base = read_bytes(fixture("tiny.nmt"));
+  const int vocab = header_of(base)["config"]["vocab_size"];
+  std::vector<std::vector<int>> candidates(static_cast<size_t>(vocab));
+  for (int s = 50; s < vocab; ++s) candidates[size_t(s)] = {s, std::min(s + 1, vocab - 1), (s * 7) % vocab};
+  std::vector<int> frequent(50);
+  std::iota(frequent.begin(), frequent.end(), 0);
+  auto small = load_bytes(with_tensors(base, table(vocab, frequent, candidates)));
+  std::string document;
+  for (const std::string& text : kSentences) document += text + " ";
+  for (int beam : {1, 4}) {
+    CAPTURE(beam);
+    nmt::TranslateOptions o;
+    o.beam_size = beam;
+    o.shortlist = true;
+    auto together = small->translate(document, o);
+    REQUIRE(together.ok());
+    REQUIRE(together.value().sentences.size() == 4);
+    for (const nmt::SentenceTranslation& s : together.value().sentences) {
+      CAPTURE(s.source);
+      auto alone = small->translate(s.source, o);
+      REQUIRE(alone.ok());
+      REQUIRE(alone.value().sentences.size() == 1);
+      CHECK(alone.value().sentences[0].target_ids == s.target_ids);
+      CHECK(alone.value().sentences[0].token_probs == s.token_probs);
+    }
+  }
+}
+
 TEST_CASE("shortlist with a forced prefix: the prefix's tokens are allowed even when the list lacks them") {
   const auto base = read_bytes(fixture("tiny.nmt"));
   const int vocab = header_of(base)["config"]["vocab_size"];
