@@ -83,10 +83,11 @@ test('wasm and native alignments agree: tokens, word spans, attention within 1e-
   t.delete();
 });
 
-test('token and word probabilities: in (0, 1], the same in wasm and native (fixture within 1e-4, the JSON\'s 4 decimals; shipped model within 2e-3)', () => {
+test('token and word probabilities: in (0, 1], the same in wasm and native (fixture within 1e-4, the JSON\'s 4 decimals; shipped model within float rounding: 0.2 nat a token, 0.01 on average)', () => {
   const shipped = path.join(ROOT, 'weights/en-de/model.nmt');
   for (const model of [FIXTURE, shipped]) {
     const t = loaded(model);
+    const logGaps = [];
     for (const beam of [1, 4]) {
       for (const text of INPUTS.slice(0, 3)) {
         const wasm = translate(t, text, { beam, alignments: true });
@@ -98,14 +99,29 @@ test('token and word probabilities: in (0, 1], the same in wasm and native (fixt
           assert.equal(w.token_probs.length, w.target_tokens.length);
           assert.equal(w.target_word_probs.length, w.target_words.length);
           for (const p of [...w.token_probs, ...w.target_word_probs]) assert.ok(p > 0 && p <= 1, `${p}`);
-          // The fixture agrees to the JSON's 4 decimals; the shipped model within 2e-3: the two builds'
-          // float rounding differs (FMA natively) and int8 activation rounding amplifies it (engine/BUILDING.md).
-          const tol = model === FIXTURE ? 1e-4 : 2e-3;
-          w.token_probs.forEach((p, k) => assert.ok(Math.abs(p - n.token_probs[k]) <= tol + 1e-9, `${model} ${text}: ${p} vs ${n.token_probs[k]}`));
-          w.target_word_probs.forEach((p, k) => assert.ok(Math.abs(p - n.target_word_probs[k]) <= tol + 1e-9));
-          assert.ok(Math.abs(w.score - n.score) < (model === FIXTURE ? 1e-4 : 2e-3));
+          if (model === FIXTURE) {  // agrees to the JSON's 4 decimals
+            w.token_probs.forEach((p, k) => assert.ok(Math.abs(p - n.token_probs[k]) <= 1e-4 + 1e-9, `${text}: ${p} vs ${n.token_probs[k]}`));
+            w.target_word_probs.forEach((p, k) => assert.ok(Math.abs(p - n.target_word_probs[k]) <= 1e-4 + 1e-9));
+            assert.ok(Math.abs(w.score - n.score) < 1e-4);
+            return;
+          }
+          // The shipped model: the two builds' float rounding differs (FMA and 8 lanes natively) and
+          // int8 activation rounding amplifies it (engine/BUILDING.md). Measured on 150 tatoeba-dev
+          // lines per direction (round 23): |log p_wasm − log p_native| 0.002 on average, p99 0.04,
+          // max 0.15. A wrong softmax, scale or probability would be off by far more.
+          assert.equal(w.target, n.target);
+          w.token_probs.forEach((p, k) => {
+            logGaps.push(Math.abs(Math.log(p) - Math.log(n.token_probs[k])));
+            assert.ok(logGaps.at(-1) <= 0.2, `${text}: ${p} vs ${n.token_probs[k]}`);
+          });
+          w.target_word_probs.forEach((p, k) => assert.ok(Math.abs(Math.log(p) - Math.log(n.target_word_probs[k])) <= 0.2));
+          assert.ok(Math.abs(w.score - n.score) < 0.05, `${w.score} vs ${n.score}`);
         });
       }
+    }
+    if (model !== FIXTURE) {
+      const mean = logGaps.reduce((a, b) => a + b, 0) / logGaps.length;
+      assert.ok(logGaps.length > 20 && mean <= 0.01, `mean |Δ log p| ${mean} over ${logGaps.length} tokens`);
     }
     t.delete();
   }

@@ -7,7 +7,7 @@ import unittest
 
 from recipe_env import ROOT  # first: it puts weights/recipe on the import path
 from model_file import read_header
-from make_card import expected_train_args, options_table, read_block, recipe_defaults, score_table, training_table  # (stdlib only: no torch needed here)
+from make_card import averaging, expected_train_args, options_table, read_block, recipe_defaults, score_table, training_table  # (stdlib only: no torch needed here)
 
 CARD = os.path.join(ROOT, "weights", "README.md")
 
@@ -42,6 +42,13 @@ class CardMatchesShippedModels(unittest.TestCase):
     def test_the_gpu_student_plan_is_held_to_its_own_defaults(self):
         self.assertEqual(expected_train_args({"plan": "gpu_round.py student"})["max_tokens"], 24000)
         self.assertEqual(expected_train_args({})["max_tokens"], recipe_defaults()["max_tokens"])
+
+    def test_the_training_table_says_how_the_weights_were_combined(self):
+        self.assertEqual(averaging({"averaged": 4}), "4")
+        self.assertEqual(averaging({"averaged": 1, "interpolation": {"weight_of_a": 0.7, "b": "r22-de-en"}}),
+                         "1, then 0.7 x this round + 0.3 x r22-de-en")
+        self.assertEqual(averaging({"averaged": 1, "soup": ["g/student-en-de.nmt", "g/student-en-de-untagged.nmt"]}),
+                         "1, then the mean of 2 runs (en-de, en-de-untagged)")
 
     def test_tables_fail_on_a_stale_card(self):
         stale = self.card.replace(score_table().split("\n")[2], "| en-de | flores-dev | 997 | 0 | 0 | 0 | 0 | 0 | 0 |")

@@ -108,7 +108,7 @@ class StudentPlanOnCpu(unittest.TestCase):
             bad = subprocess.run(plan + ["--variants", "en-de,en-de:beam9"], capture_output=True, text=True)
             self.assertNotEqual(bad.returncode, 0)
             self.assertIn("beam9", bad.stderr)
-            r = subprocess.run(plan + ["--variants", "en-de,de-en,en-de:untagged,en-de:sampled"],
+            r = subprocess.run(plan + ["--variants", "en-de,de-en,en-de:untagged,en-de:sampled,de-en:seed2"],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             for name in ("train.en.ids", "train.de.ids", "train.weight", "bt.en-de.en.ids"):
@@ -122,7 +122,7 @@ class StudentPlanOnCpu(unittest.TestCase):
             for block in log.split("--- train.py ")[1:]:
                 run, _, body = block.partition("\n")
                 starts[run] = next(json.loads(l) for l in body.splitlines() if '"event": "start"' in l)
-            self.assertEqual(sorted(starts), ["de-en", "en-de", "en-de-sampled", "en-de-untagged"])
+            self.assertEqual(sorted(starts), ["de-en", "de-en-seed2", "en-de", "en-de-sampled", "en-de-untagged"])
             self.assertEqual(starts["en-de"]["args"]["bt_tag"], 1)
             self.assertEqual(starts["en-de-untagged"]["args"]["bt_tag"], 0)
             lines = lambda path: len(read_text(path).splitlines())  # noqa: E731
@@ -130,7 +130,10 @@ class StudentPlanOnCpu(unittest.TestCase):
             self.assertEqual(starts["en-de-sampled"]["back_translated_pairs"], lines(os.path.join(sampled, "bt.en-de.en.ids")))
             self.assertNotEqual(starts["en-de"]["back_translated_pairs"], starts["en-de-sampled"]["back_translated_pairs"])
             self.assertEqual(starts["de-en"]["back_translated_pairs"], 0)
-            self.assertEqual(len({s["args"]["seed"] for s in starts.values()}), 1)
+            seeds = {run: s["args"]["seed"] for run, s in starts.items()}
+            self.assertEqual(seeds.pop("de-en-seed2"), seeds["de-en"] + 2)  # the soup member: only the seed differs
+            self.assertEqual(len(set(seeds.values())), 1)
+            self.assertEqual(starts["de-en-seed2"]["back_translated_pairs"], starts["de-en"]["back_translated_pairs"])
             self.assertLessEqual(len(os.listdir(out)), 8)  # what the device tool brings back
             for run in starts:
                 self.assertTrue(os.path.exists(os.path.join(out, f"student-{run}.nmt")))

@@ -56,6 +56,35 @@ class Interpolate(unittest.TestCase):
                 if t.dtype.kind in "iu" and name in tensors:
                     self.assertLessEqual(int(abs(t.astype(int) - tensors[name].astype(int)).max()), 1, name)
 
+    def test_a_soup_is_the_mean_of_its_members_and_the_record_names_them(self):
+        import torch
+        from interpolate import load_weights
+        with tempfile.TemporaryDirectory() as tmp:
+            _, tiny = load_weights(TINY)
+            paths = []
+            for i, shift in enumerate((1.0, 2.0, -0.5)):
+                paths.append(os.path.join(tmp, f"m{i}.pt"))
+                torch.save({"config": {}, "state_dict": {k: v + shift for k, v in tiny.items()}, "train": {"steps": i}},
+                           paths[-1])
+            paths.append(TINY)  # a model file among them: dequantized
+            out = os.path.join(tmp, "soup.pt")
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), "--soup", *paths, "--out", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ck = torch.load(out, map_location="cpu", weights_only=False)
+            for k, v in tiny.items():  # (v+1 + v+2 + v-0.5 + v) / 4
+                self.assertTrue(torch.allclose(ck["state_dict"][k], v + 0.625, atol=1e-6), k)
+            self.assertEqual(ck["train"]["steps"], 0)  # the first member's record
+            self.assertEqual(len(ck["train"]["soup"]), 4)
+            self.assertTrue(ck["train"]["soup"][0].endswith("m0.pt"))
+            for bad, message in ((["--soup", TINY], "at least two"),
+                                 (["--soup", TINY, TINY, "--weight", "0.5"], "replaces"),
+                                 (["--a", TINY, "--b", TINY], "or --soup")):
+                r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), *bad, "--out", out],
+                                   capture_output=True, text=True)
+                self.assertNotEqual(r.returncode, 0)
+                self.assertIn(message, r.stderr)
+
     def test_different_shapes_and_bad_weights_are_refused(self):
         import torch
         from interpolate import load_weights

@@ -29,6 +29,7 @@ import glob
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -352,6 +353,17 @@ STUDENT_VARIANTS = {
     "bt-half": ["--bt-weight", "0.5"],  # half the back-translations' share of an epoch
     "bt-double": ["--bt-weight", "2"],  # twice it
 }
+# seedN: the control's data and options with seed --seed + N (another data order and dropout draw),
+# a member for a soup (interpolate.py --soup) where a direction has no data variant to run.
+SEED_VARIANT = re.compile(r"seed([1-9][0-9]*)")
+
+
+def variant_options(name, seed):
+    """train.py options that make variant NAME differ from the control."""
+    match = SEED_VARIANT.fullmatch(name)
+    if match:
+        return ["--seed", str(seed + int(match.group(1)))]
+    return STUDENT_VARIANTS.get(name, [])
 RETURN_BYTES = 62 * 1000 * 1000  # what the device tool brings back: 64 MiB, less the log
 
 
@@ -362,8 +374,9 @@ def parse_variants(spec, carry):
         direction, _, name = item.strip().partition(":")
         if direction not in ("en-de", "de-en"):
             raise SystemExit(f"--variants {item}: the direction must be en-de or de-en")
-        if name and name not in STUDENT_VARIANTS and not os.path.isdir(os.path.join(carry, f"bt-{name}")):
-            raise SystemExit(f"--variants {item}: {name} is neither one of {sorted(STUDENT_VARIANTS)} nor a "
+        if (name and name not in STUDENT_VARIANTS and not SEED_VARIANT.fullmatch(name)
+                and not os.path.isdir(os.path.join(carry, f"bt-{name}"))):
+            raise SystemExit(f"--variants {item}: {name} is neither one of {sorted(STUDENT_VARIANTS)}, seedN, nor a "
                              f"carried bt-{name} folder (pack-data --bt-variant)")
         if (direction, name) in variants:
             raise SystemExit(f"--variants {item}: listed twice")
@@ -374,7 +387,7 @@ def parse_variants(spec, carry):
 def variant_data(carry, work, data, name):
     """The data folder variant NAME trains on: the main one, or for a carried bt-NAME folder a copy
     of it (links) with that folder's back-translations in place of its own."""
-    if not name or name in STUDENT_VARIANTS:
+    if not name or name in STUDENT_VARIANTS or SEED_VARIANT.fullmatch(name):
         return data
     dest = os.path.join(work, f"data-{name}")
     os.makedirs(dest, exist_ok=True)
@@ -417,7 +430,7 @@ def student(args):
                "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
                "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", "100",
                "--dropout", "0.1", "--threads", str(threads), "--patience", "1000", "--seed", str(args.seed)]
-        cmd += STUDENT_VARIANTS.get(name, [])
+        cmd += variant_options(name, args.seed)  # after --seed: the later one counts
         if args.steps:
             cmd += ["--max-steps", str(args.steps)]
         log("$ " + " ".join(cmd), log_file)
@@ -502,7 +515,7 @@ def main():
     p.add_argument("--weights", default=os.path.join(ROOT, "weights"))
     p.add_argument("--device", default="cuda")
     p.add_argument("--variants", default="en-de,de-en",
-                   help="runs side by side: DIRECTION or DIRECTION:NAME (STUDENT_VARIANTS, or a carried bt-NAME)")
+                   help="runs side by side: DIRECTION or DIRECTION:NAME (STUDENT_VARIANTS, seedN, or a carried bt-NAME)")
     p.add_argument("--minutes", type=float, default=7.0, help="training per run (all run at once)")
     p.add_argument("--max-tokens", type=int, default=STUDENT_TRAIN_ARGS["max_tokens"])
     p.add_argument("--lr", type=float, default=STUDENT_TRAIN_ARGS["lr"], help="peak of the schedule (see STUDENT_TRAIN_ARGS)")

@@ -10,6 +10,13 @@ with A's config, history and training record, for export.py; --weight 1 just tur
 back into a model.pt.
 
   python3 interpolate.py --a work/gpu/en-de/model.pt --b work/r20/en-de/model.pt --weight 0.6 --out work/en-de/model.pt
+
+--soup averages any number of models uniformly (a "model soup", Wortsman et al. 2022): runs that
+started from one file and differ only in their data (the GPU student plan's --variants) land in one
+basin, and their mean beat each of them in round 23 (EXPERIMENTS.md), unlike the mean of successive
+rounds' ends (rounds 13 and 16), which are not independent.
+
+  python3 interpolate.py --soup g/student-en-de.nmt g/student-en-de-untagged.nmt g/student-en-de-sampled.nmt --out s.pt
 """
 import argparse
 import os
@@ -34,19 +41,52 @@ def load_weights(path):
     return ck, {k: v.float() for k, v in ck["state_dict"].items()}
 
 
+def same_shapes(models):
+    first = models[0]
+    for other in models[1:]:
+        if other.keys() != first.keys() or any(other[k].shape != first[k].shape for k in first):
+            raise SystemExit("the models differ in shape: interpolation needs one architecture")
+
+
 def interpolate(a, b, weight):
-    if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
-        raise SystemExit("the two models differ in shape: interpolation needs one architecture")
+    same_shapes([a, b])
     return {k: weight * a[k] + (1 - weight) * b[k] for k in a}
+
+
+def soup(models):
+    """The uniform mean of each tensor over the models."""
+    same_shapes(models)
+    return {k: sum(m[k] for m in models) / len(models) for k in models[0]}
+
+
+def member_name(path):
+    """How the record names a model: its folder and file (student files share folders)."""
+    path = os.path.abspath(path)
+    return os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--a", required=True, help="model.pt or model.nmt (its config and record are kept)")
-    ap.add_argument("--b", required=True, help="model.pt or model.nmt")
-    ap.add_argument("--weight", type=float, required=True, help="A's share, 0..1")
+    ap.add_argument("--a", help="model.pt or model.nmt (its config and record are kept)")
+    ap.add_argument("--b", help="model.pt or model.nmt")
+    ap.add_argument("--weight", type=float, help="A's share, 0..1")
+    ap.add_argument("--soup", nargs="+", metavar="MODEL",
+                    help="instead of --a/--b/--weight: the uniform mean of these (the first's config and record are kept)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    if args.soup:
+        if args.a or args.b or args.weight is not None:
+            raise SystemExit("--soup replaces --a, --b and --weight")
+        if len(args.soup) < 2:
+            raise SystemExit("--soup needs at least two models")
+        ck, first = load_weights(args.soup[0])
+        ck["state_dict"] = soup([first] + [load_weights(p)[1] for p in args.soup[1:]])
+        ck.setdefault("train", {})["soup"] = [member_name(p) for p in args.soup]
+        torch.save(ck, args.out)
+        print(f"{args.out}: the mean of {len(args.soup)} models: {', '.join(args.soup)}")
+        return
+    if not args.a or not args.b or args.weight is None:
+        raise SystemExit("give --a, --b and --weight, or --soup")
     if not 0 <= args.weight <= 1:
         raise SystemExit("--weight must be within 0..1")
     ck, a = load_weights(args.a)

@@ -67,10 +67,14 @@ def score_table(weights=WEIGHTS):
 def averaging(train):
     """How the last round's weights were combined: checkpoints averaged, then maybe interpolated
     with the round before (interpolate.py)."""
+    combined = str(train.get("averaged", "?"))
+    if train.get("soup"):  # interpolate.py --soup: the record names each member's folder/file
+        names = [os.path.splitext(os.path.basename(m))[0].replace("student-", "") for m in train["soup"]]
+        combined += f', then the mean of {len(names)} runs ({", ".join(names)})'
     mix = train.get("interpolation")
-    if not mix:
-        return str(train.get("averaged", "?"))
-    return f'{train.get("averaged", "?")}, then {mix["weight_of_a"]:g} x this round + {1 - mix["weight_of_a"]:g} x {mix["b"]}'
+    if mix:
+        combined += f', then {mix["weight_of_a"]:g} x this round + {1 - mix["weight_of_a"]:g} x {mix["b"]}'
+    return combined
 
 
 def training_table(weights=WEIGHTS):
@@ -138,8 +142,9 @@ def options_table(weights=WEIGHTS):
     rows = ["| option (train.py) | default (CPU rounds) | GPU student plan | en-de, last round | de-en, last round |",
             "|---|---|---|---|---|"]
     for name, value in defaults.items():
-        rows.append(f"| --{name.replace('_', '-')} | {value:g} | {student.get(name, value):g} | "
-                    f"{shipped['en-de'].get(name, '–')} | {shipped['de-en'].get(name, '–')} |")
+        used = [shipped[d].get(name) for d in ("en-de", "de-en")]
+        used = ["–" if v is None else f"{v:g}" for v in used]
+        rows.append(f"| --{name.replace('_', '-')} | {value:g} | {student.get(name, value):g} | {used[0]} | {used[1]} |")
     return "\n".join(rows)
 
 
