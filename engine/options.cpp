@@ -48,6 +48,7 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::shortlist) return {nullptr, nullptr, &o.shortlist};
   if (&spec == &option::sample_top_k) return {&o.sample_top_k, nullptr, nullptr};
   if (&spec == &option::seed) return {&o.seed, nullptr, nullptr};
+  if (&spec == &option::keep_case) return {nullptr, nullptr, &o.keep_case};
   return {};  // not in the table: nothing to read or write
 }
 

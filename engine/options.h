@@ -64,13 +64,16 @@ inline constexpr OptionSpec sample_top_k{"sample_top_k", OptionKind::integer, 0,
                                          "beam 1 only: draw each next token from the model's k most probable ones (renormalized; k >= the vocabulary = unrestricted) instead of taking the most probable (0 = off)"};
 inline constexpr OptionSpec seed{"seed", OptionKind::integer, 0, 0, 2147483647, true,
                                  "with sample_top_k: the random stream (the same seed and sentence draw the same translation)"};
+// Sentences in capitals or Title Case are recased for the model (text/casing.h); this turns it off.
+inline constexpr OptionSpec keep_case{"keep_case", OptionKind::flag, 0, 0, 1, true,
+                                      "translate sentences in capitals or Title Case as they are written, instead of recasing them for the model (and writing a sentence in capitals back in capitals)"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
     &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
-    &option::sample_top_k,  &option::seed,
+    &option::sample_top_k,  &option::seed,           &option::keep_case,
 };
 
 struct TranslateOptions {
@@ -89,6 +92,7 @@ struct TranslateOptions {
   bool shortlist = option::shortlist.fallback != 0;  // no effect when the model has no shortlist
   int sample_top_k = int(option::sample_top_k.fallback);  // 0 = the argmax (greedy); needs beam_size 1
   int seed = int(option::seed.fallback);                  // with sample_top_k
+  bool keep_case = option::keep_case.fallback != 0;        // false: capitals / Title Case recased (text/casing.h)
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };

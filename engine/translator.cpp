@@ -3,6 +3,7 @@
 #include "translator_internal.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "search/forced_prefix.h"
 #include "search/rerank.h"
 #include "search/sampling.h"
+#include "text/casing.h"
 #include "text/pass_through.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
@@ -36,6 +38,9 @@ struct Unit {
   // Visible characters the tokenizer deleted (U+FFFD): bytes relative to `begin`, copied over by
   // text/pass_through.h so that no text is lost.
   std::vector<std::pair<size_t, size_t>> dropped;
+  // How its sentence was cased: an upper or title sentence is tokenized recased (text/casing.h),
+  // and an upper one's translation is written in capitals.
+  SentenceCase source_case = SentenceCase::normal;
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -81,16 +86,22 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
 }
 
 // The sentences of the text -> units of tokens (long sentences cut into chunks the model can take).
+// With a `truecaser`, sentences in capitals or Title Case are tokenized recased: the same length, so
+// the tokens' spans are spans of the text as given.
 std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<TextPiece>& pieces,
-                                     const SentencePiece& tokenizer, const ModelConfig& c) {
+                                     const SentencePiece& tokenizer, const ModelConfig& c,
+                                     const Truecaser* truecaser, const std::string& language) {
   std::vector<Unit> units;
   const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) continue;
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
-    const std::vector<Token> toks = tokenizer.encode(sentence);
+    const SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
+    const std::vector<Token> toks =
+        tokenizer.encode(how == SentenceCase::normal ? std::string(sentence) : truecaser->recase(sentence, how));
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
+      u.source_case = how;
       u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
                                [&](std::string_view ch) { return tokenizer.normalizes_to_nothing(ch); });
       units.push_back(std::move(u));
@@ -227,6 +238,10 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     if (id != eos_id) words_ids.push_back(id);
   std::vector<std::pair<size_t, size_t>> spans;
   s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
+  if (u.source_case == SentenceCase::upper) {  // in capitals, as it came (a prefix stays as given)
+    const size_t kept = prefix ? std::min(prefix->text.size(), s.target.size()) : 0;
+    s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
+  }
   // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
   if (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty())
     pass_through_unknown(s.source, u.tokens, tokenizer.unk_id(), words_ids, h.attention, s.target, spans,
@@ -236,7 +251,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 }
 
 // The translation's text and sentences: the gaps between sentences copied verbatim, each sentence
-// replaced by the translations of its units (joined by spaces).
+// replaced by the translations of its units (joined by a space where the source has one).
 void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
               std::vector<Hypothesis>& hyps, const SentencePiece& tokenizer, int eos_id, bool alignments,
               const TargetPrefix* prefix, Translation& out) {
@@ -247,7 +262,12 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
       continue;
     }
     for (bool first = true; next_unit < units.size() && units[next_unit].piece == p; ++next_unit, first = false) {
-      if (!first) out.text += ' ';
+      // chunks of a long sentence: a space between their translations where the source had one
+      // at the cut (a run of 5,000 letters with no space in it stays one word)
+      const size_t cut = units[next_unit].begin;
+      if (!first && (std::isspace(static_cast<unsigned char>(text[cut])) ||
+                     (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
+        out.text += ' ';
       SentenceTranslation s =
           describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix);
       s.target_begin = out.text.size();
@@ -263,13 +283,18 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
 }
 
 // A forced prefix needs one sentence (a unit: a sentence the model takes whole) and must leave the
-// model room to go on after it.
+// model room to go on after it. When that sentence is in capitals, so is its translation, and a
+// prefix taken from it is recased for the model by the target language's `truecaser` (if given);
+// the translation still starts with the prefix as given.
 Result<TargetPrefix> prefix_for(const std::vector<Unit>& units, const std::string& prefix_text,
-                                const SentencePiece& tokenizer, const ModelConfig& c) {
+                                const SentencePiece& tokenizer, const ModelConfig& c, const Truecaser* truecaser) {
   if (units.size() != 1 || units[0].tokens.empty())
     return Error{"a prefix needs exactly one sentence to translate (this text has " +
                  (units.size() > 1 ? std::to_string(units.size()) : std::string("nothing to translate")) + ")"};
-  TargetPrefix prefix = make_target_prefix(tokenizer, sanitize_utf8(prefix_text));
+  const std::string given = sanitize_utf8(prefix_text);
+  const bool recase = truecaser && units[0].source_case == SentenceCase::upper;
+  TargetPrefix prefix = make_target_prefix(tokenizer, recase ? truecaser->recase(given, SentenceCase::upper) : given);
+  prefix.text = given;  // the recased text has its length, so the spans hold
   if (int(prefix.forced.tokens.size()) + 2 > c.max_length)
     return Error{"the prefix is too long: " + std::to_string(prefix.forced.tokens.size()) +
                  " pieces, the model writes at most " + std::to_string(c.max_length - 2) + " before going on"};
@@ -306,9 +331,13 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
   if (!model) return Error{model.error()};
   auto shortlist = Shortlist::from(file.value());
   if (!shortlist) return Error{shortlist.error()};
+  auto source_case = Truecaser::from(file.value(), file->source_language());
+  if (!source_case) return Error{source_case.error()};
+  auto target_case = Truecaser::from(file.value(), file->target_language());
+  if (!target_case) return Error{target_case.error()};
   return std::unique_ptr<Translator>(new Translator(std::unique_ptr<Impl>(
       new Impl{std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value()),
-               std::move(shortlist.value())})));
+               std::move(shortlist.value()), std::move(source_case.value()), std::move(target_case.value())})));
 }
 
 Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
@@ -387,14 +416,16 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   out.source_text = sanitize_utf8(input);
   const std::string& text = out.source_text;
   const std::vector<TextPiece> pieces = segment_text(text, m.file.source_language());       // sentences
-  const std::vector<Unit> units = tokenize_sentences(text, pieces, m.tokenizer, c);         // tokens
+  const Truecaser* source_case = options.keep_case ? nullptr : &m.source_case;
+  const std::vector<Unit> units =
+      tokenize_sentences(text, pieces, m.tokenizer, c, source_case, m.file.source_language());  // tokens
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
   for (const Unit& u : units)
     search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty();
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
-    prefix = prefix_for(units, options.prefix, m.tokenizer, c);
+    prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
     if (!prefix) return Error{prefix.error()};
     search_opts.forced = {prefix->forced};
   }
@@ -414,11 +445,21 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const Impl& m = *impl_;
   const ModelConfig& c = m.model.config();
   const std::string text = sanitize_utf8(source);
-  const std::vector<Unit> units = tokenize_sentences(text, segment_text(text, m.file.source_language()), m.tokenizer, c);
-  auto prefix = prefix_for(units, options.prefix, m.tokenizer, c);
+  const std::vector<Unit> units = tokenize_sentences(text, segment_text(text, m.file.source_language()), m.tokenizer, c,
+                                                     options.keep_case ? nullptr : &m.source_case,
+                                                     m.file.source_language());
+  auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
   if (!prefix) return Error{prefix.error()};
   const EncoderOutput enc = m.model.encode({units[0].ids});
-  return next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives, m.search_options(options));
+  std::vector<Alternative> words =
+      next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives, m.search_options(options));
+  if (units[0].source_case == SentenceCase::upper) {  // as translate() writes this sentence: in capitals
+    for (Alternative& a : words) {
+      a.word = to_upper_same_length(a.word);
+      a.continuation = to_upper_same_length(a.continuation);
+    }
+  }
+  return words;
 }
 
 std::string Translator::info_json() const {

@@ -16,6 +16,7 @@
 #include "model/shortlist.h"
 #include "model/transformer.h"
 #include "search/beam_search.h"
+#include "text/casing.h"
 #include "tokenizer/sentencepiece.h"
 #include "translator.h"
 
@@ -27,6 +28,9 @@ struct Translator::Impl {
   SentencePiece tokenizer;
   Transformer model;
   std::optional<Shortlist> shortlist;  // the model file's lexical shortlist, if it has one
+  // The model file's word lists (text/casing.h) for recasing sentences in capitals or Title Case:
+  // sources, and the prefixes of translations written in capitals. Empty without one.
+  Truecaser source_case, target_case;
 
   // The search options `options` ask for, with this model's alignment layer.
   SearchOptions search_options(const TranslateOptions& options) const;

@@ -196,6 +196,12 @@ export interface TranslateOptions {
   /** With `sampleTopK`: the random stream, 0 to 2147483647 (the same seed and sentence draw the same translation). Default 0. */
   seed?: number;
   /**
+   * Sentences in capitals ("THE MEETING IS CANCELLED.") or Title Case are recased for the model,
+   * which saw almost none in training, and a sentence in capitals comes back in capitals
+   * ("DIE SITZUNG IST ABGESAGT."). `keepCase: true` translates them as written. Default false.
+   */
+  keepCase?: boolean;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model

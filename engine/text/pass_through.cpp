@@ -145,6 +145,15 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   const size_t rows = target_ids.size();
   const bool have_attention = attention.size() >= rows * cols && rows > 0;
   const std::vector<float> att = have_attention ? attention : std::vector<float>{};
+  // A forced prefix is kept verbatim and may already carry runs (the page forces the translation so
+  // far, emoji and all): each run it holds, in source order, is used.
+  const std::string_view fixed(target.data(), std::min(fixed_bytes, target.size()));
+  for (size_t r = 0, from = 0; r < runs.size() && from < fixed.size(); ++r) {
+    const size_t at = fixed.find(std::string_view(source).substr(runs[r].begin, runs[r].end - runs[r].begin), from);
+    if (at == std::string_view::npos) continue;
+    runs[r].used = true;
+    from = at + (runs[r].end - runs[r].begin);
+  }
 
   // 1. The model's own unknown pieces take the unused run they look at most (in source order
   //    without attention). The unknown surface " ⁇ " carries a space on each side: kept where

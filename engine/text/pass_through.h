@@ -30,7 +30,8 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id);
 // (without eos) and each id's byte span in `target`; attention: [target_ids.size() (+1 for eos),
 // source_tokens.size() + 1 (eos)] row-major, the alignment layer's mean cross-attention (may be
 // empty: then the runs are placed by position alone). The first `fixed_bytes` of the target (a
-// forced prefix, kept verbatim) are neither replaced nor inserted into.
+// forced prefix, kept verbatim) are neither replaced nor inserted into, and the runs they already
+// hold (in source order) are not inserted again.
 // `dropped`: byte ranges of the source the tokenizer gave no piece for (dropped_runs), inserted
 // after the translation of the token before them (before that of the token after them at the
 // start; the whole target when the sentence has no tokens).

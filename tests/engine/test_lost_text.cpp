@@ -144,3 +144,33 @@ TEST_CASE("translate(): U+FFFD, emoji and lone controls are never lost (fixture 
     }
   }
 }
+
+TEST_CASE("translate(): a forced prefix that already holds the passed-through text gets it once (fixture model)") {
+  // the page's alternatives force the translation so far, emoji and all, as the prefix: what the
+  // prefix already carries must not be inserted again after it (found by a QA pass)
+  auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+  REQUIRE(loaded);
+  const nmt::Translator& t = *loaded.value();
+  const std::string pizza = "\xF0\x9F\x8D\x95";  // 🍕
+  const std::string cjk = "\xE7\x8E\x8B\xE5\xB0\x8F\xE6\x98\x8E";  // 王小明
+  struct Case {
+    std::string source, prefix, kept;
+    int times;
+  };
+  for (const Case& c : {Case{"I love pizza " + pizza + pizza + " and my family.", "Ich liebe Pizza " + pizza + pizza + " ", pizza, 2},
+                        Case{"My friend " + cjk + " lives here.", "Mein Freund " + cjk + " wohnt ", cjk, 1},
+                        Case{"The " + kFffd + " house is small.", "Das " + kFffd + " Haus ", kFffd, 1},
+                        Case{pizza + " and " + pizza + " again.", pizza + " und ", pizza, 2}}) {
+    for (int beam : {1, 2}) {
+      CAPTURE(c.source);
+      CAPTURE(beam);
+      nmt::TranslateOptions options;
+      options.beam_size = beam;
+      options.prefix = c.prefix;
+      auto r = t.translate(c.source, options);
+      REQUIRE(r);
+      CHECK(r->text.rfind(c.prefix, 0) == 0);
+      CHECK(count(r->text, c.kept) == c.times);
+    }
+  }
+}

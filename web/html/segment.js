@@ -14,8 +14,8 @@
  *   owner. The text between words goes inside the elements on both sides of it.
  * - atomic elements (code, kbd, samp, var, and any inline element with translate="no" or class
  *   "notranslate") are kept as they are; their text goes to the model so that the sentence reads
- *   whole, and the element lands on the first target word aligned to it (target words aligned to
- *   it that repeat its words are dropped);
+ *   whole, and the element lands on the first target word aligned to it (target words that repeat
+ *   its words, or are hard-aligned to them, i.e. translate what it keeps, are dropped);
  * - elements without text (img, input, svg, an empty span, …) and comments land after the target
  *   word aligned to the source word before them.
  */
@@ -329,7 +329,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
         if (row.length && row[m] > 0) sw = m;
       }
       const w = src[sw] || null;
-      words.push({ sentence: s, t, range, src: w, owner: w ? w.stack : [], atomic: w ? w.atomic : null, stack: [] });
+      words.push({ sentence: s, t, range, src: w, hard: hard.has(t), owner: w ? w.stack : [], atomic: w ? w.atomic : null, stack: [] });
     });
     return { s, src, first, count: tw.length };
   });
@@ -522,14 +522,13 @@ export function placeSegment(seg, sentences, placement = 'span') {
       continue;
     }
     atomicAt.set(ws[0][1], at);
-    for (const [w, g] of ws.slice(1)) {
-      const wt = w.sentence.target.slice(...w.range).toLowerCase();
-      const parts = wt.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-      if (!parts.length || parts.every((p) => at.words.has(p))) dropped.add(g);
-    }
+    // The element keeps its own text, so a target word that translates it (hard-aligned to it:
+    // "Enter" -> "Eingabetaste") or repeats it would say it twice.
+    const repeats = (w) => w.sentence.target.slice(...w.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+      .every((p) => at.words.has(p));
+    for (const [w, g] of ws.slice(1)) if (w.hard || repeats(w)) dropped.add(g);
     const [w0, g0] = ws[0];
-    w0.keep = !(w0.sentence.target.slice(...w0.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
-      .every((p) => at.words.has(p)));
+    w0.keep = !w0.hard && !repeats(w0);
     if (w0.keep) dropped.delete(g0);
   }
 

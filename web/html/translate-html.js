@@ -119,7 +119,7 @@ export async function translateHtml(translator, html, options = {}) {
     segmentOut.set(u.nodes[0], { nodes: new Set(u.nodes), html: renderPieces(pieces, html, attributeOut, escape) });
   }
   for (const [node, value] of titleOut) segmentOut.set(node, { title: escape(value) });
-  const text = root.children.map((c) => serializeNode(c, html, segmentOut, attributeOut)).join('');
+  const text = serializeChildren(root.children, html, segmentOut, attributeOut); // text at the top level too
   stats.tokensPerSecond = timings.engineMs > 0 ? stats.targetTokens / (timings.engineMs / 1000) : 0;
   timings.totalMs = performance.now() - started;
   return {

@@ -1,0 +1,178 @@
+// Sentence case detection and recasing (casing.h).
+#include "text/casing.h"
+
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+// The lower case of `c` where it has one of the same UTF-8 length, else `c`.
+char32_t lower_of(char32_t c) {
+  if (c < 0x80) return c >= 'A' && c <= 'Z' ? c + 32 : c;
+  if (c >= 0xC0 && c <= 0xDE) return c == 0xD7 ? c : c + 32;  // Latin-1, not ×
+  if (c >= 0x100 && c <= 0x17F) {                             // Latin Extended-A: pairs
+    if (c == 0x130 || c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17F) return c;  // İ ı ĸ ŉ ſ
+    if (c == 0x178) return 0xFF;                                                     // Ÿ
+    const bool odd_upper = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
+    return (c % 2 == 1) == odd_upper ? c + 1 : c;
+  }
+  if (c >= 0x391 && c <= 0x3A9) return c == 0x3A2 ? c : c + 32;  // Greek
+  if (c == 0x386) return 0x3AC;
+  if (c >= 0x388 && c <= 0x38A) return c + 37;
+  if (c == 0x38C) return 0x3CC;
+  if (c == 0x38E || c == 0x38F) return c + 63;
+  if (c >= 0x410 && c <= 0x42F) return c + 32;  // Cyrillic
+  if (c >= 0x400 && c <= 0x40F) return c + 80;
+  return c;
+}
+
+// The upper case of `c` where it has one of the same UTF-8 length, else `c` (ß, µ stay).
+char32_t upper_of(char32_t c) {
+  if (c < 0x80) return c >= 'a' && c <= 'z' ? c - 32 : c;
+  if (c >= 0xE0 && c <= 0xFE) return c == 0xF7 ? c : c - 32;  // not ÷
+  if (c == 0xFF) return 0x178;
+  if (c >= 0x100 && c <= 0x17F) {
+    if (c == 0x130 || c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17F) return c;
+    const bool odd_upper = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
+    return (c % 2 == 1) != odd_upper ? c - 1 : c;
+  }
+  if (c >= 0x3B1 && c <= 0x3C9) return c == 0x3C2 ? 0x3A3 : c - 32;  // final sigma -> Σ
+  if (c == 0x3AC) return 0x386;
+  if (c >= 0x3AD && c <= 0x3AF) return c - 37;
+  if (c == 0x3CC) return 0x38C;
+  if (c == 0x3CD || c == 0x3CE) return c - 63;
+  if (c >= 0x430 && c <= 0x44F) return c - 32;
+  if (c >= 0x450 && c <= 0x45F) return c - 80;
+  return c;
+}
+
+bool is_upper_letter(char32_t c) { return lower_of(c) != c; }
+bool is_lower_letter(char32_t c) { return upper_of(c) != c; }
+
+// `text` with every character mapped by `f`; the mappings keep each character's UTF-8 length.
+template <class F>
+std::string map_chars(std::string_view text, F f) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const Decoded d = decode_at(text, i);
+    if (d.cp == 0xFFFD) {
+      out.append(text.substr(i, d.length));  // invalid bytes stay as they are
+    } else {
+      append_utf8(out, f(d.cp));
+    }
+    i += d.length;
+  }
+  return out;
+}
+
+bool is_word_char(char32_t c) { return is_letter(c) || is_digit(c) || is_mark(c); }
+
+// A word of the sentence and what its letters are.
+struct Word {
+  size_t begin = 0, end = 0;  // bytes
+  int chars = 0, letters = 0, upper = 0, lower = 0;
+  bool first_upper = false, rest_upper = false;
+  bool in_capitals() const { return upper > 0 && lower == 0; }
+  bool capitalized() const { return first_upper && !rest_upper && lower > 0; }
+};
+
+std::vector<Word> words_of(std::string_view s) {
+  std::vector<Word> words;
+  for (size_t i = 0; i < s.size();) {
+    Decoded d = decode_at(s, i);
+    if (!is_word_char(d.cp)) {
+      i += d.length;
+      continue;
+    }
+    Word w;
+    w.begin = i;
+    for (; i < s.size() && is_word_char((d = decode_at(s, i)).cp); i += d.length) {
+      const bool up = is_upper_letter(d.cp);
+      if (w.chars == 0) w.first_upper = up;
+      else w.rest_upper |= up;
+      ++w.chars;
+      w.letters += is_letter(d.cp);
+      w.upper += up;
+      w.lower += is_lower_letter(d.cp);
+    }
+    w.end = i;
+    words.push_back(w);
+  }
+  return words;
+}
+
+}  // namespace
+
+std::string to_lower_same_length(std::string_view text) { return map_chars(text, lower_of); }
+std::string to_upper_same_length(std::string_view text) { return map_chars(text, upper_of); }
+
+SentenceCase sentence_case(std::string_view sentence, std::string_view language) {
+  int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0;
+  for (const Word& w : words_of(sentence)) {
+    if (w.letters < 2) continue;
+    ++counted;
+    in_capitals += w.in_capitals();
+    if (w.chars >= 4) {
+      ++long_words;
+      long_capitalized += w.capitalized() || w.in_capitals();
+    }
+  }
+  if (in_capitals >= 2 && in_capitals * 4 >= counted * 3) return SentenceCase::upper;
+  if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;
+  return SentenceCase::normal;
+}
+
+Result<Truecaser> Truecaser::from(const ModelFile& file, const std::string& language) {
+  const TensorView* t = file.find("truecase." + language);
+  if (!t) return Truecaser{};
+  if (t->dtype != DType::u8 || t->shape.size() != 1)
+    return Error{"model file's truecase." + language + " is not a u8 list of words"};
+  return from_list(std::string_view(reinterpret_cast<const char*>(t->data), t->bytes));
+}
+
+Truecaser Truecaser::from_list(std::string_view lines) {
+  Truecaser tc;
+  for (size_t start = 0; start < lines.size();) {
+    size_t end = lines.find('\n', start);
+    if (end == std::string_view::npos) end = lines.size();
+    const std::string_view form = lines.substr(start, end - start);
+    start = end + 1;
+    if (form.empty() || !is_valid_utf8(form)) continue;
+    std::string key = to_lower_same_length(form);
+    if (key.size() == form.size()) tc.forms_.emplace(std::move(key), std::string(form));
+  }
+  return tc;
+}
+
+std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const {
+  std::string out(sentence);
+  if (how == SentenceCase::normal) return out;
+  bool first_word = true, capitalize_first = false;
+  for (const Word& w : words_of(sentence)) {
+    const bool recase_it = how == SentenceCase::upper ? w.in_capitals() : w.capitalized() || (w.chars == 1 && w.first_upper);
+    if (first_word && w.letters > 0) {
+      capitalize_first = recase_it;
+      first_word = false;
+    }
+    if (!recase_it) continue;
+    const std::string lower = to_lower_same_length(sentence.substr(w.begin, w.end - w.begin));
+    const auto it = forms_.find(lower);
+    out.replace(w.begin, w.end - w.begin, it != forms_.end() ? it->second : lower);
+  }
+  if (capitalize_first) {  // the first letter, not a digit or mark before it
+    for (size_t i = 0; i < out.size();) {
+      const Decoded d = decode_at(out, i);
+      if (is_letter(d.cp)) {
+        std::string capital;
+        append_utf8(capital, upper_of(d.cp));
+        out.replace(i, d.length, capital);
+        break;
+      }
+      i += d.length;
+    }
+  }
+  return out;
+}
+
+}  // namespace nmt

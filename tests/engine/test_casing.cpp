@@ -1,0 +1,143 @@
+// Tests of sentences in capitals and Title Case (engine/text/casing.h): the case mappings keep every
+// length, which sentences count as shouted or title-cased, how a word list recases them, and what the
+// translator does with them (fixture model: the translation of the recased sentence, in capitals).
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "model_bytes.h"
+#include "text/casing.h"
+#include "text/utf8.h"
+#include "translator.h"
+#include "translator_internal.h"
+
+using namespace nmt;
+
+TEST_CASE("case mappings: Latin, Greek, Cyrillic; every length kept") {
+  CHECK(to_lower_same_length("THE House, 42!") == "the house, 42!");
+  CHECK(to_upper_same_length("the house, 42!") == "THE HOUSE, 42!");
+  CHECK(to_lower_same_length("ÄÖÜ ÀÉÎ Ÿ ĞŁŒ") == "äöü àéî ÿ ğłœ");
+  CHECK(to_upper_same_length("äöü àéî ÿ ğłœ") == "ÄÖÜ ÀÉÎ Ÿ ĞŁŒ");
+  CHECK(to_upper_same_length("straße µ × ÷") == "STRAßE µ × ÷");  // ß has no one-character capital of its length
+  CHECK(to_lower_same_length("ΑΘΗΝΑ ΣΟΦΙΑ") == "αθηνα σοφια");
+  CHECK(to_upper_same_length("σοφίας") == "ΣΟΦΊΑΣ");              // final sigma too
+  CHECK(to_lower_same_length("МОСКВА ЁЖ") == "москва ёж");
+  CHECK(to_upper_same_length("москва ёж") == "МОСКВА ЁЖ");
+  CHECK(to_lower_same_length("İSTANBUL") == "İstanbul");  // dotted I: its lower case is two characters
+  // any bytes, valid or not: same length, and invalid bytes untouched
+  std::mt19937 rng(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::string s(size_t(rng() % 24), '\0');
+    for (char& c : s) c = char(rng() % 256);
+    const std::string lower = to_lower_same_length(s), upper = to_upper_same_length(s);
+    REQUIRE(lower.size() == s.size());
+    REQUIRE(upper.size() == s.size());
+    if (is_valid_utf8(s)) CHECK(to_upper_same_length(lower) == to_upper_same_length(s));
+  }
+}
+
+TEST_CASE("sentence_case: capitals, Title Case, and ordinary sentences with acronyms and names") {
+  CHECK(sentence_case("THE MEETING IS CANCELLED.", "en") == SentenceCase::upper);
+  CHECK(sentence_case("I LOVE YOU", "en") == SentenceCase::upper);
+  CHECK(sentence_case("WARNING: DO NOT OPEN THE DOOR (see page 3).", "en") == SentenceCase::upper);
+  CHECK(sentence_case("ACHTUNG: TÜR NICHT ÖFFNEN!", "de") == SentenceCase::upper);
+  CHECK(sentence_case("Economists Expect Interest Rates To Rise Again", "en") == SentenceCase::title);
+  CHECK(sentence_case("Die Europäische Zentralbank Erhöht Die Zinsen", "de") == SentenceCase::normal);  // English only
+  CHECK(sentence_case("Die Kirschenzeit ist von Juni bis Juli.", "de") == SentenceCase::normal);
+  CHECK(sentence_case("DIE SITZUNG IST ABGESAGT.", "de") == SentenceCase::upper);
+  CHECK(sentence_case("The house is small.", "en") == SentenceCase::normal);
+  CHECK(sentence_case("NASA and the EU signed it in the USA.", "en") == SentenceCase::normal);
+  CHECK(sentence_case("WARNING: do not open the door.", "en") == SentenceCase::normal);
+  CHECK(sentence_case("Die Kinder spielen im Garten.", "de") == SentenceCase::normal);
+  CHECK(sentence_case("Hello World", "en") == SentenceCase::normal);  // too short to tell
+  CHECK(sentence_case("OK", "en") == SentenceCase::normal);
+  CHECK(sentence_case("", "en") == SentenceCase::normal);
+  CHECK(sentence_case("東京 2020 😀", "en") == SentenceCase::normal);
+}
+
+TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital first; same length") {
+  const Truecaser tc = Truecaser::from_list("Sitzung\nNASA\niPhone\nI\nMonday\n\n\xFF\xFE\n");
+  CHECK(tc.size() == 5);  // the empty and the invalid line skipped
+  auto up = [&](std::string_view s) {
+    const std::string r = tc.recase(s, SentenceCase::upper);
+    CHECK(r.size() == s.size());
+    return r;
+  };
+  CHECK(up("THE SITZUNG AND NASA ON MONDAY.") == "The Sitzung and NASA on Monday.");
+  CHECK(up("I LOVE MY IPHONE") == "I love my iPhone");
+  CHECK(up("THE iPhone IS NEW") == "The iPhone is new");  // a word with lower case letters stays as written
+  CHECK(up("\"ÄRGER\" IST ÜBERALL") == "\"Ärger\" ist überall");
+  CHECK(tc.recase("Rates Expected To Rise On Monday", SentenceCase::title) == "Rates expected to rise on Monday");
+  CHECK(tc.recase("A Nasa Team Buys An Iphone", SentenceCase::title) == "A NASA team buys an iPhone");
+  CHECK(tc.recase("The HOUSE is small.", SentenceCase::normal) == "The HOUSE is small.");
+  CHECK(Truecaser().recase("DIE SITZUNG IST ABGESAGT.", SentenceCase::upper) == "Die sitzung ist abgesagt.");
+}
+
+TEST_CASE("Truecaser::from: the model file's list is used; none recases to lower case; a broken one is refused") {
+  using namespace test_model_bytes;
+  const std::vector<uint8_t> base = read_bytes(fixture("tiny.nmt"));
+  const std::string list = "Haus\nHOUSE";
+  const std::vector<uint8_t> list_bytes(list.begin(), list.end());
+  const std::vector<uint8_t> good = with_tensors(base, {{"truecase.en", "u8", {int64_t(list.size())}, list_bytes},
+                                                        {"truecase.de", "u8", {4}, {'H', 'a', 'u', 's'}}});
+  auto with_list = Translator::load(good.data(), good.size());
+  REQUIRE(with_list);
+  const Translator::Impl& m = with_list.value()->impl();
+  CHECK(m.source_case.size() == 2);
+  CHECK(m.target_case.size() == 1);
+  CHECK(m.source_case.recase("THE HOUSE IS SMALL.", SentenceCase::upper) == "The HOUSE is small.");
+  auto without = Translator::load(base.data(), base.size());
+  REQUIRE(without);
+  CHECK(without.value()->impl().source_case.size() == 0);
+  const std::vector<uint8_t> f32(8, 0);
+  const std::vector<uint8_t> bad = with_tensors(base, {{"truecase.en", "f32", {2}, f32}});
+  auto broken = Translator::load(bad.data(), bad.size());
+  REQUIRE(!broken);
+  CHECK(broken.error().find("truecase.en") != std::string::npos);
+}
+
+TEST_CASE("translate(): a sentence in capitals is translated recased and written in capitals (fixture model)") {
+  auto loaded = Translator::load_file(test_model_bytes::fixture("tiny.nmt"));
+  REQUIRE(loaded);
+  const Translator& t = *loaded.value();
+  TranslateOptions options;
+  options.alignments = true;
+  auto shouted = t.translate("THE HOUSE IS SMALL.", options);
+  auto plain = t.translate("The house is small.", options);
+  REQUIRE(shouted);
+  REQUIRE(plain);
+  CHECK(shouted->sentences[0].source_ids == plain->sentences[0].source_ids);  // what the model saw
+  CHECK(shouted->text == to_upper_same_length(plain->text));
+  CHECK(shouted->sentences[0].source == "THE HOUSE IS SMALL.");  // offsets and text stay the input's
+  for (const TokenSpan& k : shouted->sentences[0].source_tokens) CHECK(k.end <= shouted->sentences[0].source.size());
+  for (const TokenSpan& k : shouted->sentences[0].target_tokens) CHECK(k.end <= shouted->sentences[0].target.size());
+
+  options.keep_case = true;
+  auto kept = t.translate("THE HOUSE IS SMALL.", options);
+  REQUIRE(kept);
+  CHECK(kept->sentences[0].source_ids != plain->sentences[0].source_ids);
+
+  // a prefix is kept as given; what the model writes after it is in capitals
+  options.keep_case = false;
+  const std::string first_word = plain->text.substr(0, plain->text.find(' ') + 1);
+  options.prefix = to_upper_same_length(first_word);
+  auto prefixed = t.translate("THE HOUSE IS SMALL.", options);
+  REQUIRE(prefixed);
+  CHECK(prefixed->text.rfind(options.prefix, 0) == 0);
+  CHECK(prefixed->text == to_upper_same_length(prefixed->text));
+  options.prefix = "x";
+  auto lower_prefix = t.translate("THE HOUSE IS SMALL.", options);
+  REQUIRE(lower_prefix);
+  CHECK(lower_prefix->text[0] == 'x');
+
+  // alternatives after a prefix come in capitals too
+  options.prefix = to_upper_same_length(first_word);
+  auto words = t.alternatives("THE HOUSE IS SMALL.", options);
+  REQUIRE(words);
+  REQUIRE(!words->empty());
+  for (const Alternative& a : words.value()) {
+    CHECK(a.word == to_upper_same_length(a.word));
+    CHECK(a.continuation == to_upper_same_length(a.continuation));
+  }
+}
