@@ -19,6 +19,7 @@
 #include "text/pass_through.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
+#include "text/verbatim.h"
 
 namespace nmt {
 namespace {
@@ -86,8 +87,9 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
 }
 
 // The sentences of the text -> units of tokens (long sentences cut into chunks the model can take).
-// With a `truecaser`, sentences in capitals or Title Case are tokenized recased: the same length, so
-// the tokens' spans are spans of the text as given.
+// What the model reads of a sentence has the sentence's length, so the tokens' spans are spans of
+// the text as given: with a `truecaser`, a sentence in capitals or Title Case is recased; web and
+// e-mail addresses become one unknown piece each, copied into the translation (text/verbatim.h).
 std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<TextPiece>& pieces,
                                      const SentencePiece& tokenizer, const ModelConfig& c,
                                      const Truecaser* truecaser, const std::string& language) {
@@ -97,8 +99,10 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     if (!pieces[p].is_sentence) continue;
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     const SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
-    const std::vector<Token> toks =
-        tokenizer.encode(how == SentenceCase::normal ? std::string(sentence) : truecaser->recase(sentence, how));
+    const std::string recased = how == SentenceCase::normal ? std::string(sentence) : truecaser->recase(sentence, how);
+    std::vector<Token> toks = tokenizer.encode(mask_spans(recased, verbatim_spans(sentence)));
+    for (Token& t : toks)  // an unknown piece reads as what it stands for (a masked address: not its mask)
+      if (t.id == tokenizer.unk_id() && t.end <= sentence.size()) t.piece = std::string(sentence.substr(t.begin, t.end - t.begin));
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;

@@ -111,6 +111,8 @@ test('clicking a translated word offers other words; choosing one re-translates 
   const after0 = await sentence(page, 0);
   assert.ok(after0.text.startsWith(prefix + items[choice].word), `${JSON.stringify(after0.text)} starts with the prefix and the chosen word`);
   assert.equal(after0.words[w], items[choice].word, 'the chosen word is a word of the new sentence');
+  // the status live region says so (it was left empty: a screen reader heard nothing)
+  assert.equal(await page.textContent('#status'), `Sentence 1 translated again with “${items[choice].word.trim()}”.`);
   assert.deepEqual(await sentence(page, 1), before1, 'the other sentence stays');
   assert.equal(await page.textContent('#align-target'), after0.text, 'the alignment card shows the new sentence');
   const target = await page.textContent('#target');

@@ -391,6 +391,34 @@ test('a 20,000-character paste: the page stays responsive and every paragraph is
   await checkProblems(page);
 });
 
+test('Stop (and Escape) end a long translation at once: what was drawn stays, nothing arrives after it', { skip, timeout: 240000 }, async (t) => {
+  const { page } = await openPage(t);
+  const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
+  assert.equal(await page.isVisible('#stop'), false, 'no Stop button while nothing runs');
+  const stopped = async (how) => {
+    await page.fill('#source', text.replace('cold', how));
+    await page.waitForFunction(() => document.body.dataset.state === 'translating');
+    assert.equal(await page.isVisible('#stop'), true, 'Stop shows while it translates');
+    await page.waitForTimeout(300);
+    if (how === 'button') await page.click('#stop');
+    else await page.press('#source', 'Escape');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle', how);
+    assert.equal(await page.textContent('#status'), 'Stopped.');
+    assert.equal(await page.isVisible('#stop'), false);
+    assert.equal(await page.getAttribute('#target', 'aria-busy'), 'false');
+    const drawn = await page.textContent('#target');
+    await page.waitForTimeout(3000);
+    assert.equal(await page.textContent('#status'), 'Stopped.', `${how}: no late answer`);
+    assert.equal(await page.textContent('#target'), drawn, `${how}: what was drawn stays as it was`);
+  };
+  await stopped('button');
+  await stopped('Escape');
+  // the next edit translates again
+  assert.match(await translate(page, 'The house is small.'), /Haus|klein|\S/);
+  assert.equal(await page.textContent('#status'), 'Translated: 1 sentence.');
+  await checkProblems(page);
+});
+
 test('without WebAssembly SIMD the page says so', { skip, timeout: 60000 }, async (t) => {
   const context = await newContext(t);
   await context.addInitScript(() => { WebAssembly.validate = () => false; });

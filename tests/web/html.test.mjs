@@ -62,9 +62,12 @@ test('HTML through a translator that keeps every word gives the same document ba
     assertBalanced(r.text);
     assert.equal(r.lost, 0);
   }
-  // Inside a sentence, the whitespace around an element without words is the translation's.
-  const r = await translateHtml(t, '<p>Look <img src="a.png" alt="A dog"> at <a href="#"><img src="b.png"></a> this <span class="x"></span> now.</p>');
-  assert.equal(r.text, '<p>Look <img src="a.png" alt="A dog">at <a href="#"><img src="b.png"></a>this <span class="x"></span>now.</p>');
+  // An element without words that has a space on each side keeps one on each side (it used to lose
+  // the one after it: "Hallo <img>Welt."); one written against a word stays against it.
+  let r = await translateHtml(t, '<p>Look <img src="a.png" alt="A dog"> at <a href="#"><img src="b.png"></a> this <span class="x"></span> now.</p>');
+  assert.equal(r.text, '<p>Look <img src="a.png" alt="A dog"> at <a href="#"><img src="b.png"></a> this <span class="x"></span> now.</p>');
+  r = await translateHtml(t, '<p>Look <img src="a.png">at this <img src="b.png"></p>');
+  assert.equal(r.text, '<p>Look <img src="a.png">at this <img src="b.png"></p>');
   for (const html of []) {
     assertBalanced(r.text);
     assert.equal(r.lost, 0);
@@ -85,6 +88,24 @@ test('HTML through a translator that reverses words: elements move with their wo
   assert.equal(r.text, '<p>. now <code>npm install</code> use</p>', 'atomic element kept whole, its words not repeated');
   r = await translateHtml(t, '<p><b>One two.</b> <i>Three four.</i></p>');
   assert.equal(r.text, '<p><b>. two One</b> <i>. four Three</i></p>', 'sentences of one block');
+});
+
+test('text at the top level of a fragment is translated (it came back as it was), code and keys not said twice', async () => {
+  const t = fakeTranslator('reverse');
+  for (const [html, expected] of [
+    ['plain text without tags. Second one.', '. tags without text plain . one Second'],
+    ['Hello <b>world</b>.', '. <b>world</b> Hello'],
+    ['<!doctype html>Small house.', '<!doctype html>. house Small'],
+    ['First words.<p>Then more.</p>', '. words First<p>. more Then</p>'],
+  ]) {
+    const r = await translateHtml(t, html);
+    assert.equal(r.text, expected, html);
+    assertBalanced(r.text);
+  }
+  // a word hard-aligned to an atomic element translates what the element keeps: left out
+  const same = fakeTranslator('same');
+  const r = await translateHtml(same, '<p>Press <kbd>Enter</kbd> now.</p>');
+  assert.equal(r.text, '<p>Press <kbd>Enter</kbd> now.</p>');
 });
 
 test('the document title is translated as text; abort rejects', async () => {

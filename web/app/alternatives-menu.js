@@ -172,7 +172,7 @@ async function choose(hit, prefix, alternative) {
     render(state.result);
     selectSentence(hit.s, true);
     setState('done');
-    text(el.status, '');
+    text(el.status, `Sentence ${hit.s + 1} translated again with “${alternative.word.trim()}”.`); // (a live region)
     const again = onCard ? el.alignTarget.querySelector(`.w[data-w="${hit.w}"]`)
       : state.outWords[hit.s] && state.outWords[hit.s][hit.w];
     if (again) {

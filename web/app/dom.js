@@ -12,7 +12,7 @@ export const el = {
   load: $('load'), loadLabel: $('load-label'), loadDetail: $('load-detail'), loadProgress: $('load-progress'),
   error: $('error'),
   direction: $('direction'), swap: $('swap'), beam: $('beam'),
-  source: $('source'), sourceLabel: $('source-label'), count: $('count'), clear: $('clear'),
+  source: $('source'), sourceLabel: $('source-label'), count: $('count'), clear: $('clear'), stop: $('stop'),
   langHint: $('lang-hint'), langHintText: $('lang-hint-text'), langHintAccept: $('lang-hint-accept'), langHintDismiss: $('lang-hint-dismiss'),
   target: $('target'), targetLabel: $('target-label'), status: $('status'), stats: $('stats'), copy: $('copy'),
   unsureLegend: $('unsure-legend'),

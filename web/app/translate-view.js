@@ -203,12 +203,30 @@ async function copyOutput() {
   setTimeout(() => text(el.copy, 'Copy'), 1500);
 }
 
-/** Typing, Ctrl+Enter, Clear, a new Quality (search) setting, Copy. */
+/**
+ * Stop (the button shown while a translation runs, or Escape in the text box): the request is
+ * aborted, what was already drawn stays, and the page waits for the next edit or Ctrl+Enter.
+ */
+function stopTranslating() {
+  if (el.body.dataset.state !== 'translating') return;
+  clearTimeout(state.timer);
+  if (state.controller) state.controller.abort();
+  state.controller = null;
+  state.seq += 1; // an answer of the stopped request that is already on its way is ignored
+  el.target.setAttribute('aria-busy', 'false');
+  setState('idle');
+  text(el.status, 'Stopped.');
+  el.source.focus();
+}
+
+/** Typing, Ctrl+Enter, Escape, Clear, Stop, a new Quality (search) setting, Copy. */
 export function bindTranslateView() {
   el.source.addEventListener('input', () => { updateCount(); updateLanguageHint(); scheduleTranslate(); });
   el.source.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); translateNow(); }
+    if (e.key === 'Escape' && el.body.dataset.state === 'translating') { e.preventDefault(); stopTranslating(); }
   });
+  el.stop.addEventListener('click', stopTranslating);
   el.clear.addEventListener('click', () => { el.source.value = ''; updateCount(); updateLanguageHint(); translateNow(); el.source.focus(); });
   el.beam.addEventListener('change', () => translateNow());
   el.copy.addEventListener('click', copyOutput);

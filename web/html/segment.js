@@ -189,6 +189,10 @@ export function buildSegment(nodes, a, memo = new Map()) {
       if (ASCII_SPACE.test(ch)) {
         const last = text[text.length - 1];
         if (last === ' ' || last === '\n') {
+          // a space collapsed right after an image that has one before it too ("a <img> b"): the
+          // image keeps a space on each side in the translation
+          const z = zeros[zeros.length - 1];
+          if (z && z.pos === text.length && last === ' ') z.spaceAfter = true;
           if (wsRaw.has(text.length - 1)) wsRaw.set(text.length - 1, wsRaw.get(text.length - 1) + ch);
           continue;
         }
@@ -510,7 +514,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     if (!anchored.has(key)) anchored.set(key, []);
     anchored.get(key).push(item);
   };
-  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node });
+  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter });
   for (const r of lost) addAnchor(r.start, { node: r.node, empty: true });
   // Atomic elements: at their first aligned target word, or where they stood.
   const atomicAt = new Map();
@@ -543,9 +547,17 @@ export function placeSegment(seg, sentences, placement = 'span') {
       else pieces.push({ ...item, stack: null });
     }
   };
+  let spaceNext = false; // an image with a space on each side in the source: a space before the next word
   const flushDeferred = () => {
-    for (const item of deferred) pieces.push({ ...item, stack: null });
+    for (const item of deferred) {
+      pieces.push({ ...item, stack: null });
+      spaceNext = spaceNext || Boolean(item.spaceAfter);
+    }
     deferred = [];
+  };
+  const spaceBeforeWord = () => {
+    if (spaceNext) pieces.push({ text: ' ', stack: null });
+    spaceNext = false;
   };
   const sourceGap = (from, to) => {
     const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
@@ -572,6 +584,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       }
       pushText(s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' ')); // (" ⁇ " comes with spaces of its own)
       flushDeferred();
+      spaceBeforeWord();
       if (atomicAt.has(g)) {
         pieces.push({ node: atomicAt.get(g).node, stack: w.stack });
         if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
@@ -587,6 +600,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     }
     pushText(s.target.slice(cursor));
     flushDeferred();
+    spaceNext = false; // nothing of this sentence follows
   });
   sourceGap(pos, seg.text.length);
 
