@@ -149,7 +149,7 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
   while (i < n) {
     const Decoded c = decode_at(text, i);
     if (is_whitespace(c.cp)) {
-      if (is_newline(c.cp)) return content_end;
+      if (is_newline(c.cp) || c.cp == U'\t') return content_end;  // a tab separates cells of a pasted table
       i += c.length;
       word_start = i;
       continue;
@@ -185,7 +185,7 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
     while (j < n) {
       const Decoded w = decode_at(text, j);
       if (!is_whitespace(w.cp)) break;
-      if (is_newline(w.cp)) return i;
+      if (is_newline(w.cp) || w.cp == U'\t') return i;
       j += w.length;
     }
     if (j >= n) return i;

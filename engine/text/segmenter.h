@@ -21,7 +21,8 @@ struct TextPiece {
 // lang: "en" or "de" (anything else gets the English rules). A sentence ends at . ! ? … (and
 // closing quotes/brackets after them) followed by whitespace and an upper-case letter, a digit, a
 // letter of a script without case or an opening quote/bracket; at 。！？ whatever follows; and at
-// every newline (lines are never joined). No split after common abbreviations (Dr. e.g. z. B. usw.
+// every newline and tab (lines are never joined; a tab separates the cells of a pasted table, so the
+// tabs stay and each cell is translated on its own). No split after common abbreviations (Dr. e.g. z. B. usw.
 // ...), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"), list numbers at the
 // start of a sentence ("1. Introduction"), "No. 5"-style abbreviations before a number; decimals,
 // URLs and e-mail addresses never split because no whitespace follows their dots. Whitespace-only

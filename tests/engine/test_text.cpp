@@ -192,6 +192,12 @@ TEST_CASE("segment_text: empty, whitespace only, and the gaps between sentences"
   CHECK(sentences("Hello!\nworld") == Strings{"Hello!", "world"});
   CHECK(sentences("no final punctuation") == Strings{"no final punctuation"});
   CHECK(sentences("a\xE2\x80\xA8" "b") == Strings{"a", "b"});  // U+2028 line separator
+  // Tabs separate the cells of a pasted table: each cell on its own, the tabs kept as gaps (they
+  // used to be read as spaces, and "Name\tAge\tCity" came back as "Namensstadt").
+  CHECK(pieces("Name\tAge\tCity\nJohn\t34\tBerlin") ==
+        Strings{"S:Name", "G:\t", "S:Age", "G:\t", "S:City", "G:\n", "S:John", "G:\t", "S:34", "G:\t", "S:Berlin"});
+  CHECK(pieces("\tIndented. Two.") == Strings{"G:\t", "S:Indented.", "G: ", "S:Two."});
+  CHECK(pieces("It ends.\t Next one.") == Strings{"S:It ends.", "G:\t ", "S:Next one."});
 }
 
 TEST_CASE("segment_text: English sentence ends and abbreviations") {

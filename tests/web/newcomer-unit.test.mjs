@@ -38,6 +38,13 @@ test('tokenWords: a piece over two words joins them; a lone ▁ joins the next w
   // No words at all (an empty sentence): the pieces are shown without ▁.
   assert.deepEqual(tokenWords('', [tok('▁', 0, 0), tok('</s>', 0, 0)], []).map((g) => g.label), ['end of sentence']);
   assert.deepEqual(tokenWords('x', [tok('▁x', 0, 1)], []).map((g) => g.label), ['x']);
+  // An unknown piece the engine filled with the source's emoji is labelled with it (it read
+  // "unknown character" beside an emoji in the translation); one left empty keeps the name.
+  const pizza = 'Ich liebe 🍕 sehr.';
+  const filled = tokenWords(pizza, [tok('▁Ich', 0, 3), tok('▁liebe', 3, 9), tok('<unk>', 9, 12), tok('▁sehr', 12, 17), tok('.', 17, 18)],
+    [[0, 3], [4, 9], [13, 17], [17, 18]]);
+  assert.deepEqual(filled.map((g) => g.label), ['Ich', 'liebe', '🍕', 'sehr', '.']);
+  assert.deepEqual(tokenWords('a', [tok('▁a', 0, 1), tok('<unk>', 1, 1)], [[0, 1]]).map((g) => g.label), ['a', 'unknown character']);
 });
 
 test('mergeAttention: a target word\'s row is the mean of its pieces\' rows, a source word\'s column the sum', () => {

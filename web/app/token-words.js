@@ -23,6 +23,12 @@ export function tokenWords(text, tokens, words) {
   const ws = words || [];
   tokens.forEach((t, i) => {
     const [b, e] = t.range || [0, 0];
+    if (t.piece === '<unk>' && e > b && text.slice(b, e).trim()) {
+      // an unknown piece the engine replaced by the source's text (an emoji, another script): that text
+      groups.push({ label: text.slice(b, e).trim(), tokens: [...pending, i], special: false });
+      pending = [];
+      return;
+    }
     if (Object.hasOwn(SPECIAL_NAMES, t.piece)) {
       groups.push({ label: SPECIAL_NAMES[t.piece], tokens: [...pending, i], special: true });
       pending = [];
