@@ -36,6 +36,11 @@ bool at_word_start(std::string_view text, size_t at) {
 // `end` moved back over punctuation that ends the sentence around the address (closing quotes
 // included), and over closing brackets the address did not open.
 size_t trim_end(std::string_view text, size_t begin, size_t end) {
+  const char* closing = ")]}>";
+  const char* opening = "([{<";
+  long balance[4] = {0, 0, 0, 0};  // opened minus closed, per kind of bracket (counted once: linear time)
+  for (size_t k = begin; k < end; ++k)
+    for (int b = 0; b < 4; ++b) balance[b] += (text[k] == opening[b]) - (text[k] == closing[b]);
   while (end > begin) {
     const char c = text[end - 1];
     if (static_cast<unsigned char>(c) >= 0x80) {  // a closing quote or an ellipsis after the address
@@ -53,16 +58,11 @@ size_t trim_end(std::string_view text, size_t begin, size_t end) {
       --end;
       continue;
     }
-    const char* closing = ")]}>";
-    const char* opening = "([{<";
-    const char* k = std::strchr(closing, c);
-    if (k && c != '\0') {
-      const std::string_view inside = text.substr(begin, end - begin);
-      const char open = opening[k - closing];
-      if (std::count(inside.begin(), inside.end(), open) < std::count(inside.begin(), inside.end(), c)) {
-        --end;
-        continue;
-      }
+    const char* k = c != '\0' ? std::strchr(closing, c) : nullptr;
+    if (k && balance[k - closing] < 0) {  // more closed than opened: not the address's
+      ++balance[k - closing];
+      --end;
+      continue;
     }
     break;
   }

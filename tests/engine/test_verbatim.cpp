@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "text/casing.h"
 #include "text/verbatim.h"
 #include "translator.h"
 #include "translator_internal.h"
@@ -89,4 +90,28 @@ TEST_CASE("translate(): web and e-mail addresses come out as they went in (fixtu
       CHECK(count(r->text, "https://www.beispiel.de/kontakt") == 1);
     }
   }
+}
+
+TEST_CASE("addresses and casing on hostile 100,000-character inputs: linear, lengths kept") {
+  // each must finish well within a second (a quadratic path, e.g. counting brackets per trimmed
+  // character, would take minutes on the bracket run)
+  const std::vector<std::string> inputs = {
+      "http://x.de/" + std::string(100000, ')'),
+      "www.a" + std::string(100000, '.'),
+      [] { std::string s; while (s.size() < 100000) s += "a@"; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "x@y.de "; return s; }(),
+      std::string(100000, 'a') + "@b.de",
+      [] { std::string s; while (s.size() < 100000) s += "https://e.com/ "; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "SHOUT "; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "\xC3\x84\xC3\x96\xC3\x9C "; return s; }(),
+  };
+  for (const std::string& text : inputs) {
+    const auto spans = verbatim_spans(text);
+    for (auto [b, e] : spans) CHECK((b < e && e <= text.size()));
+    CHECK(mask_spans(text, spans).size() == text.size());
+    const SentenceCase how = sentence_case(text, "en");
+    CHECK(Truecaser().recase(text, how).size() == text.size());
+  }
+  CHECK(verbatim_spans(inputs[0]).size() == 1);
+  CHECK(verbatim_spans(inputs[0])[0].second == 12);  // the brackets it did not open are not its
 }
