@@ -246,6 +246,31 @@ test('hovering, tapping and focusing a word highlights its aligned words by weig
   await checkProblems(page);
 });
 
+test('a highlight in a long text box scrolled elsewhere scrolls it into view', { skip, timeout: 180000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#beam', '1');
+  const lines = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the text.`);
+  lines[29] = 'The old man reads a book in the garden.';
+  await translate(page, lines.join('\n'));
+  await page.evaluate(() => { document.getElementById('source').scrollTop = 0; });
+  const last = await page.$$eval('#target .sent', (els) => els.length - 1);
+  await page.hover(`#target .sent[data-s="${last}"] .w >> nth=1`);
+  const view = await page.evaluate(() => {
+    const box = document.getElementById('source');
+    const r = box.getBoundingClientRect();
+    const marks = [...document.querySelectorAll('#source-mirror mark')].map((m) => m.getBoundingClientRect());
+    return { scrollTop: box.scrollTop, marks: marks.length, inView: marks.some((m) => m.bottom > r.top && m.top < r.bottom) };
+  });
+  assert.ok(view.marks >= 1, 'the aligned source words are marked in the text box');
+  assert.ok(view.scrollTop > 0, 'the text box scrolled down to them');
+  assert.ok(view.inView, 'a mark is inside the visible part of the text box');
+  // a mark already in view does not move the text box
+  const before = view.scrollTop;
+  await page.hover(`#target .sent[data-s="${last}"] .w >> nth=2`);
+  assert.equal(await page.evaluate(() => document.getElementById('source').scrollTop), before);
+  await checkProblems(page);
+});
+
 test('the attention heatmap shows the mean and every layer/head with token labels', { skip, timeout: 120000 }, async (t) => {
   const { page } = await openPage(t);
   await translate(page, 'Where is the station?');

@@ -57,6 +57,24 @@ export function showSourceMarks(marks) {
   if (value.endsWith('\n')) frag.append('\u200b'); // a textarea shows the line after a final newline; a div does not
   m.replaceChildren(frag);
   syncBox();
+  revealMarks(m);
+}
+
+/**
+ * When none of the marks is in view (a long text scrolled elsewhere), scrolls the text box to the
+ * strongest one, a third of the way down, so that a highlight is never invisible.
+ */
+function revealMarks(m) {
+  const t = el.source;
+  const marks = [...m.querySelectorAll('mark')];
+  if (!marks.length || t.scrollHeight <= t.clientHeight) return;
+  const top = m.getBoundingClientRect().top - m.scrollTop; // content y = rect.top - top
+  const y = (k) => k.getBoundingClientRect().top - top;
+  const visible = (k) => y(k) + k.offsetHeight > t.scrollTop && y(k) < t.scrollTop + t.clientHeight;
+  if (marks.some(visible)) return;
+  const strongest = marks.reduce((a, b) => (Number(b.style.getPropertyValue('--w')) > Number(a.style.getPropertyValue('--w')) ? b : a));
+  t.scrollTop = Math.max(0, y(strongest) - t.clientHeight / 3);
+  syncBox();
 }
 
 /** Marks go when the text changes; the mirror follows the textarea's scrolling and size. */
