@@ -354,6 +354,8 @@ test('model text is always shown as text, never run as HTML', { skip, timeout: 1
   assert.equal(await page.$$eval('#target *', (els) => els.filter((e) => e.tagName !== 'SPAN').length), 0);
   const shown = await page.textContent('#align-source');
   assert.ok(shown.includes('<img') && shown.includes('onerror'), `the source row shows the markup as text: ${shown}`);
+  await page.fill('#source', 'I love 🍕🍕!');
+  assert.equal(await page.textContent('#count'), '10 characters', 'an emoji counts as one character');
   await checkProblems(page);
 });
 

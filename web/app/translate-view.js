@@ -17,8 +17,10 @@ const DEBOUNCE_MS = 250;
 /** Inputs longer than this are cut into chunks (planChunks' default size): they are streamed. */
 const STREAM_CHARS = 1000;
 
+/** The count under the text box, in characters as a person counts them (an emoji is one, not two UTF-16 units). */
 export function updateCount() {
-  const n = el.source.value.length;
+  const value = el.source.value;
+  const n = value.length - (value.match(/[\uD800-\uDBFF](?=[\uDC00-\uDFFF])/g) || []).length;
   text(el.count, `${n.toLocaleString()} character${n === 1 ? '' : 's'}`);
 }
 
