@@ -4,7 +4,7 @@
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { unsureWords, sentenceConfidence, UNSURE_BELOW, SURE_FROM, UNSURE_UNDER } from '../../web/app/confidence.js';
+import { unsureWords, sentenceConfidence, mayBeIncomplete, SHORT_BELOW, UNSURE_BELOW, SURE_FROM, UNSURE_UNDER } from '../../web/app/confidence.js';
 
 const sentence = (target, targetWordConfidence, tokenProbs) => {
   const targetWords = [...target.matchAll(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu)].map((m) => [m.index, m.index + m[0].length]);
@@ -33,4 +33,25 @@ test('sentenceConfidence: geometric mean of the token probabilities, in plain wo
   assert.ok(Math.abs(low.mean - Math.cbrt(0.3 * 0.4 * 0.5)) < 1e-9);
   assert.match(low.text, /unsure of this translation: check it\.$/);
   assert.equal(sentenceConfidence(sentence('x', [0.5], [])), null);
+});
+
+test('mayBeIncomplete: a translation far shorter than its sentence says part of it may be missing', () => {
+  const probs = [0.9, 0.95, 0.9, 0.92, 0.95, 0.9, 0.93, 0.95];
+  // the QA pass's case: a clause and its subject left out, with the model sure of what it wrote
+  const dropped = { ...sentence('On October 7th, no one was injured.', probs.map(() => 0.9), probs),
+    source: 'Am 7. Oktober löste sich beim Start ein Triebwerk, es wurde allerdings niemand verletzt.' };
+  assert.equal(mayBeIncomplete(dropped, 'de-en'), true);
+  const c = sentenceConfidence(dropped, 'de-en');
+  assert.equal(c.short, true);
+  assert.equal(c.level, 'unsure', 'never "sure" when part may be missing');
+  assert.match(c.text, /much shorter than the original: part of the sentence may be missing\.$/);
+  // a whole translation, the same sentence without a direction, short sentences, other directions
+  const whole = { ...dropped, target: 'On 7 October an engine came loose at take-off, but nobody was hurt.' };
+  assert.equal(mayBeIncomplete(whole, 'de-en'), false);
+  assert.equal(sentenceConfidence(whole, 'de-en').short, false);
+  assert.equal(sentenceConfidence(dropped).short, false, 'no direction, no length rule');
+  assert.equal(mayBeIncomplete({ source: 'Guten Morgen, Herr X!', target: 'Hi.' }, 'de-en'), true);
+  assert.equal(mayBeIncomplete({ source: 'Danke schön!', target: 'Ok.' }, 'de-en'), false, 'under 20 characters');
+  assert.equal(mayBeIncomplete({ source: 'x'.repeat(40), target: 'y' }, 'fr-en'), false);
+  assert.ok(SHORT_BELOW['en-de'] > SHORT_BELOW['de-en'], 'German runs longer than English');
 });

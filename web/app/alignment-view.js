@@ -72,7 +72,7 @@ export function selectSentence(i, force = false) {
   if (cur) cur.classList.add('current');
   state.cardWords.s = appendWords(el.alignSource, s.source, s.sourceWords, 's', state.sel, true);
   state.cardWords.t = appendWords(el.alignTarget, s.target, s.targetWords, 't', state.sel, true, unsureWords(s));
-  const confidence = sentenceConfidence(s);
+  const confidence = sentenceConfidence(s, state.resultDir);
   if (confidence) {
     text(el.sentConfidence, confidence.text);
     el.sentConfidence.dataset.level = confidence.level;
