@@ -64,9 +64,10 @@ inline constexpr OptionSpec sample_top_k{"sample_top_k", OptionKind::integer, 0,
                                          "beam 1 only: draw each next token from the model's k most probable ones (renormalized; k >= the vocabulary = unrestricted) instead of taking the most probable (0 = off)"};
 inline constexpr OptionSpec seed{"seed", OptionKind::integer, 0, 0, 2147483647, true,
                                  "with sample_top_k: the random stream (the same seed and sentence draw the same translation)"};
-// Sentences in capitals or Title Case are recased for the model (text/casing.h); this turns it off.
+// Sentences in capitals, Title Case or all lower case are recased for the model (text/casing.h); this
+// turns it off.
 inline constexpr OptionSpec keep_case{"keep_case", OptionKind::flag, 0, 0, 1, true,
-                                      "translate sentences in capitals or Title Case as they are written, instead of recasing them for the model (and writing a sentence in capitals back in capitals)"};
+                                      "translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {

@@ -30,7 +30,7 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'shortlist', kind: 'flag', default: false, cli: true, doc: "decode over the model's lexical shortlist, when it has one (the likely target pieces of the source's pieces), instead of the whole vocabulary: faster, may differ slightly" },
   { name: 'sample_top_k', kind: 'integer', default: 0, min: 0, max: 1000000, cli: true, doc: "beam 1 only: draw each next token from the model's k most probable ones (renormalized; k >= the vocabulary = unrestricted) instead of taking the most probable (0 = off)" },
   { name: 'seed', kind: 'integer', default: 0, min: 0, max: 2147483647, cli: true, doc: 'with sample_top_k: the random stream (the same seed and sentence draw the same translation)' },
-  { name: 'keep_case', kind: 'flag', default: false, cli: true, doc: 'translate sentences in capitals or Title Case as they are written, instead of recasing them for the model (and writing a sentence in capitals back in capitals)' },
+  { name: 'keep_case', kind: 'flag', default: false, cli: true, doc: 'translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)' },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */

@@ -196,9 +196,10 @@ export interface TranslateOptions {
   /** With `sampleTopK`: the random stream, 0 to 2147483647 (the same seed and sentence draw the same translation). Default 0. */
   seed?: number;
   /**
-   * Sentences in capitals ("THE MEETING IS CANCELLED.") or Title Case are recased for the model,
-   * which saw almost none in training, and a sentence in capitals comes back in capitals
-   * ("DIE SITZUNG IST ABGESAGT."). `keepCase: true` translates them as written. Default false.
+   * Sentences in capitals ("THE MEETING IS CANCELLED."), in Title Case or all in lower case ("wir
+   * treffen uns in berlin") are recased for the model, which saw few of them in training, and a
+   * sentence in capitals comes back in capitals ("DIE SITZUNG IST ABGESAGT."). `keepCase: true`
+   * translates them as written. Default false.
    */
   keepCase?: boolean;
   /**

@@ -108,8 +108,9 @@ std::string to_lower_same_length(std::string_view text) { return map_chars(text,
 std::string to_upper_same_length(std::string_view text) { return map_chars(text, upper_of); }
 
 SentenceCase sentence_case(std::string_view sentence, std::string_view language) {
-  int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0;
+  int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0, upper = 0;
   for (const Word& w : words_of(sentence)) {
+    upper += w.upper;
     if (w.letters < 2) continue;
     ++counted;
     in_capitals += w.in_capitals();
@@ -120,6 +121,7 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
   }
   if (in_capitals >= 2 && in_capitals * 4 >= counted * 3) return SentenceCase::upper;
   if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;
+  if (upper == 0 && counted >= 3) return SentenceCase::lower;
   return SentenceCase::normal;
 }
 
@@ -150,9 +152,12 @@ std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const
   if (how == SentenceCase::normal) return out;
   bool first_word = true, capitalize_first = false;
   for (const Word& w : words_of(sentence)) {
-    const bool recase_it = how == SentenceCase::upper ? w.in_capitals() : w.capitalized() || (w.chars == 1 && w.first_upper);
-    if (first_word && w.letters > 0) {
-      capitalize_first = recase_it;
+    const bool recase_it = how == SentenceCase::upper   ? w.in_capitals()
+                           : how == SentenceCase::title ? w.capitalized() || (w.chars == 1 && w.first_upper)
+                                                        : w.upper == 0 && w.lower > 0;
+    if (first_word) {  // the sentence's first word starts it with a capital; "2 girls" does not
+      const Decoded first = decode_at(sentence, w.begin);
+      capitalize_first = recase_it && is_letter(first.cp);
       first_word = false;
     }
     if (!recase_it) continue;
@@ -160,7 +165,7 @@ std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const
     const auto it = forms_.find(lower);
     out.replace(w.begin, w.end - w.begin, it != forms_.end() ? it->second : lower);
   }
-  if (capitalize_first) {  // the first letter, not a digit or mark before it
+  if (capitalize_first) {  // its first letter (after any quote or bracket before the word)
     for (size_t i = 0; i < out.size();) {
       const Decoded d = decode_at(out, i);
       if (is_letter(d.cp)) {

@@ -54,6 +54,11 @@ TEST_CASE("sentence_case: capitals, Title Case, and ordinary sentences with acro
   CHECK(sentence_case("OK", "en") == SentenceCase::normal);
   CHECK(sentence_case("", "en") == SentenceCase::normal);
   CHECK(sentence_case("東京 2020 😀", "en") == SentenceCase::normal);
+  // all lower case, as chat and search boxes write it
+  CHECK(sentence_case("i dont know what youre talking about", "en") == SentenceCase::lower);
+  CHECK(sentence_case("wir treffen uns morgen in berlin.", "de") == SentenceCase::lower);
+  CHECK(sentence_case("ok thanks", "en") == SentenceCase::normal);  // too short to tell
+  CHECK(sentence_case("i think so, Tom", "en") == SentenceCase::normal);  // one capital: written with care
 }
 
 TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital first; same length") {
@@ -71,6 +76,11 @@ TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital
   CHECK(tc.recase("Rates Expected To Rise On Monday", SentenceCase::title) == "Rates expected to rise on Monday");
   CHECK(tc.recase("A Nasa Team Buys An Iphone", SentenceCase::title) == "A NASA team buys an iPhone");
   CHECK(tc.recase("The HOUSE is small.", SentenceCase::normal) == "The HOUSE is small.");
+  CHECK(tc.recase("i love my iphone on monday, sitzung at nasa", SentenceCase::lower) ==
+        "I love my iPhone on Monday, Sitzung at NASA");
+  CHECK(tc.recase("2 blond girls are sitting", SentenceCase::lower) == "2 blond girls are sitting");  // not "2 Blond"
+  CHECK(tc.recase("3 MEN ARE HERE", SentenceCase::upper) == "3 men are here");
+  CHECK(tc.recase("\"hello there, friend\"", SentenceCase::lower) == "\"Hello there, friend\"");
   CHECK(Truecaser().recase("DIE SITZUNG IST ABGESAGT.", SentenceCase::upper) == "Die sitzung ist abgesagt.");
 }
 

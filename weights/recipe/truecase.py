@@ -110,7 +110,8 @@ def measure(corpus, nmt, weights, lines, beam=4):
             sources, refs = sources[:lines], refs[:lines]
             refs = [r.lower() for r in refs]
             row = {"direction": f"{src}-{tgt}", "set": dev, "lines": len(sources)}
-            variants = [("as written", sources), ("capitals", [s.upper() for s in sources])]
+            variants = [("as written", sources), ("capitals", [s.upper() for s in sources]),
+                        ("lower case", [s.lower() for s in sources])]
             if src == "en":  # the engine recases Title Case in English only
                 variants.append(("title", [title_case(s) for s in sources]))
             for name, text in variants:
