@@ -289,7 +289,7 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
 // A forced prefix needs one sentence (a unit: a sentence the model takes whole) and must leave the
 // model room to go on after it. When that sentence is in capitals, so is its translation, and a
 // prefix taken from it is recased for the model by the target language's `truecaser` (if given);
-// the translation still starts with the prefix as given.
+// addresses in it are masked as in the source; the translation still starts with the prefix as given.
 Result<TargetPrefix> prefix_for(const std::vector<Unit>& units, const std::string& prefix_text,
                                 const SentencePiece& tokenizer, const ModelConfig& c, const Truecaser* truecaser) {
   if (units.size() != 1 || units[0].tokens.empty())
@@ -297,12 +297,75 @@ Result<TargetPrefix> prefix_for(const std::vector<Unit>& units, const std::strin
                  (units.size() > 1 ? std::to_string(units.size()) : std::string("nothing to translate")) + ")"};
   const std::string given = sanitize_utf8(prefix_text);
   const bool recase = truecaser && units[0].source_case == SentenceCase::upper;
-  TargetPrefix prefix = make_target_prefix(tokenizer, recase ? truecaser->recase(given, SentenceCase::upper) : given);
-  prefix.text = given;  // the recased text has its length, so the spans hold
+  const std::string recased = recase ? truecaser->recase(given, SentenceCase::upper) : given;
+  // an address in the prefix reads as the unknown piece the model saw in the source (text/verbatim.h)
+  TargetPrefix prefix = make_target_prefix(tokenizer, mask_spans(recased, verbatim_spans(given)));
+  prefix.text = given;  // what the model reads has its length, so the spans hold
   if (int(prefix.forced.tokens.size()) + 2 > c.max_length)
     return Error{"the prefix is too long: " + std::to_string(prefix.forced.tokens.size()) +
                  " pieces, the model writes at most " + std::to_string(c.max_length - 2) + " before going on"};
   return prefix;
+}
+
+// What the unknown pieces of the unit stand for (addresses, emoji: their source text), in order,
+// less those the prefix already holds: what a continuation's unknown pieces are filled with.
+std::vector<std::string> unused_runs(const Unit& u, int unk_id, std::string_view prefix) {
+  std::vector<std::string> runs;
+  size_t from = 0;
+  for (const Token& t : u.tokens) {
+    if (t.id != unk_id) continue;
+    std::string run = t.piece;
+    run.erase(0, run.find_first_not_of(' '));
+    if (run.empty()) continue;
+    const size_t at = prefix.find(run, from);
+    if (at != std::string_view::npos) {
+      from = at + run.size();
+      continue;
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// An alternative's unknown pieces (" ⁇ ") as the text they stand for, in order (dropped when
+// there is none left), with the doubled spaces that leaves behind collapsed: the menu must never
+// offer "⁇", nor a continuation that lost an address.
+void fill_unknown(Alternative& a, const std::vector<std::string>& runs) {
+  static const std::string kUnknown = "\xE2\x81\x87";  // U+2047, the decoded unknown piece
+  size_t next = 0;
+  for (std::string* s : {&a.word, &a.continuation}) {
+    if (s->find(kUnknown) == std::string::npos) continue;
+    std::string out;
+    for (size_t i = 0; i < s->size();) {
+      if (s->compare(i, kUnknown.size(), kUnknown) == 0) {
+        if (next < runs.size()) out += runs[next++];
+        i += kUnknown.size();
+        // the unknown piece's own space before punctuation: "name@example.org ." -> "name@example.org."
+        if (i + 1 < s->size() && (*s)[i] == ' ' && std::strchr(".,;:!?)", (*s)[i + 1])) ++i;
+        continue;
+      }
+      if ((*s)[i] == ' ' && !out.empty() && out.back() == ' ') {
+        ++i;
+        continue;
+      }
+      out += (*s)[i++];
+    }
+    *s = std::move(out);
+  }
+}
+
+// Alternatives that read the same (two spellings written in capitals, an unknown piece filled) are
+// one word: its probabilities added, the first one's continuation kept.
+std::vector<Alternative> merge_same_words(std::vector<Alternative> words) {
+  std::vector<Alternative> out;
+  for (Alternative& a : words) {
+    const bool empty = a.word.find_first_not_of(' ') == std::string::npos;
+    auto same = std::find_if(out.begin(), out.end(), [&](const Alternative& b) { return b.word == a.word; });
+    if (same != out.end()) same->probability += a.probability;
+    else if (!empty) out.push_back(std::move(a));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Alternative& x, const Alternative& y) { return x.probability > y.probability; });
+  return out;
 }
 
 }  // namespace
@@ -457,13 +520,15 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const EncoderOutput enc = m.model.encode({units[0].ids});
   std::vector<Alternative> words =
       next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives, m.search_options(options));
-  if (units[0].source_case == SentenceCase::upper) {  // as translate() writes this sentence: in capitals
-    for (Alternative& a : words) {
+  const std::vector<std::string> runs = unused_runs(units[0], m.tokenizer.unk_id(), prefix->text);
+  for (Alternative& a : words) {
+    fill_unknown(a, runs);
+    if (units[0].source_case == SentenceCase::upper) {  // as translate() writes this sentence: in capitals
       a.word = to_upper_same_length(a.word);
       a.continuation = to_upper_same_length(a.continuation);
     }
   }
-  return words;
+  return merge_same_words(std::move(words));
 }
 
 std::string Translator::info_json() const {

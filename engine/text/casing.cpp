@@ -102,6 +102,20 @@ std::vector<Word> words_of(std::string_view s) {
   return words;
 }
 
+// At least 3 in 4 of the characters that are not spaces are letters: words people wrote, not code or
+// markup ("<img src=x onerror=alert(1)>" is all lower case too).
+bool prose_like(std::string_view s) {
+  size_t letters = 0, visible = 0;
+  for (size_t i = 0; i < s.size();) {
+    const Decoded d = decode_at(s, i);
+    i += d.length;
+    if (is_whitespace(d.cp)) continue;
+    ++visible;
+    letters += is_letter(d.cp);
+  }
+  return letters * 4 >= visible * 3;
+}
+
 }  // namespace
 
 std::string to_lower_same_length(std::string_view text) { return map_chars(text, lower_of); }
@@ -121,7 +135,7 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
   }
   if (in_capitals >= 2 && in_capitals * 4 >= counted * 3) return SentenceCase::upper;
   if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;
-  if (upper == 0 && counted >= 3) return SentenceCase::lower;
+  if (upper == 0 && counted >= 3 && prose_like(sentence)) return SentenceCase::lower;
   return SentenceCase::normal;
 }
 
@@ -142,7 +156,13 @@ Truecaser Truecaser::from_list(std::string_view lines) {
     start = end + 1;
     if (form.empty() || !is_valid_utf8(form)) continue;
     std::string key = to_lower_same_length(form);
-    if (key.size() == form.size()) tc.forms_.emplace(std::move(key), std::string(form));
+    if (key.size() != form.size()) continue;
+    const size_t space = form.find(' ');
+    if (space == std::string_view::npos) {
+      tc.forms_.emplace(std::move(key), std::string(form));
+    } else if (space > 0 && space + 1 < form.size() && form.find(' ', space + 1) == std::string_view::npos) {
+      tc.pairs_.emplace(std::move(key), std::string(form));  // two words: "New York"
+    }
   }
   return tc;
 }
@@ -150,20 +170,38 @@ Truecaser Truecaser::from_list(std::string_view lines) {
 std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const {
   std::string out(sentence);
   if (how == SentenceCase::normal) return out;
-  bool first_word = true, capitalize_first = false;
-  for (const Word& w : words_of(sentence)) {
+  const std::vector<Word> words = words_of(sentence);
+  std::vector<std::string> lower(words.size());  // the words to recase, in lower case ("" = keep)
+  for (size_t i = 0; i < words.size(); ++i) {
+    const Word& w = words[i];
     const bool recase_it = how == SentenceCase::upper   ? w.in_capitals()
                            : how == SentenceCase::title ? w.capitalized() || (w.chars == 1 && w.first_upper)
                                                         : w.upper == 0 && w.lower > 0;
-    if (first_word) {  // the sentence's first word starts it with a capital; "2 girls" does not
-      const Decoded first = decode_at(sentence, w.begin);
-      capitalize_first = recase_it && is_letter(first.cp);
-      first_word = false;
+    if (recase_it) lower[i] = to_lower_same_length(sentence.substr(w.begin, w.end - w.begin));
+  }
+  // the sentence's first word starts it with a capital; "2 girls" does not
+  const bool capitalize_first = !words.empty() && !lower[0].empty() && is_letter(decode_at(sentence, words[0].begin).cp);
+  // Two recased words one space apart: their pair's form first (with the word before, then with the
+  // word after: "dass sie", "New York"), else the word's own.
+  auto pair = [&](size_t a) -> const std::string* {  // words a and a + 1
+    if (a + 1 >= words.size() || lower[a].empty() || lower[a + 1].empty() || words[a].end + 1 != words[a + 1].begin ||
+        sentence[words[a].end] != ' ')
+      return nullptr;
+    const auto it = pairs_.find(lower[a] + ' ' + lower[a + 1]);
+    return it != pairs_.end() ? &it->second : nullptr;
+  };
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (lower[i].empty()) continue;
+    std::string form;
+    if (const std::string* p = i > 0 ? pair(i - 1) : nullptr) {
+      form = p->substr(lower[i - 1].size() + 1);
+    } else if (const std::string* q = pair(i)) {
+      form = q->substr(0, lower[i].size());
+    } else {
+      const auto it = forms_.find(lower[i]);
+      form = it != forms_.end() ? it->second : lower[i];
     }
-    if (!recase_it) continue;
-    const std::string lower = to_lower_same_length(sentence.substr(w.begin, w.end - w.begin));
-    const auto it = forms_.find(lower);
-    out.replace(w.begin, w.end - w.begin, it != forms_.end() ? it->second : lower);
+    out.replace(words[i].begin, words[i].end - words[i].begin, form);
   }
   if (capitalize_first) {  // its first letter (after any quote or bracket before the word)
     for (size_t i = 0; i < out.size();) {

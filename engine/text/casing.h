@@ -4,13 +4,14 @@
 // German nouns written small ("at the groundy station"). The translator recases such a sentence the
 // way the training text would write it ("The meeting is cancelled."), translates that, and writes a
 // sentence that came in capitals back in capitals. weights/EXPERIMENTS.md ("Sentences in capitals
-// and Title Case") measures it: dev sources in capitals went from BLEU 2.5 / 3.4 to 21.4 / 27.8
-// (en->de / de->en), in lower case from 18.6 / 20.1 to 21.1 / 28.1, and ordinary sentences are left
+// and Title Case") measures it: dev sources in capitals went from BLEU 2.5 / 3.4 to 21.5 / 28.1
+// (en->de / de->en), in lower case from 18.6 / 20.1 to 21.2 / 28.5, and ordinary sentences are left
 // alone (5 of 3,997 English dev lines change, no German one).
 //
 // Which form a word takes comes from the model file's word list (engine/FORMAT.md, truecase.<lang>:
 // the words whose usual form in the training text is not all lower case, e.g. "Sitzung", "NASA",
-// "iPhone", built by weights/recipe/truecase.py); a word not in it is written in lower case.
+// "iPhone", and the word pairs whose form the words alone get wrong, "New York", "dass sie"; built
+// by weights/recipe/truecase.py); a word not in it is written in lower case.
 //
 // Every case change here keeps the length in bytes (ß stays ß, Turkish dotted I is left as it is),
 // so offsets into a recased sentence are offsets into the input, and alignments need no mapping.
@@ -19,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/result.h"
 #include "model/model_file.h"
@@ -29,7 +31,7 @@ enum class SentenceCase {
   normal,  // anything else: left as it is
   upper,   // most words (3 in 4, at least 2) in capitals
   title,   // English: at least 4 words, and every word of 4 or more characters capitalized
-  lower,   // at least 3 words and not one capital letter ("i dont know what youre talking about")
+  lower,   // at least 3 words, not one capital letter, 3 in 4 characters letters ("i dont know what youre talking about")
 };
 
 // How `sentence`, in `language`, is cased (words: runs of letters, digits and combining marks; only
@@ -47,7 +49,8 @@ class Truecaser {
   // The model file's word list for `language` (tensor truecase.<language>): an empty list (every
   // word recased to lower case) when the file has none, an error when it is there but not u8 bytes.
   static Result<Truecaser> from(const ModelFile& file, const std::string& language);
-  // From a list of forms, one a line (the tensor's contents). Lines that are not valid UTF-8 or whose
+  // From a list of forms, one a line (the tensor's contents): a word, or two words one space apart
+  // whose form differs from their own forms' ("New York"). Lines that are not valid UTF-8 or whose
   // lower case has another length are skipped.
   static Truecaser from_list(std::string_view lines);
 
@@ -57,10 +60,11 @@ class Truecaser {
   // a capital. A normal sentence comes back as it is. The result has the length of `sentence`.
   std::string recase(std::string_view sentence, SentenceCase how) const;
 
-  size_t size() const { return forms_.size(); }
+  size_t size() const { return forms_.size() + pairs_.size(); }
 
  private:
   std::unordered_map<std::string, std::string> forms_;  // a word in lower case -> its usual form
+  std::unordered_map<std::string, std::string> pairs_;  // "new york" -> "New York" (where forms_ errs)
 };
 
 }  // namespace nmt

@@ -59,6 +59,8 @@ TEST_CASE("sentence_case: capitals, Title Case, and ordinary sentences with acro
   CHECK(sentence_case("wir treffen uns morgen in berlin.", "de") == SentenceCase::lower);
   CHECK(sentence_case("ok thanks", "en") == SentenceCase::normal);  // too short to tell
   CHECK(sentence_case("i think so, Tom", "en") == SentenceCase::normal);  // one capital: written with care
+  CHECK(sentence_case("<img src=x onerror=alert(1)>", "en") == SentenceCase::normal);  // markup, not prose
+  CHECK(sentence_case("for (int i = 0; i < n; ++i) sum += x;", "en") == SentenceCase::normal);
 }
 
 TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital first; same length") {
@@ -80,6 +82,13 @@ TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital
         "I love my iPhone on Monday, Sitzung at NASA");
   CHECK(tc.recase("2 blond girls are sitting", SentenceCase::lower) == "2 blond girls are sitting");  // not "2 Blond"
   CHECK(tc.recase("3 MEN ARE HERE", SentenceCase::upper) == "3 men are here");
+  // pairs: where a word's own form errs beside another ("new York", "dass Sie")
+  const Truecaser de = Truecaser::from_list("Sie\nYork\nNew York\ndass sie\nsie nicht\n a b c \n");
+  CHECK(de.size() == 5);  // three words and two pairs: a line of three words (or a space first) is none
+  CHECK(de.recase("I LOVE NEW YORK", SentenceCase::upper) == "I love New York");
+  CHECK(de.recase("ICH WEISS, DASS SIE NICHT KOMMT", SentenceCase::upper) == "Ich weiss, dass sie nicht kommt");
+  CHECK(de.recase("KOMMEN SIE MORGEN?", SentenceCase::upper) == "Kommen Sie morgen?");
+  CHECK(de.recase("NEW  YORK", SentenceCase::upper) == "New  York");  // two spaces: not the pair
   CHECK(tc.recase("\"hello there, friend\"", SentenceCase::lower) == "\"Hello there, friend\"");
   CHECK(Truecaser().recase("DIE SITZUNG IST ABGESAGT.", SentenceCase::upper) == "Die sitzung ist abgesagt.");
 }

@@ -25,6 +25,14 @@ class Lists(unittest.TestCase):
         self.assertEqual(forms, ["Haus", "NASA", "iPhone"])
         self.assertEqual(truecase.usual_forms(c, min_count=1), ["Haus", "NASA", "Rare", "iPhone"])
 
+    def test_a_pair_is_listed_where_its_words_own_forms_get_it_wrong(self):
+        import truecase
+        forms = ["Sie", "York"]
+        pairs = collections.Counter({"New York": 9, "new York": 1, "dass sie": 7, "dass Sie": 2, "Sie nicht": 6,
+                                     "in York": 8, "Rare Pair": 4})
+        # "Sie nicht" and "in York" are what the words give anyway; "Rare Pair" is seen too seldom
+        self.assertEqual(truecase.usual_pairs(pairs, forms, min_count=5), ["New York", "dass sie"])
+
     def test_the_first_word_of_a_sentence_is_not_counted(self):
         import truecase
         with tempfile.TemporaryDirectory() as tmp:
@@ -37,7 +45,7 @@ class Lists(unittest.TestCase):
             self.assertEqual(counts["en"]["Berlin"], 6)
             self.assertEqual(counts["de"]["groß"], 6)
             table = truecase.build(tmp)
-            self.assertEqual(table["forms"], {"en": ["Berlin"], "de": ["Berlin"]})
+            self.assertEqual(table["forms"], {"en": ["Berlin"], "de": ["Berlin"]})  # "in Berlin": no pair needed
 
     def test_add_stores_both_lists_and_keeps_the_rest_of_the_file(self):
         import numpy as np

@@ -9,7 +9,10 @@ build: every word of both sides of the training pairs (corpus/train/*.tsv.gz) is
 it is written, except the first word of a sentence (its capital says nothing). A word goes in the
 list when its most frequent form is not all lower case ("Sitzung", "NASA", "iPhone") and it was seen
 at least MIN_COUNT times: 5 keeps the German list at ~33k words (~350 kB) and recases 89.6-94.9% of
-the dev sets' words as written (2: 91.1-95.4%, 800 kB; 20: 86.6-93.9%, 95 kB).
+the dev sets' words as written (2: 91.1-95.4%, 800 kB; 20: 86.6-93.9%, 95 kB). Two words one space
+apart go in too (a line with a space) where their most frequent form is not what their own forms
+give: "New York" (not "new York"), "dass sie" (not "dass Sie": the formal "Sie" is the more frequent
+word).
 
 measure: the dev sources written in capitals and (English) in Title Case, translated by the engine as written
 (--keep-case) and recased (the default), BLEU on lower-cased text against the references; and the
@@ -33,8 +36,10 @@ WORD = re.compile(r"\w+")
 SENTENCE_END = tuple(".!?:\"'„“”»«")
 
 
-def count_forms(corpus, lines_per_file=None):
-    """{lang: Counter(word as written)} over the training pairs, sentence-initial words left out."""
+def count_forms(corpus, lines_per_file=None, pairs=None):
+    """{lang: Counter(word as written)} over the training pairs, sentence-initial words left out.
+    With `pairs` ({lang: Counter}), also two words one space apart ("New York"), the first not
+    sentence-initial."""
     counts = {lang: collections.Counter() for lang in LANGUAGES}
     for path in sorted(glob.glob(os.path.join(corpus, "train", "*.tsv.gz"))):
         with gzip.open(path, "rt", encoding="utf-8") as f:
@@ -45,11 +50,14 @@ def count_forms(corpus, lines_per_file=None):
                 if len(parts) < 2:
                     continue
                 for lang, text in zip(LANGUAGES, parts):
-                    for k, m in enumerate(WORD.finditer(text)):
+                    words = list(WORD.finditer(text))
+                    for k, m in enumerate(words):
                         before = text[:m.start()].rstrip()
                         if k == 0 or before.endswith(SENTENCE_END):
                             continue
                         counts[lang][m.group(0)] += 1
+                        if pairs is not None and k + 1 < len(words) and text[m.end():words[k + 1].start()] == " ":
+                            pairs[lang][m.group(0) + " " + words[k + 1].group(0)] += 1
     return counts
 
 
@@ -67,9 +75,34 @@ def usual_forms(counter, min_count=MIN_COUNT):
     return sorted(forms)
 
 
+def usual_pairs(pair_counter, forms, min_count=MIN_COUNT):
+    """Two-word forms ("New York", "dass sie") seen min_count times or more whose most frequent form
+    is not what the words' own usual forms (`forms`, usual_forms' list) would give ("new York", "dass
+    Sie"), sorted."""
+    usual = {f.lower(): f for f in forms}
+    by_lower = collections.defaultdict(collections.Counter)
+    for pair, n in pair_counter.items():
+        by_lower[pair.lower()][pair] += n
+    out = []
+    for lower, c in by_lower.items():
+        if sum(c.values()) < min_count:
+            continue
+        form, _ = c.most_common(1)[0]
+        first, second = lower.split(" ")
+        guess = usual.get(first, first) + " " + usual.get(second, second)
+        if form != guess and len(lower.encode()) == len(form.encode()):
+            out.append(form)
+    return sorted(out)
+
+
 def build(corpus, min_count=MIN_COUNT):
-    counts = count_forms(corpus)
-    return {"min_count": min_count, "forms": {lang: usual_forms(counts[lang], min_count) for lang in LANGUAGES}}
+    pairs = {lang: collections.Counter() for lang in LANGUAGES}
+    counts = count_forms(corpus, pairs=pairs)
+    forms = {}
+    for lang in LANGUAGES:
+        words = usual_forms(counts[lang], min_count)
+        forms[lang] = words + usual_pairs(pairs[lang], words, min_count)
+    return {"min_count": min_count, "forms": forms}
 
 
 def tensor_of(forms):
