@@ -49,6 +49,7 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::sample_top_k) return {&o.sample_top_k, nullptr, nullptr};
   if (&spec == &option::seed) return {&o.seed, nullptr, nullptr};
   if (&spec == &option::keep_case) return {nullptr, nullptr, &o.keep_case};
+  if (&spec == &option::raw_numbers) return {nullptr, nullptr, &o.raw_numbers};
   return {};  // not in the table: nothing to read or write
 }
 

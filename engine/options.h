@@ -68,13 +68,17 @@ inline constexpr OptionSpec seed{"seed", OptionKind::integer, 0, 0, 2147483647, 
 // turns it off.
 inline constexpr OptionSpec keep_case{"keep_case", OptionKind::flag, 0, 0, 1, true,
                                       "translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)"};
+// A sentence whose translation lost or changed one of its numbers is translated again with them
+// copied (text/numbers.h); this leaves the model's first translation.
+inline constexpr OptionSpec raw_numbers{"raw_numbers", OptionKind::flag, 0, 0, 1, true,
+                                        "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators)"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::beam,         &option::length_penalty, &option::coverage_penalty, &option::max_length_ratio,
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
     &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
-    &option::sample_top_k,  &option::seed,           &option::keep_case,
+    &option::sample_top_k,  &option::seed,           &option::keep_case,        &option::raw_numbers,
 };
 
 struct TranslateOptions {
@@ -94,6 +98,7 @@ struct TranslateOptions {
   int sample_top_k = int(option::sample_top_k.fallback);  // 0 = the argmax (greedy); needs beam_size 1
   int seed = int(option::seed.fallback);                  // with sample_top_k
   bool keep_case = option::keep_case.fallback != 0;        // false: capitals / Title Case recased (text/casing.h)
+  bool raw_numbers = option::raw_numbers.fallback != 0;    // false: lost numbers put back (text/numbers.h)
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };

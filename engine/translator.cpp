@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@
 #include "search/rerank.h"
 #include "search/sampling.h"
 #include "text/casing.h"
+#include "text/numbers.h"
 #include "text/pass_through.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
@@ -42,6 +44,9 @@ struct Unit {
   // How its sentence was cased: an upper or title sentence is tokenized recased (text/casing.h),
   // and an upper one's translation is written in capitals.
   SentenceCase source_case = SentenceCase::normal;
+  // What the unknown pieces are copied from when not the source itself: the source with the numbers
+  // the model was shown as unknown pieces written the target language's way (text/numbers.h).
+  std::string copy_source;
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -86,6 +91,18 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
   return u;
 }
 
+// A sentence's tokens, spans in the sentence as given: recased as `how` says (with a `truecaser`),
+// `masked` spans (addresses, numbers) shown as one unknown piece each, and an unknown piece reading
+// as the text it stands for (a masked address: not its mask).
+std::vector<Token> sentence_tokens(std::string_view sentence, SentenceCase how, const Truecaser* truecaser,
+                                   const SentencePiece& tokenizer, const ByteSpans& masked) {
+  const std::string recased = how == SentenceCase::normal || !truecaser ? std::string(sentence) : truecaser->recase(sentence, how);
+  std::vector<Token> toks = tokenizer.encode(mask_spans(recased, masked));
+  for (Token& t : toks)
+    if (t.id == tokenizer.unk_id() && t.end <= sentence.size()) t.piece = std::string(sentence.substr(t.begin, t.end - t.begin));
+  return toks;
+}
+
 // The sentences of the text -> units of tokens (long sentences cut into chunks the model can take).
 // What the model reads of a sentence has the sentence's length, so the tokens' spans are spans of
 // the text as given: with a `truecaser`, a sentence in capitals or Title Case is recased; web and
@@ -99,10 +116,7 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     if (!pieces[p].is_sentence) continue;
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     const SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
-    const std::string recased = how == SentenceCase::normal ? std::string(sentence) : truecaser->recase(sentence, how);
-    std::vector<Token> toks = tokenizer.encode(mask_spans(recased, verbatim_spans(sentence)));
-    for (Token& t : toks)  // an unknown piece reads as what it stands for (a masked address: not its mask)
-      if (t.id == tokenizer.unk_id() && t.end <= sentence.size()) t.piece = std::string(sentence.substr(t.begin, t.end - t.begin));
+    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim_spans(sentence));
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;
@@ -198,6 +212,68 @@ std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Tr
   return hyps;
 }
 
+// The text a hypothesis' tokens spell (without eos), before anything is copied into it.
+std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer, int eos_id) {
+  std::vector<int> ids;
+  for (int id : h.tokens)
+    if (id != eos_id) ids.push_back(id);
+  return tokenizer.decode(ids);
+}
+
+// Sentences whose translation lost or changed one of their numbers (text/numbers.h) are translated
+// again, with the numbers they lost shown to the model as unknown pieces (like addresses) and copied
+// in, in the target language's separators ("50.000" -> "50,000"). A second translation replaces the
+// first only if it keeps every number the first one kept. Sentences cut into chunks are left as they
+// are (a chunk's numbers may sit in the next one).
+struct NumberCheck {
+  const SentencePiece& tokenizer;
+  const Truecaser* truecaser;  // the source's, when sentences are recased
+  std::string source_language, target_language;
+  int max_tokens, eos_id;
+};
+
+void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces, const NumberCheck& check,
+                  std::vector<Unit>& units, std::vector<Hypothesis>& hyps,
+                  const std::function<std::vector<Hypothesis>(const std::vector<Unit>&)>& translate_again) {
+  std::vector<size_t> redo;       // unit indices
+  std::vector<Unit> again;        // their units with the lost numbers masked
+  std::vector<ByteSpans> kept;    // the numbers their first translation kept
+  for (size_t i = 0; i < units.size(); ++i) {
+    const Unit& u = units[i];
+    const TextPiece& piece = pieces[u.piece];
+    if (u.tokens.empty() || u.begin != piece.begin || u.end != piece.end) continue;
+    const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
+    const ByteSpans addresses = verbatim_spans(sentence);
+    const ByteSpans numbers = find_numbers(sentence, check.source_language, false, addresses);
+    if (numbers.empty()) continue;
+    const std::vector<size_t> missing = missing_numbers(sentence, numbers, hypothesis_text(hyps[i], check.tokenizer, check.eos_id));
+    if (missing.empty()) continue;
+    ByteSpans lost, had;
+    for (size_t k = 0; k < numbers.size(); ++k)
+      (std::find(missing.begin(), missing.end(), k) != missing.end() ? lost : had).push_back(numbers[k]);
+    ByteSpans masked = addresses;
+    masked.insert(masked.end(), lost.begin(), lost.end());
+    std::sort(masked.begin(), masked.end());
+    const std::vector<Token> toks = sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked);
+    if (toks.empty() || toks.size() > size_t(check.max_tokens)) continue;
+    Unit r = make_unit(toks, 0, toks.size(), piece, u.piece, check.eos_id);
+    r.source_case = u.source_case;
+    r.dropped = u.dropped;
+    r.copy_source = localize_numbers(sentence, lost, check.source_language, check.target_language);
+    redo.push_back(i);
+    again.push_back(std::move(r));
+    kept.push_back(std::move(had));
+  }
+  if (again.empty()) return;
+  std::vector<Hypothesis> second = translate_again(again);
+  for (size_t k = 0; k < redo.size(); ++k) {
+    const std::string_view sentence(text.data() + again[k].begin, again[k].end - again[k].begin);
+    if (!missing_numbers(sentence, kept[k], hypothesis_text(second[k], check.tokenizer, check.eos_id)).empty()) continue;
+    units[redo[k]] = std::move(again[k]);
+    hyps[redo[k]] = std::move(second[k]);
+  }
+}
+
 // The alignments of a translated unit: its source and target tokens with their spans, the
 // hypothesis' attention (moved out of it) and the word alignment computed from them.
 void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
@@ -222,10 +298,16 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   }
 }
 
+// The source and target languages, when numbers the model wrote as the source does are rewritten
+// as the target writes them (text/numbers.h); null with raw_numbers.
+struct NumberStyle {
+  std::string from, to;
+};
+
 // One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller);
 // with a `prefix`, its text starts with the prefix verbatim.
 SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const SentencePiece& tokenizer,
-                                  int eos_id, bool alignments, const TargetPrefix* prefix) {
+                                  int eos_id, bool alignments, const TargetPrefix* prefix, const NumberStyle* numbers) {
   SentenceTranslation s;
   s.source = text.substr(u.begin, u.end - u.begin);
   s.source_begin = u.begin;
@@ -248,8 +330,11 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   }
   // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
   if (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty())
-    pass_through_unknown(s.source, u.tokens, tokenizer.unk_id(), words_ids, h.attention, s.target, spans,
-                         prefix ? prefix->text.size() : 0, u.dropped);
+    pass_through_unknown(u.copy_source.empty() ? s.source : u.copy_source, u.tokens, tokenizer.unk_id(), words_ids,
+                         h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped);
+  if (numbers)  // "1,234.56" written as in the English source, in German: "1.234,56" (same length)
+    localize_copied_numbers(s.source, find_numbers(s.source, numbers->from, false, verbatim_spans(s.source)), s.target,
+                            numbers->from, numbers->to, prefix ? prefix->text.size() : 0);
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }
@@ -258,7 +343,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 // replaced by the translations of its units (joined by a space where the source has one).
 void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
               std::vector<Hypothesis>& hyps, const SentencePiece& tokenizer, int eos_id, bool alignments,
-              const TargetPrefix* prefix, Translation& out) {
+              const TargetPrefix* prefix, const NumberStyle* numbers, Translation& out) {
   size_t next_unit = 0;
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) {
@@ -273,7 +358,7 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
                      (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
         out.text += ' ';
       SentenceTranslation s =
-          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix);
+          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix, numbers);
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();
@@ -484,7 +569,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const std::string& text = out.source_text;
   const std::vector<TextPiece> pieces = segment_text(text, m.file.source_language());       // sentences
   const Truecaser* source_case = options.keep_case ? nullptr : &m.source_case;
-  const std::vector<Unit> units =
+  std::vector<Unit> units =
       tokenize_sentences(text, pieces, m.tokenizer, c, source_case, m.file.source_language());  // tokens
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
@@ -497,10 +582,20 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     search_opts.forced = {prefix->forced};
   }
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
-  std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse ? &reverse->impl_->model : nullptr, shortlist,
-                                                 search_opts, options, out);                 // encoder, search
-  assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments,
-           options.prefix.empty() ? nullptr : &prefix.value(), out);                          // text, alignments
+  const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
+  std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse_model, shortlist, search_opts, options, out);  // encoder, search
+  if (!options.raw_numbers) {  // a sentence that lost a number: again, with it copied (text/numbers.h)
+    SearchOptions again_opts = search_opts;
+    again_opts.keep_attention = true;  // places the copied numbers
+    keep_numbers(text, pieces,
+                 {m.tokenizer, source_case, m.file.source_language(), m.file.target_language(), int(c.max_length - 1), c.eos_id},
+                 units, hyps, [&](const std::vector<Unit>& again) {
+                   return translate_units(again, m.model, reverse_model, shortlist, again_opts, options, out);
+                 });
+  }
+  const NumberStyle number_style{m.file.source_language(), m.file.target_language()};
+  assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
+           options.raw_numbers ? nullptr : &number_style, out);                               // text, alignments
   out.ms_total = ms_since(t0);
   return out;
 }

@@ -203,6 +203,14 @@ export interface TranslateOptions {
    */
   keepCase?: boolean;
   /**
+   * The model sometimes drops or garbles a number ("50.000 Besucher" → "5,000 visitors", "im Juni
+   * 2014" → "in June"). A sentence whose translation lacks one of its numbers is translated again
+   * with the numbers it lost copied in, written the target language's way ("50,000"), and numbers
+   * the model copied in the source's form are rewritten so ("1,234.56" in German: "1.234,56").
+   * `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
+   */
+  rawNumbers?: boolean;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model

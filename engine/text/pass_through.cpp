@@ -2,6 +2,7 @@
 #include "text/pass_through.h"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include "text/utf8.h"
@@ -119,6 +120,13 @@ size_t word_begin(const std::string& target, size_t pos) {
   return pos;
 }
 
+// Whether the source run at `begin` follows punctuation (whitespace between allowed): "Great! 🎉".
+bool follows_punctuation(const std::string& source, size_t begin) {
+  size_t k = begin;
+  while (k > 0 && is_ascii_space(source[k - 1])) --k;
+  return k > 0 && std::strchr(".,;:!?)\"'", source[k - 1]) != nullptr;
+}
+
 // The target token that attends most to source token j (or -1 without attention / target).
 long best_target_for(const std::vector<float>& att, size_t rows, size_t cols, size_t j) {
   if (att.empty() || rows == 0) return -1;
@@ -214,6 +222,10 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
       at = run.prev < 0 ? 0 : target.size();
       before = run.prev < 0;
     }
+    // after a word that ends in punctuation the run did not follow in the source ("crisis." for
+    // "Krise 2007 Unterstützung"): before that punctuation, not after the sentence's full stop
+    if (!before && !follows_punctuation(source, run.begin))
+      while (at > 0 && at <= target.size() && std::strchr(".,;:!?", target[at - 1]) && at - 1 > word_begin(target, at - 1)) --at;
     at = std::min(std::max(at, fixed_bytes), target.size());
     const std::string piece = before ? text + (at < target.size() ? " " : "") : (at > 0 ? " " : "") + text;
     insert_at(target, spans, at, piece);

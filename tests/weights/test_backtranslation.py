@@ -11,14 +11,11 @@ import sys
 import tempfile
 import unittest
 
-from recipe_env import ROOT, needs_torch
+from recipe_env import NMT, ROOT, needs_engine, needs_torch
 
 from backtranslate import normalize_line, read_mono
 from prepare_data import split_paragraphs, write_direction_pairs
 
-NMT = os.path.join(ROOT, "build", "nmt")
-needs_engine = unittest.skipIf(not os.path.exists(NMT) and not os.environ.get("NMT_REQUIRE_ENGINE"),
-                               "build/nmt is not built (scripts/build.sh)")
 
 
 def read_text(path):

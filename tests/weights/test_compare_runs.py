@@ -8,12 +8,9 @@ import sys
 import tempfile
 import unittest
 
-from recipe_env import ROOT
+from recipe_env import NMT, ROOT, needs_engine
 
 RECIPE = os.path.join(ROOT, "weights", "recipe")
-NMT = os.path.join(ROOT, "build", "nmt")
-needs_engine = unittest.skipIf(not os.path.exists(NMT) and not os.environ.get("NMT_REQUIRE_ENGINE"),
-                               "build/nmt is not built (scripts/build.sh)")
 
 
 def read_json(path):

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from recipe_env import ROOT, needs_torch
+from recipe_env import NMT, ROOT, needs_engine, needs_torch
 
 from gpu_round import TEACHER_SOURCES, join_parts, read_u16, split_into_parts, write_u16
 
@@ -224,6 +224,55 @@ class PlanOnCpu(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             with open(os.path.join(work2, "log.txt")) as f:
                 self.assertIn("teacher de-en: continuing the carried-back teacher", f.read())
+
+
+@needs_torch
+@needs_engine
+class PrepareOnAFreshClone(unittest.TestCase):
+    """`gpu_round.py prepare`: nothing but the corpus and the shipped models (here the fixture model
+    in both directions) -> back-translations by the engine, the prepared data with them, the packed
+    carry; a second run keeps what the first finished."""
+
+    def test_prepare_back_translates_prepares_and_packs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus = os.path.join(tmp, "corpus")
+            for folder in ("train", "dev", "mono"):
+                os.makedirs(os.path.join(corpus, folder))
+            pairs = read_tsv(os.path.join(FIXTURES, "dev", "tatoeba-dev.en-de.tsv"))
+            with gzip.open(os.path.join(corpus, "train", "tatoeba.en-de.tsv.gz"), "wt", encoding="utf-8") as f:
+                f.writelines(p + "\n" for p in pairs[:100])
+            for col, lang in ((0, "en"), (1, "de")):
+                with gzip.open(os.path.join(corpus, "mono", f"news.{lang}.txt.gz"), "wt", encoding="utf-8") as f:
+                    f.writelines(p.split("\t")[col] + "\n" for p in pairs[200:240])
+            shutil.copy(os.path.join(FIXTURES, "dev", "flores-dev.en-de.tsv"), os.path.join(corpus, "dev"))
+            weights = os.path.join(tmp, "weights")
+            for d in ("en-de", "de-en"):
+                os.makedirs(os.path.join(weights, d))
+                shutil.copy(os.path.join(FIXTURES, "tiny.nmt"), os.path.join(weights, d, "model.nmt"))
+            work, carry = os.path.join(tmp, "work"), os.path.join(tmp, "carry")
+            cmd = [sys.executable, os.path.join(RECIPE, "gpu_round.py"), "prepare", "--corpus", corpus, "--work", work,
+                   "--dest", carry, "--weights", weights, "--nmt", NMT, "--bt-limit", "12",
+                   "--mix", ",".join(f"{n}=0" for n in TEACHER_SOURCES + ("bible", "ui", "dict") if n != "tatoeba")]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("prepare: done", r.stdout)
+            with open(os.path.join(work, "bt", "bt.json")) as f:
+                self.assertEqual(json.load(f)["engine"], "nmt")  # this project's engine wrote them
+            bt_real = {line.split("\t")[1] for line in read_tsv(os.path.join(work, "bt", "bt.en-de.tsv"))}
+            self.assertTrue(bt_real <= {p.split("\t")[1] for p in pairs[200:240]})  # real German as the target
+            with open(os.path.join(work, "data", "stats.json")) as f:
+                stats = json.load(f)
+            self.assertEqual(stats["tatoeba"]["kept"], 100)
+            self.assertGreater(stats["back_translations"]["en-de"]["pairs"], 0)
+            self.assertGreater(stats["back_translations"]["de-en"]["pairs"], 0)
+            for name in ("train.en.ids.u16.xz", "bt.en-de.en.ids.u16.xz", "bt.de-en.de.ids.u16.xz", "spm.model"):
+                self.assertTrue(os.path.exists(os.path.join(carry, "data", name)), name)
+            self.assertTrue(os.path.exists(os.path.join(carry, "flores-dev.en-de.tsv")))
+            made = os.path.getmtime(os.path.join(work, "bt", "bt.json")), os.path.getmtime(os.path.join(work, "data", "stats.json"))
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual((os.path.getmtime(os.path.join(work, "bt", "bt.json")),
+                              os.path.getmtime(os.path.join(work, "data", "stats.json"))), made)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,10 @@
-"""The GPU plan: a bigger teacher on the full mix, then sequence-level distillation for CPU rounds.
+"""The GPU plans. The student plan (rounds 21-23; ~15 GPU minutes): from a fresh clone, one command
+here prepares what travels, one or two on the GPU machine continue the shipped students:
+
+  python3 weights/recipe/gpu_round.py prepare --corpus ../shared/corpus   # here, ~30 min on 2 cores
+  python3 weights/recipe/gpu_round.py student --minutes 7 --seed <round> --out $OUT   # there, carry gpu-carry
+
+The teacher plan: a bigger teacher on the full mix, then sequence-level distillation for CPU rounds.
 
 GPU time here is rare and comes in short slices: a session gets ~30 minutes, in commands of at most
 10, on a machine that reaches nothing else and starts bare, and a command may bring back at most 8
@@ -322,6 +328,30 @@ def pack_data(args):
     print(f"{args.dest}: {total / 1e6:.1f} MB")
 
 
+def prepare(args):
+    """Here (CPU), one command from a fresh clone to the student plan's carry: the shipped models
+    back-translate mono/ with the engine (backtranslate.py), prepare_data.py builds the mix on the
+    shipped vocabulary with those pairs, and pack-data packs it. Each stage that finished is kept, so
+    an interrupted run continues (rerun the same command). ~30 minutes on 2 cores, almost all of it
+    the back-translation (two engine processes, one per direction)."""
+    t0 = time.time()
+    bt, data = os.path.join(args.work, "bt"), os.path.join(args.work, "data")
+    backtranslate = [sys.executable, os.path.join(HERE, "backtranslate.py"), "--corpus", args.corpus, "--out", bt,
+                     "--weights", args.weights, "--nmt", args.nmt]
+    if args.bt_limit:
+        backtranslate += ["--limit", str(args.bt_limit)]
+    if not os.path.exists(os.path.join(bt, "bt.json")):
+        subprocess.run(backtranslate, check=True)
+    log(f"prepare: back-translations ready ({time.time() - t0:.0f} s)")
+    if not os.path.exists(os.path.join(data, "stats.json")):
+        subprocess.run([sys.executable, os.path.join(HERE, "prepare_data.py"), "--corpus", args.corpus, "--out", data,
+                        "--reuse-vocab", os.path.join(args.weights, "en-de", "model.nmt"), "--back-translations", bt,
+                        "--nmt", args.nmt] + (["--mix", args.mix] if args.mix else []), check=True)
+    log(f"prepare: data ready ({time.time() - t0:.0f} s)")
+    pack_data(argparse.Namespace(data=data, corpus=args.corpus, dest=args.dest, bt_variant=[], bt_variant_direction=None))
+    log(f"prepare: done in {(time.time() - t0) / 60:.1f} min; the student plan carries {args.dest}")
+
+
 def unpack_data(carry, work, folder="data"):
     """pack_data's folder -> a data folder train.py reads (the .ids as text again)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -508,6 +538,14 @@ def main():
                    help="also carry FOLDER's back-translations as variant NAME's (student --variants DIR:NAME)")
     p.add_argument("--bt-variant-direction", choices=("en-de", "de-en"),
                    help="carry only this direction's variant back-translations (the tool takes 64 MiB in all)")
+    p = sub.add_parser("prepare", help="here, from a fresh clone: back-translate, prepare the data, pack-data")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--work", default=os.path.join(ROOT, "work", "gpu-prepare"), help="bt/ and data/, kept between runs")
+    p.add_argument("--dest", default=os.path.join(ROOT, "gpu-carry"))
+    p.add_argument("--weights", default=os.path.join(ROOT, "weights"), help="the models that back-translate")
+    p.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"), help="the engine's CLI (bash scripts/build.sh)")
+    p.add_argument("--mix", help="prepare_data.py --mix (default: its own)")
+    p.add_argument("--bt-limit", type=int, default=0, help="back-translate only N sentences per language (tests)")
     p = sub.add_parser("student", help="on the GPU machine: both students continue at once, one command")
     p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"))
     p.add_argument("--work", default="/tmp/gpu-work")
@@ -532,6 +570,8 @@ def main():
         return unpack(args)
     if args.command == "pack-data":
         return pack_data(args)
+    if args.command == "prepare":
+        return prepare(args)
     if args.command == "student":
         raise SystemExit(student(args))
     args.teacher = dict(DEFAULT_TEACHER)

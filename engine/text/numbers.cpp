@@ -1,0 +1,194 @@
+// Numbers a translation must keep (numbers.h).
+#include "text/numbers.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool separator(char c) { return c == '.' || c == ',' || c == ':' || c == '\''; }
+
+// Whether a group of thousands written with a space starts at `at`: " ddd" not followed by a digit
+// or another separator and digit ("55 000 Fässer"; not "12 100" in "um 12 1000").
+bool space_group(std::string_view text, size_t at) {
+  if (at + 4 > text.size() || text[at] != ' ') return false;
+  for (size_t k = at + 1; k < at + 4; ++k)
+    if (!digit(text[k])) return false;
+  return at + 4 == text.size() || !(digit(text[at + 4]) || (separator(text[at + 4]) && at + 5 < text.size() && digit(text[at + 5])));
+}
+
+// The character before byte `at` (0 at the start).
+char32_t char_before(std::string_view text, size_t at) {
+  if (at == 0) return 0;
+  size_t start = at - 1;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  char32_t cp = 0;
+  decode_utf8(text, start, cp);
+  return cp;
+}
+
+char32_t char_at(std::string_view text, size_t at) {
+  char32_t cp = 0;
+  if (at < text.size()) decode_utf8(text, at, cp);
+  return cp;
+}
+
+// "1,234.56" -> "123456"
+std::string digits_of(std::string_view number) {
+  std::string d;
+  for (char c : number)
+    if (digit(c)) d += c;
+  return d;
+}
+
+// A German ordinal: "2. Weltkrieg", "am 7. Oktober" (one or two digits, ". ", a word).
+bool german_ordinal(std::string_view text, size_t begin, size_t end) {
+  return end - begin <= 2 && end + 2 < text.size() && text[end] == '.' && text[end + 1] == ' ' &&
+         is_letter(char_at(text, end + 2));
+}
+
+// Whether `s` is digit groups in the form 1-3 digits, then groups of 3 after `thousands`, then
+// optionally `decimal` and digits ("1,234.56" with ',' and '.'); at least one thousands group.
+bool grouped(std::string_view s, char thousands, char decimal) {
+  size_t i = 0;
+  while (i < s.size() && digit(s[i])) ++i;
+  if (i == 0 || i > 3) return false;
+  int groups = 0;
+  while (i < s.size() && s[i] == thousands) {
+    size_t j = i + 1;
+    while (j < s.size() && digit(s[j])) ++j;
+    if (j - i - 1 != 3) return false;
+    i = j;
+    ++groups;
+  }
+  if (groups == 0) return false;
+  if (i == s.size()) return true;
+  if (s[i] != decimal) return false;
+  size_t j = i + 1;
+  while (j < s.size() && digit(s[j])) ++j;
+  return j > i + 1 && j == s.size();
+}
+
+// Whether `s` is digits, `decimal`, digits ("9,5").
+bool decimal_number(std::string_view s, char decimal) {
+  const size_t at = s.find(decimal);
+  if (at == std::string_view::npos || at == 0 || at + 1 == s.size()) return false;
+  return std::all_of(s.begin(), s.begin() + long(at), digit) && std::all_of(s.begin() + long(at) + 1, s.end(), digit);
+}
+
+// The source number's digits as a clock 12 hours away would write them ("19" -> "7", "20:25" ->
+// "825"), or "" when it is not an hour.
+std::vector<std::string> hour_shifted(std::string_view number) {
+  size_t i = 0;
+  while (i < number.size() && digit(number[i])) ++i;
+  if (i == 0 || i > 2) return {};
+  const bool minutes = i < number.size();
+  if (minutes && !((number[i] == ':' || number[i] == '.') && number.size() == i + 3 && digit(number[i + 1]) &&
+                   digit(number[i + 2])))
+    return {};
+  const int hour = std::stoi(std::string(number.substr(0, i)));
+  const std::string rest = minutes ? std::string(number.substr(i + 1)) : "";
+  std::vector<std::string> out;
+  for (int h : {hour + 12, hour - 12})
+    if (h >= 0 && h <= 24 && hour <= 24) out.push_back(std::to_string(h) + rest);
+  return out;
+}
+
+}  // namespace
+
+ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip) {
+  ByteSpans out;
+  for (size_t i = 0; i < text.size();) {
+    if (!digit(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (digit(text[j]) || (separator(text[j]) && j + 1 < text.size() && digit(text[j + 1]))))
+      ++j;
+    if (j - i <= 3 && std::all_of(text.begin() + long(i), text.begin() + long(j), digit))
+      while (space_group(text, j)) j += 4;  // "55 000", "5 000 000"
+    const size_t begin = i;
+    i = j;
+    if (words_too) {
+      out.emplace_back(begin, j);
+      continue;
+    }
+    if (is_letter(char_before(text, begin)) || is_letter(char_at(text, j))) continue;  // "G7", "2nd"
+    if (language == "de" && german_ordinal(text, begin, j)) continue;
+    const bool in_skip = std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return begin < s.second && j > s.first; });
+    if (!in_skip) out.emplace_back(begin, j);
+  }
+  return out;
+}
+
+std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
+  std::vector<std::string> have;
+  for (auto [b, e] : find_numbers(target, "", true)) have.push_back(digits_of(target.substr(b, e - b)));
+  std::vector<bool> used(have.size(), false), found(numbers.size(), false);
+  auto take = [&](const std::string& digits) {
+    for (size_t t = 0; t < have.size(); ++t)
+      if (!used[t] && have[t] == digits) {
+        used[t] = true;
+        return true;
+      }
+    return false;
+  };
+  for (size_t k = 0; k < numbers.size(); ++k)  // the same digits first, so an hour never takes another's match
+    found[k] = take(digits_of(source.substr(numbers[k].first, numbers[k].second - numbers[k].first)));
+  std::vector<size_t> missing;
+  for (size_t k = 0; k < numbers.size(); ++k) {
+    if (found[k]) continue;
+    bool shifted = false;
+    for (const std::string& d : hour_shifted(source.substr(numbers[k].first, numbers[k].second - numbers[k].first)))
+      if (!shifted) shifted = take(d);
+    if (!shifted) missing.push_back(k);
+  }
+  return missing;
+}
+
+std::string localize_numbers(std::string_view text, const ByteSpans& spans, std::string_view from, std::string_view to) {
+  std::string out(text);
+  const bool en_de = from == "en" && to == "de", de_en = from == "de" && to == "en";
+  if (!en_de && !de_en) return out;
+  const char thousands = en_de ? ',' : '.', decimal = en_de ? '.' : ',';
+  for (auto [b, e] : spans) {
+    if (e > out.size() || b >= e) continue;
+    const std::string_view number = std::string_view(text).substr(b, e - b);
+    if (number.find(' ') != std::string_view::npos) {  // "55 000": the target's thousands separator
+      for (size_t k = b; k < e; ++k)
+        if (out[k] == ' ') out[k] = decimal;
+      continue;
+    }
+    if (!grouped(number, thousands, decimal) && !decimal_number(number, decimal)) continue;
+    for (size_t k = b; k < e; ++k)
+      if (out[k] == thousands) out[k] = decimal;
+      else if (out[k] == decimal) out[k] = thousands;
+  }
+  return out;
+}
+
+void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
+                             std::string_view from, std::string_view to, size_t fixed) {
+  const std::string written = localize_numbers(source, numbers, from, to);
+  std::vector<std::pair<std::string_view, std::string_view>> rewrites;  // as in the source -> the target's way
+  for (auto [b, e] : numbers)
+    if (written.compare(b, e - b, source.substr(b, e - b)) != 0)
+      rewrites.emplace_back(source.substr(b, e - b), std::string_view(written).substr(b, e - b));
+  if (rewrites.empty()) return;
+  for (auto [b, e] : find_numbers(target, "", true)) {
+    if (b < fixed) continue;
+    const std::string_view number = std::string_view(target).substr(b, e - b);
+    for (auto [as_source, as_target] : rewrites)
+      if (number == as_source) {
+        target.replace(b, e - b, as_target);
+        break;
+      }
+  }
+}
+
+}  // namespace nmt

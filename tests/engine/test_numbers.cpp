@@ -1,0 +1,122 @@
+// Tests of numbers a translation must keep (engine/text/numbers.h): which spans are numbers, which
+// the translation lacks, how they are written in the target language, and the translator's second
+// pass never losing a number the first one kept (fixture model).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "text/numbers.h"
+#include "text/verbatim.h"
+#include "translator.h"
+
+using namespace nmt;
+
+namespace {
+
+std::vector<std::string> numbers(std::string_view text, std::string_view language = "en", const ByteSpans& skip = {}) {
+  std::vector<std::string> out;
+  for (auto [b, e] : find_numbers(text, language, false, skip)) out.emplace_back(text.substr(b, e - b));
+  return out;
+}
+
+std::vector<size_t> missing(std::string_view source, std::string_view target, std::string_view language = "en") {
+  return missing_numbers(source, find_numbers(source, language, false), target);
+}
+
+std::string localized(std::string_view text, std::string_view from, std::string_view to) {
+  return localize_numbers(text, find_numbers(text, from, false), from, to);
+}
+
+}  // namespace
+
+TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals or addresses") {
+  using V = std::vector<std::string>;
+  CHECK(numbers("It cost $1,234.56 at 20:25 on 1.10.2020, 0,5774% more.") == V{"1,234.56", "20:25", "1.10.2020", "0,5774"});
+  CHECK(numbers("Call 555-0199 or (030) 12 34.") == V{"555", "0199", "030", "12", "34"});
+  CHECK(numbers("The G7 met on the 2nd; MP3s and 1990er, COVID-19.") == V{"19"});  // words of their own
+  CHECK(numbers("Ende 2014. Danach 3.") == V{"2014", "3"});  // a sentence's full stop is not part of it
+  CHECK(numbers("am 7. Oktober, im 2. Weltkrieg, 1990. Das", "de") == V{"1990"});  // German ordinals
+  CHECK(numbers("am 7. Oktober", "en") == V{"7"});
+  const std::string text = "See www.site2024.de/page/12 or 12 pages.";
+  CHECK(numbers(text, "en", verbatim_spans(text)) == V{"12"});
+  CHECK(numbers("").empty());
+  CHECK(numbers("1.,2 3..4 5,").size() == 5);  // a separator joins digits only when one sits on each side
+  CHECK(find_numbers("the 1990s and 2nd", "en", true).size() == 2);  // a target's numbers: every one
+}
+
+TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 apart count") {
+  using V = std::vector<size_t>;
+  CHECK(missing("Mit 50.000 Besuchern", "With 50,000 visitors").empty());
+  CHECK(missing("Mit 50.000 Besuchern", "With 5,000 visitors") == V{0});
+  CHECK(missing("2014 sind 214.000 Personen", "In 2014, 000 people") == V{1});
+  CHECK(missing("Er erhält mit 630 Millionen 130 Millionen mehr", "He receives 630 million more") == V{1});
+  CHECK(missing("Call 555-0199.", "Rufen Sie 55-0199 an.") == V{0});
+  CHECK(missing("um 19 Uhr und 20:25 Uhr", "at 7 p.m. and 8:25 p.m.").empty());
+  CHECK(missing("at 7 p.m.", "um 19 Uhr").empty());
+  CHECK(missing("6:2 6:2", "6:2") == V{1});  // each target number answers for one source number
+  CHECK(missing("zwei Forscher, 2 Preise", "two researchers, two prizes") == V{0});
+  CHECK(missing("Im Jahr 1990", "In 1990s").empty());
+  CHECK(missing("No numbers here.", "Keine Zahlen.").empty());
+  CHECK(missing("99 and 123", "") == V{0, 1});
+}
+
+TEST_CASE("localize_numbers: thousands and decimal separators swap between English and German") {
+  CHECK(localized("$1,234.56 and 50,000 and 9.5 and 2019", "en", "de") == "$1.234,56 and 50.000 and 9,5 and 2019");
+  CHECK(localized("1.234,56 Euro, 50.000 Besucher, 9,5 Prozent", "de", "en") == "1,234.56 Euro, 50,000 Besucher, 9.5 Prozent");
+  // forms that say nothing about which separator is which stay as written
+  CHECK(localized("am 1.10.2020 um 20:25, Version 1.2.3, 12,34,567", "de", "en") == "am 1.10.2020 um 20:25, Version 1.2.3, 12,34,567");
+  CHECK(localized("1,5 and 1234,567.8", "en", "de") == "1,5 and 1234,567.8");
+  CHECK(localized("9,5", "de", "fr") == "9,5");
+  const std::string long_text(5000, '1');
+  CHECK(localized(long_text, "en", "de") == long_text);
+}
+
+TEST_CASE("translate(): the number check never loses a number the first translation kept (fixture model)") {
+  auto loaded = Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+  REQUIRE(loaded);
+  const Translator& t = *loaded.value();
+  const std::vector<std::string> texts = {
+      "I have 3 cats and 12 dogs.", "It costs 1,234.56 dollars.", "Tom was born in 1990. He is 35.",
+      "Call 555-0199 at 7:30.", "We met at www.site2024.de on 12.5.2020 with 40 people."};
+  for (const std::string& text : texts) {
+    for (bool alignments : {false, true}) {
+      TranslateOptions raw;
+      raw.raw_numbers = true;
+      raw.alignments = alignments;
+      TranslateOptions checked = raw;
+      checked.raw_numbers = false;
+      auto a = t.translate(text, raw), b = t.translate(text, checked);
+      REQUIRE(a);
+      REQUIRE(b);
+      REQUIRE(a->sentences.size() == b->sentences.size());
+      for (size_t s = 0; s < a->sentences.size(); ++s) {
+        const std::string& source = a->sentences[s].source;
+        const ByteSpans nums = find_numbers(source, "en", false, verbatim_spans(source));
+        const auto lost_raw = missing_numbers(source, nums, a->sentences[s].target);
+        const auto lost_checked = missing_numbers(source, nums, b->sentences[s].target);
+        CAPTURE(source);
+        CAPTURE(b->sentences[s].target);
+        CHECK(lost_checked.size() <= lost_raw.size());
+        for (size_t k : lost_checked)  // what the check still lacks, the model's own translation lacked too
+          CHECK(std::find(lost_raw.begin(), lost_raw.end(), k) != lost_raw.end());
+      }
+    }
+  }
+}
+
+TEST_CASE("localize_copied_numbers: a number the model copied as the source writes it, the target's way") {
+  auto rewrite = [](std::string_view source, std::string target, std::string_view from, std::string_view to, size_t fixed = 0) {
+    localize_copied_numbers(source, find_numbers(source, from, false), target, from, to, fixed);
+    return target;
+  };
+  CHECK(rewrite("It costs $1,234.56 in 3.5 days.", "Es kostet 1,234.56 $ in 3,5 Tagen.", "en", "de") ==
+        "Es kostet 1.234,56 $ in 3,5 Tagen.");
+  CHECK(rewrite("Rund 100.000 Menschen, 2,5 Prozent", "Around 100.000 people, 2.5 percent", "de", "en") ==
+        "Around 100,000 people, 2.5 percent");
+  // only whole numbers written exactly as in the source; a forced prefix stays as given
+  CHECK(rewrite("Rund 100.000 Menschen", "Around 100.0001 people", "de", "en") == "Around 100.0001 people");
+  CHECK(rewrite("1,5 Mio. und 1,5 Mio.", "1,5 million and 1,5 million", "de", "en", 12) == "1,5 million and 1.5 million");
+  CHECK(rewrite("Am 1.10.2020", "On 1.10.2020", "de", "en") == "On 1.10.2020");
+}
