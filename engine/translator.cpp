@@ -223,7 +223,8 @@ std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer,
 // Sentences whose translation lost or changed one of their numbers (text/numbers.h) are translated
 // again, with the numbers they lost shown to the model as unknown pieces (like addresses) and copied
 // in, in the target language's separators ("50.000" -> "50,000"). A second translation replaces the
-// first only if it keeps every number the first one kept. Sentences cut into chunks are left as they
+// first only if it keeps every number the first one kept, and, where a lost number is one digit,
+// if the model itself wrote the unknown pieces (else the digit would be put next to a word). Sentences cut into chunks are left as they
 // are (a chunk's numbers may sit in the next one).
 struct NumberCheck {
   const SentencePiece& tokenizer;
@@ -238,6 +239,7 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   std::vector<size_t> redo;       // unit indices
   std::vector<Unit> again;        // their units with the lost numbers masked
   std::vector<ByteSpans> kept;    // the numbers their first translation kept
+  std::vector<size_t> masks;      // how many unknown pieces their source has, when one is a one-digit number
   for (size_t i = 0; i < units.size(); ++i) {
     const Unit& u = units[i];
     const TextPiece& piece = pieces[u.piece];
@@ -252,7 +254,11 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     for (size_t k = 0; k < numbers.size(); ++k)
       (std::find(missing.begin(), missing.end(), k) != missing.end() ? lost : had).push_back(numbers[k]);
     ByteSpans masked = addresses;
-    masked.insert(masked.end(), lost.begin(), lost.end());
+    for (auto [b, e] : lost) {  // a one-digit number takes a space beside it: a mask needs 2 bytes
+      if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
+      else if (e - b == 1 && e < sentence.size() && sentence[e] == ' ') ++e;
+      masked.emplace_back(b, e);
+    }
     std::sort(masked.begin(), masked.end());
     const std::vector<Token> toks = sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked);
     if (toks.empty() || toks.size() > size_t(check.max_tokens)) continue;
@@ -260,6 +266,8 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     r.source_case = u.source_case;
     r.dropped = u.dropped;
     r.copy_source = localize_numbers(sentence, lost, check.source_language, check.target_language);
+    const bool one_digit = std::any_of(lost.begin(), lost.end(), [](const auto& n) { return n.second - n.first == 1; });
+    masks.push_back(one_digit ? masked.size() : 0);
     redo.push_back(i);
     again.push_back(std::move(r));
     kept.push_back(std::move(had));
@@ -269,6 +277,10 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   for (size_t k = 0; k < redo.size(); ++k) {
     const std::string_view sentence(text.data() + again[k].begin, again[k].end - again[k].begin);
     if (!missing_numbers(sentence, kept[k], hypothesis_text(second[k], check.tokenizer, check.eos_id)).empty()) continue;
+    // a lone digit only where the model wrote it: put next to a word ("nach 3 Washington" for "to
+    // Washington at 3 p.m.") it says nothing, unlike a year or an amount
+    const long written = std::count(second[k].tokens.begin(), second[k].tokens.end(), check.tokenizer.unk_id());
+    if (size_t(written) < masks[k]) continue;
     units[redo[k]] = std::move(again[k]);
     hyps[redo[k]] = std::move(second[k]);
   }

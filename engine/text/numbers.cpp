@@ -175,16 +175,16 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed) {
   const std::string written = localize_numbers(source, numbers, from, to);
-  std::vector<std::pair<std::string_view, std::string_view>> rewrites;  // as in the source -> the target's way
+  std::vector<std::pair<std::string, std::string_view>> forms;  // digits -> the target's way
   for (auto [b, e] : numbers)
     if (written.compare(b, e - b, source.substr(b, e - b)) != 0)
-      rewrites.emplace_back(source.substr(b, e - b), std::string_view(written).substr(b, e - b));
-  if (rewrites.empty()) return;
+      forms.emplace_back(digits_of(source.substr(b, e - b)), std::string_view(written).substr(b, e - b));
+  if (forms.empty()) return;
   for (auto [b, e] : find_numbers(target, "", true)) {
     if (b < fixed) continue;
     const std::string_view number = std::string_view(target).substr(b, e - b);
-    for (auto [as_source, as_target] : rewrites)
-      if (number == as_source) {
+    for (const auto& [digits, as_target] : forms)
+      if (number.size() == as_target.size() && number != as_target && digits_of(number) == digits) {
         target.replace(b, e - b, as_target);
         break;
       }

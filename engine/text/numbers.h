@@ -39,9 +39,11 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
 // plain digit runs and other languages are left as written.
 std::string localize_numbers(std::string_view text, const ByteSpans& spans, std::string_view from, std::string_view to);
 
-// The target's numbers written exactly as one of the source's `numbers` that the target language
-// writes otherwise, rewritten the target's way in place (same length): the model often copies
-// "1,234.56" into a German translation as it is. The first `fixed` bytes (a forced prefix) stay.
+// The target's numbers with the digits of one of the source's `numbers` whose form says how the
+// target language writes it (localize_numbers changes it), but written otherwise at the same length,
+// rewritten the target's way in place: the model often copies "1,234.56" into a German translation
+// as it is, or mixes the two ("1,234,567" -> "1.234,567"). The first `fixed` bytes (a forced prefix)
+// stay.
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed = 0);
 

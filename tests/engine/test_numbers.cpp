@@ -115,8 +115,10 @@ TEST_CASE("localize_copied_numbers: a number the model copied as the source writ
         "Es kostet 1.234,56 $ in 3,5 Tagen.");
   CHECK(rewrite("Rund 100.000 Menschen, 2,5 Prozent", "Around 100.000 people, 2.5 percent", "de", "en") ==
         "Around 100,000 people, 2.5 percent");
-  // only whole numbers written exactly as in the source; a forced prefix stays as given
+  CHECK(rewrite("from 1,234,567 to 2,345,678", "von 1.234,567 bis 2.345.678", "en", "de") == "von 1.234.567 bis 2.345.678");
+  // only numbers with the same digits and length; a forced prefix stays as given
   CHECK(rewrite("Rund 100.000 Menschen", "Around 100.0001 people", "de", "en") == "Around 100.0001 people");
+  CHECK(rewrite("Rund 100.000 Menschen", "Around 100000 people", "de", "en") == "Around 100000 people");
   CHECK(rewrite("1,5 Mio. und 1,5 Mio.", "1,5 million and 1,5 million", "de", "en", 12) == "1,5 million and 1.5 million");
   CHECK(rewrite("Am 1.10.2020", "On 1.10.2020", "de", "en") == "On 1.10.2020");
 }
