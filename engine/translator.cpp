@@ -248,17 +248,18 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     const ByteSpans addresses = verbatim_spans(sentence);
     const ByteSpans numbers = find_numbers(sentence, check.source_language, false, addresses);
     if (numbers.empty()) continue;
-    const std::vector<size_t> missing = missing_numbers(sentence, numbers, hypothesis_text(hyps[i], check.tokenizer, check.eos_id));
+    const std::vector<size_t> missing =
+        missing_numbers(sentence, numbers, hypothesis_text(hyps[i], check.tokenizer, check.eos_id), check.target_language);
     if (missing.empty()) continue;
     ByteSpans lost, had;
     for (size_t k = 0; k < numbers.size(); ++k)
       (std::find(missing.begin(), missing.end(), k) != missing.end() ? lost : had).push_back(numbers[k]);
     ByteSpans masked = addresses;
-    for (auto [b, e] : lost) {  // a one-digit number takes a space beside it: a mask needs 2 bytes
+    for (auto [b, e] : lost) {  // a one-digit number takes the space before it: a mask needs 2 bytes
       if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
-      else if (e - b == 1 && e < sentence.size() && sentence[e] == ' ') ++e;
-      masked.emplace_back(b, e);
+      if (e - b >= 2) masked.emplace_back(b, e);  // (one that starts the sentence cannot be shown)
     }
+    if (masked.size() == addresses.size()) continue;
     std::sort(masked.begin(), masked.end());
     const std::vector<Token> toks = sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked);
     if (toks.empty() || toks.size() > size_t(check.max_tokens)) continue;
@@ -276,7 +277,9 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   std::vector<Hypothesis> second = translate_again(again);
   for (size_t k = 0; k < redo.size(); ++k) {
     const std::string_view sentence(text.data() + again[k].begin, again[k].end - again[k].begin);
-    if (!missing_numbers(sentence, kept[k], hypothesis_text(second[k], check.tokenizer, check.eos_id)).empty()) continue;
+    if (!missing_numbers(sentence, kept[k], hypothesis_text(second[k], check.tokenizer, check.eos_id), check.target_language)
+             .empty())
+      continue;
     // a lone digit only where the model wrote it: put next to a word ("nach 3 Washington" for "to
     // Washington at 3 p.m.") it says nothing, unlike a year or an amount
     const long written = std::count(second[k].tokens.begin(), second[k].tokens.end(), check.tokenizer.unk_id());

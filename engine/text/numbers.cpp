@@ -2,6 +2,7 @@
 #include "text/numbers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "text/utf8.h"
@@ -98,6 +99,36 @@ std::vector<std::string> hour_shifted(std::string_view number) {
   return out;
 }
 
+// Numbers up to twelve as words ("zwei Mädchen" for "2 girls"): each language's forms, lower case.
+const std::vector<std::vector<std::string_view>>& number_words(std::string_view language) {
+  static const std::vector<std::vector<std::string_view>> en = {
+      {"zero"}, {"one"}, {"two"}, {"three"}, {"four"}, {"five"}, {"six"}, {"seven"}, {"eight"}, {"nine"}, {"ten"},
+      {"eleven"}, {"twelve"}};
+  static const std::vector<std::vector<std::string_view>> de = {
+      {"null"}, {"ein", "eine", "einen", "einem", "einer", "eines", "eins"}, {"zwei"}, {"drei"}, {"vier"},
+      {"f\xC3\xBCnf"}, {"sechs"}, {"sieben"}, {"acht"}, {"neun"}, {"zehn"}, {"elf"}, {"zw\xC3\xB6lf"}};
+  static const std::vector<std::vector<std::string_view>> none;
+  return language == "en" ? en : language == "de" ? de : none;
+}
+
+// The target's words, ASCII letters lower-cased (a capital starts a sentence or a German noun).
+std::vector<std::string> lower_words(std::string_view text) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const size_t length = decode_utf8(text, i, cp);
+    if (is_letter(cp)) {
+      for (size_t k = i; k < i + length; ++k)
+        words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+    } else if (!words.back().empty()) {
+      words.emplace_back();
+    }
+    i += length;
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
 }  // namespace
 
 ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip) {
@@ -126,7 +157,8 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
   return out;
 }
 
-std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
+std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
+                                    std::string_view target_language) {
   std::vector<std::string> have;
   for (auto [b, e] : find_numbers(target, "", true)) have.push_back(digits_of(target.substr(b, e - b)));
   std::vector<bool> used(have.size(), false), found(numbers.size(), false);
@@ -140,13 +172,32 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   };
   for (size_t k = 0; k < numbers.size(); ++k)  // the same digits first, so an hour never takes another's match
     found[k] = take(digits_of(source.substr(numbers[k].first, numbers[k].second - numbers[k].first)));
+  std::vector<std::string> words;  // read only when a number is still unaccounted for
+  std::vector<bool> word_used;
+  auto take_word = [&](std::string_view number) {
+    const auto& names = number_words(target_language);
+    const bool small = !number.empty() && number.size() <= 2 && std::all_of(number.begin(), number.end(), digit);
+    if (!small || size_t(std::stoi(std::string(number))) >= names.size()) return false;
+    if (words.empty()) {
+      words = lower_words(target);
+      word_used.assign(words.size(), false);
+    }
+    for (size_t w = 0; w < words.size(); ++w)
+      for (std::string_view name : names[size_t(std::stoi(std::string(number)))])
+        if (!word_used[w] && words[w] == name) {
+          word_used[w] = true;
+          return true;
+        }
+    return false;
+  };
   std::vector<size_t> missing;
   for (size_t k = 0; k < numbers.size(); ++k) {
     if (found[k]) continue;
+    const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
     bool shifted = false;
-    for (const std::string& d : hour_shifted(source.substr(numbers[k].first, numbers[k].second - numbers[k].first)))
+    for (const std::string& d : hour_shifted(number))
       if (!shifted) shifted = take(d);
-    if (!shifted) missing.push_back(k);
+    if (!shifted && !take_word(number)) missing.push_back(k);
   }
   return missing;
 }

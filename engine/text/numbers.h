@@ -29,8 +29,10 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
 // The indices of the source's `numbers` that `target` lacks. Each needs its own number of the target
 // with the same digits (separators may differ: "50.000" -> "50,000", "9,5" -> "9.5"), or for an hour
 // (up to 24, alone or before minutes) the same 12 hours apart ("19 Uhr" -> "7 p.m.", "20:25" ->
-// "8:25"). Numbers the target writes in words ("zwei" for "2") count as lacking.
-std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target);
+// "8:25"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
+// girls", "1 Tag" -> "one day"; "en" and "de").
+std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
+                                    std::string_view target_language);
 
 // `text` with the numbers at `spans` written as the `to` language writes them, same length: between
 // English and German the thousands and decimal separators swap where the form says which is which

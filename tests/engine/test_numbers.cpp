@@ -21,8 +21,9 @@ std::vector<std::string> numbers(std::string_view text, std::string_view languag
   return out;
 }
 
-std::vector<size_t> missing(std::string_view source, std::string_view target, std::string_view language = "en") {
-  return missing_numbers(source, find_numbers(source, language, false), target);
+std::vector<size_t> missing(std::string_view source, std::string_view target, std::string_view language = "en",
+                            std::string_view target_language = "de") {
+  return missing_numbers(source, find_numbers(source, language, false), target, target_language);
 }
 
 std::string localized(std::string_view text, std::string_view from, std::string_view to) {
@@ -56,7 +57,10 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("um 19 Uhr und 20:25 Uhr", "at 7 p.m. and 8:25 p.m.").empty());
   CHECK(missing("at 7 p.m.", "um 19 Uhr").empty());
   CHECK(missing("6:2 6:2", "6:2") == V{1});  // each target number answers for one source number
-  CHECK(missing("zwei Forscher, 2 Preise", "two researchers, two prizes") == V{0});
+  CHECK(missing("2 Mädchen und 3 Jungen, 1 Tag", "Two girls and three boys, one day", "de", "en").empty());
+  CHECK(missing("2 blond girls, 1 day, 12 boys", "Zwei blonde Mädchen, einen Tag, zwölf Jungen").empty());
+  CHECK(missing("2 girls and 2 boys", "zwei Mädchen und Jungen") == V{1});  // one word each
+  CHECK(missing("13 girls", "dreizehn Mädchen") == V{0});  // words only up to twelve
   CHECK(missing("Im Jahr 1990", "In 1990s").empty());
   CHECK(missing("No numbers here.", "Keine Zahlen.").empty());
   CHECK(missing("99 and 123", "") == V{0, 1});
@@ -94,8 +98,8 @@ TEST_CASE("translate(): the number check never loses a number the first translat
       for (size_t s = 0; s < a->sentences.size(); ++s) {
         const std::string& source = a->sentences[s].source;
         const ByteSpans nums = find_numbers(source, "en", false, verbatim_spans(source));
-        const auto lost_raw = missing_numbers(source, nums, a->sentences[s].target);
-        const auto lost_checked = missing_numbers(source, nums, b->sentences[s].target);
+        const auto lost_raw = missing_numbers(source, nums, a->sentences[s].target, "de");
+        const auto lost_checked = missing_numbers(source, nums, b->sentences[s].target, "de");
         CAPTURE(source);
         CAPTURE(b->sentences[s].target);
         CHECK(lost_checked.size() <= lost_raw.size());
