@@ -251,11 +251,15 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     const std::vector<size_t> missing =
         missing_numbers(sentence, numbers, hypothesis_text(hyps[i], check.tokenizer, check.eos_id), check.target_language);
     if (missing.empty()) continue;
-    ByteSpans lost, had;
-    for (size_t k = 0; k < numbers.size(); ++k)
-      (std::find(missing.begin(), missing.end(), k) != missing.end() ? lost : had).push_back(numbers[k]);
-    ByteSpans masked = addresses;
-    for (auto [b, e] : lost) {  // a one-digit number takes the space before it: a mask needs 2 bytes
+    ByteSpans lost, had, masked = addresses;
+    for (size_t k = 0; k < numbers.size(); ++k) {
+      if (std::find(missing.begin(), missing.end(), k) == missing.end()) {
+        had.push_back(numbers[k]);
+        continue;
+      }
+      lost.push_back(numbers[k]);
+      auto [b, e] = numbers[k];
+      // a one-digit number takes the space before it: a mask needs 2 bytes
       if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
       if (e - b >= 2) masked.emplace_back(b, e);  // (one that starts the sentence cannot be shown)
     }
@@ -277,8 +281,11 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   std::vector<Hypothesis> second = translate_again(again);
   for (size_t k = 0; k < redo.size(); ++k) {
     const std::string_view sentence(text.data() + again[k].begin, again[k].end - again[k].begin);
-    if (!missing_numbers(sentence, kept[k], hypothesis_text(second[k], check.tokenizer, check.eos_id), check.target_language)
-             .empty())
+    const std::string retry = hypothesis_text(second[k], check.tokenizer, check.eos_id);
+    if (!missing_numbers(sentence, kept[k], retry, check.target_language).empty()) continue;
+    // a currency the source does not name, guessed for an amount shown as an unknown piece ("$ <unk>
+    // million" -> "Millionen Pfund": € and £ are unknown pieces in the training data)
+    if (adds_currency(sentence, retry) && !adds_currency(sentence, hypothesis_text(hyps[redo[k]], check.tokenizer, check.eos_id)))
       continue;
     // a lone digit only where the model wrote it: put next to a word ("nach 3 Washington" for "to
     // Washington at 3 p.m.") it says nothing, unlike a year or an amount
@@ -339,6 +346,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     if (id != eos_id) words_ids.push_back(id);
   std::vector<std::pair<size_t, size_t>> spans;
   s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
+  drop_doubled_spaces(s.target, spans, prefix ? prefix->text.size() : 0);
   if (u.source_case == SentenceCase::upper) {  // in capitals, as it came (a prefix stays as given)
     const size_t kept = prefix ? std::min(prefix->text.size(), s.target.size()) : 0;
     s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
@@ -347,9 +355,15 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   if (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty())
     pass_through_unknown(u.copy_source.empty() ? s.source : u.copy_source, u.tokens, tokenizer.unk_id(), words_ids,
                          h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped);
-  if (numbers)  // "1,234.56" written as in the English source, in German: "1.234,56" (same length)
-    localize_copied_numbers(s.source, find_numbers(s.source, numbers->from, false, verbatim_spans(s.source)), s.target,
-                            numbers->from, numbers->to, prefix ? prefix->text.size() : 0);
+  if (numbers) {
+    const size_t fixed = prefix ? prefix->text.size() : 0;
+    const ByteSpans source_numbers = find_numbers(s.source, numbers->from, false, verbatim_spans(s.source));
+    // "1,234.56" written as in the English source, in German: "1.234,56" (same length)
+    localize_copied_numbers(s.source, source_numbers, s.target, numbers->from, numbers->to, fixed);
+    // a currency sign the model left out goes back next to its amount ("für mehr als 180 $")
+    for (const auto& [at, sign] : currency_insertions(s.source, source_numbers, s.target, numbers->to, fixed))
+      insert_at(s.target, spans, at, sign);
+  }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }

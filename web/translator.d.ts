@@ -206,8 +206,8 @@ export interface TranslateOptions {
    * The model sometimes drops or garbles a number ("50.000 Besucher" → "5,000 visitors", "im Juni
    * 2014" → "in June"). A sentence whose translation lacks one of its numbers is translated again
    * with the numbers it lost copied in, written the target language's way ("50,000"), and numbers
-   * the model copied in the source's form are rewritten so ("1,234.56" in German: "1.234,56").
-   * `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
+   * the model copied in the source's form are rewritten so ("1,234.56" in German: "1.234,56"); a
+   * currency sign the model left out goes back by its amount ("mehr als 180 $"). `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
    */
   rawNumbers?: boolean;
   /**

@@ -129,6 +129,48 @@ std::vector<std::string> lower_words(std::string_view text) {
   return words;
 }
 
+// The currency signs whose loss changes what an amount means, with the names a translation may use
+// instead (lower case, as lower_words gives them: "US-Dollar" -> "us", "dollar").
+struct Currency {
+  std::string_view sign;
+  std::vector<std::string_view> names;
+};
+const std::vector<Currency>& currencies() {
+  static const std::vector<Currency> all = {
+      {"$", {"dollar", "dollars", "usd"}},
+      {"\xE2\x82\xAC", {"euro", "euros", "eur"}},                      // €
+      {"\xC2\xA3", {"pound", "pounds", "pfund", "sterling", "gbp"}},  // £
+      {"\xC2\xA5", {"yen", "yuan"}},                                   // ¥
+  };
+  return all;
+}
+
+// The currency written right before `begin` or right after `end` (one space between allowed), or
+// nullptr.
+const Currency* currency_of(std::string_view text, size_t begin, size_t end, size_t* sign_begin = nullptr,
+                            size_t* sign_end = nullptr) {
+  for (const Currency& c : currencies()) {
+    const size_t n = c.sign.size();
+    for (size_t gap : {size_t(0), size_t(1)}) {
+      if (gap && !(begin >= 1 && text[begin - 1] == ' ')) continue;
+      if (begin >= n + gap && text.substr(begin - gap - n, n) == c.sign) {
+        if (sign_begin) *sign_begin = begin - gap - n;
+        if (sign_end) *sign_end = end;
+        return &c;
+      }
+    }
+    for (size_t gap : {size_t(0), size_t(1)}) {
+      if (gap && !(end < text.size() && text[end] == ' ')) continue;
+      if (end + gap + n <= text.size() && text.substr(end + gap, n) == c.sign) {
+        if (sign_begin) *sign_begin = begin;
+        if (sign_end) *sign_end = end + gap + n;
+        return &c;
+      }
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip) {
@@ -159,12 +201,15 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
 
 std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
                                     std::string_view target_language) {
-  std::vector<std::string> have;
-  for (auto [b, e] : find_numbers(target, "", true)) have.push_back(digits_of(target.substr(b, e - b)));
+  std::vector<std::string> have, as_written;
+  for (auto [b, e] : find_numbers(target, "", true)) {
+    as_written.emplace_back(target.substr(b, e - b));
+    have.push_back(digits_of(as_written.back()));
+  }
   std::vector<bool> used(have.size(), false), found(numbers.size(), false);
-  auto take = [&](const std::string& digits) {
+  auto take = [&](const std::string& digits, bool full_hour = false) {
     for (size_t t = 0; t < have.size(); ++t)
-      if (!used[t] && have[t] == digits) {
+      if (!used[t] && (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00" : have[t] == digits)) {
         used[t] = true;
         return true;
       }
@@ -197,9 +242,87 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     bool shifted = false;
     for (const std::string& d : hour_shifted(number))
       if (!shifted) shifted = take(d);
+    const bool hour = !number.empty() && number.size() <= 2 && std::all_of(number.begin(), number.end(), digit) &&
+                      std::stoi(std::string(number)) <= 24;
+    if (hour && !shifted) {  // "um 5 Uhr" -> "at 5:00", "um 17 Uhr" -> "at 5.00 p.m."
+      shifted = take(std::string(number), true);
+      for (const std::string& d : hour_shifted(number))
+        if (!shifted) shifted = take(d, true);
+    }
     if (!shifted && !take_word(number)) missing.push_back(k);
   }
   return missing;
+}
+
+std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
+  std::vector<size_t> missing;
+  std::vector<std::string> words;  // read once, when a sign is short
+  for (const Currency& c : currencies()) {
+    std::vector<size_t> priced;
+    for (size_t k = 0; k < numbers.size(); ++k)
+      if (currency_of(source, numbers[k].first, numbers[k].second) == &c) priced.push_back(k);
+    if (priced.empty()) continue;
+    if (target.find(c.sign) != std::string_view::npos) continue;  // once is enough
+    if (words.empty()) words = lower_words(target);
+    if (std::any_of(words.begin(), words.end(),
+                    [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); }))
+      continue;
+    missing.insert(missing.end(), priced.begin(), priced.end());
+  }
+  std::sort(missing.begin(), missing.end());
+  return missing;
+}
+
+std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view source, const ByteSpans& numbers,
+                                                               std::string_view target, std::string_view to,
+                                                               size_t fixed) {
+  std::vector<std::pair<size_t, std::string>> out;
+  if (to != "en" && to != "de") return out;
+  const std::vector<size_t> unpriced = unpriced_numbers(source, numbers, target);
+  if (unpriced.empty()) return out;
+  const ByteSpans have = find_numbers(target, "", true);
+  std::vector<bool> used(have.size(), false);
+  for (size_t k : unpriced) {
+    const std::string digits = digits_of(source.substr(numbers[k].first, numbers[k].second - numbers[k].first));
+    const Currency* c = currency_of(source, numbers[k].first, numbers[k].second);
+    for (size_t t = 0; t < have.size(); ++t) {
+      auto [b, e] = have[t];
+      if (used[t] || b < fixed || digits_of(target.substr(b, e - b)) != digits) continue;
+      used[t] = true;
+      const bool glued = is_letter(char_before(target, b));  // "kostet5,50": a space too
+      const bool compound = e < target.size() && target[e] == '-';  // "230-a-share": before it
+      if (to == "en" || compound) {
+        out.emplace_back(b, std::string(glued ? " " : "") + std::string(c->sign));
+        break;
+      }
+      if (glued) out.emplace_back(b, " ");
+      size_t after = e;  // "225 Millionen $"
+      for (std::string_view scale : {" Millionen", " Million", " Milliarden", " Milliarde", " Billionen", " Billion",
+                                     " Mio.", " Mrd."})
+        if (target.substr(e, scale.size()) == scale) {
+          after = e + scale.size();
+          break;
+        }
+      out.emplace_back(after, " " + std::string(c->sign));
+      break;
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  return out;
+}
+
+bool adds_currency(std::string_view source, std::string_view target) {
+  const std::vector<std::string> source_words = lower_words(source), target_words = lower_words(target);
+  auto names = [](const Currency& c, const std::vector<std::string>& words) {
+    return std::any_of(words.begin(), words.end(),
+                       [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); });
+  };
+  for (const Currency& c : currencies()) {
+    const bool in_target = target.find(c.sign) != std::string_view::npos || names(c, target_words);
+    const bool in_source = source.find(c.sign) != std::string_view::npos || names(c, source_words);
+    if (in_target && !in_source) return true;
+  }
+  return false;
 }
 
 std::string localize_numbers(std::string_view text, const ByteSpans& spans, std::string_view from, std::string_view to) {

@@ -29,10 +29,31 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
 // The indices of the source's `numbers` that `target` lacks. Each needs its own number of the target
 // with the same digits (separators may differ: "50.000" -> "50,000", "9,5" -> "9.5"), or for an hour
 // (up to 24, alone or before minutes) the same 12 hours apart ("19 Uhr" -> "7 p.m.", "20:25" ->
-// "8:25"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
+// "8:25") or a full hour written with minutes ("5 Uhr" -> "5:00", "17 Uhr" -> "5.00"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
 // girls", "1 Tag" -> "one day"; "en" and "de").
 std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
                                     std::string_view target_language);
+
+// The indices of the source's `numbers` written with a currency sign ($ € £ ¥, before or after the
+// number) that `target` lacks: it needs the sign or the currency's name ("$5,000" -> "5.000 Dollar"),
+// once for all the numbers with that sign ("$21 million to $22 million" -> "21 bis 22 Millionen
+// Dollar"). The model drops the "$" of ~9% of English amounts ("fined $5,000" -> "5.000").
+std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target);
+
+// Where the signs of the unpriced numbers go in `target`, as (byte offset, text) pairs, last first:
+// each goes with the target number that has its digits, written as `to` writes amounts: English
+// before the number ("$10,000"), German after it and its scale word ("5,50 $", "225 Millionen $"),
+// but before a number that starts a compound ("$3,1-Billionen-Projekt").
+// Only a sign the source has; the first `fixed` bytes (a forced prefix) stay. Cheaper and surer
+// than translating again: the model already placed the number.
+std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view source, const ByteSpans& numbers,
+                                                               std::string_view target, std::string_view to,
+                                                               size_t fixed = 0);
+
+// Whether `target` names a currency (its sign or its name) that `source` has neither the sign nor the
+// name of: shown an amount as an unknown piece, the model guesses one ("$225 million" -> "$225
+// Millionen Pfund"; € and £ are unknown pieces in its training data).
+bool adds_currency(std::string_view source, std::string_view target);
 
 // `text` with the numbers at `spans` written as the `to` language writes them, same length: between
 // English and German the thousands and decimal separators swap where the form says which is which

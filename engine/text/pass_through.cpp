@@ -97,15 +97,6 @@ void replace_span(std::string& target, std::vector<std::pair<size_t, size_t>>& s
   for (size_t i = k + 1; i < spans.size(); ++i) spans[i] = {size_t(long(spans[i].first) + delta), size_t(long(spans[i].second) + delta)};
 }
 
-// Inserts `text` at byte `at` of the target (outside any token) and shifts the spans at or after it.
-void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, const std::string& text) {
-  target.insert(at, text);
-  for (auto& s : spans) {
-    if (s.first >= at) s.first += text.size();
-    if (s.second > at || (s.second == at && s.first > at)) s.second += text.size();
-  }
-}
-
 // Word ends by ASCII whitespace: a byte test that never lands inside a multi-byte character (the
 // target is the model's own decoding, whose spaces are ASCII).
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
@@ -137,6 +128,26 @@ long best_target_for(const std::vector<float>& att, size_t rows, size_t cols, si
 }
 
 }  // namespace
+
+void drop_doubled_spaces(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed) {
+  for (size_t k = 0; k + 1 < spans.size(); ++k) {
+    const auto [b, e] = spans[k];
+    const size_t next = spans[k + 1].first;
+    if (b < fixed || e != b + 1 || target[b] != ' ' || next != e || next >= target.size() || target[next] != ' ') continue;
+    target.erase(b, 1);
+    spans[k].second = b;
+    for (size_t j = k + 1; j < spans.size(); ++j) spans[j] = {spans[j].first - 1, spans[j].second - 1};
+  }
+}
+
+void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, const std::string& text) {
+  target.insert(at, text);
+  for (auto& s : spans) {
+    if (s.first >= at) s.first += text.size();
+    if (s.second > at || (s.second == at && s.first > at)) s.second += text.size();
+  }
+}
+
 
 bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
   return std::any_of(source_tokens.begin(), source_tokens.end(), [&](const Token& t) { return t.id == unk_id; });

@@ -40,6 +40,16 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes = 0,
                           const std::vector<std::pair<size_t, size_t>>& dropped = {});
 
+// A token that decodes to a lone space before one that starts with a space: the model wrote a "▁"
+// where it began an unknown piece it then left out ("etwa  Millionen"). Its space is dropped (its
+// span left empty), so the text never holds two spaces the model did not mean; the first `fixed`
+// bytes (a forced prefix) stay.
+void drop_doubled_spaces(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed = 0);
+
+// Inserts `text` at byte `at` of the target, outside any token, and shifts the token spans at or
+// after it (text the translator adds: a copied run, a currency sign).
+void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, const std::string& text);
+
 // The runs of visible characters in `source` that `deleted` says the tokenizer writes nothing for
 // (SentencePiece::normalizes_to_nothing; asked once per distinct non-ASCII character, never for
 // whitespace, control or invisible format characters such as U+200B, which are not text to keep):

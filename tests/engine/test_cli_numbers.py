@@ -42,6 +42,11 @@ def digits(text):
     return re.sub(r"\D", "", text)
 
 
+def plain(text):
+    """The text without number separators and currency signs."""
+    return re.sub(r" ?[$\u20ac\u00a3\u00a5]", "", re.sub(r"(?<=\d)[.,](?=\d)", "", text))
+
+
 def run(direction, lines, *options):
     r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), *options],
                        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=600)
@@ -64,7 +69,8 @@ class Numbers(unittest.TestCase):
     def test_raw_numbers_leaves_the_first_translation(self):
         # the models lose some of these numbers on their own: the option shows the model's own text
         # (the checked one wherever no number was lost, but for the separators of numbers the model
-        # copied as the source writes them: "1,234.56" in German is "1.234,56")
+        # copied as the source writes them, "1,234.56" in German is "1.234,56", and a currency sign
+        # it left out)
         for direction, cases in CASES.items():
             lines = [line for line, _ in cases]
             checked, raw = run(direction, lines), run(direction, lines, "--raw-numbers")
@@ -72,10 +78,31 @@ class Numbers(unittest.TestCase):
             for (line, expected), a, b in zip(cases, checked, raw):
                 kept = all(digits(n) in digits(b) for n in expected)
                 if kept:
-                    self.assertEqual(re.sub(r"(?<=\d)[.,](?=\d)", "", a), re.sub(r"(?<=\d)[.,](?=\d)", "", b), line)
+                    self.assertEqual(plain(a), plain(b), line)
                 lost += not kept
             with self.subTest(direction=direction):
                 self.assertGreater(lost, 0, "no case tests the check any more: add sentences these models get wrong")
+
+    def test_an_amount_keeps_its_currency(self):
+        # the models drop the "$" of some amounts ("for more than $180" -> "für mehr als 180"); the
+        # translator puts it back next to the amount, the target language's way
+        cases = {
+            "en-de": ["It cost $5.50 and 20% more than last year.",
+                      "Lilly shares closed yesterday in composite trading on the Big Board at $62.25, down 12.5 cents.",
+                      "I've ordered foods for more than $180 with the credit card."],
+            "de-en": ["Bitte spende heute 100,00 $ an das IRT.",
+                      "Wir brauchen 10.000$ mehr, um den König der Löwen zu produzieren."],
+        }
+        for direction, lines in cases.items():
+            checked, raw = run(direction, lines), run(direction, lines, "--raw-numbers")
+            for line, a in zip(lines, checked):
+                with self.subTest(direction=direction, line=line):
+                    self.assertRegex(a, r"\$|[Dd]ollar", "the currency is kept")
+                    self.assertNotRegex(a, r"Pfund|Euro|pound|euro", "no other currency")
+                    for number in re.findall(r"\d[\d.,]*\d|\d", line):
+                        self.assertIn(digits(number), digits(a))
+            # the first translations lose a "$": else these cases no longer test the check
+            self.assertTrue(any("$" not in b and "ollar" not in b for b in raw), raw)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,27 @@ TEST_CASE("pass_through_unknown: a deleted run goes after its neighbour's transl
   CHECK(count(fixed, kFffd) == 1);
 }
 
+TEST_CASE("drop_doubled_spaces: a lone space token before a token that starts with one") {
+  // "etwa", " ", " Millionen", ",": the model began an unknown piece and left it out
+  std::string target = "etwa  Millionen,";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 4}, {4, 5}, {5, 15}, {15, 16}};
+  nmt::drop_doubled_spaces(target, spans);
+  CHECK(target == "etwa Millionen,");
+  CHECK(spans == std::vector<std::pair<size_t, size_t>>{{0, 4}, {4, 4}, {4, 14}, {14, 15}});
+  std::string single = "etwa Millionen";  // one space: nothing to do
+  std::vector<std::pair<size_t, size_t>> s1 = {{0, 4}, {4, 14}};
+  nmt::drop_doubled_spaces(single, s1);
+  CHECK(single == "etwa Millionen");
+  std::string lone = "a b";  // a lone space before a token without one is the word gap
+  std::vector<std::pair<size_t, size_t>> s2 = {{0, 1}, {1, 2}, {2, 3}};
+  nmt::drop_doubled_spaces(lone, s2);
+  CHECK(lone == "a b");
+  std::string prefixed = "a  b";  // inside a forced prefix: kept as given
+  std::vector<std::pair<size_t, size_t>> s3 = {{0, 1}, {1, 2}, {2, 4}};
+  nmt::drop_doubled_spaces(prefixed, s3, 3);
+  CHECK(prefixed == "a  b");
+}
+
 TEST_CASE("translate(): U+FFFD, emoji and lone controls are never lost (fixture model)") {
   auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
   REQUIRE(loaded);

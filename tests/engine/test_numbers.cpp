@@ -56,6 +56,9 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("Call 555-0199.", "Rufen Sie 55-0199 an.") == V{0});
   CHECK(missing("um 19 Uhr und 20:25 Uhr", "at 7 p.m. and 8:25 p.m.").empty());
   CHECK(missing("at 7 p.m.", "um 19 Uhr").empty());
+  CHECK(missing("um 5 Uhr und um 17 Uhr", "at 5:00 and at 5.00 p.m.").empty());  // a full hour with minutes
+  CHECK(missing("um 5 Uhr", "at 500") == V{0});  // only as a time
+  CHECK(missing("30 Leute", "30:00") == V{0});  // only an hour
   CHECK(missing("6:2 6:2", "6:2") == V{1});  // each target number answers for one source number
   CHECK(missing("2 Mädchen und 3 Jungen, 1 Tag", "Two girls and three boys, one day", "de", "en").empty());
   CHECK(missing("2 blond girls, 1 day, 12 boys", "Zwei blonde Mädchen, einen Tag, zwölf Jungen").empty());
@@ -64,6 +67,48 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("Im Jahr 1990", "In 1990s").empty());
   CHECK(missing("No numbers here.", "Keine Zahlen.").empty());
   CHECK(missing("99 and 123", "") == V{0, 1});
+}
+
+TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps its currency, and gains no other") {
+  using V = std::vector<size_t>;
+  auto unpriced = [](std::string_view source, std::string_view target) {
+    return unpriced_numbers(source, find_numbers(source, "en", false), target);
+  };
+  CHECK(unpriced("It was fined $5,000.", "Es wurde mit 5.000 $ bestraft.").empty());
+  CHECK(unpriced("It was fined $5,000.", "Es wurde mit 5.000 Dollar bestraft.").empty());
+  CHECK(unpriced("It was fined $5,000.", "Es wurde mit 5.000 US-Dollar bestraft.").empty());
+  CHECK(unpriced("It was fined $5,000.", "Es wurde mit 5.000 bestraft.") == V{0});  // the sign is lost
+  CHECK(missing("It was fined $5,000.", "Es wurde mit 5.000 bestraft.").empty());  // not the number
+  CHECK(unpriced_numbers("Es kostet 5,50 \xE2\x82\xAC.", find_numbers("Es kostet 5,50 \xE2\x82\xAC.", "de", false),
+                         "It costs 5.50 euros.").empty());
+  CHECK(unpriced("$21 million to $22 million", "21 bis 22 Millionen Dollar").empty());  // once for both
+  CHECK(unpriced("$5 or $10 and 3", "5 oder 10 und 3") == V{0, 1});
+  CHECK(unpriced("$5 or 10 \xC2\xA3", "5 $ oder 10") == V{1});  // each currency on its own
+  CHECK(unpriced("It costs 5 dollars.", "Es kostet 5.").empty());  // a name in the source is no sign
+  CHECK(unpriced("10 \xE2\x82\xAC or \xC2\xA3 3", "10 \xE2\x82\xAC oder 3") == V{1});  // after the number, a space between
+
+  auto restored = [](std::string source, std::string target, std::string from, std::string to, size_t fixed = 0) {
+    for (const auto& [at, sign] : currency_insertions(source, find_numbers(source, from, false), target, to, fixed))
+      target.insert(at, sign);
+    return target;
+  };
+  CHECK(restored("It costs $5.50 and 20% more.", "Es kostet 5,50 und 20% mehr.", "en", "de") == "Es kostet 5,50 $ und 20% mehr.");
+  CHECK(restored("It cost $5.50 more.", "Es kostet5,50 mehr.", "en", "de") == "Es kostet 5,50 $ mehr.");  // unglued
+  CHECK(restored("about $225 million", "etwa 225 Millionen", "en", "de") == "etwa 225 Millionen $");
+  CHECK(restored("$8.19 billion from $7.65 billion", "8,19 Milliarden von 7,65 Milliarden", "en", "de") ==
+        "8,19 Milliarden $ von 7,65 Milliarden $");
+  CHECK(restored("a $230-a-share bid", "ein 230-a-share-Gebot", "en", "de") == "ein $230-a-share-Gebot");
+  CHECK(restored("Bitte spende 100,00 $ heute.", "Please donate 100.00 today.", "de", "en") == "Please donate $100.00 today.");
+  CHECK(restored("Wir brauchen 10.000\xE2\x82\xAC mehr.", "We need more10,000.", "de", "en") ==
+        "We need more \xE2\x82\xAC" "10,000.");
+  CHECK(restored("It was fined $5,000.", "Es wurde mit 5.000 Dollar bestraft.", "en", "de") ==
+        "Es wurde mit 5.000 Dollar bestraft.");  // named: nothing to do
+  CHECK(restored("It cost $12.", "Es kostet.", "en", "de") == "Es kostet.");  // no number to put it by
+  CHECK(restored("It cost $12.", "Es kostet 12.", "en", "de", 11) == "Es kostet 12.");  // in a prefix: left
+  CHECK(restored("It cost $12.", "Es kostet 12.", "en", "fr") == "Es kostet 12.");  // other languages: left
+  CHECK(adds_currency("about $225 million", "etwa $225 Millionen Pfund"));  // a guessed currency
+  CHECK_FALSE(adds_currency("about $225 million", "etwa 225 Millionen US-Dollar"));
+  CHECK_FALSE(adds_currency("It weighs a pound.", "Es wiegt ein Pfund."));
 }
 
 TEST_CASE("localize_numbers: thousands and decimal separators swap between English and German") {
