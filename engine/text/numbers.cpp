@@ -145,30 +145,28 @@ const std::vector<Currency>& currencies() {
   return all;
 }
 
-// The currency written right before `begin` or right after `end` (one space between allowed), or
-// nullptr.
-const Currency* currency_of(std::string_view text, size_t begin, size_t end, size_t* sign_begin = nullptr,
-                            size_t* sign_end = nullptr) {
+// The currency whose sign is written right before `begin` or right after `end` of a number, one
+// space between allowed ("$5", "£ 3", "10 €"), or nullptr.
+const Currency* currency_of(std::string_view text, size_t begin, size_t end) {
   for (const Currency& c : currencies()) {
     const size_t n = c.sign.size();
     for (size_t gap : {size_t(0), size_t(1)}) {
-      if (gap && !(begin >= 1 && text[begin - 1] == ' ')) continue;
-      if (begin >= n + gap && text.substr(begin - gap - n, n) == c.sign) {
-        if (sign_begin) *sign_begin = begin - gap - n;
-        if (sign_end) *sign_end = end;
-        return &c;
-      }
-    }
-    for (size_t gap : {size_t(0), size_t(1)}) {
-      if (gap && !(end < text.size() && text[end] == ' ')) continue;
-      if (end + gap + n <= text.size() && text.substr(end + gap, n) == c.sign) {
-        if (sign_begin) *sign_begin = begin;
-        if (sign_end) *sign_end = end + gap + n;
-        return &c;
-      }
+      const bool spaced_before = gap == 0 || (begin >= 1 && text[begin - 1] == ' ');
+      if (spaced_before && begin >= n + gap && text.substr(begin - gap - n, n) == c.sign) return &c;
+      const bool spaced_after = gap == 0 || (end < text.size() && text[end] == ' ');
+      if (spaced_after && end + gap + n <= text.size() && text.substr(end + gap, n) == c.sign) return &c;
     }
   }
   return nullptr;
+}
+
+// Whether `text` holds the currency's sign or one of its names (once is enough: "$21 million to $22
+// million" -> "21 bis 22 Millionen Dollar").
+bool names(const Currency& c, std::string_view text) {
+  if (text.find(c.sign) != std::string_view::npos) return true;
+  const std::vector<std::string> words = lower_words(text);
+  return std::any_of(words.begin(), words.end(),
+                     [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); });
 }
 
 }  // namespace
@@ -256,18 +254,11 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
 
 std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
   std::vector<size_t> missing;
-  std::vector<std::string> words;  // read once, when a sign is short
   for (const Currency& c : currencies()) {
     std::vector<size_t> priced;
     for (size_t k = 0; k < numbers.size(); ++k)
       if (currency_of(source, numbers[k].first, numbers[k].second) == &c) priced.push_back(k);
-    if (priced.empty()) continue;
-    if (target.find(c.sign) != std::string_view::npos) continue;  // once is enough
-    if (words.empty()) words = lower_words(target);
-    if (std::any_of(words.begin(), words.end(),
-                    [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); }))
-      continue;
-    missing.insert(missing.end(), priced.begin(), priced.end());
+    if (!priced.empty() && !names(c, target)) missing.insert(missing.end(), priced.begin(), priced.end());
   }
   std::sort(missing.begin(), missing.end());
   return missing;
@@ -312,17 +303,8 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
 }
 
 bool adds_currency(std::string_view source, std::string_view target) {
-  const std::vector<std::string> source_words = lower_words(source), target_words = lower_words(target);
-  auto names = [](const Currency& c, const std::vector<std::string>& words) {
-    return std::any_of(words.begin(), words.end(),
-                       [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); });
-  };
-  for (const Currency& c : currencies()) {
-    const bool in_target = target.find(c.sign) != std::string_view::npos || names(c, target_words);
-    const bool in_source = source.find(c.sign) != std::string_view::npos || names(c, source_words);
-    if (in_target && !in_source) return true;
-  }
-  return false;
+  return std::any_of(currencies().begin(), currencies().end(),
+                     [&](const Currency& c) { return names(c, target) && !names(c, source); });
 }
 
 std::string localize_numbers(std::string_view text, const ByteSpans& spans, std::string_view from, std::string_view to) {
