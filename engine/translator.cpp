@@ -363,6 +363,9 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     // a currency sign the model left out goes back next to its amount ("für mehr als 180 $")
     for (const auto& [at, sign] : currency_insertions(s.source, source_numbers, s.target, numbers->to, fixed))
       insert_at(s.target, spans, at, sign);
+    // "at 6 p.m." -> "um 6 Uhr": German writes the 24-hour clock ("um 18 Uhr")
+    for (const HourEdit& edit : evening_hours(s.source, s.target, numbers->from, numbers->to, fixed))
+      replace_at(s.target, spans, edit.at, edit.length, edit.hour);
   }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;

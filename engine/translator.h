@@ -18,7 +18,8 @@
 //   model/transformer  tokens -> encoder output; decoder steps -> logits (+ cross-attention)
 //   search/            logits -> greedy / beam search hypotheses
 //   text/numbers       a sentence that lost a number -> translated again with it copied;
-//                      a currency sign left out -> put back by its amount
+//                      a currency sign left out -> put back by its amount;
+//                      "6 p.m." written "6 Uhr" -> "18 Uhr"
 //   text/word_alignment  cross-attention -> word-level alignments
 //
 // This header is opaque: it includes only the standard library and the small types it returns

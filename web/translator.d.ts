@@ -207,7 +207,9 @@ export interface TranslateOptions {
    * 2014" → "in June"). A sentence whose translation lacks one of its numbers is translated again
    * with the numbers it lost copied in, written the target language's way ("50,000"), and numbers
    * the model copied in the source's form are rewritten so ("1,234.56" in German: "1.234,56"); a
-   * currency sign the model left out goes back by its amount ("mehr als 180 $"). `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
+   * currency sign the model left out goes back by its amount ("mehr als 180 $"), and an English
+   * p.m. hour the model wrote as a morning one in German goes on the 24-hour clock ("um 18 Uhr").
+   * `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
    */
   rawNumbers?: boolean;
   /**

@@ -140,6 +140,16 @@ void drop_doubled_spaces(std::string& target, std::vector<std::pair<size_t, size
   }
 }
 
+void replace_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, size_t length,
+                const std::string& text) {
+  target.replace(at, length, text);
+  const long delta = long(text.size()) - long(length);
+  for (auto& s : spans)
+    for (size_t* p : {&s.first, &s.second})
+      if (*p >= at + length) *p = size_t(long(*p) + delta);
+      else if (*p > at) *p = std::min(*p, at + text.size());
+}
+
 void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, const std::string& text) {
   target.insert(at, text);
   for (auto& s : spans) {

@@ -50,6 +50,11 @@ void drop_doubled_spaces(std::string& target, std::vector<std::pair<size_t, size
 // after it (text the translator adds: a copied run, a currency sign).
 void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, const std::string& text);
 
+// Replaces `length` bytes of the target at byte `at` by `text`, inside one token (a number the
+// translator rewrites), and shifts the spans after it.
+void replace_at(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t at, size_t length,
+                const std::string& text);
+
 // The runs of visible characters in `source` that `deleted` says the tokenizer writes nothing for
 // (SentencePiece::normalizes_to_nothing; asked once per distinct non-ASCII character, never for
 // whitespace, control or invisible format characters such as U+200B, which are not text to keep):

@@ -104,6 +104,17 @@ class Numbers(unittest.TestCase):
             # the first translations lose a "$": else these cases no longer test the check
             self.assertTrue(any("$" not in b and "ollar" not in b for b in raw), raw)
 
+    def test_evening_hours_on_the_24_hour_clock(self):
+        # the en-de model writes most p.m. hours as morning ones ("at 7:30 p.m." -> "um 7:30 Uhr")
+        lines = ["The show begins at 7:30 p.m.", "We close at 11 pm.", "The store opens at 9 a.m. and closes at 6 p.m."]
+        expected = ["19:30", "23 Uhr", "18 Uhr"]
+        checked, raw = run("en-de", lines), run("en-de", lines, "--raw-numbers")
+        for line, hour, a in zip(lines, expected, checked):
+            with self.subTest(line=line):
+                self.assertIn(hour, a)
+        self.assertIn("9 Uhr", checked[2])  # a.m. stays
+        self.assertTrue(any(hour not in b for hour, b in zip(expected, raw)), raw)  # else the case tests nothing
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -109,6 +109,17 @@ TEST_CASE("drop_doubled_spaces: a lone space token before a token that starts wi
   CHECK(prefixed == "a  b");
 }
 
+TEST_CASE("replace_at: a rewritten number grows its token and shifts the spans after it") {
+  std::string target = "um 7 Uhr";  // "um", " 7", " Uhr"
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 2}, {2, 4}, {4, 8}};
+  nmt::replace_at(target, spans, 3, 1, "19");
+  CHECK(target == "um 19 Uhr");
+  CHECK(spans == std::vector<std::pair<size_t, size_t>>{{0, 2}, {2, 5}, {5, 9}});
+  nmt::replace_at(target, spans, 3, 2, "7");  // and shrinks it
+  CHECK(target == "um 7 Uhr");
+  CHECK(spans == std::vector<std::pair<size_t, size_t>>{{0, 2}, {2, 4}, {4, 8}});
+}
+
 TEST_CASE("translate(): U+FFFD, emoji and lone controls are never lost (fixture model)") {
   auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
   REQUIRE(loaded);
