@@ -69,10 +69,10 @@ inline constexpr OptionSpec seed{"seed", OptionKind::integer, 0, 0, 2147483647, 
 inline constexpr OptionSpec keep_case{"keep_case", OptionKind::flag, 0, 0, 1, true,
                                       "translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)"};
 // A sentence whose translation lost or changed one of its numbers is translated again with them
-// copied, a currency sign the model left out is put back and p.m. hours go on the 24-hour clock in
-// German (text/numbers.h); this leaves the model's first translation.
+// copied, a currency sign the model left out is put back and clock times get the right half of the
+// day (text/numbers.h, text/clock_times.h); this leaves the model's first translation.
 inline constexpr OptionSpec raw_numbers{"raw_numbers", OptionKind::flag, 0, 0, 1, true,
-                                        "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) putting back a currency sign it left out, and writing English p.m. hours on the 24-hour clock in German"};
+                                        "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators), putting back a currency sign it left out, and writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English)"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {

@@ -17,6 +17,7 @@
 #include "search/rerank.h"
 #include "search/sampling.h"
 #include "text/casing.h"
+#include "text/clock_times.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
 #include "text/segmenter.h"
@@ -363,9 +364,12 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     // a currency sign the model left out goes back next to its amount ("für mehr als 180 $")
     for (const auto& [at, sign] : currency_insertions(s.source, source_numbers, s.target, numbers->to, fixed))
       insert_at(s.target, spans, at, sign);
-    // "at 6 p.m." -> "um 6 Uhr": German writes the 24-hour clock ("um 18 Uhr")
-    for (const HourEdit& edit : evening_hours(s.source, s.target, numbers->from, numbers->to, fixed))
-      replace_at(s.target, spans, edit.at, edit.length, edit.hour);
+    // clock times with the wrong half of the day: "at 6 p.m." -> "um 6 Uhr" (German writes "um 18
+    // Uhr"), "um 9 Uhr" -> "at 9 p.m." (English "at 9 a.m.")
+    for (const TextEdit& edit : evening_hours(s.source, s.target, numbers->from, numbers->to, fixed))
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    for (const TextEdit& edit : english_clock_times(s.source, s.target, numbers->from, numbers->to, fixed))
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
   }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;

@@ -18,8 +18,9 @@
 //   model/transformer  tokens -> encoder output; decoder steps -> logits (+ cross-attention)
 //   search/            logits -> greedy / beam search hypotheses
 //   text/numbers       a sentence that lost a number -> translated again with it copied;
-//                      a currency sign left out -> put back by its amount;
-//                      "6 p.m." written "6 Uhr" -> "18 Uhr"
+//                      a currency sign left out -> put back by its amount
+//   text/clock_times   a time with the wrong half of the day -> written right ("6 p.m." written
+//                      "6 Uhr" -> "18 Uhr"; "um 8 Uhr" written "at 8 p.m." -> "at 8 a.m.")
 //   text/word_alignment  cross-attention -> word-level alignments
 //
 // This header is opaque: it includes only the standard library and the small types it returns

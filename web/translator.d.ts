@@ -207,8 +207,10 @@ export interface TranslateOptions {
    * 2014" → "in June"). A sentence whose translation lacks one of its numbers is translated again
    * with the numbers it lost copied in, written the target language's way ("50,000"), and numbers
    * the model copied in the source's form are rewritten so ("1,234.56" in German: "1.234,56"); a
-   * currency sign the model left out goes back by its amount ("mehr als 180 $"), and an English
-   * p.m. hour the model wrote as a morning one in German goes on the 24-hour clock ("um 18 Uhr").
+   * currency sign the model left out goes back by its amount ("mehr als 180 $"), and clock times
+   * get the right half of the day: an English p.m. hour the model wrote as a morning one in German
+   * goes on the 24-hour clock ("um 18 Uhr"), a German hour gets the right a.m. or p.m. in English
+   * ("um 8 Uhr" → "at 8 a.m.", not "8 p.m."; "19:30 Uhr" → "7:30 p.m.").
    * `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
    */
   rawNumbers?: boolean;

@@ -38,13 +38,6 @@ char32_t char_at(std::string_view text, size_t at) {
   return cp;
 }
 
-// "1,234.56" -> "123456"
-std::string digits_of(std::string_view number) {
-  std::string d;
-  for (char c : number)
-    if (digit(c)) d += c;
-  return d;
-}
 
 // A German ordinal: "2. Weltkrieg", "am 7. Oktober" (one or two digits, ". ", a word).
 bool german_ordinal(std::string_view text, size_t begin, size_t end) {
@@ -111,23 +104,6 @@ const std::vector<std::vector<std::string_view>>& number_words(std::string_view 
   return language == "en" ? en : language == "de" ? de : none;
 }
 
-// The target's words, ASCII letters lower-cased (a capital starts a sentence or a German noun).
-std::vector<std::string> lower_words(std::string_view text) {
-  std::vector<std::string> words(1);
-  for (size_t i = 0; i < text.size();) {
-    char32_t cp = 0;
-    const size_t length = decode_utf8(text, i, cp);
-    if (is_letter(cp)) {
-      for (size_t k = i; k < i + length; ++k)
-        words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
-    } else if (!words.back().empty()) {
-      words.emplace_back();
-    }
-    i += length;
-  }
-  if (words.back().empty()) words.pop_back();
-  return words;
-}
 
 // The currency signs whose loss changes what an amount means, with the names a translation may use
 // instead (lower case, as lower_words gives them: "US-Dollar" -> "us", "dollar").
@@ -170,6 +146,30 @@ bool names(const Currency& c, std::string_view text) {
 }
 
 }  // namespace
+
+std::string digits_of(std::string_view number) {
+  std::string d;
+  for (char c : number)
+    if (digit(c)) d += c;
+  return d;
+}
+
+std::vector<std::string> lower_words(std::string_view text) {
+  std::vector<std::string> words(1);
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const size_t length = decode_utf8(text, i, cp);
+    if (is_letter(cp)) {
+      for (size_t k = i; k < i + length; ++k)
+        words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+    } else if (!words.back().empty()) {
+      words.emplace_back();
+    }
+    i += length;
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
 
 ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip) {
   ByteSpans out;
@@ -299,79 +299,6 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
     }
   }
   std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  return out;
-}
-
-namespace {
-
-// The hour of a clock time "H" or "H:MM" / "H.MM" (1-2 digits), or -1.
-int clock_hour(std::string_view number) {
-  size_t n = 0;
-  while (n < number.size() && digit(number[n])) ++n;
-  const bool minutes = n < number.size();
-  if (n == 0 || n > 2 || (minutes && !(number.size() == n + 3 && (number[n] == ':' || number[n] == '.')))) return -1;
-  return std::stoi(std::string(number.substr(0, n)));
-}
-
-// Whether "a.m." / "p.m." (or "am" / "pm", any case, not inside a word) follows byte `end`.
-bool marked(std::string_view text, size_t end, char letter) {
-  if (end < text.size() && text[end] == ' ') ++end;
-  if (end + 2 > text.size() || std::tolower(static_cast<unsigned char>(text[end])) != letter) return false;
-  const char next = static_cast<char>(std::tolower(static_cast<unsigned char>(text[end + 1])));
-  if (next == '.') return end + 3 < text.size() && std::tolower(static_cast<unsigned char>(text[end + 2])) == 'm';
-  return next == 'm' && !is_letter(char_at(text, end + 2));
-}
-
-}  // namespace
-
-std::vector<HourEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
-                                    std::string_view to, size_t fixed) {
-  std::vector<HourEdit> out;
-  if (from != "en" || to != "de") return out;
-  // the source's p.m. hours 1-11 ("6 p.m.", "7:30pm", "11 PM"), and the first hour of a range
-  // that ends in one ("from 1 to 2 pm")
-  const ByteSpans numbers = find_numbers(source, "", true);
-  std::vector<bool> pm(numbers.size(), false), ranged(numbers.size(), false);
-  for (size_t k = numbers.size(); k-- > 0;) {
-    auto [b, e] = numbers[k];
-    const int hour = clock_hour(source.substr(b, e - b));
-    if (hour < 1 || hour > 11) continue;
-    if (marked(source, e, 'p')) {
-      pm[k] = true;
-    } else if (!marked(source, e, 'a') && k + 1 < numbers.size() && pm[k + 1] &&
-               hour <= clock_hour(source.substr(numbers[k + 1].first, numbers[k + 1].second - numbers[k + 1].first))) {
-      const std::string_view between = source.substr(e, numbers[k + 1].first - e);
-      for (std::string_view joint : {" to ", "-", " - ", "\xE2\x80\x93", " \xE2\x80\x93 ", " and "})
-        if (between == joint) pm[k] = ranged[k] = true;
-    }
-  }
-  const ByteSpans have = find_numbers(target, "", true);
-  std::vector<bool> used(have.size(), false);
-  for (size_t k = 0; k < numbers.size(); ++k) {
-    if (!pm[k]) continue;
-    const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
-    for (size_t t = 0; t < have.size(); ++t) {
-      auto [tb, te] = have[t];
-      if (used[t] || tb < fixed || digits_of(target.substr(tb, te - tb)) != digits_of(number)) continue;
-      const std::string_view written = target.substr(tb, te - tb);
-      const bool with_minutes = written.size() > 2 && (written[written.size() - 3] == ':' || written[written.size() - 3] == '.');
-      const std::string_view next = target.substr(te, 32);
-      // a time, not "6 Personen": " Uhr" or minutes, or the start of the range ("von 1 bis 2 Uhr")
-      const bool range_start = ranged[k] && (next.rfind(" bis ", 0) == 0 || next.rfind("-", 0) == 0 ||
-                                             next.rfind(" - ", 0) == 0 || next.rfind(" und ", 0) == 0 ||
-                                             next.rfind("\xE2\x80\x93", 0) == 0);
-      if (!with_minutes && !range_start && next.rfind(" Uhr", 0) != 0) continue;
-      used[t] = true;
-      const std::vector<std::string> words = lower_words(next);
-      const std::vector<std::string> evening = {"abends", "nachmittags", "nachts", "pm", "p"};  // already said
-      bool said = false;
-      for (size_t w = 0; w < words.size() && w < 3; ++w)
-        said = said || std::find(evening.begin(), evening.end(), words[w]) != evening.end();
-      if (!said) out.push_back({tb, written.size() - (with_minutes ? 3 : 0), std::to_string(clock_hour(number) + 12)});
-      break;
-    }
-  }
-  std::sort(out.begin(), out.end(), [](const HourEdit& x, const HourEdit& y) { return x.at > y.at; });
   return out;
 }
 

@@ -50,21 +50,6 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
                                                                std::string_view target, std::string_view to,
                                                                size_t fixed = 0);
 
-// English afternoon and evening hours that the German translation wrote as morning ones ("at 6 p.m."
-// -> "um 6 Uhr", "7:30 p.m." -> "7:30 Uhr"; the model does so for most of them): German writes the
-// 24-hour clock, so each such hour goes 12 up ("um 18 Uhr", "19:30 Uhr"). Returned as (byte offset,
-// hour length, new hour) edits of `target`, last first. The first hour of a range that ends in p.m.
-// counts too ("from 1 to 2 pm" -> "von 13 bis 14 Uhr"). Only from "en" to "de", only for a target
-// number with the hour's digits that reads as a time (before " Uhr", with minutes, or starting the
-// range) and has no word for the time of day after it ("abends"); the first `fixed` bytes (a
-// prefix) stay.
-struct HourEdit {
-  size_t at, length;
-  std::string hour;
-};
-std::vector<HourEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
-                                    std::string_view to, size_t fixed = 0);
-
 // Whether `target` names a currency (its sign or its name) that `source` has neither the sign nor the
 // name of: shown an amount as an unknown piece, the model guesses one ("$225 million" -> "$225
 // Millionen Pfund"; € and £ are unknown pieces in its training data).
@@ -84,5 +69,11 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
 // stay.
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed = 0);
+
+// "1,234.56" -> "123456"
+std::string digits_of(std::string_view number);
+
+// The words of `text` (runs of letters), ASCII letters lower-cased: "US-Dollar" -> "us", "dollar".
+std::vector<std::string> lower_words(std::string_view text);
 
 }  // namespace nmt

@@ -116,5 +116,18 @@ class Numbers(unittest.TestCase):
         self.assertTrue(any(hour not in b for hour, b in zip(expected, raw)), raw)  # else the case tests nothing
 
 
+    def test_german_times_get_the_right_half_of_the_day(self):
+        # the de-en model guesses a.m. or p.m. and copies German hours: "um 8 Uhr" -> "at 8 p.m."
+        lines = ["Wir treffen uns morgen um 8 Uhr am Bahnhof.", "Der Zug fährt um 19:30 Uhr ab.",
+                 "Die Geschäfte sind von 14 bis 16 Uhr geöffnet.", "Die Abstimmung findet heute um 12.00 Uhr statt."]
+        expected = ["8 a.m.", "7:30 p.m.", "2 to 4 p.m.", "12:00 p.m."]
+        checked, raw = run("de-en", lines), run("de-en", lines, "--raw-numbers")
+        for line, time, a in zip(lines, expected, checked):
+            with self.subTest(line=line):
+                self.assertIn(time, a)
+                self.assertNotRegex(a, r"\b(1[3-9]|2[0-3])\b", "no German hour is left")
+        self.assertTrue(sum(time not in b for time, b in zip(expected, raw)) >= 2, raw)  # else the case tests nothing
+
+
 if __name__ == "__main__":
     unittest.main()

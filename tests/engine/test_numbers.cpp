@@ -111,29 +111,6 @@ TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps
   CHECK_FALSE(adds_currency("It weighs a pound.", "Es wiegt ein Pfund."));
 }
 
-TEST_CASE("evening_hours: an English p.m. hour the German translation wrote as a morning one goes 12 up") {
-  auto fixed = [](std::string source, std::string target, std::string from = "en", std::string to = "de", size_t keep = 0) {
-    for (const HourEdit& edit : evening_hours(source, target, from, to, keep)) target.replace(edit.at, edit.length, edit.hour);
-    return target;
-  };
-  CHECK(fixed("We close at 11 pm.", "Wir schließen um 11 Uhr.") == "Wir schließen um 23 Uhr.");
-  CHECK(fixed("It begins at 7:30 p.m.", "Es beginnt um 7:30 Uhr.") == "Es beginnt um 19:30 Uhr.");
-  CHECK(fixed("It opens at 9 a.m. and closes at 6 p.m.", "Es öffnet um 9 Uhr und schließt um 6 Uhr.") ==
-        "Es öffnet um 9 Uhr und schließt um 18 Uhr.");  // a.m. stays
-  CHECK(fixed("At 6 PM on 6 March", "Am 6. März um 6 Uhr") == "Am 6. März um 18 Uhr");  // the time, not the date
-  CHECK(fixed("at 3 p.m.", "um 15 Uhr") == "um 15 Uhr");  // written right: nothing to do
-  CHECK(fixed("at 6 p.m.", "um 6 Uhr abends") == "um 6 Uhr abends");  // the time of day said in words
-  CHECK(fixed("at 12 p.m.", "um 12 Uhr") == "um 12 Uhr");  // noon
-  CHECK(fixed("6 people at 6 pm", "6 Personen") == "6 Personen");  // not a time
-  CHECK(fixed("at 6 p.m.", "um 6 Uhr", "en", "de", 8) == "um 6 Uhr");  // in a forced prefix
-  CHECK(fixed("um 6 Uhr", "at 6 p.m.", "de", "en") == "at 6 p.m.");  // English to German only
-  CHECK(fixed("The 6pmX model", "Das 6 Uhr Modell") == "Das 6 Uhr Modell");  // "pm" inside a word
-  CHECK(fixed("from 1 to 2 pm", "von 1 bis 2 Uhr") == "von 13 bis 14 Uhr");  // a range ending in p.m.
-  CHECK(fixed("from 10am to 4pm", "von 10 Uhr bis 4 Uhr") == "von 10 Uhr bis 16 Uhr");
-  CHECK(fixed("from 11 to 2 pm", "von 11 bis 2 Uhr") == "von 11 bis 14 Uhr");  // 11 before 2 p.m. is a.m.
-  CHECK(fixed("at about 8.00 PM", "gegen 800 Uhr") == "gegen 20 Uhr");  // the model's garbled form
-}
-
 TEST_CASE("localize_numbers: thousands and decimal separators swap between English and German") {
   CHECK(localized("$1,234.56 and 50,000 and 9.5 and 2019", "en", "de") == "$1.234,56 and 50.000 and 9,5 and 2019");
   CHECK(localized("1.234,56 Euro, 50.000 Besucher, 9,5 Prozent", "de", "en") == "1,234.56 Euro, 50,000 Besucher, 9.5 Prozent");

@@ -1,0 +1,271 @@
+// Clock times a translation must keep (clock_times.h).
+#include "text/clock_times.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "text/numbers.h"
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+char32_t char_at(std::string_view text, size_t at) {
+  char32_t cp = 0;
+  if (at < text.size()) decode_utf8(text, at, cp);
+  return cp;
+}
+
+// Words before an English clock time that make a bare number one ("at 6", "until 9").
+bool is_preposition(const std::string& word) {
+  for (std::string_view p : {"at", "from", "until", "till", "by", "around", "about", "before", "after", "since",
+                             "between", "to"})
+    if (word == p) return true;
+  return false;
+}
+
+// The hour of a clock time "H" or "H:MM" / "H.MM" (1-2 digits), or -1.
+int clock_hour(std::string_view number) {
+  size_t n = 0;
+  while (n < number.size() && digit(number[n])) ++n;
+  const bool minutes = n < number.size();
+  if (n == 0 || n > 2 || (minutes && !(number.size() == n + 3 && (number[n] == ':' || number[n] == '.')))) return -1;
+  return std::stoi(std::string(number.substr(0, n)));
+}
+
+// Whether "a.m." / "p.m." (or "am" / "pm", any case, not inside a word) follows byte `end`.
+bool marked(std::string_view text, size_t end, char letter) {
+  if (end < text.size() && text[end] == ' ') ++end;
+  if (end + 2 > text.size() || std::tolower(static_cast<unsigned char>(text[end])) != letter) return false;
+  const char next = static_cast<char>(std::tolower(static_cast<unsigned char>(text[end + 1])));
+  if (next == '.') return end + 3 < text.size() && std::tolower(static_cast<unsigned char>(text[end + 2])) == 'm';
+  return next == 'm' && !is_letter(char_at(text, end + 2));
+}
+
+
+// A clock time as written: "19", "7:30", "20.15", "05.00" (an hour of 1-2 digits, and minutes).
+struct Clock {
+  int hour = -1, minute = 0;
+  bool minutes = false;
+};
+
+Clock read_clock(std::string_view number) {
+  Clock c;
+  size_t n = 0;
+  while (n < number.size() && digit(number[n])) ++n;
+  if (n == 0 || n > 2) return c;
+  if (n < number.size()) {
+    if (!(number.size() == n + 3 && (number[n] == ':' || number[n] == '.') && digit(number[n + 1]) && digit(number[n + 2])))
+      return c;
+    c.minutes = true;
+    c.minute = std::stoi(std::string(number.substr(n + 1)));
+    if (c.minute > 59) return c;
+  }
+  c.hour = std::stoi(std::string(number.substr(0, n)));
+  return c;
+}
+
+// What follows an English clock number: its mark and where the mark ends.
+enum class Mark { none, am, pm, oclock, uhr };
+struct MarkAfter {
+  Mark mark = Mark::none;
+  size_t end;
+};
+
+MarkAfter mark_after(std::string_view text, size_t end) {
+  MarkAfter m{Mark::none, end};
+  if (marked(text, end, 'a') || marked(text, end, 'p')) {
+    size_t at = end + (text[end] == ' ' ? 1 : 0);
+    m.mark = std::tolower(static_cast<unsigned char>(text[at])) == 'a' ? Mark::am : Mark::pm;
+    if (text[at + 1] == '.') {  // "p.m." (or "p.m" before a space or the end)
+      at += 3;
+      if (at < text.size() && text[at] == '.') ++at;
+    } else {  // "pm"
+      at += 2;
+    }
+    m.end = at;
+    return m;
+  }
+  for (auto [word, mark] : {std::pair<std::string_view, Mark>{" o'clock", Mark::oclock},
+                            {" o\xE2\x80\x99" "clock", Mark::oclock}, {" clock", Mark::oclock},
+                            {" Uhr", Mark::uhr}})
+    if (text.substr(end, word.size()) == word && !is_letter(char_at(text, end + word.size()))) {
+      m.mark = mark;
+      m.end = end + word.size();
+    }
+  return m;
+}
+
+// The words of up to `bytes` bytes of `text` before byte `at` (cut at a character's start).
+std::vector<std::string> words_before(std::string_view text, size_t at, size_t bytes) {
+  size_t start = at > bytes ? at - bytes : 0;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  return lower_words(text.substr(start, at - start));
+}
+
+bool contains_any(const std::vector<std::string>& words, std::initializer_list<std::string_view> parts) {
+  for (const std::string& w : words)
+    for (std::string_view p : parts)
+      if (w.find(p) != std::string::npos) return true;
+  return false;
+}
+
+// A German clock time of the source and the half of the day it means.
+struct GermanTime {
+  int hour, minute;  // 0-23, on the 24-hour clock
+  bool minutes;
+  bool range_start;  // "von 14 bis 16 Uhr": this is 14
+  bool evening_said;  // "um 8 Uhr abends", "Sonntagabend um 8 Uhr"
+  bool pm() const { return hour >= 12 || evening_said; }
+  int hour12() const { return hour % 12 == 0 ? 12 : hour % 12; }
+};
+
+// Where a range goes on after its first hour: " bis ", "-", " und " ("zwischen 11 und 18 Uhr").
+size_t range_joint(std::string_view text, size_t at, std::initializer_list<std::string_view> joints) {
+  for (std::string_view j : joints)
+    if (text.substr(at, j.size()) == j) return j.size();
+  return 0;
+}
+
+std::vector<GermanTime> german_times(std::string_view source, const ByteSpans& numbers) {
+  std::vector<GermanTime> out(numbers.size(), GermanTime{-1, 0, false, false, false});
+  for (size_t k = numbers.size(); k-- > 0;) {
+    auto [b, e] = numbers[k];
+    const Clock c = read_clock(source.substr(b, e - b));
+    if (c.hour < 0 || c.hour > 23) continue;
+    size_t after = e;
+    const bool uhr = source.substr(e, 4) == " Uhr" && !is_letter(char_at(source, e + 4));
+    if (uhr) after = e + 4;
+    bool range_start = false;
+    if (k + 1 < numbers.size() && out[k + 1].hour >= 0) {
+      const size_t joint = range_joint(source, after, {" bis ", " - ", "-", " \xE2\x80\x93 ", "\xE2\x80\x93", " und "});
+      range_start = joint > 0 && after + joint == numbers[k + 1].first;
+    }
+    if (!uhr && !range_start) continue;
+    GermanTime t{c.hour, c.minute, c.minutes, range_start, false};
+    if (c.hour >= 1 && c.hour <= 11) {
+      // the time of day in words: two words after the time ("8 Uhr abends") or three before it
+      std::vector<std::string> near = words_before(source, b, 40);
+      if (near.size() > 3) near.erase(near.begin(), near.end() - 3);
+      std::vector<std::string> next = lower_words(source.substr(after, 40));
+      if (next.size() > 2) next.resize(2);
+      near.insert(near.end(), next.begin(), next.end());
+      t.evening_said = contains_any(near, {"abend", "nachmittag"}) ||
+                       (c.hour >= 6 && contains_any(near, {"nacht"})) || (c.hour <= 4 && contains_any(near, {"mittag"}));
+      if (range_start && out[k + 1].evening_said && c.hour <= out[k + 1].hour) t.evening_said = true;
+    }
+    out[k] = t;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
+                                    std::string_view to, size_t fixed) {
+  std::vector<TextEdit> out;
+  if (from != "en" || to != "de") return out;
+  // the source's p.m. hours 1-11 ("6 p.m.", "7:30pm", "11 PM"), and the first hour of a range
+  // that ends in one ("from 1 to 2 pm")
+  const ByteSpans numbers = find_numbers(source, "", true);
+  std::vector<bool> pm(numbers.size(), false), ranged(numbers.size(), false);
+  for (size_t k = numbers.size(); k-- > 0;) {
+    auto [b, e] = numbers[k];
+    const int hour = clock_hour(source.substr(b, e - b));
+    if (hour < 1 || hour > 11) continue;
+    if (marked(source, e, 'p')) {
+      pm[k] = true;
+    } else if (!marked(source, e, 'a') && k + 1 < numbers.size() && pm[k + 1] &&
+               hour <= clock_hour(source.substr(numbers[k + 1].first, numbers[k + 1].second - numbers[k + 1].first))) {
+      const std::string_view between = source.substr(e, numbers[k + 1].first - e);
+      for (std::string_view joint : {" to ", "-", " - ", "\xE2\x80\x93", " \xE2\x80\x93 ", " and "})
+        if (between == joint) pm[k] = ranged[k] = true;
+    }
+  }
+  const ByteSpans have = find_numbers(target, "", true);
+  std::vector<bool> used(have.size(), false);
+  for (size_t k = 0; k < numbers.size(); ++k) {
+    if (!pm[k]) continue;
+    const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
+    for (size_t t = 0; t < have.size(); ++t) {
+      auto [tb, te] = have[t];
+      if (used[t] || tb < fixed || digits_of(target.substr(tb, te - tb)) != digits_of(number)) continue;
+      const std::string_view written = target.substr(tb, te - tb);
+      const bool with_minutes = written.size() > 2 && (written[written.size() - 3] == ':' || written[written.size() - 3] == '.');
+      const std::string_view next = target.substr(te, 32);
+      // a time, not "6 Personen": " Uhr" or minutes, or the start of the range ("von 1 bis 2 Uhr")
+      const bool range_start = ranged[k] && (next.rfind(" bis ", 0) == 0 || next.rfind("-", 0) == 0 ||
+                                             next.rfind(" - ", 0) == 0 || next.rfind(" und ", 0) == 0 ||
+                                             next.rfind("\xE2\x80\x93", 0) == 0);
+      if (!with_minutes && !range_start && next.rfind(" Uhr", 0) != 0) continue;
+      used[t] = true;
+      const std::vector<std::string> words = lower_words(next);
+      const std::vector<std::string> evening = {"abends", "nachmittags", "nachts", "pm", "p"};  // already said
+      bool said = false;
+      for (size_t w = 0; w < words.size() && w < 3; ++w)
+        said = said || std::find(evening.begin(), evening.end(), words[w]) != evening.end();
+      if (!said) out.push_back({tb, written.size() - (with_minutes ? 3 : 0), std::to_string(clock_hour(number) + 12)});
+      break;
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
+  return out;
+}
+
+
+std::vector<TextEdit> english_clock_times(std::string_view source, std::string_view target, std::string_view from,
+                                          std::string_view to, size_t fixed) {
+  std::vector<TextEdit> out;
+  if (from != "de" || to != "en") return out;
+  const ByteSpans numbers = find_numbers(source, "", true);
+  const std::vector<GermanTime> times = german_times(source, numbers);
+  const ByteSpans have = find_numbers(target, "", true);
+  std::vector<bool> used(have.size(), false);
+  for (size_t k = 0; k < times.size(); ++k) {
+    const GermanTime& time = times[k];
+    if (time.hour < 0) continue;
+    for (size_t t = 0; t < have.size(); ++t) {
+      auto [tb, te] = have[t];
+      if (used[t] || tb < fixed) continue;
+      const Clock c = read_clock(target.substr(tb, te - tb));
+      const bool same_minutes = c.minutes ? c.minute == time.minute : time.minute == 0;
+      if (c.hour < 0 || !same_minutes || (c.hour != time.hour && c.hour != time.hour12())) continue;
+      const MarkAfter m = mark_after(target, te);
+      const size_t range = time.range_start ? range_joint(target, m.end, {" to ", " - ", "-", " \xE2\x80\x93 ",
+                                                                         "\xE2\x80\x93", " and ", " until ", " till "})
+                                            : 0;
+      const std::vector<std::string> before = words_before(target, tb, 12);
+      const bool after_preposition = tb > 0 && target[tb - 1] == ' ' && !before.empty() && is_preposition(before.back());
+      // a time, not "6 people"
+      if (m.mark == Mark::none && !c.minutes && range == 0 && !after_preposition) continue;
+      used[t] = true;
+      // "2 to 4 p.m.": the first hour of a range in the same half as its end has no mark of its own;
+      // "11 a.m. to 6 p.m." needs both
+      const bool ranged = range > 0 && k + 1 < times.size() && times[k + 1].hour >= 0;
+      const bool mark = !(ranged && times[k + 1].pm() == time.pm());
+      // as written in the German way, without a mark ("at 9:30", "at 7 o'clock"): it says the same
+      const bool evening_in_words =
+          contains_any(lower_words(target.substr(m.end, 24)), {"evening", "afternoon", "night", "tonight"});
+      const bool twelve_hour_reading = c.hour == time.hour12() && (time.hour == c.hour || evening_in_words);
+      if ((m.mark == Mark::none || m.mark == Mark::oclock) && twelve_hour_reading && !(ranged && mark)) break;
+      std::string written = std::to_string(time.hour12());
+      if (c.minutes) written += ":" + std::string(time.minute < 10 ? "0" : "") + std::to_string(time.minute);
+      size_t end = te;
+      if (mark) {
+        written += time.pm() ? " p.m." : " a.m.";
+        end = m.end;
+        if (end < target.size() && target[end] == '.') written.pop_back();  // the sentence's full stop ends it
+      } else if (m.mark != Mark::none) {
+        end = m.end;
+      }
+      if (target.substr(tb, end - tb) != written) out.push_back({tb, end - tb, written});
+      break;
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
+  return out;
+}
+
+}  // namespace nmt

@@ -1,0 +1,44 @@
+// Clock times a translation must keep. German writes the 24-hour clock ("um 19:30 Uhr"), English
+// the 12-hour one with a.m. and p.m. ("at 7:30 p.m."), and the model mixes the two up: it copies
+// the digits and guesses the half of the day. en-de wrote most English p.m. hours as morning ones
+// ("at 6 p.m." -> "um 6 Uhr"); de-en guesses "p.m." for morning hours ("um 9 Uhr" -> "at 9 p.m.",
+// "um 6 Uhr" -> "at 6:00 p.m."), "a.m." for noon ("12.00 Uhr" -> "12:00 a.m.") and keeps German
+// hours beside a p.m. ("23 Uhr" -> "23 p.m."): a time off by 12 hours, which no check of the digits
+// can see. Each function returns edits of the target; applying them is the caller's work.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nmt {
+
+// Replace `length` bytes of the target at byte `at` with `text`.
+struct TextEdit {
+  size_t at, length;
+  std::string text;
+};
+
+// English afternoon and evening hours that the German translation wrote as morning ones ("at 6 p.m."
+// -> "um 6 Uhr", "7:30 p.m." -> "7:30 Uhr"): each such hour goes 12 up ("um 18 Uhr", "19:30 Uhr").
+// The edits replace the hour alone, last first. The first hour of a range that ends in p.m. counts
+// too ("from 1 to 2 pm" -> "von 13 bis 14 Uhr"). Only from "en" to "de", only for a target number
+// with the hour's digits that reads as a time (before " Uhr", with minutes, or starting the range)
+// and has no word for the time of day after it ("abends"); the first `fixed` bytes (a prefix) stay.
+std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
+                                    std::string_view to, size_t fixed = 0);
+
+// German clock times ("um 19:30 Uhr", "von 14 bis 16 Uhr", "um 8 Uhr abends") that the English
+// translation wrote with the wrong half of the day or on the 24-hour clock beside a mark ("7:30",
+// "14 to 16 p.m.", "9 p.m.", "23 p.m."), written the English way: "7:30 p.m.", "2 to 4 p.m.",
+// "9 a.m.", "11 p.m.". A German hour 0-11 is a morning one unless a word for the afternoon,
+// evening or night is said beside it ("um 8 Uhr abends", "Sonntagabend um 8 Uhr"); 12 is noon.
+// A target hour the model wrote as the German one, without a mark ("at 9:30", "at 7 o'clock"),
+// stays. Only from "de" to "en", only for a target number with the time's hour (either clock) and
+// minutes that reads as a time (a mark after it, minutes, a range, or "at"/"from"/"until"... before
+// it); the edits replace the number and its mark, last first; the first `fixed` bytes stay.
+std::vector<TextEdit> english_clock_times(std::string_view source, std::string_view target, std::string_view from,
+                                          std::string_view to, size_t fixed = 0);
+
+}  // namespace nmt

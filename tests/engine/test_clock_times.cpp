@@ -1,0 +1,85 @@
+// Tests of clock times a translation must keep (engine/text/clock_times.h): English p.m. hours on
+// the German 24-hour clock, and German times written the English way with a.m. and p.m.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "text/clock_times.h"
+
+using namespace nmt;
+
+namespace {
+
+using EditsFn = std::vector<TextEdit> (*)(std::string_view, std::string_view, std::string_view, std::string_view, size_t);
+
+std::string edited(EditsFn edits, const std::string& source, std::string target, const std::string& from,
+                   const std::string& to, size_t keep = 0) {
+  for (const TextEdit& edit : edits(source, target, from, to, keep)) target.replace(edit.at, edit.length, edit.text);
+  return target;
+}
+
+}  // namespace
+
+TEST_CASE("evening_hours: an English p.m. hour the German translation wrote as a morning one goes 12 up") {
+  auto fixed = [](std::string source, std::string target, std::string from = "en", std::string to = "de", size_t keep = 0) {
+    return edited(evening_hours, source, target, from, to, keep);
+  };
+  CHECK(fixed("We close at 11 pm.", "Wir schließen um 11 Uhr.") == "Wir schließen um 23 Uhr.");
+  CHECK(fixed("It begins at 7:30 p.m.", "Es beginnt um 7:30 Uhr.") == "Es beginnt um 19:30 Uhr.");
+  CHECK(fixed("It opens at 9 a.m. and closes at 6 p.m.", "Es öffnet um 9 Uhr und schließt um 6 Uhr.") ==
+        "Es öffnet um 9 Uhr und schließt um 18 Uhr.");  // a.m. stays
+  CHECK(fixed("At 6 PM on 6 March", "Am 6. März um 6 Uhr") == "Am 6. März um 18 Uhr");  // the time, not the date
+  CHECK(fixed("at 3 p.m.", "um 15 Uhr") == "um 15 Uhr");  // written right: nothing to do
+  CHECK(fixed("at 6 p.m.", "um 6 Uhr abends") == "um 6 Uhr abends");  // the time of day said in words
+  CHECK(fixed("at 12 p.m.", "um 12 Uhr") == "um 12 Uhr");  // noon
+  CHECK(fixed("6 people at 6 pm", "6 Personen") == "6 Personen");  // not a time
+  CHECK(fixed("at 6 p.m.", "um 6 Uhr", "en", "de", 8) == "um 6 Uhr");  // in a forced prefix
+  CHECK(fixed("um 6 Uhr", "at 6 p.m.", "de", "en") == "at 6 p.m.");  // English to German only
+  CHECK(fixed("The 6pmX model", "Das 6 Uhr Modell") == "Das 6 Uhr Modell");  // "pm" inside a word
+  CHECK(fixed("from 1 to 2 pm", "von 1 bis 2 Uhr") == "von 13 bis 14 Uhr");  // a range ending in p.m.
+  CHECK(fixed("from 10am to 4pm", "von 10 Uhr bis 4 Uhr") == "von 10 Uhr bis 16 Uhr");
+  CHECK(fixed("from 11 to 2 pm", "von 11 bis 2 Uhr") == "von 11 bis 14 Uhr");  // 11 before 2 p.m. is a.m.
+  CHECK(fixed("at about 8.00 PM", "gegen 800 Uhr") == "gegen 20 Uhr");  // the model's garbled form
+}
+
+TEST_CASE("english_clock_times: a German clock time goes into English with the right half of the day") {
+  auto fixed = [](std::string source, std::string target, std::string from = "de", std::string to = "en", size_t keep = 0) {
+    return edited(english_clock_times, source, target, from, to, keep);
+  };
+  // the model's guesses, as measured on German news
+  CHECK(fixed("Wir treffen uns um 8 Uhr am Bahnhof.", "We meet at the station at 8 p.m.") == "We meet at the station at 8 a.m.");
+  CHECK(fixed("Um 6 Uhr waren 3.000 Menschen dort.", "At 6:00 p.m., 3,000 people were there.") ==
+        "At 6:00 a.m., 3,000 people were there.");
+  CHECK(fixed("Die Abstimmung findet um 12.00 Uhr statt.", "The vote takes place at 12:00 a.m.") ==
+        "The vote takes place at 12:00 p.m.");
+  CHECK(fixed("Er kam gegen 13 Uhr.", "He came at about 13 p.m.") == "He came at about 1 p.m.");
+  CHECK(fixed("Am Freitag (18.30 Uhr) spielt er.", "On Friday (18:30 p.m.) he plays.") == "On Friday (6:30 p.m.) he plays.");
+  CHECK(fixed("Der Zug fährt um 19:30 Uhr ab.", "The train leaves at 7:30.") == "The train leaves at 7:30 p.m.");
+  CHECK(fixed("Der Zug fährt um 19:30 Uhr ab.", "The train leaves at 7:30 today") == "The train leaves at 7:30 p.m. today");
+  CHECK(fixed("Es begann um 20.15 Uhr.", "It started at 20.15 p.m.") == "It started at 8:15 p.m.");
+  CHECK(fixed("gegen 00.20 Uhr", "at 00.20 p.m.") == "at 12:20 a.m.");
+  CHECK(fixed("um 19 Uhr", "at 19 Uhr") == "at 7 p.m.");
+  CHECK(fixed("um 19 Uhr", "at 7 o'clock") == "at 7 p.m.");
+  // ranges: one mark where both hours share the half of the day, else one each
+  CHECK(fixed("Gehandelt wird von 14 bis 16 Uhr.", "Trade is from 14 to 16 p.m.") == "Trade is from 2 to 4 p.m.");
+  CHECK(fixed("zwischen 11 und 18 Uhr", "between 11 and 6 p.m.") == "between 11 a.m. and 6 p.m.");
+  CHECK(fixed("von 10 Uhr bis 16 Uhr", "from 10 to 16") == "from 10 a.m. to 4 p.m.");
+  // the time of day said in words
+  CHECK(fixed("um 8 Uhr abends", "at 8 a.m.") == "at 8 p.m.");
+  CHECK(fixed("Am Sonntagabend um 8 Uhr", "On Sunday evening at 8 a.m.") == "On Sunday evening at 8 p.m.");
+  CHECK(fixed("um 3 Uhr nachts", "at 3 p.m.") == "at 3 a.m.");
+  CHECK(fixed("um 19 Uhr", "at 7 o'clock in the evening") == "at 7 o'clock in the evening");
+  // right, or said the German way without a mark: nothing to do
+  CHECK(fixed("um 21 Uhr", "at 9 p.m.") == "at 9 p.m.");
+  CHECK(fixed("um 9.30 Uhr", "at 9:30") == "at 9:30");
+  CHECK(fixed("um 7 Uhr", "at 7 o'clock") == "at 7 o'clock");
+  CHECK(fixed("um 9 Uhr", "at 9 a.m.") == "at 9 a.m.");
+  // not a time, in a forced prefix, or another direction
+  CHECK(fixed("6 Personen kamen um 6 Uhr", "6 people came") == "6 people came");
+  CHECK(fixed("Sie gewann 6:1 um 18 Uhr", "She won 6:1 at 6 p.m.") == "She won 6:1 at 6 p.m.");
+  CHECK(fixed("um 9 Uhr", "at 9 p.m.", "de", "en", 10) == "at 9 p.m.");
+  CHECK(fixed("at 9 a.m.", "um 9 Uhr", "en", "de") == "um 9 Uhr");
+  CHECK(fixed("um 25 Uhr", "at 25 p.m.") == "at 25 p.m.");  // no such hour
+  CHECK(fixed("um 9 Uhr", "at 9 pm") == "at 9 a.m.");
+  CHECK(fixed("um 9 Uhr", "at 9pm.") == "at 9 a.m.");
+}
