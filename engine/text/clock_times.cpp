@@ -223,6 +223,7 @@ std::vector<TextEdit> english_clock_times(std::string_view source, std::string_v
   const std::vector<GermanTime> times = german_times(source, numbers);
   const ByteSpans have = find_numbers(target, "", true);
   std::vector<bool> used(have.size(), false);
+  size_t range_end_at = std::string_view::npos;  // where the target's range goes on ("9 a.m.-18")
   for (size_t k = 0; k < times.size(); ++k) {
     const GermanTime& time = times[k];
     if (time.hour < 0) continue;
@@ -239,8 +240,9 @@ std::vector<TextEdit> english_clock_times(std::string_view source, std::string_v
       const std::vector<std::string> before = words_before(target, tb, 12);
       const bool after_preposition = tb > 0 && target[tb - 1] == ' ' && !before.empty() && is_preposition(before.back());
       // a time, not "6 people"
-      if (m.mark == Mark::none && !c.minutes && range == 0 && !after_preposition) continue;
+      if (m.mark == Mark::none && !c.minutes && range == 0 && !after_preposition && tb != range_end_at) continue;
       used[t] = true;
+      range_end_at = range > 0 ? m.end + range : std::string_view::npos;
       // "2 to 4 p.m.": the first hour of a range in the same half as its end has no mark of its own;
       // "11 a.m. to 6 p.m." needs both
       const bool ranged = range > 0 && k + 1 < times.size() && times[k + 1].hour >= 0;

@@ -64,6 +64,7 @@ TEST_CASE("english_clock_times: a German clock time goes into English with the r
   CHECK(fixed("Gehandelt wird von 14 bis 16 Uhr.", "Trade is from 14 to 16 p.m.") == "Trade is from 2 to 4 p.m.");
   CHECK(fixed("zwischen 11 und 18 Uhr", "between 11 and 6 p.m.") == "between 11 a.m. and 6 p.m.");
   CHECK(fixed("von 10 Uhr bis 16 Uhr", "from 10 to 16") == "from 10 a.m. to 4 p.m.");
+  CHECK(fixed("Mo-Fr 9-18 Uhr", "Mon-Fri 9-18.") == "Mon-Fri 9 a.m.-6 p.m.");  // the end of a range without a mark
   // the time of day said in words
   CHECK(fixed("um 8 Uhr abends", "at 8 a.m.") == "at 8 p.m.");
   CHECK(fixed("Am Sonntagabend um 8 Uhr", "On Sunday evening at 8 a.m.") == "On Sunday evening at 8 p.m.");

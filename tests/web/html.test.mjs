@@ -55,6 +55,10 @@ test('HTML through a translator that keeps every word gives the same document ba
     '<div><h1>Title</h1>\n<p>One. Two! Three?</p><p>Line one<br>line two<br/>\n  line three</p></div>',
     '<p>Run <code>npm install</code> first, then <kbd>Ctrl</kbd>.</p><pre>  keep\n   this  </pre>',
     '<!DOCTYPE html><html><head><meta charset=utf-8><script>var a = "<b>x</b>";</script></head><body><p>Hi<!-- c --> there.</p></body></html>',
+    // an element without words at the start or end of an inline one stays inside it (a logo in its
+    // link, an input in its label: outside, the label no longer works it)
+    '<p><label>Your name <input type="text"></label></p><p><label><input type="checkbox"> Remember me</label> please.</p>',
+    '<p><a href="/"><img src="logo.png" alt="Logo"> Home page</a> and <a href="/x">more<!-- c --></a>.</p>',
   ];
   for (const html of docs) {
     const r = await translateHtml(t, html);
@@ -86,6 +90,10 @@ test('HTML through a translator that reverses words: elements move with their wo
   assert.equal(r.attributes, 2);
   r = await translateHtml(t, '<p>use <code>npm install</code> now.</p>');
   assert.equal(r.text, '<p>. now <code>npm install</code> use</p>', 'atomic element kept whole, its words not repeated');
+  r = await translateHtml(t, '<p><a href="/"><img src="logo.png"> Home page</a> and more.</p>');
+  assert.equal(r.text, '<p>. more and <a href="/"><img src="logo.png"> page Home</a></p>', 'the image stays at the start of its link');
+  r = await translateHtml(t, '<p><label>Your name <input type="text"></label> now.</p>');
+  assert.equal(r.text, '<p>. now <label>name <input type="text"> Your</label></p>', 'the input stays in its label, after the word before it');
   r = await translateHtml(t, '<p><b>One two.</b> <i>Three four.</i></p>');
   assert.equal(r.text, '<p><b>. two One</b> <i>. four Three</i></p>', 'sentences of one block');
 });

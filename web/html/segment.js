@@ -17,7 +17,10 @@
  *   whole, and the element lands on the first target word aligned to it (target words that repeat
  *   its words, or are hard-aligned to them, i.e. translate what it keeps, are dropped);
  * - elements without text (img, input, svg, an empty span, …) and comments land after the target
- *   word aligned to the source word before them.
+ *   word aligned to the source word before them, inside the inline elements they were in ("<a><img>
+ *   Home</a>" keeps the logo in its link; "<label>Name <input></label>" the input in its label):
+ *   one at the start of its element goes before the element's first target word if the words moved
+ *   away, one at the end after its last.
  */
 import { VOID } from './tokenize.js';
 
@@ -211,7 +214,7 @@ export function buildSegment(nodes, a, memo = new Map()) {
       charStack.pop();
       wsRaw.delete(text.length);
     }
-    zeros.push({ node, pos: text.length });
+    zeros.push({ node, pos: text.length, stack });
     if (!text.endsWith('\n')) {
       wsRaw.set(text.length, ''); // the <br> itself writes no whitespace; what follows it is kept
       text += '\n';
@@ -225,14 +228,14 @@ export function buildSegment(nodes, a, memo = new Map()) {
       return;
     }
     if (kind !== 'element') {
-      zeros.push({ node, pos: text.length });
+      zeros.push({ node, pos: text.length, stack });
       return;
     }
     const k = classify(node, a, memo);
     if (k === 'br') {
       addBreak(node, stack);
     } else if (k === 'zero' || k === 'skip' || k === 'block') {
-      zeros.push({ node, pos: text.length });
+      zeros.push({ node, pos: text.length, stack });
     } else if (k === 'atomic') {
       const start = text.length;
       addText(textContent(node, a), stack);
@@ -241,7 +244,7 @@ export function buildSegment(nodes, a, memo = new Map()) {
         const s = start + (inner.length - inner.trimStart().length);
         const e = text.length - (inner.length - inner.trimEnd().length);
         atomics.push({ node, start: s, end: e, words: new Set(inner.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) });
-      } else zeros.push({ node, pos: start });
+      } else zeros.push({ node, pos: start, stack });
     } else { // inline
       const rec = { node, parent, children: [], start: text.length, end: text.length, stack: null };
       rec.stack = [...stack, rec];
@@ -254,7 +257,7 @@ export function buildSegment(nodes, a, memo = new Map()) {
         zeros.length = mark.zeros;
         atomics.length = mark.atomics;
         elements.length = mark.elements;
-        zeros.push({ node, pos: mark.text });
+        zeros.push({ node, pos: mark.text, stack });
         return;
       }
       elements.push(rec);
@@ -514,7 +517,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     if (!anchored.has(key)) anchored.set(key, []);
     anchored.get(key).push(item);
   };
-  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter });
+  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, home: z.stack, pos: z.pos });
   for (const r of lost) addAnchor(r.start, { node: r.node, empty: true });
   // Atomic elements: at their first aligned target word, or where they stood.
   const atomicAt = new Map();
@@ -604,21 +607,52 @@ export function placeSegment(seg, sentences, placement = 'span') {
   });
   sourceGap(pos, seg.text.length);
 
-  // 6. Text between words goes inside what both sides are inside.
-  let prev = [];
-  for (let i = 0; i < pieces.length; i++) {
-    if (pieces[i].stack) {
-      prev = pieces[i].stack;
-      continue;
-    }
+  // 6. An image, input or comment stays inside the elements it was in that are open on either side
+  // of it ("<label>Name <input></label>" keeps the input in the label); then text between words goes
+  // inside what both sides are inside.
+  const around = (i) => {
+    let prev = [];
     let next = [];
-    for (let j = i + 1; j < pieces.length; j++) {
-      if (pieces[j].stack) {
-        next = pieces[j].stack;
-        break;
-      }
-    }
+    for (let j = i - 1; j >= 0; j--) if (pieces[j].stack) { prev = pieces[j].stack; break; }
+    for (let j = i + 1; j < pieces.length; j++) if (pieces[j].stack) { next = pieces[j].stack; break; }
+    return [prev, next];
+  };
+  // One whose neighbours' words moved away from its element ("<a><img> Home page</a>", the words
+  // reordered) goes to that element's first word (it stood at the element's start) or its last.
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    const r = !p.stack && p.home && !p.moved ? p.home.filter((x) => range.has(x)).pop() : null;
+    if (!r) continue;
+    const [prev, next] = around(i);
+    if (prev.includes(r) || next.includes(r) || !pieces.some((q) => q.stack && q.stack.includes(r))) continue;
+    const atStart = !/\S/.test(seg.text.slice(r.start, p.pos));
+    pieces.splice(i, 1);
+    // the space it leaves at the start, or beside another space, goes too
+    if (pieces[i] && /^\s+$/.test(pieces[i].text || '') && (i === 0 || /\s$/.test(pieces[i - 1].text || ''))) pieces.splice(i, 1);
+    const inside = pieces.map((q, j) => (q.stack && q.stack.includes(r) ? j : -1)).filter((j) => j >= 0);
+    const space = { text: ' ', stack: null };
+    p.moved = true;
+    if (atStart) pieces.splice(inside[0], 0, p, ...(p.spaceAfter || /\s/.test(seg.text[p.pos] || '') ? [space] : []));
+    else pieces.splice(inside[inside.length - 1] + 1, 0, ...(/\s/.test(seg.text[p.pos - 1] || '') ? [space] : []), p);
+    i = -1; // indices moved: look again
+  }
+  const homes = pieces.map((p, i) => {
+    if (p.stack || !p.home || !p.home.length) return null;
+    const [prev, next] = around(i);
+    const withPrev = commonPrefix(p.home, prev);
+    const withNext = commonPrefix(p.home, next);
+    return withPrev.length >= withNext.length ? withPrev : withNext;
+  });
+  homes.forEach((h, i) => { if (h) pieces[i].stack = h; });
+  for (let i = 0; i < pieces.length; i++) {
+    if (pieces[i].stack) continue;
+    const [prev, next] = around(i);
     pieces[i].stack = commonPrefix(prev, next);
+  }
+  for (const p of pieces) {
+    delete p.home;
+    delete p.pos;
+    delete p.moved;
   }
   return { pieces, lost: lost.length, placed: range.size };
 }
