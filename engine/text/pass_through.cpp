@@ -213,11 +213,12 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     const bool space_after_run = is_whitespace(after);
     const bool lead = space_before_run && b > 0 && target[b - 1] != ' ';
     // after it: a space where the source has one, or where the unknown surface kept two words
-    // apart, but never before punctuation
+    // apart, but never before punctuation, and never inside a source word: a letter the vocabulary
+    // lacks, followed by the rest of its word ("Erdo" "ğ" "an": "Erdoğan", not "Erdoğ an")
     char32_t next = 0;
     if (e < target.size()) decode_utf8(target, e, next);
     const bool word_follows = is_letter(next) || is_digit(next) || is_cjk_ideograph(next) || is_emoji(next);
-    const bool trail = word_follows && (space_after_run || target[e - 1] == ' ');
+    const bool trail = word_follows && (space_after_run || (target[e - 1] == ' ' && !is_word_character(after)));
     replace_span(target, spans, t, (lead ? " " : "") + source.substr(run.begin, run.end - run.begin) + (trail ? " " : ""));
     runs[pick].used = true;
   }

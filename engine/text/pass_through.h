@@ -2,7 +2,8 @@
 // turns each run of such characters into the unknown piece, and the model can only write " ⁇ " for
 // it, or leave it out. Both lose the reader's text, so after decoding:
 //   1. every unknown piece the model wrote gets the source run it attends to most (unused runs
-//      first), the classic "unk replacement";
+//      first), the classic "unk replacement", spaced as in the source (a letter inside a word stays
+//      joined to it: "Erdo" "⁇" "an" -> "Erdoğan");
 //   2. every source run still unused that is a word of its own (not a letter inside a word, like the
 //      "ç" of "Barça") is inserted after the target word aligned to the source word before it (or
 //      before the word aligned to the one after it, at the sentence start).

@@ -548,3 +548,20 @@ TEST_CASE("pass_through_unknown leaves a letter inside a word to the model") {
   pass_through_unknown(source, toks, unk, {5, 6}, {0.9f, 0.05f, 0.05f, 0.0f, 0.1f, 0.1f, 0.8f, 0.0f}, target, spans);
   CHECK(target == "Bara");
 }
+
+TEST_CASE("pass_through_unknown: a letter the vocabulary lacks, copied inside its word, keeps the word whole") {
+  const int unk = 0;
+  const std::string source = "Erdo\xC4\x9F" "an left";  // "Erdoğan left": ğ unknown, between letters
+  const std::vector<Token> toks = {{5, "\xE2\x96\x81" "Erdo", 0, 4}, {unk, "<unk>", 4, 6}, {6, "an", 6, 8},
+                                   {7, "\xE2\x96\x81" "left", 8, 13}};
+  // the model wrote "▁Erdo" "<unk>" "an" "▁ging"; decode() spells the unknown piece " ⁇ ", spaces in its span
+  std::string target = "Erdo \xE2\x81\x87 an ging";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 4}, {4, 9}, {9, 11}, {11, 16}};
+  const std::vector<float> attention = {0.9f, 0.05f, 0.05f, 0.0f, 0.0f,  // [4 targets, 4 sources + eos]
+                                        0.05f, 0.9f, 0.05f, 0.0f, 0.0f,  //
+                                        0.05f, 0.05f, 0.9f, 0.0f, 0.0f,  //
+                                        0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+  pass_through_unknown(source, toks, unk, {5, unk, 6, 7}, attention, target, spans);
+  CHECK(target == "Erdo\xC4\x9F" "an ging");  // not "Erdoğ an ging": the " ⁇ " spaces are not the source's
+  CHECK(target.substr(spans[2].first, spans[2].second - spans[2].first) == "an");
+}
