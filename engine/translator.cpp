@@ -366,10 +366,15 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
       insert_at(s.target, spans, at, sign);
     // clock times with the wrong half of the day: "at 6 p.m." -> "um 6 Uhr" (German writes "um 18
     // Uhr"), "um 9 Uhr" -> "at 9 p.m." (English "at 9 a.m.")
-    for (const TextEdit& edit : evening_hours(s.source, s.target, numbers->from, numbers->to, fixed))
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    std::vector<TextEdit> clock = evening_hours(s.source, s.target, numbers->from, numbers->to, fixed);
     for (const TextEdit& edit : english_clock_times(s.source, s.target, numbers->from, numbers->to, fixed))
+      clock.push_back(edit);  // (one direction or the other: never both)
+    for (const TextEdit& edit : clock) {
       replace_at(s.target, spans, edit.at, edit.length, edit.text);
+      // the words the rule wrote are sure: the model's doubt was about the ones it replaced ("p.m.")
+      for (size_t k = 0; k < spans.size() && k < s.token_probs.size(); ++k)
+        if (spans[k].second > edit.at && spans[k].first < edit.at + edit.text.size()) s.token_probs[k] = 1.0f;
+    }
   }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;

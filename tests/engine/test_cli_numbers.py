@@ -6,6 +6,7 @@ Found measuring the back-translations: "214.000 Personen" came out as "000 peopl
 Besucherinnen" as "5,000 visitors", "104,500 barrels" as "10400 Barrels", "im Juni 2014" lost its
 year; the model dropped or garbled a number in ~8% of news sentences with one.
 """
+import json
 import os
 import re
 import subprocess
@@ -127,6 +128,12 @@ class Numbers(unittest.TestCase):
                 self.assertIn(time, a)
                 self.assertNotRegex(a, r"\b(1[3-9]|2[0-3])\b", "no German hour is left")
         self.assertTrue(sum(time not in b for time, b in zip(expected, raw)) >= 2, raw)  # else the case tests nothing
+        # the words the rule wrote are not marked as the model's doubt ("8 a.m." replaced a doubtful "p.m.")
+        sentence = json.loads(run("de-en", lines[:1], "--alignments")[0])["sentences"][0]
+        at = sentence["target"].index("8 a.m.")
+        for (b, e), p in zip((t["range"] for t in sentence["target_tokens"]), sentence["token_probs"]):
+            if b < at + len("8 a.m.") and e > at:
+                self.assertEqual(p, 1.0, sentence["target_tokens"])
 
 
 if __name__ == "__main__":
