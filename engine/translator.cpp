@@ -113,10 +113,12 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
                                      const Truecaser* truecaser, const std::string& language) {
   std::vector<Unit> units;
   const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
+  const bool one_sentence = std::count_if(pieces.begin(), pieces.end(), [](const TextPiece& p) { return p.is_sentence; }) == 1;
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) continue;
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
-    const SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
+    SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
+    if (how == SentenceCase::fragment && !one_sentence) how = SentenceCase::normal;  // "(see below)" in a text
     const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim_spans(sentence));
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);

@@ -135,7 +135,7 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
   }
   if (in_capitals >= 2 && in_capitals * 4 >= counted * 3) return SentenceCase::upper;
   if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;
-  if (upper == 0 && counted >= 3 && prose_like(sentence)) return SentenceCase::lower;
+  if (upper == 0 && counted >= 1 && prose_like(sentence)) return counted >= 3 ? SentenceCase::lower : SentenceCase::fragment;
   return SentenceCase::normal;
 }
 
@@ -180,7 +180,10 @@ std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const
     if (recase_it) lower[i] = to_lower_same_length(sentence.substr(w.begin, w.end - w.begin));
   }
   // the sentence's first word starts it with a capital; "2 girls" does not
-  const bool capitalize_first = !words.empty() && !lower[0].empty() && is_letter(decode_at(sentence, words[0].begin).cp);
+  // (a fragment of one word keeps its small letter: "cat", not the name "Cat")
+  const bool one_word = sentence.find_first_of(" \t\n") == std::string_view::npos;
+  const bool capitalize_first = !(how == SentenceCase::fragment && one_word) && !words.empty() && !lower[0].empty() &&
+                                is_letter(decode_at(sentence, words[0].begin).cp);
   // Two recased words one space apart: their pair's form first (with the word before, then with the
   // word after: "dass sie", "New York"), else the word's own.
   auto pair = [&](size_t a) -> const std::string* {  // words a and a + 1

@@ -32,6 +32,10 @@ enum class SentenceCase {
   upper,   // most words (3 in 4, at least 2) in capitals
   title,   // English: at least 4 words, and every word of 4 or more characters capitalized
   lower,   // at least 3 words, not one capital letter, 3 in 4 characters letters ("i dont know what youre talking about")
+  fragment,  // one or two such words ("bahnhof", "setz dich"): each takes its usual form; a single word
+             // is not made a capital ("cat" stays "cat": "Cat" reads as a name, "Kat"; "essen" stays a
+             // verb). The translator recases a fragment only when it is the whole text: "(see below)"
+             // after a sentence stays as written.
 };
 
 // How `sentence`, in `language`, is cased (words: runs of letters, digits and combining marks; only

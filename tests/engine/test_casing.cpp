@@ -57,7 +57,11 @@ TEST_CASE("sentence_case: capitals, Title Case, and ordinary sentences with acro
   // all lower case, as chat and search boxes write it
   CHECK(sentence_case("i dont know what youre talking about", "en") == SentenceCase::lower);
   CHECK(sentence_case("wir treffen uns morgen in berlin.", "de") == SentenceCase::lower);
-  CHECK(sentence_case("ok thanks", "en") == SentenceCase::normal);  // too short to tell
+  // one or two words in lower case, as typed to look a word up ("bahnhof", "setz dich")
+  CHECK(sentence_case("ok thanks", "en") == SentenceCase::fragment);
+  CHECK(sentence_case("bahnhof", "de") == SentenceCase::fragment);
+  CHECK(sentence_case("a", "en") == SentenceCase::normal);  // no word of two letters
+  CHECK(sentence_case("Bahnhof", "de") == SentenceCase::normal);
   CHECK(sentence_case("i think so, Tom", "en") == SentenceCase::normal);  // one capital: written with care
   CHECK(sentence_case("<img src=x onerror=alert(1)>", "en") == SentenceCase::normal);  // markup, not prose
   CHECK(sentence_case("for (int i = 0; i < n; ++i) sum += x;", "en") == SentenceCase::normal);
@@ -90,6 +94,10 @@ TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital
   CHECK(de.recase("KOMMEN SIE MORGEN?", SentenceCase::upper) == "Kommen Sie morgen?");
   CHECK(de.recase("NEW  YORK", SentenceCase::upper) == "New  York");  // two spaces: not the pair
   CHECK(tc.recase("\"hello there, friend\"", SentenceCase::lower) == "\"Hello there, friend\"");
+  // a fragment: its words' usual forms; a capital first only for two words ("cat" is not the name "Cat")
+  CHECK(tc.recase("cat", SentenceCase::fragment) == "cat");
+  CHECK(tc.recase("sitzung", SentenceCase::fragment) == "Sitzung");
+  CHECK(tc.recase("see you", SentenceCase::fragment) == "See you");
   CHECK(Truecaser().recase("DIE SITZUNG IST ABGESAGT.", SentenceCase::upper) == "Die sitzung ist abgesagt.");
 }
 

@@ -112,5 +112,20 @@ class Capitals(unittest.TestCase):
             self.assertLessEqual(changed, 3, direction)
 
 
+    def test_a_word_or_two_typed_in_lower_case_is_looked_up_in_its_usual_form(self):
+        # one text each, as typed into the page: German nouns written small were read as other words
+        # ("bahnhof" -> "groundyard", "katze" -> "cateed"); a single English word keeps its small letter
+        # ("cat" as "Cat" read as a name: "Kat")
+        cases = {"de-en": [("bahnhof", "station"), ("katze", "cat"), ("hund", "dog"), ("setz dich", "sit down")],
+                 "en-de": [("cat", "Katze"), ("bread", "Brot"), ("i'm sorry", "tut mir leid")]}
+        missed_as_written = 0
+        for direction, pairs in cases.items():
+            for word, meaning in pairs:
+                with self.subTest(direction=direction, word=word):
+                    self.assertIn(meaning.lower(), translate(direction, [word])[0].lower())
+                    missed_as_written += meaning.lower() not in translate(direction, [word], "--keep-case")[0].lower()
+        self.assertGreaterEqual(missed_as_written, 3)  # else the cases no longer test the recasing
+
+
 if __name__ == "__main__":
     unittest.main()
