@@ -186,6 +186,26 @@ test('German → English with the swap button, keyboard and labels', { skip, tim
   await checkProblems(page);
 });
 
+test('a direction chosen while the page is still starting is kept, and the text typed then is translated that way', { skip, timeout: 120000 }, async (t) => {
+  const context = await newContext(t);
+  const page = await newPage(context);
+  // the list of models comes late, as on a slow network: the menu is already there to be used
+  await page.route('**/models/manifest.json', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.goto(server.url);
+  await page.selectOption('#direction', 'de-en');
+  await page.fill('#source', 'Der Hund schläft im Garten.');
+  await waitReady(page);
+  await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 120000 });
+  assert.equal(await page.inputValue('#direction'), 'de-en', 'the choice was not reset to the default');
+  assert.equal(await page.textContent('#source-label'), 'German');
+  const out = (await page.textContent('#target')).trim();
+  if (shipped) assert.match(out, /dog/i, `translated from German: ${out}`);
+  await checkProblems(page);
+});
+
 test('swap while a newer text waits for its translation keeps that text: only a translation of the text in the box moves into it', { skip, timeout: 120000 }, async (t) => {
   const { page } = await openPage(t);
   await page.selectOption('#direction', 'en-de');

@@ -28,6 +28,11 @@ function applyDirection() {
 }
 
 function setDirection(dir, { swapText = false } = {}) {
+  // chosen before the list of models came: kept, and offerDirections() takes it
+  if (!state.models.length) {
+    state.chosenDir = dir;
+    return;
+  }
   if (!state.models.some((m) => `${m.from}-${m.to}` === dir)) return;
   // Only a translation of the text now in the box moves into it: while a newer text waits for its
   // translation (typed since, or still streaming), the person's own text stays.
@@ -44,7 +49,8 @@ function setDirection(dir, { swapText = false } = {}) {
 
 /**
  * Offers the directions of `state.models` in the menu (swap only when both exist) and picks the
- * saved direction, else English → German, else the first.
+ * direction chosen while the list was loading, else the saved one, else English → German, else the
+ * first.
  */
 export function offerDirections() {
   const dirs = state.models.map((m) => `${m.from}-${m.to}`);
@@ -62,7 +68,8 @@ export function offerDirections() {
   el.swap.disabled = !dirs.includes('de-en') || !dirs.includes('en-de');
   let saved = null;
   try { saved = localStorage.getItem('nmt.direction'); } catch { /* private mode */ }
-  state.dir = dirs.includes(saved) ? saved : (dirs.includes('en-de') ? 'en-de' : dirs[0]);
+  const chosen = state.chosenDir;
+  state.dir = dirs.includes(chosen) ? chosen : dirs.includes(saved) ? saved : (dirs.includes('en-de') ? 'en-de' : dirs[0]);
   applyDirection();
 }
 

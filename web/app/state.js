@@ -12,6 +12,7 @@ export const [fromOf, toOf] = [(dir) => dir.split('-')[0], (dir) => dir.split('-
 export const state = {
   models: [],
   dir: 'en-de',
+  chosenDir: null, // a direction picked in the menu before the list of models came
   translators: new Map(), // 'en-de' → Promise<Translator>
   loading: 0,
   controller: null, // AbortController of the current request
