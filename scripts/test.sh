@@ -11,21 +11,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --tests
 bash scripts/build.sh
+echo "setup and builds: ${SECONDS} s"
 mkdir -p build/test-results
 export NMT_REQUIRE_ENGINE=1  # tests fail, not skip, when the engine or a model is missing
+phase() { echo "== $1 [${SECONDS} s since the start]"; }  # the times show where CI's minutes go
 
-echo "== engine tests (native)"
+phase "engine tests (native)"
 ctest --test-dir build --output-on-failure
-echo "== engine tests under ASan+UBSan (clang, build-asan/), then each libFuzzer harness for a short smoke run"
+phase "engine tests under ASan+UBSan (clang, build-asan/), then each libFuzzer harness for a short smoke run"
 bash scripts/build-sanitize.sh
 ctest --test-dir build-asan --output-on-failure
-FUZZ_BUILD=0 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-20}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
-echo "== engine tests (wasm, in node)"
+FUZZ_BUILD=0 FUZZ_JOBS=2 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-20}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
+phase "engine tests (wasm, in node)"
 ctest --test-dir build-wasm --output-on-failure
-echo "== wasm module and web tests (node, chromium)"
+phase "wasm module and web tests (node, chromium)"
 node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination=build/test-results/node.tap tests/wasm/ tests/web/
-echo "== python: the CLI, the shipped models' quality, the card, the recipe"
+phase "python: the CLI, the shipped models' quality, the card, the recipe"
 /usr/bin/python3 tests/run_python_tests.py
-echo "== totals (a skip not listed in tests/allowed_skips.txt fails the run)"
+phase "totals (a skip not listed in tests/allowed_skips.txt fails the run)"
 /usr/bin/python3 tests/check_skips.py
+echo "all tests passed in ${SECONDS} s"
