@@ -48,6 +48,8 @@ struct Unit {
   // What the unknown pieces are copied from when not the source itself: the source with the numbers
   // the model was shown as unknown pieces written the target language's way (text/numbers.h).
   std::string copy_source;
+  // Its sentence has nothing to translate (text/pass_through.h has_no_words): copied, not run.
+  bool copied = false;
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -123,6 +125,7 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;
+      u.copied = !u.tokens.empty() && has_no_words(sentence);  // (zero-width characters alone: nothing)
       u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
                                [&](std::string_view ch) { return tokenizer.normalizes_to_nothing(ch); });
       units.push_back(std::move(u));
@@ -133,7 +136,7 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
 
 // The units translated together, as lists of unit indices: shortest first (similar lengths), each
 // batch bounded by source tokens and by decoder rows (sentences x beam), which size the KV cache.
-// A unit with no tokens (e.g. only zero-width characters) has nothing to translate and is left out.
+// A unit with no tokens (e.g. only zero-width characters) or one that is copied is left out.
 // Under the lexical shortlist every sentence is a batch of its own: the list is a batch's, so in a
 // shared batch a sentence's translation would depend on its neighbours (and on how a document was
 // cut into requests or split across workers).
@@ -141,7 +144,7 @@ std::vector<std::vector<size_t>> make_batches(const std::vector<Unit>& units, co
                                               bool one_per_batch) {
   std::vector<size_t> order;
   for (size_t i = 0; i < units.size(); ++i)
-    if (!units[i].tokens.empty()) order.push_back(i);
+    if (!units[i].tokens.empty() && !units[i].copied) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return units[a].tokens.size() < units[b].tokens.size(); });
   const size_t max_sentences = one_per_batch ? 1 : size_t(std::max(1, options.batch_rows / options.beam_size));
@@ -200,12 +203,34 @@ std::vector<Hypothesis> translate_batch(const Transformer& model, const Transfor
   return best;
 }
 
-// Every unit's best hypothesis (empty for a unit with no tokens), translated batch by batch.
+// The hypothesis that writes a unit's own tokens back: each sure, each attending to itself (in
+// every layer and head, when they are kept). For a sentence with nothing to translate.
+Hypothesis copy_hypothesis(const std::vector<int>& ids, const ModelConfig& c, const SearchOptions& search_opts) {
+  Hypothesis h;
+  const size_t n = ids.size(), heads = size_t(c.decoder_layers) * size_t(c.n_heads);
+  h.tokens = ids;  // ends with eos
+  h.token_log_probs.assign(n, 0.0f);
+  if (search_opts.keep_attention || search_opts.keep_all_heads) {
+    h.attention.assign(n * n, 0.0f);
+    for (size_t k = 0; k < n; ++k) h.attention[k * n + k] = 1.0f;
+  }
+  if (search_opts.keep_all_heads) {
+    h.heads.assign(n * heads * n, 0.0f);
+    for (size_t k = 0; k < n; ++k)
+      for (size_t j = 0; j < heads; ++j) h.heads[(k * heads + j) * n + k] = 1.0f;
+  }
+  return h;
+}
+
+// Every unit's best hypothesis (empty for a unit with no tokens), translated batch by batch; a
+// copied unit writes its own tokens back.
 std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Transformer& model,
                                         const Transformer* reverse, const Shortlist* shortlist,
                                         const SearchOptions& search_opts,
                                         const TranslateOptions& options, Translation& out) {
   std::vector<Hypothesis> hyps(units.size());
+  for (size_t u = 0; u < units.size(); ++u)
+    if (units[u].copied && !units[u].tokens.empty()) hyps[u] = copy_hypothesis(units[u].ids, model.config(), search_opts);
   for (const std::vector<size_t>& members : make_batches(units, options, shortlist != nullptr)) {
     std::vector<std::vector<int>> batch;
     for (size_t u : members) batch.push_back(units[u].ids);
@@ -246,7 +271,7 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   for (size_t i = 0; i < units.size(); ++i) {
     const Unit& u = units[i];
     const TextPiece& piece = pieces[u.piece];
-    if (u.tokens.empty() || u.begin != piece.begin || u.end != piece.end) continue;
+    if (u.tokens.empty() || u.copied || u.begin != piece.begin || u.end != piece.end) continue;
     const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
     const ByteSpans addresses = verbatim_spans(sentence);
     const ByteSpans numbers = find_numbers(sentence, check.source_language, false, addresses);
@@ -348,14 +373,19 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   for (int id : h.tokens)
     if (id != eos_id) words_ids.push_back(id);
   std::vector<std::pair<size_t, size_t>> spans;
-  s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
-  drop_doubled_spaces(s.target, spans, prefix ? prefix->text.size() : 0);
+  if (u.copied) {  // its own text, character for character ("…" is not normalized to "..."), over its tokens
+    s.target = s.source;
+    for (const Token& t : u.tokens) spans.emplace_back(t.begin, t.end);
+  } else {
+    s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
+    drop_doubled_spaces(s.target, spans, prefix ? prefix->text.size() : 0);
+  }
   if (u.source_case == SentenceCase::upper) {  // in capitals, as it came (a prefix stays as given)
     const size_t kept = prefix ? std::min(prefix->text.size(), s.target.size()) : 0;
     s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
   }
   // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
-  if (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty())
+  if (!u.copied && (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty()))
     pass_through_unknown(u.copy_source.empty() ? s.source : u.copy_source, u.tokens, tokenizer.unk_id(), words_ids,
                          h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped);
   if (numbers) {
@@ -623,6 +653,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
     if (!prefix) return Error{prefix.error()};
     search_opts.forced = {prefix->forced};
+    units[0].copied = false;  // the model goes on from the prefix
   }
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
   const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;

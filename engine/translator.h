@@ -14,7 +14,8 @@
 //
 // The pipeline, top-down (each step in its own folder):
 //   text/segmenter     text -> paragraphs and sentences (gaps kept verbatim)
-//   tokenizer/         sentence -> SentencePiece tokens with byte spans
+//   tokenizer/         sentence -> SentencePiece tokens with byte spans (a sentence with no word
+//                      in it, only digits, punctuation or emoji, is copied: text/pass_through)
 //   model/transformer  tokens -> encoder output; decoder steps -> logits (+ cross-attention)
 //   search/            logits -> greedy / beam search hypotheses
 //   text/numbers       a sentence that lost a number -> translated again with it copied;

@@ -67,6 +67,29 @@ bool grouped(std::string_view s, char thousands, char decimal) {
   return j > i + 1 && j == s.size();
 }
 
+// The length of the date written at `at` ("12/03/2025", "1.10.20": day or month, day or month, year
+// of 2 or 4 digits, one separator, '.' or '/'), or 0 when none is.
+size_t date_length(std::string_view text, size_t at) {
+  size_t i = at;
+  auto digits = [&](size_t lo, size_t hi) {
+    size_t n = 0;
+    while (i < text.size() && digit(text[i]) && n < hi) ++i, ++n;
+    return n >= lo && !(i < text.size() && digit(text[i]));
+  };
+  if (at > 0 && (digit(text[at - 1]) || ((text[at - 1] == '.' || text[at - 1] == '/') && at > 1 && digit(text[at - 2]))))
+    return 0;  // inside a longer run ("1.12.03.2025")
+  if (!digits(1, 2) || i >= text.size() || (text[i] != '.' && text[i] != '/')) return 0;
+  const char sep = text[i++];
+  if (!digits(1, 2) || i >= text.size() || text[i] != sep) return 0;
+  ++i;
+  const size_t year = i;
+  if (!digits(2, 4) || i - year == 3) return 0;
+  if (i + 1 < text.size() && (separator(text[i]) || text[i] == '/') && digit(text[i + 1])) return 0;  // "1.2.3.4"
+  return i - at;
+}
+
+bool is_date(std::string_view number) { return !number.empty() && date_length(number, 0) == number.size(); }
+
 // Whether `s` is digits, `decimal`, digits ("9,5").
 bool decimal_number(std::string_view s, char decimal) {
   const size_t at = s.find(decimal);
@@ -181,6 +204,7 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
     size_t j = i;
     while (j < text.size() && (digit(text[j]) || (separator(text[j]) && j + 1 < text.size() && digit(text[j + 1]))))
       ++j;
+    if (const size_t date = date_length(text, i)) j = std::max(j, i + date);  // "12/03/2025": one number
     if (j - i <= 3 && std::all_of(text.begin() + long(i), text.begin() + long(j), digit))
       while (space_group(text, j)) j += 4;  // "55 000", "5 000 000"
     const size_t begin = i;
@@ -205,16 +229,20 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     have.push_back(digits_of(as_written.back()));
   }
   std::vector<bool> used(have.size(), false), found(numbers.size(), false);
-  auto take = [&](const std::string& digits, bool full_hour = false) {
+  // a date stays a date: "12.03.2025" written "12,03,2025" or "12.03/2025" has lost it
+  auto take = [&](const std::string& digits, bool full_hour = false, bool date = false) {
     for (size_t t = 0; t < have.size(); ++t)
-      if (!used[t] && (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00" : have[t] == digits)) {
+      if (!used[t] && (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00"
+                                 : have[t] == digits && (!date || is_date(as_written[t])))) {
         used[t] = true;
         return true;
       }
     return false;
   };
-  for (size_t k = 0; k < numbers.size(); ++k)  // the same digits first, so an hour never takes another's match
-    found[k] = take(digits_of(source.substr(numbers[k].first, numbers[k].second - numbers[k].first)));
+  for (size_t k = 0; k < numbers.size(); ++k) {  // the same digits first, so an hour never takes another's match
+    const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
+    found[k] = take(digits_of(number), false, is_date(number));
+  }
   std::vector<std::string> words;  // read only when a number is still unaccounted for
   std::vector<bool> word_used;
   auto take_word = [&](std::string_view number) {

@@ -18,8 +18,8 @@ namespace nmt {
 using ByteSpans = std::vector<std::pair<size_t, size_t>>;
 
 // The numbers of `text` as [begin, end) bytes: runs of ASCII digits joined by single separators
-// between digits (. , : ' as in "1,234.56", "20:25", "0,5774", "3'000"), and groups of thousands
-// written with spaces ("55 000", "5 000 000"). With `words_too` false
+// between digits (. , : ' as in "1,234.56", "20:25", "0,5774", "3'000"), groups of thousands
+// written with spaces ("55 000", "5 000 000"), and dates ("12/03/2025", "1.10.20"). With `words_too` false
 // (a source), numbers that are part of a word ("G7", "2nd", "1990er", "MP3") and numbers inside
 // `skip` (addresses) are left out, and in German (`language` "de") so are ordinals: a number of one
 // or two digits followed by ". " and a word ("2. Weltkrieg", "am 7. Oktober"), which the target writes
@@ -27,7 +27,8 @@ using ByteSpans = std::vector<std::pair<size_t, size_t>>;
 ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip = {});
 
 // The indices of the source's `numbers` that `target` lacks. Each needs its own number of the target
-// with the same digits (separators may differ: "50.000" -> "50,000", "9,5" -> "9.5"), or for an hour
+// with the same digits (separators may differ: "50.000" -> "50,000", "9,5" -> "9.5"; a date's must
+// still make a date: "12.03.2025" -> "12/03/2025", not "12,03,2025"), or for an hour
 // (up to 24, alone or before minutes) the same 12 hours apart ("19 Uhr" -> "7 p.m.", "20:25" ->
 // "8:25") or a full hour written with minutes ("5 Uhr" -> "5:00", "17 Uhr" -> "5.00"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
 // girls", "1 Tag" -> "one day"; "en" and "de").

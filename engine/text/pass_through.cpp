@@ -159,6 +159,15 @@ void insert_at(std::string& target, std::vector<std::pair<size_t, size_t>>& span
 }
 
 
+bool has_no_words(std::string_view sentence) {
+  for (size_t i = 0; i < sentence.size();) {
+    const auto [cp, length] = decode_at(sentence, i);
+    if (is_letter(cp) || is_cjk_ideograph(cp)) return false;
+    i += length;
+  }
+  return true;
+}
+
 bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
   return std::any_of(source_tokens.begin(), source_tokens.end(), [&](const Token& t) { return t.id == unk_id; });
 }

@@ -24,6 +24,11 @@
 
 namespace nmt {
 
+// True if the sentence holds nothing to translate: no letter of any script (nor a CJK ideograph),
+// only digits, punctuation, symbols and emoji ("?!?!... ***", "1,234.56", "* * *"). The model can
+// only reshuffle such a sentence ("!!!" -> "!!", "- 12 -" -> "- 12 - 12 -"), so it is copied.
+bool has_no_words(std::string_view sentence);
+
 // True if any of the tokens is the unknown piece.
 bool has_unknown(const std::vector<Token>& source_tokens, int unk_id);
 

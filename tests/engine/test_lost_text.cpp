@@ -177,6 +177,63 @@ TEST_CASE("translate(): U+FFFD, emoji and lone controls are never lost (fixture 
   }
 }
 
+TEST_CASE("has_no_words: digits, punctuation, symbols and emoji only") {
+  for (const std::string& none : {std::string("?!?!... ***"), std::string("12345"), std::string("1,234.56"),
+                                  std::string("* * *"), std::string("\xE2\x80\x94 12 \xE2\x80\x94"), std::string("(1)"),
+                                  kGrin + kParty, kFffd, std::string("")})
+    CHECK_MESSAGE(nmt::has_no_words(none), none);
+  // a letter of any script, or a CJK ideograph, is something to translate (or to pass through by the model)
+  for (const std::string& some : {std::string("a"), std::string("10 km"), std::string("#1 Hit"), std::string("\xC3\xA4"),
+                                  std::string("\xD0\x96"), std::string("\xE7\x8E\x8B"), std::string("\xD7\xA9")})
+    CHECK_MESSAGE(!nmt::has_no_words(some), some);
+}
+
+TEST_CASE("translate(): a sentence with nothing to translate is copied as it is, sure, aligned to itself (fixture model)") {
+  // the model only reshuffles such a sentence ("!!!" -> "!!", "* * *" -> "* * * * *"), found by a QA pass
+  auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+  REQUIRE(loaded);
+  const nmt::Translator& t = *loaded.value();
+  const std::vector<std::string> nothing = {"?!?!... ***", "!!!", "* * *", "-", "\xE2\x80\x94 12 \xE2\x80\x94", "(1)",
+                                            "3 \xC3\x97 4 = 12", "+49 30 1234567", kGrin + " ... " + kParty};
+  for (int beam : {1, 3}) {
+    for (bool all_heads : {false, true}) {
+      nmt::TranslateOptions options;
+      options.beam_size = beam;
+      options.alignments = true;
+      options.all_heads = all_heads;
+      for (const std::string& text : nothing) {
+        CAPTURE(text);
+        auto r = t.translate(text, options);
+        REQUIRE(r);
+        CHECK(r->text == text);
+        REQUIRE(r->sentences.size() == 1);
+        const nmt::SentenceTranslation& s = r->sentences[0];
+        CHECK(s.target == text);
+        for (float p : s.token_probs) CHECK(p == 1.0f);
+        for (float p : s.target_word_probs) CHECK(p == 1.0f);
+        CHECK(s.target_ids == s.source_ids);  // its own tokens, eos included
+        const size_t n = s.source_ids.size();
+        REQUIRE(s.attention.size() == n * n);
+        for (size_t k = 0; k < n; ++k) CHECK(s.attention[k * n + k] == 1.0f);
+        CHECK(s.heads.size() == (all_heads ? n * n * size_t(r->decoder_layers * r->n_heads) : 0));
+        CHECK(s.words.target_words.size() == s.words.source_words.size());
+      }
+      // between sentences of words, on a line of its own: copied there, the rest translated as alone
+      const std::string before = t.translate("The house is small.", options)->text;
+      const std::string after = t.translate("Good morning.", options)->text;
+      auto r = t.translate("The house is small.\n\n* * *\n\nGood morning.", options);
+      REQUIRE(r);
+      CHECK(r->text == before + "\n\n* * *\n\n" + after);
+      // a forced prefix: the model goes on from it
+      nmt::TranslateOptions prefixed = options;
+      prefixed.prefix = "!";
+      auto p = t.translate("!!!", prefixed);
+      REQUIRE(p);
+      CHECK(p->text.rfind("!", 0) == 0);
+    }
+  }
+}
+
 TEST_CASE("translate(): a forced prefix that already holds the passed-through text gets it once (fixture model)") {
   // the page's alternatives force the translation so far, emoji and all, as the prefix: what the
   // prefix already carries must not be inserted again after it (found by a QA pass)

@@ -45,6 +45,10 @@ TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals o
   CHECK(numbers("").empty());
   CHECK(numbers("1.,2 3..4 5,").size() == 5);  // a separator joins digits only when one sits on each side
   CHECK(find_numbers("the 1990s and 2nd", "en", true).size() == 2);  // a target's numbers: every one
+  // a date is one number, with '/' too; not a fraction, nor a longer run
+  CHECK(numbers("on 12/03/2025, 1/2 or 24/7, 3/4/25, 1.10.20 and 2.4.1") ==
+        V{"12/03/2025", "1", "2", "24", "7", "3/4/25", "1.10.20", "2.4.1"});
+  CHECK(numbers("12/03/2025/7 and 1/2/345") == V{"12", "03", "2025", "7", "1", "2", "345"});
 }
 
 TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 apart count") {
@@ -67,6 +71,12 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("Im Jahr 1990", "In 1990s").empty());
   CHECK(missing("No numbers here.", "Keine Zahlen.").empty());
   CHECK(missing("99 and 123", "") == V{0, 1});
+  // a date keeps the form of a date, either separator
+  CHECK(missing("am 12.03.2025", "on 12.03.2025").empty());
+  CHECK(missing("am 12.03.2025", "on 12/03/2025").empty());
+  CHECK(missing("am 12.03.2025", "on 12,03,2025") == V{0});
+  CHECK(missing("on 12/03/2025", "am 12.03/2025") == V{0});
+  CHECK(missing("on 12/03/2025", "am 12/2025 03") == V{0});
 }
 
 TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps its currency, and gains no other") {

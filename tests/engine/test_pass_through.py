@@ -99,6 +99,23 @@ class PassThrough(unittest.TestCase):
                     with self.subTest(direction=direction, name=name):
                         self.assertIn(name, o)
 
+    def test_a_line_with_nothing_to_translate_comes_back_as_it_is(self):
+        """Digits, punctuation, symbols and emoji alone: the model reshuffled them ("!!!" -> "!!",
+        "* * *" -> "* * * * *", "-" -> "- -", "— 12 —" -> "– 12 – 12 –"); now they are copied."""
+        nothing = ["!!!", "* * *", "-", "— 12 —", "?!?!... ***", "(1)", "3 × 4 = 12", "+49 30 1234567", "😀 … 🎉",
+                   "→", "100%", "2020–2021", "#1", "@@@", "***"]
+        for direction, sentence in (("en-de", "The house is small."), ("de-en", "Das Haus ist klein.")):
+            model = os.path.join(ROOT, "weights", direction, "model.nmt")
+            lines = [l for n in nothing for l in (n, sentence)]
+            for args in (["--beam", "1"], ["--beam", "4"]):
+                out = translate(model, lines, *args)
+                for src, got in zip(lines, out):
+                    with self.subTest(direction=direction, args=args, source=src):
+                        if src == sentence:
+                            self.assertNotEqual(got, src)  # still translated
+                        else:
+                            self.assertEqual(got, src)
+
 
 if __name__ == "__main__":
     unittest.main()
