@@ -512,6 +512,18 @@ void fill_unknown(Alternative& a, const std::vector<std::string>& runs) {
   }
 }
 
+bool starts_with(std::string_view text, std::string_view start) { return text.substr(0, start.size()) == start; }
+
+// The one next word of a copied sentence after its first `at` bytes (the spaces before it and the
+// characters up to the next space), sure, with the rest as its continuation; none at its end.
+std::vector<Alternative> copied_next_word(const std::string& sentence, size_t at) {
+  size_t end = at;
+  while (end < sentence.size() && std::isspace(static_cast<unsigned char>(sentence[end]))) ++end;
+  while (end < sentence.size() && !std::isspace(static_cast<unsigned char>(sentence[end]))) ++end;
+  if (end == at) return {};
+  return {Alternative{sentence.substr(at, end - at), 1.0f, sentence.substr(end)}};
+}
+
 // Alternatives that read the same (two spellings written in capitals, an unknown piece filled) are
 // one word: its probabilities added, the first one's continuation kept.
 std::vector<Alternative> merge_same_words(std::vector<Alternative> words) {
@@ -653,7 +665,9 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
     if (!prefix) return Error{prefix.error()};
     search_opts.forced = {prefix->forced};
-    units[0].copied = false;  // the model goes on from the prefix
+    // a sentence with nothing to translate stays copied while the prefix is its own start (the
+    // page's alternatives offer that); another prefix goes to the model
+    units[0].copied = units[0].copied && starts_with(text.substr(units[0].begin, units[0].end - units[0].begin), prefix->text);
   }
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
   const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
@@ -686,6 +700,8 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
                                                      m.file.source_language());
   auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
   if (!prefix) return Error{prefix.error()};
+  const std::string sentence = text.substr(units[0].begin, units[0].end - units[0].begin);
+  if (units[0].copied && starts_with(sentence, prefix->text)) return copied_next_word(sentence, prefix->text.size());
   const EncoderOutput enc = m.model.encode({units[0].ids});
   std::vector<Alternative> words =
       next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives, m.search_options(options));

@@ -338,7 +338,9 @@ export interface Sentence {
   /**
    * Each target token's probability under the model, p(token | source, the tokens before it), in
    * targetTokens order ("</s>" included when generated), 4 decimals. With rerank, the chosen
-   * candidate's probabilities under the forward model.
+   * candidate's probabilities under the forward model. A sentence with no word in it (only digits,
+   * punctuation, symbols or emoji, such as "* * *") is not run through the model but copied: its
+   * tokens are the source's, each with probability 1 and attending to itself (also in `heads`).
    */
   tokenProbs: number[];
   /** Soft alignment [targetTokens][sourceTokens]: the alignment layer's cross-attention, mean over heads; rows sum to 1. */
@@ -566,6 +568,8 @@ export declare class Translator {
    * sentence decoded greedily after it. The model's own (greedy) next word is always among them. To
    * go on from a chosen word, translate `source` with `{ prefix: targetPrefix + word }`, plus the
    * continuation's first character when it is a space or punctuation (that keeps the word whole).
+   * A sentence with nothing to translate ("* * *", copied by translate()) offers only its own next
+   * word, with probability 1, while targetPrefix is its start.
    * Rejects with code 'bad-request' when `source` is not one sentence or targetPrefix not a string.
    * @example
    * const words = await t.alternatives('The house is small.', 'Das ', { count: 5 });

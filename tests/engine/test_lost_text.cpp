@@ -224,12 +224,29 @@ TEST_CASE("translate(): a sentence with nothing to translate is copied as it is,
       auto r = t.translate("The house is small.\n\n* * *\n\nGood morning.", options);
       REQUIRE(r);
       CHECK(r->text == before + "\n\n* * *\n\n" + after);
-      // a forced prefix: the model goes on from it
+      // a forced prefix that is its own start (what the page's alternatives send): still copied;
+      // another prefix goes to the model
       nmt::TranslateOptions prefixed = options;
-      prefixed.prefix = "!";
-      auto p = t.translate("!!!", prefixed);
+      prefixed.prefix = "* *";
+      auto p = t.translate("* * *", prefixed);
       REQUIRE(p);
-      CHECK(p->text.rfind("!", 0) == 0);
+      CHECK(p->text == "* * *");
+      prefixed.prefix = "Das";
+      p = t.translate("* * *", prefixed);
+      REQUIRE(p);
+      CHECK(p->text.rfind("Das", 0) == 0);
+      // its alternatives: the one next word, sure, and the rest; none at its end
+      prefixed.prefix = "*";
+      auto next = t.alternatives("* * *", prefixed);
+      REQUIRE(next);
+      REQUIRE(next->size() == 1);
+      CHECK(next.value()[0].word == " *");
+      CHECK(next.value()[0].probability == 1.0f);
+      CHECK(next.value()[0].continuation == " *");
+      prefixed.prefix = "* * *";
+      next = t.alternatives("* * *", prefixed);
+      REQUIRE(next);
+      CHECK(next->empty());
     }
   }
 }

@@ -94,3 +94,17 @@ test('alternatives(): bad requests reject before they queue, and abort works', {
   await assert.rejects(p, { name: 'AbortError' });
   assert.equal((await t.alternatives(SOURCE, 'Das ')).length, 5, 'a request after the abort works');
 });
+
+test('a sentence with nothing to translate ("* * *"): copied, sure, and its alternatives offer only its own next word', { skip, timeout: 120000 }, async () => {
+  const t = await open();
+  const r = await t.translate('The house is small.\n\n* * * \u2014 12 \u2014\n', { alignments: true });
+  const s = r.sentences[1];
+  assert.equal(s.target, '* * * \u2014 12 \u2014');
+  assert.ok(r.text.endsWith('\n\n* * * \u2014 12 \u2014\n'));
+  assert.ok(s.tokenProbs.every((p) => p === 1));
+  assert.ok(s.targetWordConfidence.every((p) => p === 1));
+  const next = await t.alternatives(s.source, '* *');
+  assert.deepEqual(next.map((a) => [a.word, a.probability, a.continuation]), [[' *', 1, ' \u2014 12 \u2014']]);
+  // choosing it, as the page does, keeps the sentence as it is
+  assert.equal((await t.translate(s.source, { prefix: '* * *' })).text, s.source);
+});
