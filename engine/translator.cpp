@@ -20,6 +20,7 @@
 #include "text/clock_times.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
+#include "text/quotes.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
 #include "text/verbatim.h"
@@ -357,7 +358,8 @@ struct NumberStyle {
 // One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller);
 // with a `prefix`, its text starts with the prefix verbatim.
 SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const SentencePiece& tokenizer,
-                                  int eos_id, bool alignments, const TargetPrefix* prefix, const NumberStyle* numbers) {
+                                  int eos_id, bool alignments, const TargetPrefix* prefix, const NumberStyle* numbers,
+                                  const std::string& target_language) {
   SentenceTranslation s;
   s.source = text.substr(u.begin, u.end - u.begin);
   s.source_begin = u.begin;
@@ -408,6 +410,10 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
         if (spans[k].second > edit.at && spans[k].first < edit.at + edit.text.size()) s.token_probs[k] = 1.0f;
     }
   }
+  // German quotation marks for the English straight ones the model copied ("..." -> „...“)
+  if (target_language == "de" && !u.copied)
+    for (const TextEdit& edit : german_quotation_marks(s.target, prefix ? prefix->text.size() : 0))
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }
@@ -416,7 +422,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 // replaced by the translations of its units (joined by a space where the source has one).
 void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
               std::vector<Hypothesis>& hyps, const SentencePiece& tokenizer, int eos_id, bool alignments,
-              const TargetPrefix* prefix, const NumberStyle* numbers, Translation& out) {
+              const TargetPrefix* prefix, const NumberStyle* numbers, const std::string& target_language,
+              Translation& out) {
   size_t next_unit = 0;
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) {
@@ -431,7 +438,8 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
                      (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
         out.text += ' ';
       SentenceTranslation s =
-          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix, numbers);
+          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix, numbers,
+                        target_language);
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();
@@ -683,7 +691,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   }
   const NumberStyle number_style{m.file.source_language(), m.file.target_language()};
   assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
-           options.raw_numbers ? nullptr : &number_style, out);                               // text, alignments
+           options.raw_numbers ? nullptr : &number_style, m.file.target_language(), out);                               // text, alignments
   out.ms_total = ms_since(t0);
   return out;
 }

@@ -12,13 +12,9 @@
 #include <string_view>
 #include <vector>
 
-namespace nmt {
+#include "text/text_edit.h"
 
-// Replace `length` bytes of the target at byte `at` with `text`.
-struct TextEdit {
-  size_t at, length;
-  std::string text;
-};
+namespace nmt {
 
 // English afternoon and evening hours that the German translation wrote as morning ones ("at 6 p.m."
 // -> "um 6 Uhr", "7:30 p.m." -> "7:30 Uhr"): each such hour goes 12 up ("um 18 Uhr", "19:30 Uhr").

@@ -1,0 +1,85 @@
+// German quotation marks (quotes.h).
+#include "text/quotes.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+const std::string_view kLowOpen = "\xE2\x80\x9E";    // „ U+201E
+const std::string_view kHighClose = "\xE2\x80\x9C";  // “ U+201C: German closing, English opening
+const std::string_view kEnglishClose = "\xE2\x80\x9D";  // ” U+201D
+
+// Whether the character before byte `at` lets a quotation open there.
+bool opens_after(std::string_view text, size_t at) {
+  if (at == 0) return true;
+  const char c = text[at - 1];
+  if (std::strchr(" \t\n([{/:-", c)) return true;
+  size_t start = at - 1;  // a dash or a no-break space before it
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  const char32_t cp = decode_at(text, start).cp;
+  return is_whitespace(cp) || cp == 0x2013 || cp == 0x2014;
+}
+
+// Whether the character at byte `at` lets a quotation close before it.
+bool closes_before(std::string_view text, size_t at) {
+  if (at >= text.size()) return true;
+  const char32_t cp = decode_at(text, at).cp;
+  return !is_letter(cp) && !is_digit(cp);
+}
+
+// The edits with the sentence starting outside a quotation (or inside one: `open`); false if the
+// quotes do not pair up.
+bool pair_quotes(std::string_view target, size_t fixed, bool open, std::vector<TextEdit>& edits) {
+  const bool started_inside = open;
+  for (size_t i = 0; i < target.size();) {
+    const std::string_view rest = target.substr(i);
+    size_t length = 1;
+    if (rest.substr(0, kLowOpen.size()) == kLowOpen) {  // already German
+      if (open) return false;
+      open = true;
+      length = kLowOpen.size();
+    } else if (rest[0] == '"' || rest.substr(0, kHighClose.size()) == kHighClose ||
+               rest.substr(0, kEnglishClose.size()) == kEnglishClose) {
+      length = rest[0] == '"' ? 1 : kHighClose.size();
+      const bool english_close = rest.substr(0, kEnglishClose.size()) == kEnglishClose;
+      if (!open && !english_close && opens_after(target, i)) {
+        if (i >= fixed) edits.push_back({i, length, std::string(kLowOpen)});
+        open = true;
+      } else if (open && closes_before(target, i + length) &&
+                 !(started_inside && edits.empty() && i > 0 && target[i - 1] >= '0' && target[i - 1] <= '9')) {
+        // (a sentence's first quote right after a digit, closing nothing it opened, is an inch
+        // or a second mark: "5\" lang")
+        // "“" closing a German quotation is right as it is
+        if (i >= fixed && rest.substr(0, length) != kHighClose) edits.push_back({i, length, std::string(kHighClose)});
+        open = false;
+      } else {
+        return false;  // a quote inside a word, or one that neither opens nor closes
+      }
+    } else {
+      length = decode_at(target, i).length;
+    }
+    i += std::max<size_t>(length, 1);
+  }
+  return true;  // (still open: the quotation goes on in the next sentence)
+}
+
+}  // namespace
+
+std::vector<TextEdit> german_quotation_marks(std::string_view target, size_t fixed) {
+  // a quotation of several sentences is cut by the segmenter: one sentence opens it, a later one
+  // closes it ("Ich bin müde." / "Ich will schlafen."")
+  for (bool starts_inside : {false, true}) {
+    std::vector<TextEdit> edits;
+    if (pair_quotes(target, fixed, starts_inside, edits)) {
+      std::reverse(edits.begin(), edits.end());
+      return edits;
+    }
+  }
+  return {};
+}
+
+}  // namespace nmt
