@@ -21,6 +21,7 @@
 #include "text/numbers.h"
 #include "text/pass_through.h"
 #include "text/quotes.h"
+#include "text/repeated_words.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
 #include "text/verbatim.h"
@@ -410,10 +411,16 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
         if (spans[k].second > edit.at && spans[k].first < edit.at + edit.text.size()) s.token_probs[k] = 1.0f;
     }
   }
-  // German quotation marks for the English straight ones the model copied ("..." -> „...“)
-  if (target_language == "de" && !u.copied)
-    for (const TextEdit& edit : german_quotation_marks(s.target, prefix ? prefix->text.size() : 0))
+  if (!u.copied) {
+    const size_t fixed = prefix ? prefix->text.size() : 0;
+    // a word the model wrote twice in a row ("Fernando Alonso Alonso"): once
+    for (const TextEdit& edit : repeated_words(s.source, s.target, fixed))
       replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    // German quotation marks for the English straight ones the model copied ("..." -> „...“)
+    if (target_language == "de")
+      for (const TextEdit& edit : german_quotation_marks(s.target, fixed))
+        replace_at(s.target, spans, edit.at, edit.length, edit.text);
+  }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
 }

@@ -22,6 +22,7 @@
 //                      a currency sign left out -> put back by its amount
 //   text/clock_times   a time with the wrong half of the day -> written right ("6 p.m." written
 //                      "6 Uhr" -> "18 Uhr"; "um 8 Uhr" written "at 8 p.m." -> "at 8 a.m.")
+//   text/repeated_words  a word written twice in a row -> once
 //   text/quotes        a German translation's straight quotes -> „German ones“
 //   text/word_alignment  cross-attention -> word-level alignments
 //
