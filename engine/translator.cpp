@@ -539,6 +539,24 @@ std::vector<Alternative> copied_next_word(const std::string& sentence, size_t at
   return {Alternative{sentence.substr(at, end - at), 1.0f, sentence.substr(end)}};
 }
 
+// An alternative as translate() would write it after the prefix: a doubled word once, German
+// quotation marks (text/repeated_words.h, text/quotes.h); the edits never touch the prefix.
+void tidy(Alternative& a, const std::string& prefix, const std::string& source, const std::string& target_language) {
+  std::string text = prefix + a.word + a.continuation;
+  size_t word_end = prefix.size() + a.word.size();
+  auto apply = [&](const std::vector<TextEdit>& edits) {  // last first
+    for (const TextEdit& e : edits) {
+      text.replace(e.at, e.length, e.text);
+      if (e.at + e.length <= word_end) word_end = word_end + e.text.size() - e.length;
+      else if (e.at < word_end) word_end = e.at + e.text.size();
+    }
+  };
+  apply(repeated_words(source, text, prefix.size()));
+  if (target_language == "de") apply(german_quotation_marks(text, prefix.size()));
+  a.word = text.substr(prefix.size(), word_end - prefix.size());
+  a.continuation = text.substr(word_end);
+}
+
 // Alternatives that read the same (two spellings written in capitals, an unknown piece filled) are
 // one word: its probabilities added, the first one's continuation kept.
 std::vector<Alternative> merge_same_words(std::vector<Alternative> words) {
@@ -727,7 +745,13 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
       a.word = to_upper_same_length(a.word);
       a.continuation = to_upper_same_length(a.continuation);
     }
+    tidy(a, prefix->text, sentence, m.file.target_language());
   }
+  // the unknown piece's name, which the models learned to write from a few training lines
+  const auto written_unknown = [&](const Alternative& a) {
+    return sentence.find("<unk>") == std::string::npos && (a.word + a.continuation).find("<unk>") != std::string::npos;
+  };
+  words.erase(std::remove_if(words.begin(), words.end(), written_unknown), words.end());
   return merge_same_words(std::move(words));
 }
 

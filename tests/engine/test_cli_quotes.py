@@ -1,6 +1,7 @@
 """German quotation marks (engine/text/quotes.h) with the shipped models and the native CLI: the
 en→de model copied English straight quotes into two thirds of the flores-dev translations with a
 quotation ("Er sagte: "Ich bin müde.""); German prints „...“. English translations keep theirs."""
+import json
 import os
 import subprocess
 import unittest
@@ -31,6 +32,20 @@ class Quotes(unittest.TestCase):
         self.assertGreater(sum("\u201e" in line for line in german), 25)  # „
         # --raw-numbers does not change them: quotation marks are not numbers
         self.assertEqual(translate("en-de", english[:5], "--beam", "1", "--raw-numbers"), german[:5])
+
+    def test_the_alternatives_are_written_as_the_translation_is(self):
+        # the model's next words after "Er sagte: " were „Ich (41%), "Ich (23%), »Ich and "<unk":
+        # one word „Ich now, and never the unknown piece's name, which a few training lines taught it
+        r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", "en-de", "model.nmt"), "--prefix", "Er sagte: ",
+                            "--alternatives", "8"], input='He said: "I am tired."', capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        words = json.loads(r.stdout)["alternatives"]
+        self.assertGreaterEqual(len(words), 2)
+        self.assertEqual(len({w["word"] for w in words}), len(words))
+        for w in words:
+            self.assertNotIn('"', w["word"] + w["continuation"])
+            self.assertNotIn("<unk", w["word"] + w["continuation"])
+        self.assertEqual(words[0]["word"], "\u201eIch")
 
     def test_english_translations_keep_straight_quotes(self):
         english = translate("de-en", ["Er sagte: „Ich bin müde.“", "Das Buch „Der Process“ ist berühmt."], "--beam", "1")

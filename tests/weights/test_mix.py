@@ -73,7 +73,8 @@ class PrepareData(unittest.TestCase):
             corpus, out = os.path.join(tmp, "corpus"), os.path.join(tmp, "data")
             os.makedirs(os.path.join(corpus, "train"))
             rows = {name: [] for name in MIX}
-            rows["news"] = [("The house is small.", "Das Haus ist klein."), ("Good morning.", "Guten Morgen.")]
+            rows["news"] = [("The house is small.", "Das Haus ist klein."), ("Good morning.", "Guten Morgen."),
+                            ("The <unk> is small.", "Das <unk> ist klein.")]  # 3rd: the unknown piece written out
             rows["ui"] = [("Open %s", "%s öffnen"), ("Save %s", "Speichern"), ("Close", "Schließen")]  # 2nd: placeholder lost
             rows["dict"] = [("house", "Haus")]
             rows["bible"] = [("In the beginning", "Am Anfang")]
@@ -97,6 +98,7 @@ class PrepareData(unittest.TestCase):
             with open(os.path.join(out, "stats.json"), encoding="utf-8") as f:
                 stats = json.load(f)
             self.assertEqual(stats["ui"]["placeholder_mismatch"], 1)
+            self.assertEqual(stats["news"]["unknown_token"], 1)
             self.assertEqual(stats["bible"]["weight_zero"], 1)
             self.assertEqual(stats["lines_per_epoch"], round(4 + 0.4 + MIX["dict"]))
 
