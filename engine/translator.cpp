@@ -52,6 +52,7 @@ struct Unit {
   std::string copy_source;
   // Its sentence has nothing to translate (text/pass_through.h has_no_words): copied, not run.
   bool copied = false;
+  bool starts_sentence = true;  // false for the second and later chunks of a long sentence
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -81,6 +82,7 @@ std::vector<std::pair<size_t, size_t>> chunk_tokens(const std::vector<Token>& to
 Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPiece& piece, size_t p, int eos_id) {
   Unit u;
   u.piece = p;
+  u.starts_sentence = a == 0;
   u.begin = piece.begin + (a < toks.size() ? toks[a].begin : 0);
   u.end = b > a ? piece.begin + toks[b - 1].end : piece.end;
   if (a == 0) u.begin = piece.begin;
@@ -420,6 +422,10 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     if (target_language == "de")
       for (const TextEdit& edit : german_quotation_marks(s.target, fixed))
         replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    // a capital at the start where the sentence has one ("Schätzungen reichen" -> "estimates" -> "Estimates")
+    if (!prefix && u.starts_sentence)
+      for (const TextEdit& edit : capitalized_start(s.source, s.target))
+        replace_at(s.target, spans, edit.at, edit.length, edit.text);
   }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
@@ -540,7 +546,8 @@ std::vector<Alternative> copied_next_word(const std::string& sentence, size_t at
 }
 
 // An alternative as translate() would write it after the prefix: a doubled word once, German
-// quotation marks (text/repeated_words.h, text/quotes.h); the edits never touch the prefix.
+// quotation marks, a capital first letter (text/repeated_words.h, text/quotes.h, text/casing.h);
+// the edits never touch the prefix.
 void tidy(Alternative& a, const std::string& prefix, const std::string& source, const std::string& target_language) {
   std::string text = prefix + a.word + a.continuation;
   size_t word_end = prefix.size() + a.word.size();
@@ -553,6 +560,7 @@ void tidy(Alternative& a, const std::string& prefix, const std::string& source, 
   };
   apply(repeated_words(source, text, prefix.size()));
   if (target_language == "de") apply(german_quotation_marks(text, prefix.size()));
+  if (prefix.empty()) apply(capitalized_start(source, text));
   a.word = text.substr(prefix.size(), word_end - prefix.size());
   a.continuation = text.substr(word_end);
 }

@@ -24,6 +24,7 @@
 //                      "6 Uhr" -> "18 Uhr"; "um 8 Uhr" written "at 8 p.m." -> "at 8 a.m.")
 //   text/repeated_words  a word written twice in a row -> once
 //   text/quotes        a German translation's straight quotes -> „German ones“
+//   text/casing        a sentence that starts with a capital -> so does its translation
 //   text/word_alignment  cross-attention -> word-level alignments
 //
 // This header is opaque: it includes only the standard library and the small types it returns

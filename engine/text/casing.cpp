@@ -121,6 +121,36 @@ bool prose_like(std::string_view s) {
 std::string to_lower_same_length(std::string_view text) { return map_chars(text, lower_of); }
 std::string to_upper_same_length(std::string_view text) { return map_chars(text, upper_of); }
 
+std::vector<TextEdit> capitalized_start(std::string_view source, std::string_view target) {
+  // the first letter or digit, past quotes, brackets and other punctuation; its byte offset
+  auto first_word_char = [](std::string_view text, char32_t& cp) {
+    for (size_t i = 0; i < text.size();) {
+      const Decoded d = decode_at(text, i);
+      if (is_letter(d.cp) || is_digit(d.cp)) {
+        cp = d.cp;
+        return i;
+      }
+      i += d.length;
+    }
+    return text.size();
+  };
+  char32_t s = 0, t = 0;
+  first_word_char(source, s);
+  const size_t at = first_word_char(target, t);
+  if (!is_upper(s) || at == target.size() || !is_letter(t) || is_upper(t)) return {};
+  size_t end = at;  // the first word: every letter of it in lower case
+  while (end < target.size()) {
+    const Decoded d = decode_at(target, end);
+    if (!is_letter(d.cp) && !is_mark(d.cp)) break;
+    if (is_upper(d.cp)) return {};
+    end += d.length;
+  }
+  const size_t length = decode_at(target, at).length;
+  const std::string capital = to_upper_same_length(target.substr(at, length));
+  if (capital == target.substr(at, length)) return {};  // a letter without a capital of its length
+  return {TextEdit{at, length, capital}};
+}
+
 SentenceCase sentence_case(std::string_view sentence, std::string_view language) {
   int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0, upper = 0;
   for (const Word& w : words_of(sentence)) {

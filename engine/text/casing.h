@@ -24,6 +24,7 @@
 
 #include "common/result.h"
 #include "model/model_file.h"
+#include "text/text_edit.h"
 
 namespace nmt {
 
@@ -47,6 +48,14 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
 // Latin (Basic, Latin-1, Extended-A), Greek and Cyrillic.
 std::string to_lower_same_length(std::string_view text);
 std::string to_upper_same_length(std::string_view text);
+
+// A sentence that starts with a capital letter starts its translation with one. The de→en model
+// writes a German sentence's first noun as an English word in lower case ("Schätzungen reichen von"
+// -> "estimates range from": 8 flores-dev lines), and the link text "About us" came out "über
+// uns". The edit that capitalizes the target's first letter, or nothing: where the source's first
+// letter (after any quotes or brackets) is not a capital, or the target's first word is not all in
+// lower case ("iPhone", "eBay") or starts with no letter.
+std::vector<TextEdit> capitalized_start(std::string_view source, std::string_view target);
 
 class Truecaser {
  public:

@@ -168,3 +168,20 @@ TEST_CASE("translate(): a sentence in capitals is translated recased and written
     CHECK(a.continuation == to_upper_same_length(a.continuation));
   }
 }
+
+TEST_CASE("capitalized_start: a sentence that starts with a capital starts its translation with one") {
+  auto start = [](const std::string& source, std::string target) {
+    for (const nmt::TextEdit& edit : nmt::capitalized_start(source, target)) target.replace(edit.at, edit.length, edit.text);
+    return target;
+  };
+  CHECK(start("Schätzungen reichen von 340 bis 500.", "estimates range from 340 to 500.") == "Estimates range from 340 to 500.");
+  CHECK(start("About us", "\xC3\xBC" "ber uns") == "\xC3\x9C" "ber uns");  // über -> Über
+  CHECK(start("\"Kaffee\" ist gut.", "\"coffee\" is good.") == "\"Coffee\" is good.");  // past quotes
+  CHECK(start("Das iPhone ist neu.", "iPhone is new.") == "iPhone is new.");  // a capital inside the word
+  CHECK(start("eBay verkauft.", "eBay sells.") == "eBay sells.");
+  CHECK(start("the house", "das Haus") == "das Haus");  // the source starts in lower case
+  CHECK(start("3 Leute kamen.", "three people came.") == "three people came.");  // nor with a capital
+  CHECK(start("Hallo.", "42 is the answer.") == "42 is the answer.");
+  CHECK(start("Hallo.", "").empty());
+  CHECK(start("Hallo.", "Hello.") == "Hello.");
+}
