@@ -368,6 +368,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   s.source_begin = u.begin;
   s.source_end = u.end;
   s.source_ids = u.ids;
+  s.copied = u.copied;
   // A unit with no tokens (only zero-width or deleted characters) is not run, but its source is
   // still "</s>", as source_tokens says: one token per id (found by tests/fuzz/fuzz_translate).
   if (s.source_ids.empty()) s.source_ids.push_back(eos_id);
@@ -863,6 +864,7 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   j["target_range"] = range_json(out16, s.target_begin, s.target_end);
   j["score"] = s.score;
   j["token_probs"] = probs_json(s.token_probs);
+  if (s.copied) j["copied"] = true;
   if (!options.alignments) return j;
   const Utf16Offsets ss(s.source), ts(s.target);
   j["source_tokens"] = tokens_json(s.source_tokens, ss);

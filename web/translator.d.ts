@@ -338,11 +338,17 @@ export interface Sentence {
   /**
    * Each target token's probability under the model, p(token | source, the tokens before it), in
    * targetTokens order ("</s>" included when generated), 4 decimals. With rerank, the chosen
-   * candidate's probabilities under the forward model. A sentence with no word in it (only digits,
-   * punctuation, symbols or emoji, such as "* * *") is not run through the model but copied: its
-   * tokens are the source's, each with probability 1 and attending to itself (also in `heads`).
+   * candidate's probabilities under the forward model. A sentence with no word in it is copied
+   * (see `copied`): its tokens are the source's, each with probability 1 and attending to itself
+   * (also in `heads`).
    */
   tokenProbs: number[];
+  /**
+   * True when the sentence has nothing to translate (only digits, punctuation, symbols or emoji,
+   * such as "* * *" or "— 12 —"): `target` is its own text (numbers written the target language's
+   * way), not the model's. Absent otherwise.
+   */
+  copied?: true;
   /** Soft alignment [targetTokens][sourceTokens]: the alignment layer's cross-attention, mean over heads; rows sum to 1. */
   attention?: number[][];
   /** With allHeads: [decoderLayer][head][targetTokens][sourceTokens]. */

@@ -209,6 +209,7 @@ TEST_CASE("translate(): a sentence with nothing to translate is copied as it is,
         REQUIRE(r->sentences.size() == 1);
         const nmt::SentenceTranslation& s = r->sentences[0];
         CHECK(s.target == text);
+        CHECK(s.copied);
         for (float p : s.token_probs) CHECK(p == 1.0f);
         for (float p : s.target_word_probs) CHECK(p == 1.0f);
         CHECK(s.target_ids == s.source_ids);  // its own tokens, eos included
@@ -224,6 +225,10 @@ TEST_CASE("translate(): a sentence with nothing to translate is copied as it is,
       auto r = t.translate("The house is small.\n\n* * *\n\nGood morning.", options);
       REQUIRE(r);
       CHECK(r->text == before + "\n\n* * *\n\n" + after);
+      REQUIRE(r->sentences.size() == 3);
+      CHECK(!r->sentences[0].copied);
+      CHECK(r->sentences[1].copied);
+      CHECK(nmt::to_json(r.value(), options).find("\"copied\":true") != std::string::npos);
       // a forced prefix that is its own start (what the page's alternatives send): still copied;
       // another prefix goes to the model
       nmt::TranslateOptions prefixed = options;

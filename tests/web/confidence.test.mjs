@@ -33,6 +33,10 @@ test('sentenceConfidence: geometric mean of the token probabilities, in plain wo
   assert.ok(Math.abs(low.mean - Math.cbrt(0.3 * 0.4 * 0.5)) < 1e-9);
   assert.match(low.text, /unsure of this translation: check it\.$/);
   assert.equal(sentenceConfidence(sentence('x', [0.5], [])), null);
+  // a sentence the engine copied ("* * *") is not the model's: it says so
+  const copied = sentenceConfidence({ ...sentence('* * *', [1, 1, 1], [1, 1, 1, 1]), copied: true });
+  assert.equal(copied.level, 'sure');
+  assert.equal(copied.text, 'Nothing to translate here: copied as it is.');
 });
 
 test('mayBeIncomplete: a translation far shorter than its sentence says part of it may be missing', () => {

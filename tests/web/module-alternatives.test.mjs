@@ -102,6 +102,8 @@ test('a sentence with nothing to translate ("* * *"): copied, sure, and its alte
   assert.equal(s.target, '* * * \u2014 12 \u2014');
   assert.ok(r.text.endsWith('\n\n* * * \u2014 12 \u2014\n'));
   assert.ok(s.tokenProbs.every((p) => p === 1));
+  assert.equal(s.copied, true);
+  assert.equal(r.sentences[0].copied, undefined, 'a translated sentence has no copied field');
   assert.ok(s.targetWordConfidence.every((p) => p === 1));
   const next = await t.alternatives(s.source, '* *');
   assert.deepEqual(next.map((a) => [a.word, a.probability, a.continuation]), [[' *', 1, ' \u2014 12 \u2014']]);
