@@ -745,23 +745,21 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const std::string sentence = text.substr(units[0].begin, units[0].end - units[0].begin);
   if (units[0].copied && starts_with(sentence, prefix->text)) return copied_next_word(sentence, prefix->text.size());
   const EncoderOutput enc = m.model.encode({units[0].ids});
-  std::vector<Alternative> words =
-      next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives, m.search_options(options));
   const std::vector<std::string> runs = unused_runs(units[0], m.tokenizer.unk_id(), prefix->text);
-  for (Alternative& a : words) {
+  // each candidate as translate() would write it, before words that read the same become one
+  const auto rewrite = [&](Alternative& a) {
     fill_unknown(a, runs);
-    if (units[0].source_case == SentenceCase::upper) {  // as translate() writes this sentence: in capitals
+    if (units[0].source_case == SentenceCase::upper) {  // in capitals, as the sentence came
       a.word = to_upper_same_length(a.word);
       a.continuation = to_upper_same_length(a.continuation);
     }
     tidy(a, prefix->text, sentence, m.file.target_language());
-  }
-  // the unknown piece's name, which the models learned to write from a few training lines
-  const auto written_unknown = [&](const Alternative& a) {
-    return sentence.find("<unk>") == std::string::npos && (a.word + a.continuation).find("<unk>") != std::string::npos;
+    // the unknown piece's name, which the models learned to write from a few training lines: never offered
+    if (sentence.find("<unk>") == std::string::npos && (a.word + a.continuation).find("<unk>") != std::string::npos)
+      a.word.clear();
   };
-  words.erase(std::remove_if(words.begin(), words.end(), written_unknown), words.end());
-  return merge_same_words(std::move(words));
+  return merge_same_words(next_words(m.model, m.tokenizer, enc, prefix.value(), options.alternatives,
+                                     m.search_options(options), rewrite));
 }
 
 std::string Translator::info_json() const {

@@ -105,7 +105,8 @@ Alternative describe(const Hypothesis& h, size_t at, const TargetPrefix& prefix,
 }  // namespace
 
 std::vector<Alternative> next_words(const Transformer& model, const SentencePiece& tokenizer, const EncoderOutput& enc,
-                                    const TargetPrefix& prefix, int count, const SearchOptions& options) {
+                                    const TargetPrefix& prefix, int count, const SearchOptions& options,
+                                    const std::function<void(Alternative&)>& rewrite) {
   if (count < 1 || enc.lengths.empty()) return {};
   // A few more pieces than words asked for: several pieces can spell the same word.
   const std::vector<int> first = top_tokens(next_token_log_probs(model, enc, prefix.forced),
@@ -127,6 +128,7 @@ std::vector<Alternative> next_words(const Transformer& model, const SentencePiec
   int chosen = -1;  // the model's own choice: the expansion of the most probable piece
   for (size_t k = 0; k < hyps.size(); ++k) {
     Alternative a = describe(hyps[k], prefix.forced.tokens.size(), prefix, tokenizer);
+    if (rewrite) rewrite(a);
     if (a.word.find_first_not_of(' ') == std::string::npos) continue;  // nothing but the prefix's own word
     auto same = std::find_if(words.begin(), words.end(), [&](const Alternative& w) { return w.word == a.word; });
     if (same != words.end()) {

@@ -11,6 +11,7 @@
 // model's own greedy choice is always in the list.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "model/transformer.h"
@@ -22,8 +23,11 @@
 namespace nmt {
 
 // The `count` most probable next words after `prefix` for sentence 0 of `enc`, most probable first.
-// `options` are the search's (their beam is not used: continuations are greedy).
+// `options` are the search's (their beam is not used: continuations are greedy). `rewrite`, if
+// given, is applied to each candidate before words that read the same are counted as one: the
+// caller's text edits (a word it empties is dropped).
 std::vector<Alternative> next_words(const Transformer& model, const SentencePiece& tokenizer, const EncoderOutput& enc,
-                                    const TargetPrefix& prefix, int count, const SearchOptions& options);
+                                    const TargetPrefix& prefix, int count, const SearchOptions& options,
+                                    const std::function<void(Alternative&)>& rewrite = nullptr);
 
 }  // namespace nmt
