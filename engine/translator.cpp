@@ -50,7 +50,8 @@ struct Unit {
   // What the unknown pieces are copied from when not the source itself: the source with the numbers
   // the model was shown as unknown pieces written the target language's way (text/numbers.h).
   std::string copy_source;
-  // Its sentence has nothing to translate (text/pass_through.h has_no_words): copied, not run.
+  // Its sentence has nothing the model can translate (text/pass_through.h has_no_words,
+  // has_no_known_words): copied, not run.
   bool copied = false;
   bool starts_sentence = true;  // false for the second and later chunks of a long sentence
 };
@@ -129,7 +130,8 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;
-      u.copied = !u.tokens.empty() && has_no_words(sentence);  // (zero-width characters alone: nothing)
+      // (zero-width characters alone: nothing, not a copy)
+      u.copied = !u.tokens.empty() && (has_no_words(sentence) || has_no_known_words(toks, tokenizer.unk_id()));
       u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
                                [&](std::string_view ch) { return tokenizer.normalizes_to_nothing(ch); });
       units.push_back(std::move(u));

@@ -63,8 +63,9 @@ struct SentenceTranslation {
   // log p(target) / ((5 + target_ids) / 6)^alpha, + the coverage penalty (beam), + the reverse model's
   // weighted, normalized log p(source | target) (reranking): what the search ranked it by
   float score = 0.0f;
-  // Nothing to translate (only digits, punctuation, symbols or emoji: text/pass_through.h
-  // has_no_words): the target is the source's own text, not the model's
+  // Nothing the model can translate (only digits, punctuation, symbols or emoji, or words only in
+  // scripts the vocabulary lacks: text/pass_through.h has_no_words, has_no_known_words): the target
+  // is the source's own text, not the model's
   bool copied = false;
   // With options.alignments:
   std::vector<TokenSpan> source_tokens, target_tokens;  // one per id

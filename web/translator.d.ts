@@ -344,9 +344,11 @@ export interface Sentence {
    */
   tokenProbs: number[];
   /**
-   * True when the sentence has nothing to translate (only digits, punctuation, symbols or emoji,
-   * such as "* * *" or "— 12 —"): `target` is its own text (numbers written the target language's
-   * way), not the model's. Absent otherwise.
+   * True when the sentence has nothing the model can translate (only digits, punctuation, symbols or
+   * emoji, such as "* * *" or "— 12 —"; or words only in scripts the vocabulary lacks, such as
+   * "Привет, как дела?" or "今天天气很好。"; or nothing but an address or a long run without spaces):
+   * `target` is its own text (numbers written the target language's way), not the model's. Absent
+   * otherwise.
    */
   copied?: true;
   /** Soft alignment [targetTokens][sourceTokens]: the alignment layer's cross-attention, mean over heads; rows sum to 1. */

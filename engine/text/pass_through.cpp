@@ -168,6 +168,12 @@ bool has_no_words(std::string_view sentence) {
   return true;
 }
 
+bool has_no_known_words(const std::vector<Token>& tokens, int unk_id) {
+  for (const Token& t : tokens)
+    if (t.id != unk_id && !has_no_words(t.piece)) return false;
+  return true;
+}
+
 bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
   return std::any_of(source_tokens.begin(), source_tokens.end(), [&](const Token& t) { return t.id == unk_id; });
 }
@@ -262,6 +268,19 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     insert_at(target, spans, at, piece);
     run.used = true;
   }
+
+  // 3. A copied run that the source follows with a mark at once ("`npm test`.") is not set apart from
+  //    it by the space the model wrote before its own mark ("dann `npm test` ."). Last first, so that
+  //    each offset still holds.
+  std::vector<size_t> spaces;
+  for (const UnknownRun& run : runs) {
+    if (run.end >= source.size() || !std::strchr(".,;:!?", source[run.end])) continue;
+    const std::string text = source.substr(run.begin, run.end - run.begin) + " " + source[run.end];
+    const size_t at = target.find(text, fixed_bytes);
+    if (at != std::string::npos) spaces.push_back(at + text.size() - 2);
+  }
+  std::sort(spaces.rbegin(), spaces.rend());
+  for (size_t at : spaces) replace_at(target, spans, at, 1, "");
 }
 
 bool is_invisible(char32_t cp) {

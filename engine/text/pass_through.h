@@ -29,6 +29,12 @@ namespace nmt {
 // only reshuffle such a sentence ("!!!" -> "!!", "- 12 -" -> "- 12 - 12 -"), so it is copied.
 bool has_no_words(std::string_view sentence);
 
+// True if every token that holds a letter is the unknown piece: a sentence in a script the
+// vocabulary lacks ("今天天气很好，我们走吧。", "Привет, как дела?"), or one that is only an address
+// or a long run (text/verbatim.h). The model could only move its punctuation about ("今天天气很好，
+// 我们走吧。" -> "今天天气很好 我们走吧。,"), so it is copied too.
+bool has_no_known_words(const std::vector<Token>& tokens, int unk_id);
+
 // True if any of the tokens is the unknown piece.
 bool has_unknown(const std::vector<Token>& source_tokens, int unk_id);
 

@@ -115,6 +115,78 @@ void find_email_addresses(std::string_view text, const std::vector<std::pair<siz
   }
 }
 
+// Code between backticks, as Markdown and chat write it: "`npm install`", "``a`b``". The opening
+// run of backticks is not inside a word, the closing run is as long, on the same line, not followed
+// by a letter or digit, and the code neither starts nor ends with a space. (Manual pages quote
+// `like this' with an apostrophe: no closing backtick, so none of that is taken.)
+void find_code_spans(std::string_view text, std::vector<std::pair<size_t, size_t>>& out) {
+  size_t i = 0;
+  while ((i = text.find('`', i)) != std::string_view::npos) {
+    size_t open_end = i;
+    while (open_end < text.size() && text[open_end] == '`') ++open_end;
+    const size_t ticks = open_end - i;
+    if (i > 0 && ascii_alnum(text[i - 1])) {
+      i = open_end;
+      continue;
+    }
+    size_t close = std::string_view::npos;
+    for (size_t j = open_end; j < text.size() && text[j] != '\n';) {
+      if (text[j] != '`') {
+        ++j;
+        continue;
+      }
+      size_t run_end = j;
+      while (run_end < text.size() && text[run_end] == '`') ++run_end;
+      if (run_end - j == ticks) {
+        close = j;
+        break;
+      }
+      j = run_end;
+    }
+    const size_t end = close == std::string_view::npos ? close : close + ticks;
+    if (close == std::string_view::npos || close == open_end || text[open_end] == ' ' || text[close - 1] == ' ' ||
+        (end < text.size() && ascii_alnum(text[end]))) {
+      i = open_end;
+      continue;
+    }
+    out.emplace_back(i, end);
+    i = end;
+  }
+}
+
+// Runs of more than kLongRun characters without whitespace that no address holds.
+void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
+                    std::vector<std::pair<size_t, size_t>>& out) {
+  size_t i = 0;
+  while (i < text.size()) {
+    Decoded d = decode_at(text, i);
+    if (is_whitespace(d.cp) || is_control(d.cp)) {
+      i += d.length;
+      continue;
+    }
+    const size_t begin = i;
+    size_t characters = 0;
+    while (i < text.size()) {
+      d = decode_at(text, i);
+      if (is_whitespace(d.cp) || is_control(d.cp)) break;
+      i += d.length;
+      ++characters;
+    }
+    if (characters <= kLongRun) continue;
+    size_t start = begin;  // an opening bracket or quote before it is the sentence's
+    while (start < i) {
+      const Decoded c = decode_at(text, start);
+      if (c.cp >= 0x80 ? !(c.cp == U'«' || c.cp == U'»' || c.cp == U'„' || c.cp == U'“' || c.cp == U'‘' || c.cp == U'‚')
+                       : !std::strchr("(<[{\"'", char(c.cp)))
+        break;
+      start += c.length;
+    }
+    const size_t end = trim_end(text, start, i);
+    const bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto s) { return s.first < end && begin < s.second; });
+    if (!overlaps && end > start) out.emplace_back(start, end);
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
@@ -123,6 +195,17 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   std::vector<std::pair<size_t, size_t>> emails;
   find_email_addresses(text, spans, emails);
   spans.insert(spans.end(), emails.begin(), emails.end());
+  std::vector<std::pair<size_t, size_t>> runs;
+  std::vector<std::pair<size_t, size_t>> code;
+  find_code_spans(text, code);
+  for (auto c : code)  // an address inside code is part of the code
+    if (std::none_of(spans.begin(), spans.end(), [&](auto s) { return s.first < c.first && c.first < s.second; })) {
+      spans.erase(std::remove_if(spans.begin(), spans.end(), [&](auto s) { return c.first <= s.first && s.first < c.second; }),
+                  spans.end());
+      spans.push_back(c);
+    }
+  find_long_runs(text, spans, runs);
+  spans.insert(spans.end(), runs.begin(), runs.end());
   std::sort(spans.begin(), spans.end());
   return spans;
 }

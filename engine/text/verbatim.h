@@ -1,8 +1,14 @@
-// Web addresses and e-mail addresses: text to copy, not to translate. The model cut them into
+// Web addresses, e-mail addresses, `code` and very long unbroken runs: text to copy, not to translate. The model cut them into
 // pieces and "translated" those ("support@mycompany.de" -> "Support@meincompany.de",
 // "https://www.beispiel.de/kontakt" -> "https://www.de/Intact"). The translator shows the model an
 // unknown piece in their place and copies the address itself into the translation where the model
 // puts that piece, as it does for emoji (text/pass_through.h).
+// Code between backticks ("Run `npm install` first") is copied too: the model had learned the
+// German manual pages' »quotes« for it ("Führt »npm install« zuerst aus").
+// A run of more than kLongRun characters without a space is no word either: a path, a hash, base64,
+// a formula, or a long line of one letter. The model cut it into hundreds of pieces and lost or
+// repeated some (20,000 random letters came out as 17,933 characters after a minute); it is copied.
+// The longest German compounds in the corpus are under 60 letters.
 #pragma once
 
 #include <cstddef>
@@ -13,13 +19,18 @@
 
 namespace nmt {
 
+constexpr size_t kLongRun = 64;  // characters (code points)
+
 // The addresses in `text`, as [begin, end) bytes in order:
 //   - web addresses: "http://", "https://", "ftp://" or "www." (any case) at the start of a word,
 //     up to the next whitespace;
 //   - e-mail addresses: local@domain.tld (letters, digits and . _ % + - on the left; letters,
 //     digits, dots and hyphens on the right, ending in a dot and two or more letters).
 // Trailing punctuation that ends the sentence or clause (. , ; : ! ? ' ") is not part of the
-// address, nor is a closing bracket the address did not open.
+// address, nor is a closing bracket the address did not open. Then code between backticks, with
+// its backticks (an address inside it is part of it). Then every other run of more than kLongRun
+// characters up to whitespace that none of those overlaps, trimmed the same way and without an
+// opening bracket or quote before it.
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text);
 
 // `text` with each span's bytes replaced by private-use characters of the same total length (no

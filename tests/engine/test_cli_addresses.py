@@ -78,6 +78,25 @@ class Addresses(unittest.TestCase):
         probs = [a["probability"] for a in words]
         self.assertEqual(probs, sorted(probs, reverse=True))
 
+    def test_code_between_backticks_is_copied_with_its_backticks(self):
+        """The en->de model had learned the German manual pages' quotes for it: "Run `npm install`
+        first" -> "Führt »npm install« zuerst aus". Now each code span comes back once, as written,
+        and the space the model wrote before its own full stop is not left after the code."""
+        cases = {"en-de": ["Run `npm install` first, then `npm test`.", "Set `max_length` to 256 in the config.",
+                           "The variable `user_name` holds the name."],
+                 "de-en": ["Führen Sie zuerst `npm install` aus und dann `npm test`.", "Die Variable `user_name` enthält den Namen."]}
+        for direction, lines in cases.items():
+            for beam in ("1", "4"):
+                out = run(direction, "\n".join(lines), "--beam", beam).split("\n")
+                for line, translated in zip(lines, out):
+                    for code in re.findall(r"`[^`]+`", line):
+                        with self.subTest(direction=direction, beam=beam, line=line, code=code):
+                            self.assertEqual(translated.count(code), 1, translated)
+                            self.assertNotIn("»", translated)
+                            self.assertNotIn(code + " .", translated)
+        # manual-page quotes (`q') are not code: left to the model
+        self.assertNotIn("`q'", run("en-de", "Press `q' to quit."))
+
 
 if __name__ == "__main__":
     unittest.main()

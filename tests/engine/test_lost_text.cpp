@@ -188,6 +188,17 @@ TEST_CASE("has_no_words: digits, punctuation, symbols and emoji only") {
     CHECK_MESSAGE(!nmt::has_no_words(some), some);
 }
 
+TEST_CASE("has_no_known_words: every token with a letter is the unknown piece") {
+  const int unk = 0;
+  auto tok = [](int id, const std::string& piece) { return nmt::Token{id, piece, 0, 0}; };
+  using T = std::vector<nmt::Token>;
+  CHECK(nmt::has_no_known_words(T{tok(unk, "\xE4\xBB\x8A\xE5\xA4\xA9"), tok(5, ","), tok(unk, "\xD0\x96"), tok(6, "\xE2\x96\x81?")}, unk));
+  CHECK(nmt::has_no_known_words(T{tok(unk, "https://example.com")}, unk));
+  CHECK(nmt::has_no_known_words(T{}, unk));
+  CHECK(!nmt::has_no_known_words(T{tok(unk, "\xD0\x96"), tok(7, "\xE2\x96\x81Haus")}, unk));
+  CHECK(!nmt::has_no_known_words(T{tok(8, "a")}, unk));
+}
+
 TEST_CASE("translate(): a sentence with nothing to translate is copied as it is, sure, aligned to itself (fixture model)") {
   // the model only reshuffles such a sentence ("!!!" -> "!!", "* * *" -> "* * * * *"), found by a QA pass
   auto loaded = nmt::Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");

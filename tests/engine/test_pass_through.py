@@ -116,6 +116,48 @@ class PassThrough(unittest.TestCase):
                         else:
                             self.assertEqual(got, src)
 
+    def test_a_sentence_in_a_script_the_model_cannot_read_comes_back_as_it_is(self):
+        """Sentences whose only words are unknown pieces (Chinese, Russian, Arabic, Greek...) were
+        run through the model, which could only move their punctuation about ("今天天气很好，我们走吧。"
+        -> "今天天气很好 我们走吧。,", "Привет, как дела?" -> "Привет, как дела ?"); now they are
+        copied character for character, next to sentences that are still translated."""
+        foreign = ["今天天气很好，我们一起去公园散步吧。", "Привет, как дела?", "مرحبا بالعالم، كيف حالك؟",
+                   "東京タワーは高い！", "שלום, מה שלומך?", "서울에 가고 싶어요.", "Ελληνικά: καλημέρα!"]
+        for direction, sentence in (("en-de", "The house is small."), ("de-en", "Das Haus ist klein.")):
+            model = os.path.join(ROOT, "weights", direction, "model.nmt")
+            for args in (["--beam", "1"], ["--beam", "4"]):
+                out = translate(model, foreign + [sentence], *args)
+                for src, got in zip(foreign, out):
+                    with self.subTest(direction=direction, args=args, source=src):
+                        self.assertEqual(got, src)
+                self.assertNotEqual(out[-1], sentence)
+            # in one text: each foreign sentence copied, the other translated
+            text = "Привет, как дела? " + sentence + " 今天天气很好，我们走吧。"
+            got = translate(model, [text])[0]
+            self.assertTrue(got.startswith("Привет, как дела? "), got)
+            self.assertTrue(got.endswith(" 今天天气很好，我们走吧。"), got)
+            self.assertNotIn(sentence, got)
+
+    def test_a_very_long_run_without_spaces_is_copied_whole(self):
+        """A run of more than 64 characters without a space (a hash, base64, a path, one letter
+        20,000 times) is no word: the model cut it into hundreds of pieces and lost or repeated some
+        (20,000 random letters came back as 17,933 characters, after a minute). It is copied, and the
+        words around it are translated."""
+        import random
+        rng = random.Random(7)
+        letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20000))
+        blob = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(88))
+        path = "/usr/share/doc/some-package/examples/configuration/" + "x" * 30 + "/settings.conf"
+        for direction, before, after in (("en-de", "The key is ", " and it works."), ("de-en", "Der Schlüssel ist ", " und er funktioniert.")):
+            model = os.path.join(ROOT, "weights", direction, "model.nmt")
+            out = translate(model, [letters, "x" * 5000, before + blob + after, before + path + "."])
+            with self.subTest(direction=direction):
+                self.assertEqual(out[0], letters)
+                self.assertEqual(out[1], "x" * 5000)
+                self.assertEqual(out[2].count(blob), 1, out[2])
+                self.assertNotIn(before.strip(), out[2])  # the words around it are translated
+                self.assertEqual(out[3].count(path), 1, out[3])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -45,6 +45,44 @@ TEST_CASE("verbatim_spans: web and e-mail addresses, without the punctuation aro
   CHECK(found("").empty());
 }
 
+TEST_CASE("verbatim_spans: a run of more than kLongRun characters without whitespace") {
+  using V = std::vector<std::string>;
+  const std::string at_limit(kLongRun, 'a'), over(kLongRun + 1, 'a');
+  CHECK(found("A " + at_limit + " b.").empty());
+  CHECK(found("A " + over + " b.") == V{over});
+  CHECK(found(over + ".") == V{over});              // the full stop is the sentence's
+  CHECK(found("(" + over + "),") == V{over});  // the brackets and quotes around it are the sentence's
+  CHECK(found("\"" + over + "\"") == V{over});
+  CHECK(found("\xE2\x80\x9E" + over + "\xE2\x80\x9C") == V{over});
+  CHECK(found("f(" + over + ")") == V{"f(" + over + ")"});  // a bracket it opened is its own
+  // counted in characters, not bytes: 40 "ä" are 80 bytes but a word
+  std::string umlauts;
+  for (int i = 0; i < 40; ++i) umlauts += "ä";
+  CHECK(found(umlauts).empty());
+  // a long address is found once, as an address
+  const std::string url = "https://example.com/" + std::string(80, 'p');
+  CHECK(found("See " + url + " now") == V{url});
+  // real German compounds stay words
+  CHECK(found("Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz").empty());  // 63 letters
+  CHECK(found("Prüfungszeitpunkt-Nutzungszeitpunkt-Ressourcenwettläufe").empty());
+}
+
+TEST_CASE("verbatim_spans: code between backticks, with its backticks") {
+  using V = std::vector<std::string>;
+  CHECK(found("Run `npm install` first, then `npm test`.") == V{"`npm install`", "`npm test`"});
+  CHECK(found("Use ``a`b`` here") == V{"``a`b``"});
+  CHECK(found("(`x`)") == V{"`x`"});
+  CHECK(found("`rm -rf /tmp/foo && ls -la`") == V{"`rm -rf /tmp/foo && ls -la`"});
+  CHECK(found("`see www.example.org`, or www.example.org") == V{"`see www.example.org`", "www.example.org"});
+  // not code
+  CHECK(found("Press `q' to quit and `h' for help.").empty());  // manual-page quotes
+  CHECK(found("a ` b ` c").empty());
+  CHECK(found("un`matched").empty());
+  CHECK(found("``").empty());
+  CHECK(found("`one\ntwo`").empty());  // not across lines
+  CHECK(found("x`y`z").empty());
+}
+
 TEST_CASE("mask_spans: the same length, one unknown run per address") {
   const std::string text = "Go to www.a.de or b@c.de now.";
   const auto spans = verbatim_spans(text);

@@ -40,6 +40,9 @@ const INPUTS = [
   'The weather is nice today. We will meet at the museum on Monday morning.',
   '<img src=x onerror=alert(1)>',
   'Emoji 😀 and ümlauts: Grüße aus Köln.',
+  // copied, not translated: a sentence in a script the vocabulary lacks, code, a long run
+  'Привет, как дела? Run `npm test` now. 今天天气很好，我们走吧。',
+  `The key is ${'Zm9vYmFy'.repeat(12)} and it works.`,
 ];
 
 test('info() describes the model', () => {

@@ -36,7 +36,7 @@ test('sentenceConfidence: geometric mean of the token probabilities, in plain wo
   // a sentence the engine copied ("* * *") is not the model's: it says so
   const copied = sentenceConfidence({ ...sentence('* * *', [1, 1, 1], [1, 1, 1, 1]), copied: true });
   assert.equal(copied.level, 'sure');
-  assert.equal(copied.text, 'Nothing to translate here: copied as it is.');
+  assert.equal(copied.text, 'Nothing here the model can translate: copied as it is.');
 });
 
 test('mayBeIncomplete: a translation far shorter than its sentence says part of it may be missing', () => {

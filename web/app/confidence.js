@@ -61,7 +61,7 @@ export function unsureWords(sentence) {
 export function sentenceConfidence(sentence, dir) {
   const probs = sentence && sentence.tokenProbs;
   if (!probs || !probs.length) return null;
-  if (sentence.copied) return { mean: 1, level: 'sure', unsure: 0, short: false, text: 'Nothing to translate here: copied as it is.' };
+  if (sentence.copied) return { mean: 1, level: 'sure', unsure: 0, short: false, text: 'Nothing here the model can translate: copied as it is.' };
   const mean = Math.exp(probs.reduce((a, p) => a + Math.log(Math.max(p, 1e-4)), 0) / probs.length);
   const unsure = unsureWords(sentence).size;
   const short = mayBeIncomplete(sentence, dir);
