@@ -50,6 +50,7 @@ Field field(TranslateOptions& o, const OptionSpec& spec) {
   if (&spec == &option::seed) return {&o.seed, nullptr, nullptr};
   if (&spec == &option::keep_case) return {nullptr, nullptr, &o.keep_case};
   if (&spec == &option::raw_numbers) return {nullptr, nullptr, &o.raw_numbers};
+  if (&spec == &option::model_only) return {nullptr, nullptr, &o.model_only};
   return {};  // not in the table: nothing to read or write
 }
 

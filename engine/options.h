@@ -73,6 +73,10 @@ inline constexpr OptionSpec keep_case{"keep_case", OptionKind::flag, 0, 0, 1, tr
 // day (text/numbers.h, text/clock_times.h); this leaves the model's first translation.
 inline constexpr OptionSpec raw_numbers{"raw_numbers", OptionKind::flag, 0, 0, 1, true,
                                         "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators), putting back a currency sign it left out, and writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English)"};
+// Whole short sentences that the model file's translation memory holds get its human translation
+// (text/memory.h); this leaves every sentence to the model.
+inline constexpr OptionSpec model_only{"model_only", OptionKind::flag, 0, 0, 1, true,
+                                       "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds"};
 }  // namespace option
 
 inline constexpr const OptionSpec* kOptionSpecs[] = {
@@ -80,6 +84,7 @@ inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
     &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
     &option::sample_top_k,  &option::seed,           &option::keep_case,        &option::raw_numbers,
+    &option::model_only,
 };
 
 struct TranslateOptions {
@@ -100,6 +105,7 @@ struct TranslateOptions {
   int seed = int(option::seed.fallback);                  // with sample_top_k
   bool keep_case = option::keep_case.fallback != 0;        // false: capitals / Title Case recased (text/casing.h)
   bool raw_numbers = option::raw_numbers.fallback != 0;    // false: lost numbers put back (text/numbers.h)
+  bool model_only = option::model_only.fallback != 0;      // false: the translation memory's sentences (text/memory.h)
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };

@@ -18,6 +18,8 @@
 #include "search/sampling.h"
 #include "text/casing.h"
 #include "text/clock_times.h"
+#include "text/final_marks.h"
+#include "text/memory.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
 #include "text/quotes.h"
@@ -53,6 +55,9 @@ struct Unit {
   // Its sentence has nothing the model can translate (text/pass_through.h has_no_words,
   // has_no_known_words): copied, not run.
   bool copied = false;
+  // The translation memory's translation of its sentence (text/memory.h), as target ids + eos that
+  // the search is forced through; empty when the model translates it.
+  std::vector<int> memory_ids;
   bool starts_sentence = true;  // false for the second and later chunks of a long sentence
 };
 
@@ -138,6 +143,26 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     }
   }
   return units;
+}
+
+// Each whole sentence the translation memory holds gets its translation, ending as the sentence ends,
+// as the ids its search is forced through (text/memory.h); not one the tokenizer would write with
+// an unknown piece, nor one too long for the model.
+void look_up_memory(const std::string& text, const std::vector<TextPiece>& pieces, const TranslationMemory& memory,
+                    const SentencePiece& tokenizer, const ModelConfig& c, std::vector<Unit>& units) {
+  if (memory.size() == 0) return;
+  for (Unit& u : units) {
+    const TextPiece& piece = pieces[u.piece];
+    if (u.tokens.empty() || u.copied || u.begin != piece.begin || u.end != piece.end) continue;
+    const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
+    const std::string_view found = memory.find(sentence);
+    if (found.empty()) continue;
+    std::vector<int> ids;
+    for (const Token& t : tokenizer.encode(with_final_marks(found, sentence))) ids.push_back(t.id);
+    if (ids.empty() || std::count(ids.begin(), ids.end(), c.unk_id) || int(ids.size()) + 1 >= c.max_length) continue;
+    ids.push_back(c.eos_id);
+    u.memory_ids = std::move(ids);
+  }
 }
 
 // The units translated together, as lists of unit indices: shortest first (similar lengths), each
@@ -240,7 +265,14 @@ std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Tr
   for (const std::vector<size_t>& members : make_batches(units, options, shortlist != nullptr)) {
     std::vector<std::vector<int>> batch;
     for (size_t u : members) batch.push_back(units[u].ids);
-    std::vector<Hypothesis> best = translate_batch(model, reverse, shortlist, batch, search_opts, options.reverse_weight, out);
+    // sentences from the translation memory are forced through its translation (a prefix's
+    // sentence is never one: the memory is not looked up under a prefix)
+    SearchOptions opts = search_opts;
+    if (std::any_of(members.begin(), members.end(), [&](size_t u) { return !units[u].memory_ids.empty(); })) {
+      opts.forced.assign(members.size(), ForcedTokens{});
+      for (size_t k = 0; k < members.size(); ++k) opts.forced[k].tokens = units[members[k]].memory_ids;
+    }
+    std::vector<Hypothesis> best = translate_batch(model, reverse, shortlist, batch, opts, options.reverse_weight, out);
     for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
   }
   return hyps;
@@ -277,7 +309,7 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   for (size_t i = 0; i < units.size(); ++i) {
     const Unit& u = units[i];
     const TextPiece& piece = pieces[u.piece];
-    if (u.tokens.empty() || u.copied || u.begin != piece.begin || u.end != piece.end) continue;
+    if (u.tokens.empty() || u.copied || !u.memory_ids.empty() || u.begin != piece.begin || u.end != piece.end) continue;
     const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
     const ByteSpans addresses = verbatim_spans(sentence);
     const ByteSpans numbers = find_numbers(sentence, check.source_language, false, addresses);
@@ -371,11 +403,12 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   s.source_end = u.end;
   s.source_ids = u.ids;
   s.copied = u.copied;
+  s.from_memory = !u.memory_ids.empty();
   // A unit with no tokens (only zero-width or deleted characters) is not run, but its source is
   // still "</s>", as source_tokens says: one token per id (found by tests/fuzz/fuzz_translate).
   if (s.source_ids.empty()) s.source_ids.push_back(eos_id);
   s.target_ids = h.tokens;
-  for (float lp : h.token_log_probs) s.token_probs.push_back(std::exp(lp));
+  for (float lp : h.token_log_probs) s.token_probs.push_back(s.from_memory ? 1.0f : std::exp(lp));
   s.score = h.score;
   std::vector<int> words_ids;  // the target without eos
   for (int id : h.tokens)
@@ -420,6 +453,9 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     const size_t fixed = prefix ? prefix->text.size() : 0;
     // a word the model wrote twice in a row ("Fernando Alonso Alonso"): once
     for (const TextEdit& edit : repeated_words(s.source, s.target, fixed))
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    // the source's "!!" or "???" at the end, as many as it has ("I love you!!" -> "Ich liebe dich!")
+    for (const TextEdit& edit : final_marks(s.source, s.target, fixed))
       replace_at(s.target, spans, edit.at, edit.length, edit.text);
     // German quotation marks for the English straight ones the model copied ("..." -> „...“)
     if (target_language == "de")
@@ -548,8 +584,9 @@ std::vector<Alternative> copied_next_word(const std::string& sentence, size_t at
   return {Alternative{sentence.substr(at, end - at), 1.0f, sentence.substr(end)}};
 }
 
-// An alternative as translate() would write it after the prefix: a doubled word once, German
-// quotation marks, a capital first letter (text/repeated_words.h, text/quotes.h, text/casing.h);
+// An alternative as translate() would write it after the prefix: a doubled word once, the source's
+// "!!" at the end, German quotation marks, a capital first letter (text/repeated_words.h,
+// text/final_marks.h, text/quotes.h, text/casing.h);
 // the edits never touch the prefix.
 void tidy(Alternative& a, const std::string& prefix, const std::string& source, const std::string& target_language) {
   std::string text = prefix + a.word + a.continuation;
@@ -562,6 +599,7 @@ void tidy(Alternative& a, const std::string& prefix, const std::string& source, 
     }
   };
   apply(repeated_words(source, text, prefix.size()));
+  apply(final_marks(source, text, prefix.size()));
   if (target_language == "de") apply(german_quotation_marks(text, prefix.size()));
   if (prefix.empty()) apply(capitalized_start(source, text));
   a.word = text.substr(prefix.size(), word_end - prefix.size());
@@ -616,9 +654,12 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
   if (!source_case) return Error{source_case.error()};
   auto target_case = Truecaser::from(file.value(), file->target_language());
   if (!target_case) return Error{target_case.error()};
+  auto memory = TranslationMemory::from(file.value());
+  if (!memory) return Error{memory.error()};
   return std::unique_ptr<Translator>(new Translator(std::unique_ptr<Impl>(
       new Impl{std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value()),
-               std::move(shortlist.value()), std::move(source_case.value()), std::move(target_case.value())})));
+               std::move(shortlist.value()), std::move(source_case.value()), std::move(target_case.value()),
+               std::move(memory.value())})));
 }
 
 Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
@@ -713,6 +754,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     // page's alternatives offer that); another prefix goes to the model
     units[0].copied = units[0].copied && starts_with(text.substr(units[0].begin, units[0].end - units[0].begin), prefix->text);
   }
+  if (options.prefix.empty() && !options.model_only) look_up_memory(text, pieces, m.memory, m.tokenizer, c, units);
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
   const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
   std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse_model, shortlist, search_opts, options, out);  // encoder, search
@@ -865,6 +907,7 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   j["score"] = s.score;
   j["token_probs"] = probs_json(s.token_probs);
   if (s.copied) j["copied"] = true;
+  if (s.from_memory) j["memory"] = true;
   if (!options.alignments) return j;
   const Utf16Offsets ss(s.source), ts(s.target);
   j["source_tokens"] = tokens_json(s.source_tokens, ss);

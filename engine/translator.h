@@ -16,6 +16,8 @@
 //   text/segmenter     text -> paragraphs and sentences (gaps kept verbatim)
 //   tokenizer/         sentence -> SentencePiece tokens with byte spans (a sentence with no word
 //                      in it, only digits, punctuation or emoji, is copied: text/pass_through)
+//   text/memory        a short everyday sentence the translation memory holds -> its human
+//                      translation, which the search is forced through
 //   model/transformer  tokens -> encoder output; decoder steps -> logits (+ cross-attention)
 //   search/            logits -> greedy / beam search hypotheses
 //   text/numbers       a sentence that lost a number -> translated again with it copied;
@@ -67,6 +69,9 @@ struct SentenceTranslation {
   // scripts the vocabulary lacks: text/pass_through.h has_no_words, has_no_known_words): the target
   // is the source's own text, not the model's
   bool copied = false;
+  // From the translation memory (text/memory.h): the target is a human translation of the sentence,
+  // decoded through the model (its attention and alignments are the model's), each token sure
+  bool from_memory = false;
   // With options.alignments:
   std::vector<TokenSpan> source_tokens, target_tokens;  // one per id
   std::vector<float> attention;  // [target_ids, source_ids]: alignment layer, mean over heads

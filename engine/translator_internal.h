@@ -17,6 +17,7 @@
 #include "model/transformer.h"
 #include "search/beam_search.h"
 #include "text/casing.h"
+#include "text/memory.h"
 #include "tokenizer/sentencepiece.h"
 #include "translator.h"
 
@@ -31,6 +32,8 @@ struct Translator::Impl {
   // The model file's word lists (text/casing.h) for recasing sentences in capitals or Title Case:
   // sources, and the prefixes of translations written in capitals. Empty without one.
   Truecaser source_case, target_case;
+  // The model file's translation memory (text/memory.h); empty without one.
+  TranslationMemory memory;
 
   // The search options `options` ask for, with this model's alignment layer.
   SearchOptions search_options(const TranslateOptions& options) const;

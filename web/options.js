@@ -32,6 +32,7 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'seed', kind: 'integer', default: 0, min: 0, max: 2147483647, cli: true, doc: 'with sample_top_k: the random stream (the same seed and sentence draw the same translation)' },
   { name: 'keep_case', kind: 'flag', default: false, cli: true, doc: 'translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)' },
   { name: 'raw_numbers', kind: 'flag', default: false, cli: true, doc: "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators), putting back a currency sign it left out, and writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English)" },
+  { name: 'model_only', kind: 'flag', default: false, cli: true, doc: "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds" },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */

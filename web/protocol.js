@@ -285,6 +285,7 @@ export function convertSentence(s, sourceOffset = 0, targetOffset = 0) {
     tokenProbs: s.token_probs || [],
   };
   if (s.copied) out.copied = true;
+  if (s.memory) out.memory = true;
   if (s.attention) out.attention = s.attention;
   if (s.heads) out.heads = s.heads;
   if (s.source_words) out.sourceWords = s.source_words;

@@ -215,6 +215,15 @@ export interface TranslateOptions {
    */
   rawNumbers?: boolean;
   /**
+   * Short everyday sentences that the small model gets wrong although the training corpus holds
+   * them word for word ("Tschüss, bis morgen!" came out "Shut up until tomorrow.") are in the model
+   * file's translation memory: such a sentence, written alone (case, spacing and its final marks do
+   * not count), gets the memory's human translation ("Goodbye till tomorrow!"), decoded through the
+   * model so that its alignments are the model's, and says `memory: true`. `modelOnly: true` leaves
+   * every sentence to the model. Default false.
+   */
+  modelOnly?: boolean;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model
@@ -351,6 +360,12 @@ export interface Sentence {
    * otherwise.
    */
   copied?: true;
+  /**
+   * True when the translation is the translation memory's human translation of the sentence (see
+   * `modelOnly`): each token's probability is 1, and the alignments are the model's attention while
+   * it reads that translation. Absent otherwise.
+   */
+  memory?: true;
   /** Soft alignment [targetTokens][sourceTokens]: the alignment layer's cross-attention, mean over heads; rows sum to 1. */
   attention?: number[][];
   /** With allHeads: [decoderLayer][head][targetTokens][sourceTokens]. */

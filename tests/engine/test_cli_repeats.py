@@ -35,6 +35,19 @@ class RepeatedWords(unittest.TestCase):
                     self.assertIsNone(DOUBLED.search(out), out)
                     self.assertGreater(len(out), len(source) / 2)
 
+    def test_the_sources_final_exclamation_marks_are_kept(self):
+        """engine/text/final_marks.h: "I love you!!" had come out "Ich liebe dich!" and "Nein!!!!!"
+        as "No!!!!"; a sentence that ends in two or more ! and ? keeps them as written, and one with
+        a single mark is the model's (German imperatives take "!")."""
+        cases = {"en-de": ["I love you!!", "This is great!!!", "Really???", "What?!", "No way!!!!!"],
+                 "de-en": ["Nein!!!!!", "Das ist toll!!!", "Was?!", "Ich liebe dich!!"]}
+        for direction, lines in cases.items():
+            for beam in ("1", "4"):
+                for line, out in zip(lines, translate(direction, lines, "--beam", beam)):
+                    with self.subTest(direction=direction, beam=beam, line=line):
+                        marks = re.search(r"[!?]+$", line).group(0)
+                        self.assertTrue(out.endswith(marks) and not out.endswith("!" + marks) and not out.endswith("?" + marks), out)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -4,7 +4,9 @@
 // idempotent and keeps valid input's UTF-16 length; Utf16Offsets starts at 0, never decreases,
 // steps by 1 or 2 per character and ends at the UTF-16 length; segment_text's pieces are
 // non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
-// whitespace only and sentences neither start nor end with whitespace.
+// whitespace only and sentences neither start nor end with whitespace. verbatim_spans (addresses,
+// code, long runs) are non-empty, in order, apart, on character boundaries, and mask_spans keeps the
+// text's length and validity.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +15,7 @@
 #include "fuzz_common.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
+#include "text/verbatim.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -76,5 +79,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     FUZZ_CHECK(at == text.size());
   }
+
+  const auto spans = nmt::verbatim_spans(clean);
+  size_t after = 0;
+  for (auto [b, e] : spans) {
+    FUZZ_CHECK(b >= after && b < e && e <= clean.size());
+    FUZZ_CHECK(fuzz::is_char_boundary(clean, b) && fuzz::is_char_boundary(clean, e));
+    after = e;
+  }
+  const std::string masked = nmt::mask_spans(clean, spans);
+  FUZZ_CHECK(masked.size() == clean.size() && fuzz::valid_utf8(masked));
   return 0;
 }

@@ -37,6 +37,10 @@ test('sentenceConfidence: geometric mean of the token probabilities, in plain wo
   const copied = sentenceConfidence({ ...sentence('* * *', [1, 1, 1], [1, 1, 1, 1]), copied: true });
   assert.equal(copied.level, 'sure');
   assert.equal(copied.text, 'Nothing here the model can translate: copied as it is.');
+  // so is one from the translation memory (a human translation)
+  const remembered = sentenceConfidence({ ...sentence('Goodbye!', [1, 1, 1], [1, 1, 1, 1]), memory: true });
+  assert.equal(remembered.level, 'sure');
+  assert.match(remembered.text, /translation memory/);
 });
 
 test('mayBeIncomplete: a translation far shorter than its sentence says part of it may be missing', () => {

@@ -56,12 +56,14 @@ export function unsureWords(sentence) {
  * 'sure' | 'fairly' | 'unsure', `unsure` how many words are marked, `short` whether the translation
  * may have left part of the sentence out (mayBeIncomplete, with the direction `dir`: then the level
  * is 'unsure' whatever the model thinks), and `text` in plain words; null without token probabilities.
- * A sentence the engine copied (only digits, punctuation, symbols or emoji) says so instead.
+ * A sentence the engine copied (only digits, punctuation, symbols or emoji) says so instead, as does
+ * one from the translation memory (a human translation).
  */
 export function sentenceConfidence(sentence, dir) {
   const probs = sentence && sentence.tokenProbs;
   if (!probs || !probs.length) return null;
   if (sentence.copied) return { mean: 1, level: 'sure', unsure: 0, short: false, text: 'Nothing here the model can translate: copied as it is.' };
+  if (sentence.memory) return { mean: 1, level: 'sure', unsure: 0, short: false, text: 'A human translation of this sentence, from the translation memory.' };
   const mean = Math.exp(probs.reduce((a, p) => a + Math.log(Math.max(p, 1e-4)), 0) / probs.length);
   const unsure = unsureWords(sentence).size;
   const short = mayBeIncomplete(sentence, dir);

@@ -10,13 +10,14 @@ DEFAULT_NMT = os.path.join(ROOT, "build", "nmt")
 
 
 def translate(nmt, model_file, lines, beam, length_penalty=None, coverage_penalty=None, reverse_model=None,
-              reverse_weight=None, sample_top_k=None, seed=None, keep_case=False, raw_numbers=False):
+              reverse_weight=None, sample_top_k=None, seed=None, keep_case=False, raw_numbers=False, memory=True):
     """One sentence (or paragraph) a line in, its translation a line out (the engine keeps line
     breaks); options left at None take the engine's defaults. sample_top_k (beam 1 only) draws each
     token from the model's k most probable instead of the argmax, with the random stream `seed`.
     keep_case translates sentences in capitals or Title Case as written (the engine recases them);
     raw_numbers leaves numbers as the model wrote them (the engine translates a sentence that lost one
-    again, with it copied).
+    again, with it copied). memory=False (--model-only): the model's translation even where the model file's
+    translation memory holds the sentence (memory.py).
     Returns (translations, seconds)."""
     cmd = [nmt, "--model", model_file, "--beam", str(beam)]
     if length_penalty is not None:
@@ -35,6 +36,8 @@ def translate(nmt, model_file, lines, beam, length_penalty=None, coverage_penalt
         cmd += ["--keep-case"]
     if raw_numbers:
         cmd += ["--raw-numbers"]
+    if not memory:
+        cmd += ["--model-only"]
     text = "\n".join(line.replace("\n", " ") for line in lines) + "\n"
     t0 = time.time()
     out = subprocess.run(cmd, input=text, capture_output=True, text=True)

@@ -1,6 +1,6 @@
 """The whole recipe in one command: back-translation -> data -> vocabulary -> training (both
-directions) -> int8 export (with the lexical shortlist and the word lists for text in capitals) ->
-evaluation -> manifest.
+directions) -> int8 export (with the lexical shortlist, the word lists for text in capitals and the
+translation memory of the short sentences the exported model gets wrong) -> evaluation -> manifest.
 
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 120
   /usr/bin/python3 weights/recipe/run_all.py --corpus ../shared/corpus --minutes 60 --device cuda
@@ -125,7 +125,7 @@ def main():
         d = f"{s}-{t}"
         model_file = os.path.join(args.weights, d, "model.nmt")
         if "export" in stages:
-            log(f"stage 4/6: int8 export of {d} with its lexical shortlist and truecase lists "
+            log(f"stage 4/6: int8 export of {d} with its lexical shortlist, truecase lists and translation memory "
                 f"(and an f32 copy in work/ for the fp32 scores)")
             provenance = {"train_args": training_args(os.path.join(args.work, d, "train.log"))}
             if args.gpu_student:  # held to gpu_round.STUDENT_TRAIN_ARGS by the card test, not train.py's defaults
@@ -143,6 +143,11 @@ def main():
             if not os.path.exists(truecase):
                 run([py, os.path.join(HERE, "truecase.py"), "build", "--corpus", args.corpus, "--out", truecase])
             run([py, os.path.join(HERE, "truecase.py"), "add", "--model", model_file, "--table", truecase, "--out", model_file])
+            # the translation memory: the corpus's short sentences this model gets wrong (needs the engine)
+            memory_table = os.path.join(args.work, d, "memory.tsv")
+            run([py, os.path.join(HERE, "memory.py"), "build", "--corpus", args.corpus, "--direction", d,
+                 "--nmt", os.path.join(ROOT, "build", "nmt"), "--model", model_file, "--out", memory_table])
+            run([py, os.path.join(HERE, "memory.py"), "add", "--model", model_file, "--table", memory_table, "--out", model_file])
             run([py, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(args.work, d, "model.pt"),
                  "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.work, d, "model.f32.nmt"), "--f32"])
     # after both exports: each direction's reranked score uses the other direction's new model

@@ -1,0 +1,45 @@
+// A sentence's final run of "!" and "?" (final_marks.h).
+#include "text/final_marks.h"
+
+#include <cstring>
+
+namespace nmt {
+namespace {
+
+bool is_mark(char c) { return c == '.' || c == '!' || c == '?'; }
+
+// [begin, end) of the final run of marks, before closing quotes, brackets and spaces; begin == end
+// when there is none. (Closing quotes are ASCII or the UTF-8 of “ ” » « ‘ ’, whose bytes are >= 0x80.)
+std::pair<size_t, size_t> final_run(std::string_view text) {
+  size_t end = text.size();
+  while (end > 0) {
+    const unsigned char c = static_cast<unsigned char>(text[end - 1]);
+    if (c == ' ' || c == '"' || c == '\'' || c == ')' || c == ']' || c >= 0x80) --end;
+    else break;
+  }
+  // a non-ASCII byte is only skipped as part of a closing quote: back off if it was a letter
+  for (size_t k = end; k < text.size(); ++k)
+    if (static_cast<unsigned char>(text[k]) >= 0x80) {
+      static const char* const kClosers[] = {"\xE2\x80\x9C", "\xE2\x80\x9D", "\xC2\xBB", "\xC2\xAB", "\xE2\x80\x98", "\xE2\x80\x99"};
+      bool closer = false;
+      for (const char* q : kClosers)
+        if (text.compare(k, std::strlen(q), q) == 0) closer = true, k += std::strlen(q) - 1;
+      if (!closer) return {text.size(), text.size()};
+    }
+  size_t begin = end;
+  while (begin > 0 && is_mark(text[begin - 1])) --begin;
+  return {begin, end};
+}
+
+}  // namespace
+
+std::vector<TextEdit> final_marks(std::string_view source, std::string_view target, size_t fixed) {
+  const auto [sb, se] = final_run(source);
+  const std::string_view marks = source.substr(sb, se - sb);
+  if (marks.size() < 2 || marks.find('.') != std::string_view::npos) return {};
+  const auto [tb, te] = final_run(target);
+  if (tb == te || tb < fixed || target.substr(tb, te - tb) == marks) return {};
+  return {TextEdit{tb, te - tb, std::string(marks)}};
+}
+
+}  // namespace nmt
