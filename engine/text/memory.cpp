@@ -32,6 +32,7 @@ std::string memory_key(std::string_view sentence) {
   for (size_t i = 0; i < sentence.size();) {
     auto [cp, length] = decode_at(sentence, i);
     i += length;
+    if (cp == ',') continue;
     if (is_whitespace(cp)) {
       space = !out.empty();
       continue;
@@ -79,6 +80,7 @@ Result<TranslationMemory> TranslationMemory::from_table(std::string_view lines) 
       const size_t tab = m.table_.find('\t', start);
       if (tab >= end || m.table_.find('\t', tab + 1) < end)
         return Error{"model file's memory has a line without exactly one tab"};
+      if (tab + 1 == end) return Error{"model file's memory has a line without a translation"};
       m.entries_.push_back(Entry{uint32_t(start), uint32_t(tab), uint32_t(end)});
     }
     start = end + 1;

@@ -23,7 +23,8 @@ namespace nmt {
 
 // What a sentence is looked up by (weights/recipe/memory.py memory_key is the same function): the
 // letters A-Z and U+00C0-U+00DE (not U+00D7) in lower case, curly quotes straight (’ ‘ -> ', “ ” „ ->
-// "), each run of whitespace one space, and spaces and final marks (. ! ? …) at the ends removed.
+// "), commas left out (people leave them out: "hello how are you"), each run of whitespace one
+// space, and spaces and final marks (. ! ? …) at the ends removed.
 std::string memory_key(std::string_view sentence);
 
 // `translation` ending as `source` ends: its final run of . ! ? … becomes the source's ("Goodbye
@@ -34,8 +35,8 @@ std::string with_final_marks(std::string_view translation, std::string_view sour
 
 class TranslationMemory {
  public:
-  // The model file's `memory` tensor; empty without one. Error: not a u8 list, or a line without
-  // exactly one tab.
+  // The model file's `memory` tensor; empty without one. Error: not a u8 list, a line without
+  // exactly one tab, or one without a translation after it.
   static Result<TranslationMemory> from(const ModelFile& file);
   // From the tensor's text ("key<TAB>translation" lines; any order).
   static Result<TranslationMemory> from_table(std::string_view lines);

@@ -6,7 +6,8 @@
 // non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
 // whitespace only and sentences neither start nor end with whitespace. verbatim_spans (addresses,
 // code, long runs) are non-empty, in order, apart, on character boundaries, and mask_spans keeps the
-// text's length and validity.
+// text's length and validity. memory_key gives valid UTF-8 and is its own key; a memory table made of
+// the text's lines loads or says why, and finds what it holds.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "fuzz_common.h"
 #include "text/segmenter.h"
+#include "text/memory.h"
 #include "text/utf8.h"
 #include "text/verbatim.h"
 
@@ -89,5 +91,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string masked = nmt::mask_spans(clean, spans);
   FUZZ_CHECK(masked.size() == clean.size() && fuzz::valid_utf8(masked));
+
+  const std::string key = nmt::memory_key(clean);
+  FUZZ_CHECK(fuzz::valid_utf8(key) && nmt::memory_key(key) == key);
+  if (auto memory = nmt::TranslationMemory::from_table(clean)) {
+    // the first line's key, when it is written as a key, finds a translation (not necessarily its
+    // own: a later line may have the same key)
+    const size_t tab = clean.find('\t'), line_end = clean.find('\n');
+    const std::string first = tab < line_end && tab != std::string::npos ? clean.substr(0, tab) : "";
+    if (!first.empty() && nmt::memory_key(first) == first) FUZZ_CHECK(!memory->find(first).empty());
+  }
   return 0;
 }

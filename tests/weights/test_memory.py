@@ -20,9 +20,10 @@ NMT = os.path.join(ROOT, "build", "nmt")
 class Key(unittest.TestCase):
     def test_case_spacing_curly_quotes_and_final_marks_do_not_count(self):
         from memory import memory_key
-        cases = {"Tschüss, bis morgen!": "tschüss, bis morgen", "  TSCHÜSS,   bis\tmorgen ?! ": "tschüss, bis morgen",
+        cases = {"Tschüss, bis morgen!": "tschüss bis morgen", "  TSCHÜSS,   bis\tmorgen ?! ": "tschüss bis morgen",
+                 "Hello, how are you?": "hello how are you", "a ,b": "a b",
                  "Ärger über Öl…": "ärger über öl", "I\u2019m fine.": "i'm fine",
-                 "\u201eJa\u201c, sagte er.": '"ja", sagte er', "Really???": "really", "3 \u00d7 4": "3 \u00d7 4",
+                 "\u201eJa\u201c, sagte er.": '"ja" sagte er', "Really???": "really", "3 \u00d7 4": "3 \u00d7 4",
                  "...": "", "": "", "ÉCOLE": "école", "ß": "ß"}
         for text, key in cases.items():
             with self.subTest(text=text):
@@ -34,11 +35,14 @@ class Build(unittest.TestCase):
         import memory
         pairs = [("Bye!", "Tschüss!"), ("Bye.", "Tschüss."), ("bye", "Auf Wiedersehen."), ("Bye!", "Tschüss!"),
                  ("Hello.", "Hallo."), ("Hello.", "Guten Tag."),  # a tie: the first
-                 ("I have 2 cats.", "Ich habe 2 Katzen.")]      # digits: left to the number rules
+                 ("I have 2 cats.", "Ich habe 2 Katzen."),      # digits: left to the number rules
+                 ("Good night. Sweet dreams!", "Gute Nacht. Schlaf gut!"),  # two sentences: never looked up
+                 ("Sleep well!", "Schlaf gut/Schlaf schön!")]   # alternatives with "/"
         groups = memory.group(pairs)
         self.assertEqual(sorted(groups), ["bye", "hello"])
         self.assertEqual(groups["bye"][1], "Tschüss!")  # "tschüss" three times, written "Tschüss!" twice
         self.assertEqual(groups["bye"][2], {"tschüss", "auf wiedersehen"})
+        self.assertEqual(groups["bye"][3], {"tschüss": "Tschüss!", "auf wiedersehen": "Auf Wiedersehen."})
         self.assertEqual(groups["hello"][1], "Hallo.")
 
     @unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")

@@ -12,12 +12,16 @@ sentence up in a memory of human translations before translating it; this is tha
 corpus's short sentences.
 
 build: the pairs of SOURCES with at most MAX_WORDS words on the source side, grouped by the source's
-key (memory_key: case, spacing, curly quotes and the final marks do not count). A key's translation
+key (memory_key: case, commas, spacing, curly quotes and the final marks do not count; a key of
+more than one sentence is left out, since the engine looks sentences up one by one). A key's translation
 is the most frequent of its translations (by their keys; ties: the first in the corpus), written as
-it was most often written. The engine (beam 4, the shipped decoding) translates one source of each
-key; a key whose translation by the model already has the key of one of its human translations is
-left out (the memory holds only what the model gets wrong), as are keys with digits (the engine's
-number rules handle those) or a tab. If the rest is over MAX_BYTES, the shortest sources are kept
+it was most often written, unless the model's translation of the source as written is one of them
+(then that one: only the typed form was wrong); translations that offer alternatives with "/"
+("träum schön/träum was Schönes") are not taken. The engine (beam 4, the shipped decoding) translates one source of each key
+as the corpus writes it and the key itself (as typed in lower case, without its final mark); a key
+whose both translations by the model have the key of one of its human translations is left out (the
+memory holds only what the model gets wrong), as are keys with digits (the engine's number rules
+handle those) or a tab. If the rest is over MAX_BYTES, the shortest sources are kept
 (fewest words first). Lines: "key<TAB>translation", sorted by the key's UTF-8 bytes (the engine
 looks a key up by binary search). Measured on the round-23 models (weights/EXPERIMENTS.md,
 "Translation memory"): with 5 words en->de kept 31,589 of 54,692 keys (1.65 MB), so 4.
@@ -49,10 +53,13 @@ TENSOR = "memory"
 def memory_key(text):
     """What a sentence is looked up by; engine/text/memory.cpp memory_key is the same function.
     Upper-case letters A-Z and U+00C0-U+00DE (not U+00D7) are lower-cased, curly quotes made straight,
-    runs of whitespace one space, and spaces and final marks (. ! ? ...) at either end removed."""
+    commas left out (people leave them out: "hello how are you"), runs of whitespace one space, and
+    spaces and final marks (. ! ? ...) at either end removed."""
     out = []
     space = False
     for ch in text:
+        if ch == ",":
+            continue
         if ch.isspace():
             space = bool(out)
             continue
@@ -85,11 +92,12 @@ def read_pairs(corpus, direction, sources=SOURCES, max_words=MAX_WORDS):
 
 
 def group(pairs):
-    """{key: (a source as written, the chosen translation, every translation's key)}."""
+    """{key: (a source as written, the chosen translation, every translation's key, {translation key:
+    its form most often written})}."""
     by_key = collections.OrderedDict()
     for src, tgt in pairs:
         key = memory_key(src)
-        if not key or re.search(r"[0-9\t]", key) or "\t" in tgt or "\n" in tgt:
+        if not key or re.search(r"[0-9\t]|[.!?\u2026] ", key) or "\t" in tgt or "\n" in tgt or ("/" in tgt and "/" not in src):
             continue
         by_key.setdefault(key, []).append((src, tgt))
     out = {}
@@ -97,9 +105,11 @@ def group(pairs):
         groups = collections.Counter(memory_key(t) for _, t in rows)
         best_count = max(groups.values())
         best_key = next(memory_key(t) for _, t in rows if groups[memory_key(t)] == best_count)
-        forms = collections.Counter(t for _, t in rows if memory_key(t) == best_key)
-        best_form = max(forms, key=lambda t: (forms[t], -[r[1] for r in rows].index(t)))
-        out[key] = (rows[0][0], best_form, set(groups))
+        written = {}
+        for k in groups:
+            forms = collections.Counter(t for _, t in rows if memory_key(t) == k)
+            written[k] = max(forms, key=lambda t: (forms[t], -[r[1] for r in rows].index(t)))
+        out[key] = (rows[0][0], written[best_key], set(groups), written)
     return out
 
 
@@ -108,12 +118,15 @@ def build(corpus, direction, nmt, model, out, sources=SOURCES, max_words=MAX_WOR
     groups = group(read_pairs(corpus, direction, sources, max_words))
     keys = list(groups)[:limit] if limit else list(groups)
     sources_written = [groups[k][0] for k in keys]
-    translated, seconds = engine_cli.translate(nmt, model, sources_written, 4, memory=False)
+    translated, seconds = engine_cli.translate(nmt, model, sources_written + keys, 4, memory=False)
     kept = []
-    for key, hyp in zip(keys, translated):
-        _, target, target_keys = groups[key]
-        if memory_key(hyp) not in target_keys:
-            kept.append((key, target))
+    for key, written, typed in zip(keys, translated, translated[len(keys):]):
+        _, target, target_keys, forms = groups[key]
+        if memory_key(written) in target_keys and memory_key(typed) in target_keys:
+            continue
+        # right as the corpus writes it, wrong as typed: the memory keeps the model's right one
+        # ("Where is the station?" -> "Wo ist der Bahnhof?", not tatoeba's more frequent "Haltestelle")
+        kept.append((key, forms.get(memory_key(written), target)))
     wrong = len(kept)
     kept.sort(key=lambda kv: (len(kv[0].split()), kv[0].encode("utf-8")))
     total = 0
@@ -144,7 +157,7 @@ def add(model_in, model_out, table):
         data = f.read()
     lines = [l for l in data.decode("utf-8").split("\n") if l]
     keys = [l.split("\t")[0] for l in lines]
-    if any(l.count("\t") != 1 for l in lines) or keys != sorted(keys, key=lambda k: k.encode("utf-8")) or \
+    if any(l.count("\t") != 1 or l.endswith("\t") for l in lines) or keys != sorted(keys, key=lambda k: k.encode("utf-8")) or \
             len(set(keys)) != len(keys) or any(memory_key(k) != k for k in keys):
         raise SystemExit(f"{table}: not a memory table (one 'key<TAB>translation' a line, keys normalized, sorted, distinct)")
     header, tensors = read_model_file(model_in)
