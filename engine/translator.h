@@ -25,6 +25,7 @@
 //   text/clock_times   a time with the wrong half of the day -> written right ("6 p.m." written
 //                      "6 Uhr" -> "18 Uhr"; "um 8 Uhr" written "at 8 p.m." -> "at 8 a.m.")
 //   text/repeated_words  a word written twice in a row -> once
+//   text/final_marks   the source's final "!!" or "???" -> the translation's
 //   text/quotes        a German translation's straight quotes -> „German ones“
 //   text/casing        a sentence that starts with a capital -> so does its translation
 //   text/word_alignment  cross-attention -> word-level alignments
