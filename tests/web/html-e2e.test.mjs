@@ -116,6 +116,8 @@ test('sample article: translated in place with progress, same nodes, no markup p
       kept: [...art.querySelectorAll('[translate="no"], code')].map((e) => e.textContent),
       progress: window.__progress,
       h1: art.querySelector('h1').textContent,
+      button: document.getElementById('article-send').textContent,
+      links: [...art.querySelectorAll('.article-links a')].map((a) => a.textContent),
     };
   });
   assert.notEqual(after.text, before.text, 'the article changed');
@@ -129,6 +131,13 @@ test('sample article: translated in place with progress, same nodes, no markup p
   assert.notEqual(after.placeholder, 'Write your name here', 'placeholder translated');
   assert.deepEqual(after.kept, ['Anna Smith', 'walk --river'], 'translate="no" and code untouched');
   assert.ok(after.progress >= 2, `progress shown ${after.progress} times`);
+  assert.match(after.button, /\p{L}/u);
+  assert.notEqual(after.button, 'Send', 'the button\'s label translated');
+  assert.equal(after.links.length, 3);
+  for (const [i, text] of after.links.entries()) {
+    assert.match(text, /\p{L}/u, `every link of the list keeps its words: ${after.links}`);
+    assert.notEqual(text, ['Back to the top', 'The bridge', 'Opening hours'][i]);
+  }
   assert.equal(imgRequests(), imgBefore, 'the image was not loaded again');
   await page.screenshot({ path: path.join(resultsDir(), 'html-article-translated.png'), fullPage: true });
 

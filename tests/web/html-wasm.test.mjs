@@ -80,6 +80,31 @@ test('real engine: inline tags kept on words, nesting, void elements, attributes
   assert.equal(r.attributes, 2);
 });
 
+test('real engine: menus of links keep a word in every link; buttons and options are translated', { skip, timeout: 120000 }, async () => {
+  for (const [t, html] of [
+    [en, '<nav><a href="/">Home</a> <a href="/n">News</a> <a href="/c">Contact</a> <a href="/s">Sign in</a></nav>'],
+    [en, '<p><a href="/">Home</a> › <a href="/s">Shoes</a> › <a href="/b">Red boots</a></p>'],
+    [de, '<nav><a href="/">Startseite</a> | <a href="/n">Nachrichten</a> | <a href="/k">Kontakt</a></nav>'],
+  ]) {
+    const r = await t.translate(html, { html: true });
+    assert.equal(r.lost, 0, r.text);
+    const links = elements(r.text).filter((e) => e.name === 'a');
+    assert.equal(links.length, elements(html).filter((e) => e.name === 'a').length);
+    for (const a of links) assert.match(a.text, /\p{L}/u, `every link keeps a word: ${r.text}`);
+    assert.equal(r.text.replace(/>[^<]*</g, '><'), html.replace(/>[^<]*</g, '><'), 'the same tags in the same order');
+  }
+  const r = await en.translate('<form><label>Your name: <input name="n"></label> <button type="submit">Save</button> <button>Cancel</button>'
+    + '<select><option>Germany</option><option>Red apples</option></select></form>', { html: true });
+  const e = elements(r.text);
+  const texts = (name) => e.filter((x) => x.name === name).map((x) => x.text);
+  assert.equal(texts('button').length, 2);
+  for (const [after, before] of [...texts('button').map((x, i) => [x, ['Save', 'Cancel'][i]]), ...texts('option').map((x, i) => [x, ['Germany', 'Red apples'][i]])]) {
+    assert.match(after, /\p{L}/u);
+    assert.notEqual(after, before, `translated: ${r.text}`);
+  }
+  assert.match(r.text, /<\/label> <button/, 'the space between the label and the button stays between them');
+});
+
 test('real engine: untouched parts stay byte for byte; references and whitespace kept', { skip, timeout: 120000 }, async () => {
   const keep = [
     '<script>if (a < b) { document.title = "The house"; }</script>',

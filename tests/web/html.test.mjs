@@ -98,6 +98,61 @@ test('HTML through a translator that reverses words: elements move with their wo
   assert.equal(r.text, '<p><b>. two One</b> <i>. four Three</i></p>', 'sentences of one block');
 });
 
+test('menus, link lists and breadcrumbs: each item on its own; a sentence with links stays whole', async () => {
+  const t = fakeTranslator('reverse');
+  const units = async (html) => {
+    t.calls.length = 0;
+    const r = await translateHtml(t, html);
+    return { r, texts: t.calls.flatMap((c) => c.text.split('\n\n')) };
+  };
+  // read as one sentence, the model ran the links' words together into the first link
+  let { r, texts } = await units('<nav><a href="/">Home page</a> <a href="/n">Latest news</a>\n <a href="/c">Contact us</a></nav>');
+  assert.deepEqual(texts, ['Home page', 'Latest news', 'Contact us']);
+  assert.equal(r.text, '<nav><a href="/">page Home</a> <a href="/n">news Latest</a>\n <a href="/c">us Contact</a></nav>', 'separators kept as written');
+  ({ r, texts } = await units('<p><a href="/">Home</a> › <a href="/s">Shoes</a> › Red boots</p>'));
+  assert.deepEqual(texts, ['Home', 'Shoes › Red boots'], 'a breadcrumb: cut at the marks between elements');
+  ({ r, texts } = await units('<p>By <span translate="no">Anna Smith</span> | <time>May 4</time></p>'));
+  assert.deepEqual(texts, ['By Anna Smith', 'May 4']);
+  ({ r, texts } = await units('<div><span><a href="/a">Terms of use</a></span>, <span><a href="/b">Privacy policy</a></span></div>'));
+  assert.deepEqual(texts, ['Terms of use', 'Privacy policy'], 'links wrapped in spans, a comma between');
+  for (const html of [
+    '<p>Read <a href="/a">this</a> <a href="/b">article</a> today.</p>', // words outside the links
+    '<p><b>Very</b> <i>good</i> work.</p>',
+    '<p><a href="/a">Berlin</a>, <a href="/b">Paris</a> and <a href="/c">Rome</a>.</p>',
+    '<p><span>The</span> <span>quick</span> <span>fox</span></p>', // spans around words are not a menu
+  ]) {
+    ({ texts } = await units(html));
+    assert.equal(texts.length, 1, `one sentence: ${html} -> ${JSON.stringify(texts)}`);
+  }
+  const same = fakeTranslator('same');
+  for (const html of ['<nav><a href="/">Home</a> | <a href="/n">News</a></nav>', '<p><a href="/">Home</a><a href="/n">News</a></p>']) {
+    assert.equal((await translateHtml(same, html)).text, html);
+  }
+});
+
+test('buttons and the options of a list are translated, each on its own; the space after a label stays outside it', async () => {
+  const t = fakeTranslator('reverse');
+  t.calls.length = 0;
+  let r = await translateHtml(t, '<p>Press <button type="submit">Save it now</button> to keep the text.</p>');
+  assert.deepEqual(t.calls.flatMap((c) => c.text.split('\n\n')), ['Press to keep the text.', 'Save it now']);
+  assert.match(r.text, /<button type="submit">now it Save<\/button>/);
+  assertBalanced(r.text);
+  r = await translateHtml(t, '<form><select name="c"><option value="de">Germany today</option><optgroup label="x"><option>Old France</option></optgroup></select></form>');
+  assert.equal(r.text, '<form><select name="c"><option value="de">today Germany</option><optgroup label="x"><option>France Old</option></optgroup></select></form>');
+  r = await translateHtml(t, '<div><button><img src="i.png" alt="Big arrow"> Go back</button></div>');
+  assert.equal(r.text, '<div><button><img src="i.png" alt="arrow Big"> back Go</button></div>', 'a button alone in its block');
+  const same = fakeTranslator('same');
+  for (const html of [
+    '<p><label>Your e-mail: <input type="email"></label> <button>Subscribe</button></p>',
+    '<p><button>Save</button> <button>Cancel</button></p>',
+    '<p>Say <img src="a.png"> hello <img src="b.png"> </p>', // (the space after the last image stayed, it went before it)
+  ]) {
+    assert.equal((await translateHtml(same, html)).text, html);
+  }
+  r = await translateHtml(fakeTranslator('reverse'), '<p><label>Your e-mail: <input type="email"></label> <button>Go</button></p>');
+  assert.equal(r.text, '<p><label>: mail - e Your <input type="email"></label> <button>Go</button></p>');
+});
+
 test('text at the top level of a fragment is translated (it came back as it was), code and keys not said twice', async () => {
   const t = fakeTranslator('reverse');
   for (const [html, expected] of [

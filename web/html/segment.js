@@ -32,6 +32,8 @@ export const ATOMIC = new Set(['code', 'kbd', 'samp', 'var']);
 /** Inline elements without translatable text of their own: moved with the words, content untouched. */
 export const ZERO = new Set(['img', 'input', 'wbr', 'svg', 'math', 'button', 'select', 'textarea', 'meter',
   'progress', 'output', 'picture', 'canvas', 'map', 'area']);
+/** Zero-width in the text around them, but with text of their own, translated on its own: a button's label, a list's options. */
+const OWN_TEXT = new Set(['button', 'select']);
 /** Not translated at all, and a boundary between segments. */
 export const SKIP = new Set(['script', 'style', 'template', 'noscript', 'pre', 'xmp', 'plaintext', 'iframe', 'object',
   'embed', 'video', 'audio', 'noembed', 'noframes', 'title']);
@@ -104,11 +106,16 @@ export function collectUnits(root, a, options = {}) {
       }
     }
   };
-  // Attributes of the elements inside a segment (an img's alt, a link's title), outside atomic ones.
+  // Attributes of the elements inside a segment (an img's alt, a link's title), outside atomic ones;
+  // and the text of its buttons and lists of options, each translated on its own.
   const visitInlineAttributes = (node) => {
     if (a.kind(node) !== 'element') return;
     if (saysNo(node, a)) return;
     visitAttributes(node);
+    if (OWN_TEXT.has(a.name(node))) {
+      walk(node);
+      return;
+    }
     const k = classify(node, a, memo);
     if (k === 'inline' || (k === 'zero' && !a.name(node).match(/^(svg|math)$/))) {
       for (const c of a.children(node)) visitInlineAttributes(c);
@@ -128,8 +135,10 @@ export function collectUnits(root, a, options = {}) {
     let run = [];
     const flush = () => {
       if (run.length) {
-        const seg = buildSegment(run, a, memo);
-        if (/\S/.test(seg.text)) units.push({ type: 'segment', container, nodes: run, seg });
+        for (const item of listItems(run, a, memo)) {
+          const seg = buildSegment(item, a, memo);
+          if (/\S/.test(seg.text)) units.push({ type: 'segment', container, nodes: item, seg });
+        }
         for (const n of run) visitInlineAttributes(n);
       }
       run = [];
@@ -173,6 +182,57 @@ export function collectUnits(root, a, options = {}) {
   return units;
 }
 
+/** Marks that stand between menu items or the steps of a breadcrumb ("Home | News", "Home › Shoes"). */
+const ITEM_MARK = /[|·•‧∙◦⋅/\\›»‹«>\u2013\u2014-]/u;
+/** Text that only separates items: spaces and such marks (and, in a list of links, commas). */
+const SEPARATOR_TEXT = /^[\s|·•‧∙◦⋅/\\›»‹«>\u2013\u2014,;-]*$/u;
+
+/** A link, or an inline element around nothing but one link ("<span><a>Home</a></span>"). */
+function isLinkLike(node, a, memo) {
+  if (!node || a.kind(node) !== 'element') return false;
+  if (a.name(node) === 'a') return true;
+  if (classify(node, a, memo) !== 'inline') return false;
+  const inner = a.children(node).filter((c) => !(a.kind(c) === 'text' && !/\S/.test(a.text(c))) && a.kind(c) !== 'comment');
+  return inner.length === 1 && isLinkLike(inner[0], a, memo);
+}
+
+/**
+ * A run of sibling nodes cut into the items of a menu, a list of links or a breadcrumb, each then
+ * translated on its own: read as one sentence, "<a>Home</a> <a>News</a> <a>Contact</a>" came out
+ * as one word in the first link ("Home-Nachrichten-Kontakt") and two empty ones. Items end at a text
+ * of only spaces and separating marks between two inline elements (" | ", " › "), and, where the run
+ * holds no words outside links, between two links. Otherwise (a sentence with links in it) the run
+ * stays whole. The separators stay as they are, outside every item.
+ */
+export function listItems(run, a, memo = new Map()) {
+  const wordless = (n) => a.kind(n) === 'comment' || (a.kind(n) === 'text' && !/[\p{L}\p{N}]/u.test(a.text(n)));
+  const linksOnly = run.every((n) => wordless(n) || isLinkLike(n, a, memo)
+    || (a.kind(n) === 'element' && ['zero', 'br'].includes(classify(n, a, memo))));
+  const inlineElement = (n) => n && a.kind(n) === 'element' && ['inline', 'atomic'].includes(classify(n, a, memo));
+  const items = [];
+  let item = [];
+  const end = () => {
+    if (item.length) items.push(item);
+    item = [];
+  };
+  run.forEach((n, i) => {
+    const prev = run[i - 1];
+    const next = run[i + 1];
+    if (a.kind(n) === 'text' && SEPARATOR_TEXT.test(a.text(n)) && inlineElement(prev) && inlineElement(next)) {
+      const marked = ITEM_MARK.test(a.text(n));
+      if (marked || (linksOnly && isLinkLike(prev, a, memo) && isLinkLike(next, a, memo))) {
+        end();
+        return; // the separator itself is no item's
+      }
+    }
+    if (linksOnly && isLinkLike(n, a, memo) && isLinkLike(prev, a, memo)) end(); // two links side by side
+    item.push(n);
+  });
+  end();
+  const withWords = items.filter((it) => it.some((n) => /[\p{L}\p{N}]/u.test(a.kind(n) === 'text' ? a.text(n) : a.kind(n) === 'element' ? textContent(n, a) : '')));
+  return withWords.length >= 2 ? items : [run];
+}
+
 /**
  * Reads a run of sibling nodes into what the model sees and where each character came from:
  * {text, charStack, wsRaw, elements, atomics, zeros}. `elements` are records {node, parent,
@@ -193,10 +253,13 @@ export function buildSegment(nodes, a, memo = new Map()) {
         const last = text[text.length - 1];
         if (last === ' ' || last === '\n') {
           // a space collapsed right after an image that has one before it too ("a <img> b"): the
-          // image keeps a space on each side in the translation
+          // image keeps a space on each side in the translation; that whitespace is the image's
+          // to write after it (between a label and the button after it, not inside the label)
           const z = zeros[zeros.length - 1];
-          if (z && z.pos === text.length && last === ' ') z.spaceAfter = true;
-          if (wsRaw.has(text.length - 1)) wsRaw.set(text.length - 1, wsRaw.get(text.length - 1) + ch);
+          if (z && z.pos === text.length && last === ' ') {
+            z.spaceAfter = true;
+            z.rawAfter = (z.rawAfter || '') + ch;
+          } else if (wsRaw.has(text.length - 1)) wsRaw.set(text.length - 1, wsRaw.get(text.length - 1) + ch);
           continue;
         }
         wsRaw.set(text.length, ch);
@@ -517,7 +580,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     if (!anchored.has(key)) anchored.set(key, []);
     anchored.get(key).push(item);
   };
-  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, home: z.stack, pos: z.pos });
+  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos });
   for (const r of lost) addAnchor(r.start, { node: r.node, empty: true });
   // Atomic elements: at their first aligned target word, or where they stood.
   const atomicAt = new Map();
@@ -565,7 +628,11 @@ export function placeSegment(seg, sentences, placement = 'span') {
   const sourceGap = (from, to) => {
     const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
     for (let p = from; p <= to; p++) {
-      for (const x of items) if (x.pos === p) pieces.push({ ...x.item, stack: null });
+      for (const x of items) {
+        if (x.pos !== p) continue;
+        pieces.push({ ...x.item, stack: null });
+        pushText(x.item.rawAfter || ''); // outside a sentence its own whitespace follows it
+      }
       if (p < to) pushText(seg.wsRaw.has(p) ? seg.wsRaw.get(p) : seg.text[p]);
     }
     for (const x of items) x.pos = -1; // once
@@ -653,6 +720,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     delete p.home;
     delete p.pos;
     delete p.moved;
+    delete p.rawAfter;
   }
   return { pieces, lost: lost.length, placed: range.size };
 }

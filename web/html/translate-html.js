@@ -114,12 +114,13 @@ export async function translateHtml(translator, html, options = {}) {
       }
     }
   });
-  const segmentOut = new Map(); // first node of a segment → {nodes, html}
-  for (const [u, pieces] of placed) {
-    segmentOut.set(u.nodes[0], { nodes: new Set(u.nodes), html: renderPieces(pieces, html, attributeOut, escape) });
-  }
+  // first node of a segment → {nodes, pieces}; written as the tree is, so that a segment inside an
+  // element another segment moved (a button's label) is written translated too
+  const segmentOut = new Map();
+  for (const [u, pieces] of placed) segmentOut.set(u.nodes[0], { nodes: new Set(u.nodes), pieces });
   for (const [node, value] of titleOut) segmentOut.set(node, { title: escape(value) });
-  const text = serializeChildren(root.children, html, segmentOut, attributeOut); // text at the top level too
+  const out = { html, segmentOut, attributeOut, escape };
+  const text = serializeChildren(root.children, out); // text at the top level too
   stats.tokensPerSecond = timings.engineMs > 0 ? stats.targetTokens / (timings.engineMs / 1000) : 0;
   timings.totalMs = performance.now() - started;
   return {
@@ -128,7 +129,8 @@ export async function translateHtml(translator, html, options = {}) {
 }
 
 /** Opens and closes inline elements as the pieces' stacks change. */
-function renderPieces(pieces, html, attributeOut, escape) {
+function renderPieces(pieces, o) {
+  const { html, attributeOut, escape } = o;
   let out = '';
   let open = [];
   const opened = new Set();
@@ -143,7 +145,7 @@ function renderPieces(pieces, html, attributeOut, escape) {
       opened.add(r);
     }
     open = stack;
-    if (p.node) out += p.empty ? `${startTag(p.node, html, attributeOut, false)}</${p.node.name}>` : serializeNode(p.node, html, new Map(), attributeOut);
+    if (p.node) out += p.empty ? `${startTag(p.node, html, attributeOut, false)}</${p.node.name}>` : serializeNode(p.node, o);
     else out += escape(p.text);
   }
   for (let j = open.length - 1; j >= 0; j--) out += `</${open[j].node.name}>`;
@@ -163,29 +165,31 @@ function startTag(node, html, attributeOut, again) {
   return `${out}${node.selfClosing && (VOID.has(node.name) || node.foreign) ? ' /' : ''}>`;
 }
 
-function serializeChildren(children, html, segmentOut, attributeOut) {
+/** `o`: {html, segmentOut, attributeOut, escape}. */
+function serializeChildren(children, o) {
   let out = '';
   let skip = null;
   for (const c of children) {
     if (skip && skip.has(c)) continue;
-    const seg = segmentOut.get(c);
+    const seg = o.segmentOut.get(c);
     if (seg && seg.nodes) {
-      out += seg.html;
+      out += renderPieces(seg.pieces, o);
       skip = seg.nodes;
       continue;
     }
-    out += serializeNode(c, html, segmentOut, attributeOut);
+    out += serializeNode(c, o);
   }
   return out;
 }
 
-function serializeNode(node, html, segmentOut, attributeOut) {
+function serializeNode(node, o) {
+  const { html, segmentOut, attributeOut } = o;
   if (node.type !== 'element') return html.slice(node.start, node.end);
   let out = startTag(node, html, attributeOut, false);
   if (VOID.has(node.name) || (node.foreign && node.selfClosing)) return out;
   const title = segmentOut.get(node);
   if (title && title.title !== undefined) return `${out}${title.title}</${node.name}>`;
-  out += serializeChildren(node.children, html, segmentOut, attributeOut);
+  out += serializeChildren(node.children, o);
   return node.name === 'plaintext' ? out : `${out}</${node.name}>`; // (plaintext runs to the end: it has no end tag)
 }
 
