@@ -1,5 +1,5 @@
 // Sentence segmentation (see segmenter.h). One forward pass over the text: gaps are runs of
-// whitespace; a sentence runs until a newline or until a sentence-ending punctuation run that is
+// whitespace (with the item separators standing alone in them); a sentence runs until a newline or until a sentence-ending punctuation run that is
 // followed by whitespace and something that can start a sentence, unless the word before a single
 // period says it is an abbreviation, an initial or an ordinal. Every look-ahead is bounded by the
 // next whitespace run and the position only moves forward, so the pass stays linear.
@@ -45,6 +45,50 @@ bool is_opener(char32_t cp) {
     default:
       return false;
   }
+}
+
+// Marks that separate the items of a menu or a breadcrumb, or the cells of a table typed with bars,
+// where one stands alone between spaces ("Startseite » Wirtschaft » Zinsen", "Politik | Sport").
+// Read as part of a sentence they came out as quotes or were lost ("Economy \" interest rates"):
+// the items are translated one by one and the marks kept. (Not '>', "a > b" is too often a
+// comparison; not dashes, which join clauses.)
+bool is_item_separator(char32_t cp) {
+  switch (cp) {
+    case '|': case 0x00A6:                 // | ¦
+    case 0x00BB: case 0x203A:              // » ›
+    case 0x2022: case 0x00B7: case 0x2219: // • · ∙
+    case 0x25E6: case 0x2023: case 0x2192: // ◦ ‣ →
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The byte length of such a mark at `i` with whitespace (not a line break) right before and right
+// after it, else 0.
+size_t separator_at(std::string_view text, size_t i) {
+  if (i == 0 || i >= text.size()) return 0;
+  const Decoded c = decode_at(text, i);
+  const size_t after = i + c.length;
+  if (!is_item_separator(c.cp) || after >= text.size()) return 0;
+  size_t before = i - 1;
+  while (before > 0 && (static_cast<unsigned char>(text[before]) & 0xC0) == 0x80) --before;
+  const char32_t prev = decode_at(text, before).cp, next = decode_at(text, after).cp;
+  const auto space = [](char32_t cp) { return is_whitespace(cp) && !is_newline(cp) && cp != U'\t'; };
+  if (!space(prev) || !space(next)) return 0;
+  // » and › with « or ‹ near them on the line are quotes written with spaces ("» Hallo «", "« Bonjour »")
+  if (c.cp == 0x00BB || c.cp == 0x203A) {
+    const std::string_view pair = c.cp == 0x00BB ? "\u00AB" : "\u2039";
+    const size_t from = i > 200 ? i - 200 : 0;
+    const std::string_view near = text.substr(from, 400 + c.length);
+    for (size_t at = near.find(pair); at != std::string_view::npos; at = near.find(pair, at + 1)) {
+      const size_t lo = std::min(from + at, i), hi = std::max(from + at, i);
+      bool line_break = false;
+      for (size_t k = lo; k < hi && !line_break; ++k) line_break = text[k] == '\n' || text[k] == '\r';
+      if (!line_break) return 0;
+    }
+  }
+  return c.length;
 }
 
 bool can_start_sentence(char32_t cp) {
@@ -154,6 +198,7 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
       word_start = i;
       continue;
     }
+    if (i == word_start && content_end > start && separator_at(text, i) > 0) return content_end;  // "News » Sport"
     if (!is_terminator(c.cp) && !is_cjk_terminator(c.cp)) {
       i += c.length;
       content_end = i;
@@ -206,10 +251,17 @@ std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang
   size_t pos = 0;
   while (pos < text.size()) {
     size_t gap_end = pos;
+    bool same_line = !pieces.empty();  // a sentence before it on this line
     while (gap_end < text.size()) {
       const Decoded c = decode_at(text, gap_end);
-      if (!is_whitespace(c.cp)) break;
-      gap_end += c.length;
+      if (is_whitespace(c.cp)) {
+        same_line = same_line && !is_newline(c.cp) && c.cp != U'\t';
+        gap_end += c.length;
+        continue;
+      }
+      const size_t mark = same_line ? separator_at(text, gap_end) : 0;  // between two items: kept as written
+      if (mark == 0) break;
+      gap_end += mark;
     }
     if (gap_end > pos) pieces.push_back({pos, gap_end, false});
     pos = gap_end;

@@ -15,14 +15,16 @@ namespace nmt {
 // and the whitespace between them (kept verbatim: paragraph breaks, newlines, spaces).
 struct TextPiece {
   size_t begin, end;  // byte offsets into the text
-  bool is_sentence;   // false: a gap of whitespace only
+  bool is_sentence;   // false: a gap of whitespace (and item separators such as " » ", " | ")
 };
 
 // lang: "en" or "de" (anything else gets the English rules). A sentence ends at . ! ? … (and
 // closing quotes/brackets after them) followed by whitespace and an upper-case letter, a digit, a
 // letter of a script without case or an opening quote/bracket; at 。！？ whatever follows; and at
 // every newline and tab (lines are never joined; a tab separates the cells of a pasted table, so the
-// tabs stay and each cell is translated on its own). No split after common abbreviations (Dr. e.g. z. B. usw.
+// tabs stay and each cell is translated on its own); and around a mark that separates the items of
+// a menu or breadcrumb (| ¦ » › • · ∙ ◦ ‣ →) standing alone between spaces on one line after a
+// sentence: "Home » News » Sport" is three sentences, and the gaps " » " keep the marks. No split after common abbreviations (Dr. e.g. z. B. usw.
 // ...), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"), list numbers at the
 // start of a sentence ("1. Introduction"), "No. 5"-style abbreviations before a number; decimals,
 // URLs and e-mail addresses never split because no whitespace follows their dots. Whitespace-only

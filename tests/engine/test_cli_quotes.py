@@ -47,6 +47,24 @@ class Quotes(unittest.TestCase):
             self.assertNotIn("<unk", w["word"] + w["continuation"])
         self.assertEqual(words[0]["word"], "\u201eIch")
 
+    def test_the_marks_between_the_items_of_a_menu_stay_and_each_item_is_translated(self):
+        # read as one sentence, "Startseite » Wirtschaft » Zinsen" came out as 'Economy " interest rates'
+        # (the first item lost, the mark read as a quote); each item is a sentence of its own now
+        cases = [("de-en", "Startseite \u00bb Wirtschaft \u00bb Zinsen", " \u00bb ", "Economy"),
+                 ("de-en", "Politik | Wirtschaft | Sport", " | ", "Politics"),
+                 ("en-de", "Home \u203a Business \u203a Interest rates", " \u203a ", "Zinsen"),
+                 ("en-de", "Milk \u2022 Eggs \u2022 Bread", " \u2022 ", "Eier")]
+        for direction, source, mark, word in cases:
+            with self.subTest(source=source):
+                out = translate(direction, [source])[0]
+                items = out.split(mark)
+                self.assertEqual(len(items), 3, out)
+                self.assertTrue(all(any(c.isalpha() for c in item) for item in items), out)
+                self.assertIn(word, out)
+        # a quotation written with spaces inside its marks is not a menu
+        out = translate("de-en", ["Er sagte \u00bb Hallo \u00ab und ging."], "--model-only")[0]
+        self.assertNotIn(" \u00bb ", out)  # (cut there, the mark would have been kept between two sentences)
+
     def test_english_translations_keep_straight_quotes(self):
         english = translate("de-en", ["Er sagte: „Ich bin müde.“", "Das Buch „Der Process“ ist berühmt."], "--beam", "1")
         for line in english:

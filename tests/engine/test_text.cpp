@@ -45,11 +45,16 @@ std::vector<std::string> words(std::string_view text) {
 
 using Strings = std::vector<std::string>;
 
-bool all_whitespace(std::string_view s) {
+// A gap: whitespace, and the marks that separate a menu's items (" » ", " | ") standing alone in it.
+bool only_whitespace_and_separators(std::string_view s) {
+  char32_t previous = ' ';
   for (size_t i = 0; i < s.size();) {
     char32_t cp;
     i += decode_utf8(s, i, cp);
-    if (!is_whitespace(cp)) return false;
+    const bool separator = std::u32string_view(U"|\u00A6\u00BB\u203A\u2022\u00B7\u2219\u25E6\u2023\u2192").find(cp) !=
+                           std::u32string_view::npos;
+    if (!is_whitespace(cp) && !(separator && is_whitespace(previous))) return false;
+    previous = cp;
   }
   return true;
 }
@@ -82,7 +87,7 @@ std::string segmentation_problem(std::string_view text, std::string_view lang) {
         if (is_newline(cp)) return "newline inside a sentence";  // lines are never joined
       }
     } else {
-      if (!all_whitespace(piece)) return "gap with text";
+      if (!only_whitespace_and_separators(piece)) return "gap with text";
       if (previous_was_gap) return "two gaps in a row";
     }
     previous_was_gap = !p.is_sentence;
@@ -198,6 +203,25 @@ TEST_CASE("segment_text: empty, whitespace only, and the gaps between sentences"
         Strings{"S:Name", "G:\t", "S:Age", "G:\t", "S:City", "G:\n", "S:John", "G:\t", "S:34", "G:\t", "S:Berlin"});
   CHECK(pieces("\tIndented. Two.") == Strings{"G:\t", "S:Indented.", "G: ", "S:Two."});
   CHECK(pieces("It ends.\t Next one.") == Strings{"S:It ends.", "G:\t ", "S:Next one."});
+}
+
+TEST_CASE("segment_text: the items of a menu or breadcrumb, and the marks between them") {
+  // Read as one sentence, "Startseite » Wirtschaft » Zinsen" came out as "Economy \" interest rates".
+  CHECK(pieces("Startseite \u00BB Wirtschaft \u00BB Zinsen", "de") ==
+        Strings{"S:Startseite", "G: \u00BB ", "S:Wirtschaft", "G: \u00BB ", "S:Zinsen"});
+  CHECK(pieces("Home | About us | Contact") == Strings{"S:Home", "G: | ", "S:About us", "G: | ", "S:Contact"});
+  CHECK(sentences("Milk \u2022 Eggs \u00B7 Bread \u203A More \u2192 End") == Strings{"Milk", "Eggs", "Bread", "More", "End"});
+  CHECK(pieces("Done. | Next  |  | Last") == Strings{"S:Done.", "G: | ", "S:Next", "G:  |  | ", "S:Last"});
+  // Not a separator: touching a word, at the start of a line, at the end, doubled, or a quote.
+  CHECK(sentences("a|b and a ||b, x || y") == Strings{"a|b and a ||b, x || y"});
+  CHECK(sentences("| first cell | second") == Strings{"| first cell", "second"});
+  CHECK(sentences("One.\n\u2022 Two \u2022") == Strings{"One.", "\u2022 Two \u2022"});
+  CHECK(sentences("Er sagte \u00BB Hallo \u00AB und ging.", "de") == Strings{"Er sagte \u00BB Hallo \u00AB und ging."});
+  CHECK(sentences("\u00AB Bonjour \u00BB dit-il.") == Strings{"\u00AB Bonjour \u00BB dit-il."});
+  CHECK(sentences("Er sagte \u00BBHallo\u00AB und ging.", "de") == Strings{"Er sagte \u00BBHallo\u00AB und ging."});
+  CHECK(sentences("A \u00AB b\nc \u00BB d") == Strings{"A \u00AB b", "c", "d"});  // a quote on another line is not this one's
+  CHECK(sentences("x > 5 and 3 - 2") == Strings{"x > 5 and 3 - 2"});
+  check_segmentation("a \u00BB b \u00BB \n \u00BB c | ", "en");
 }
 
 TEST_CASE("segment_text: English sentence ends and abbreviations") {

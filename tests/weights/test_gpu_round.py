@@ -104,7 +104,7 @@ class StudentPlanOnCpu(unittest.TestCase):
                 shutil.copy(os.path.join(FIXTURES, "tiny.nmt"), os.path.join(weights, d, "model.nmt"))
             plan = [sys.executable, os.path.join(RECIPE, "gpu_round.py"), "student", "--carry", carry, "--work", work,
                     "--out", out, "--weights", weights, "--device", "cpu", "--steps", "5", "--minutes", "2",
-                    "--max-tokens", "600"]
+                    "--max-tokens", "600", "--bleu-sentences", "8"]
             bad = subprocess.run(plan + ["--variants", "en-de,en-de:beam9"], capture_output=True, text=True)
             self.assertNotEqual(bad.returncode, 0)
             self.assertIn("beam9", bad.stderr)
@@ -178,7 +178,7 @@ class PlanOnCpu(unittest.TestCase):
             step = [sys.executable, os.path.join(RECIPE, "gpu_round.py"), "step", "--carry", carry, "--work", work,
                     "--out", out, "--weights", weights, "--device", "cpu", "--teacher-config", teacher,
                     "--steps", "20", "--max-tokens", "800", "--threads", "1", "--distill-limit", "30",
-                    "--chunk-minutes", "8"]
+                    "--chunk-minutes", "8", "--bleu-sentences", "8"]
             outputs = []
             for _ in range(6):
                 shutil.rmtree(out, ignore_errors=True)

@@ -137,7 +137,8 @@ function streamedOutput(input) {
   return (s) => {
     const gap = input.slice(sourceEnd, s.sourceRange[0]);
     const gapLength = s.targetRange[0] - targetEnd;
-    const between = gap.length === gapLength && !gap.trim() ? gap : ' '.repeat(Math.max(0, gapLength));
+    // the engine copies the text between sentences: whitespace, and the marks between a menu's items (" » ")
+    const between = gap.length === gapLength && /^[\s|¦»›•·∙◦‣→]*$/u.test(gap) ? gap : ' '.repeat(Math.max(0, gapLength));
     if (between) el.target.append(between);
     const sent = document.createElement('span');
     sent.className = 'sent';

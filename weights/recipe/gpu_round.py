@@ -205,7 +205,7 @@ class Plan:
                "--dev", os.path.join(self.args.carry, "corpus", "dev", "flores-dev.en-de.tsv"), "--src", s, "--tgt", t,
                "--out", out, "--config", config, "--init-from", init, "--device", self.args.device,
                "--minutes", f"{minutes:.2f}", "--max-tokens", str(self.args.max_tokens), "--lr", str(self.args.lr),
-               "--checkpoint-minutes", str(self.args.checkpoint_minutes), "--bleu-sentences", "100",
+               "--checkpoint-minutes", str(self.args.checkpoint_minutes), "--bleu-sentences", str(self.args.bleu_sentences),
                "--dropout", "0.1", "--threads", str(self.args.threads), "--patience", "1000"]
         if self.args.steps:
             cmd += ["--max-steps", str(self.args.steps)]
@@ -458,7 +458,7 @@ def student(args):
                "--config", config, "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t,
                "--out", out, "--init-from", init, "--device", args.device,
                "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
-               "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", "100",
+               "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", str(args.bleu_sentences),
                "--dropout", "0.1", "--threads", str(threads), "--patience", "1000", "--seed", str(args.seed)]
         cmd += variant_options(name, args.seed)  # after --seed: the later one counts
         if args.steps:
@@ -530,6 +530,7 @@ def main():
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--steps", type=int, default=0, help="stop each teacher run after this many steps (tests)")
     p.add_argument("--distill-limit", type=int, default=0, help="distill only the first N lines (tests)")
+    p.add_argument("--bleu-sentences", type=int, default=100, help="flores-dev lines each validation translates")
     p = sub.add_parser("pack-data", help="the student plan's carry: a prepared data folder, compact")
     p.add_argument("--data", required=True, help="prepare_data.py's --out")
     p.add_argument("--corpus", required=True, help="for flores-dev")
@@ -558,6 +559,7 @@ def main():
     p.add_argument("--max-tokens", type=int, default=STUDENT_TRAIN_ARGS["max_tokens"])
     p.add_argument("--lr", type=float, default=STUDENT_TRAIN_ARGS["lr"], help="peak of the schedule (see STUDENT_TRAIN_ARGS)")
     p.add_argument("--checkpoint-minutes", type=float, default=1.5)
+    p.add_argument("--bleu-sentences", type=int, default=100, help="flores-dev lines each validation translates")
     p.add_argument("--seed", type=int, default=21)
     p.add_argument("--steps", type=int, default=0, help="stop after this many steps (tests)")
     p = sub.add_parser("unpack")
