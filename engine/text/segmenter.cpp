@@ -47,24 +47,7 @@ bool is_opener(char32_t cp) {
   }
 }
 
-// Marks that separate the items of a menu or a breadcrumb, or the cells of a table typed with bars,
-// where one stands alone between spaces ("Startseite » Wirtschaft » Zinsen", "Politik | Sport").
-// Read as part of a sentence they came out as quotes or were lost ("Economy \" interest rates"):
-// the items are translated one by one and the marks kept. (Not '>', "a > b" is too often a
-// comparison; not dashes, which join clauses.)
-bool is_item_separator(char32_t cp) {
-  switch (cp) {
-    case '|': case 0x00A6:                 // | ¦
-    case 0x00BB: case 0x203A:              // » ›
-    case 0x2022: case 0x00B7: case 0x2219: // • · ∙
-    case 0x25E6: case 0x2023: case 0x2192: // ◦ ‣ →
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The byte length of such a mark at `i` with whitespace (not a line break) right before and right
+// The byte length of an item separator (segmenter.h) at `i` with whitespace (not a line break) right before and right
 // after it, else 0.
 size_t separator_at(std::string_view text, size_t i) {
   if (i == 0 || i >= text.size()) return 0;
@@ -72,7 +55,7 @@ size_t separator_at(std::string_view text, size_t i) {
   const size_t after = i + c.length;
   if (!is_item_separator(c.cp) || after >= text.size()) return 0;
   size_t before = i - 1;
-  while (before > 0 && (static_cast<unsigned char>(text[before]) & 0xC0) == 0x80) --before;
+  for (int k = 0; k < 3 && before > 0 && (static_cast<unsigned char>(text[before]) & 0xC0) == 0x80; ++k) --before;
   const char32_t prev = decode_at(text, before).cp, next = decode_at(text, after).cp;
   const auto space = [](char32_t cp) { return is_whitespace(cp) && !is_newline(cp) && cp != U'\t'; };
   if (!space(prev) || !space(next)) return 0;
@@ -244,6 +227,19 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
 }
 
 }  // namespace
+
+// (Not '>': "a > b" is too often a comparison; not dashes, which join clauses.)
+bool is_item_separator(char32_t cp) {
+  switch (cp) {
+    case '|': case 0x00A6:                  // | ¦
+    case 0x00BB: case 0x203A:               // » ›
+    case 0x2022: case 0x00B7: case 0x2219:  // • · ∙
+    case 0x25E6: case 0x2023: case 0x2192:  // ◦ ‣ →
+      return true;
+    default:
+      return false;
+  }
+}
 
 std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang) {
   const bool german = lang.substr(0, 2) == "de";

@@ -31,4 +31,9 @@ struct TextPiece {
 // text gives only gaps; empty text gives no pieces. Sentences never start or end with whitespace.
 std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang);
 
+// Marks that separate the items of a menu or a breadcrumb, or the cells of a table typed with bars
+// (| ¦ » › • · ∙ ◦ ‣ →), where one stands alone between spaces: "Startseite » Wirtschaft » Zinsen".
+// Read as part of one sentence they came out as quotes or were lost ("Economy \" interest rates").
+bool is_item_separator(char32_t cp);
+
 }  // namespace nmt

@@ -51,9 +51,7 @@ bool only_whitespace_and_separators(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
     char32_t cp;
     i += decode_utf8(s, i, cp);
-    const bool separator = std::u32string_view(U"|\u00A6\u00BB\u203A\u2022\u00B7\u2219\u25E6\u2023\u2192").find(cp) !=
-                           std::u32string_view::npos;
-    if (!is_whitespace(cp) && !(separator && is_whitespace(previous))) return false;
+    if (!is_whitespace(cp) && !(is_item_separator(cp) && is_whitespace(previous))) return false;
     previous = cp;
   }
   return true;

@@ -4,7 +4,7 @@
 // idempotent and keeps valid input's UTF-16 length; Utf16Offsets starts at 0, never decreases,
 // steps by 1 or 2 per character and ends at the UTF-16 length; segment_text's pieces are
 // non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
-// whitespace only and sentences neither start nor end with whitespace. verbatim_spans (addresses,
+// whitespace (and item separators standing alone in it) and sentences neither start nor end with whitespace. verbatim_spans (addresses,
 // code, long runs) are non-empty, in order, apart, on character boundaries, and mask_spans keeps the
 // text's length and validity. memory_key gives valid UTF-8 and is its own key; a memory table made of
 // the text's lines loads or says why, and finds what it holds.
@@ -72,10 +72,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         nmt::decode_utf8(piece, l, last);
         FUZZ_CHECK(!nmt::is_whitespace(first) && !nmt::is_whitespace(last));
       } else {
+        char32_t previous = 0;
         for (size_t i = 0; i < piece.size();) {
           char32_t cp = 0;
           i += nmt::decode_utf8(piece, i, cp);
-          FUZZ_CHECK(nmt::is_whitespace(cp) || nmt::is_newline(cp));
+          const bool separator = nmt::is_item_separator(cp) && p.begin > 0 && i < piece.size() &&
+                                 nmt::is_whitespace(previous);  // " » " between two items
+          FUZZ_CHECK(nmt::is_whitespace(cp) || nmt::is_newline(cp) || separator);
+          previous = cp;
         }
       }
     }
