@@ -94,6 +94,9 @@ test('HTML through a translator that reverses words: elements move with their wo
   assert.equal(r.text, '<p>. more and <a href="/"><img src="logo.png"> page Home</a></p>', 'the image stays at the start of its link');
   r = await translateHtml(t, '<p><label>Your name <input type="text"></label> now.</p>');
   assert.equal(r.text, '<p>. now <label>name <input type="text"> Your</label></p>', 'the input stays in its label, after the word before it');
+  r = await translateHtml(t, '<p>Water is H<sub>2</sub>O, CO<sub>2</sub> and 9 km<sup>2</sup>.</p>');
+  assert.equal(r.text, '<p>. km<sup>2</sup> 9 and CO<sub>2</sub> , H<sub>2</sub>O is Water</p>', 'an element inside a word stays on its letters');
+  assert.equal(r.lost, 0);
   r = await translateHtml(t, '<p><b>One two.</b> <i>Three four.</i></p>');
   assert.equal(r.text, '<p><b>. two One</b> <i>. four Three</i></p>', 'sentences of one block');
 });

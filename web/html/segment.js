@@ -543,7 +543,34 @@ export function placeSegment(seg, sentences, placement = 'span') {
   });
 
   // 5. Pieces in output order.
-  const lost = seg.elements.filter((r) => !range.has(r) && !(r.parent && !range.has(r.parent)));
+  let lost = seg.elements.filter((r) => !range.has(r) && !(r.parent && !range.has(r.parent)));
+  // An element inside a word ("km<sup>2</sup>", "H<sub>2</sub>O") has no word of its own; where the
+  // model wrote that word unchanged, the element goes back on the same letters.
+  const inWord = new Map(); // target word index → {rec, from, to} (offsets in the word's text)
+  for (const r of lost) {
+    if (r.children.length) continue;
+    const si = sent.find((x) => x.src.some((sw) => sw.start <= r.start && r.end <= sw.end));
+    const sw = si && si.src.find((x) => x.start <= r.start && r.end <= x.end);
+    if (!sw || (sw.start === r.start && sw.end === r.end)) continue;
+    // the one target word aligned to it that holds it once ("km2"), else the one word of the
+    // sentence that does ("CO2" in "CO2-Emissionen", aligned to "emissions")
+    const source = seg.text.slice(sw.start, sw.end);
+    const holds = ([w]) => {
+      const text = w.sentence.target.slice(...w.range);
+      return w.sentence === si.s && text.indexOf(source) >= 0 && text.indexOf(source) === text.lastIndexOf(source);
+    };
+    const candidates = words.map((w, g) => [w, g]).filter(holds);
+    const aligned = candidates.filter(([w]) => w.src === sw);
+    const targets = aligned.length ? aligned : candidates;
+    if (targets.length !== 1) continue;
+    const [w, g] = targets[0];
+    const parentAt = r.parent ? w.stack.indexOf(r.parent) : -1;
+    if (inWord.has(g) || (r.parent && parentAt < 0)) continue;
+    const at = w.sentence.target.slice(...w.range).indexOf(source);
+    inWord.set(g, { rec: r, from: at + r.start - sw.start, to: at + r.end - sw.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
+  }
+  const placedInWords = new Set([...inWord.values()].map((x) => x.rec));
+  lost = lost.filter((r) => !placedInWords.has(r));
   const anchored = new Map(); // target word index (or `s:<k>` for a sentence's start) → items
   const gapItems = []; // items outside every sentence: {pos, item}
   const addAnchor = (pos, item) => {
@@ -663,7 +690,12 @@ export function placeSegment(seg, sentences, placement = 'span') {
         // its vocabulary lacks) is written as the source word it is aligned to.
         let wt = s.target.slice(...w.range);
         if (wt === '\u2047' && w.src) wt = seg.text.slice(w.src.start, w.src.end);
-        pieces.push({ text: wt, stack: w.stack });
+        const part = inWord.get(g);
+        if (part) {
+          pushText(wt.slice(0, part.from), w.stack);
+          pushText(wt.slice(part.from, part.to), part.stack);
+          pushText(wt.slice(part.to), w.stack);
+        } else pieces.push({ text: wt, stack: w.stack });
       }
       cursor = w.range[1];
       flushAnchors(g);
@@ -722,7 +754,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     delete p.moved;
     delete p.rawAfter;
   }
-  return { pieces, lost: lost.length, placed: range.size };
+  return { pieces, lost: lost.length, placed: range.size + inWord.size };
 }
 
 /**
