@@ -94,6 +94,12 @@ test('HTML through a translator that reverses words: elements move with their wo
   assert.equal(r.text, '<p>. more and <a href="/"><img src="logo.png"> page Home</a></p>', 'the image stays at the start of its link');
   r = await translateHtml(t, '<p><label>Your name <input type="text"></label> now.</p>');
   assert.equal(r.text, '<p>. now <label>name <input type="text"> Your</label></p>', 'the input stays in its label, after the word before it');
+  // a title that says what its link says takes the link's words, and is not a request of its own
+  t.calls.length = 0;
+  r = await translateHtml(t, '<p>See <a href="/b" title="Big  city">Big city</a> and <a href="/t" title="The old town">old</a> now.</p>');
+  assert.equal(r.text, '<p>. now <a href="/t" title="town old The">old</a> and <a href="/b" title="city Big">city Big</a> See</p>');
+  assert.equal(r.attributes, 2);
+  assert.ok(!t.calls.some((c) => c.text.split('\n\n').includes('Big  city')), JSON.stringify(t.calls.map((c) => c.text)));
   r = await translateHtml(t, '<p>Water is H<sub>2</sub>O, CO<sub>2</sub> and 9 km<sup>2</sup>.</p>');
   assert.equal(r.text, '<p>. km<sup>2</sup> 9 and CO<sub>2</sub> , H<sub>2</sub>O is Water</p>', 'an element inside a word stays on its letters');
   assert.equal(r.lost, 0);

@@ -85,18 +85,27 @@ function hasBlockInside(node, a, memo) {
   return false;
 }
 
+const collapsed = (text) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
 /**
- * Cuts the tree under `root` into units: {type: 'segment', container, nodes, seg},
+ * Cuts the tree under `root` into units: {type: 'segment', container, nodes, seg, followers},
  * {type: 'attribute', node, name, value} and {type: 'title', node, value} (a <title> element). Skipped subtrees and translate="no" are left out.
+ * A segment's `followers` are attributes that say what an inline element inside it says ("<a
+ * title="Berlin">Berlin</a>", as every link of a wiki): they are not translated on their own (the
+ * model mangled a name alone, "Kai Wegner" → "Kai-Blockner", and a page's links doubled its
+ * requests) but take the element's words in the placed translation (placedText).
  */
 export function collectUnits(root, a, options = {}) {
   const memo = new Map();
   const units = [];
   const attributeNames = options.attributes || TRANSLATED_ATTRIBUTES;
-  const visitAttributes = (node) => {
+  const visitAttributes = (node, segment = null) => {
     for (const name of attributeNames) {
       const v = a.attr(node, name);
-      if (v !== null && /\S/.test(v)) units.push({ type: 'attribute', node, name, value: v });
+      if (v === null || !/\S/.test(v)) continue;
+      const unit = { type: 'attribute', node, name, value: v };
+      if (segment && collapsed(v) === collapsed(textContent(node, a)) && classify(node, a, memo) === 'inline') segment.followers.push(unit);
+      else units.push(unit);
     }
     if (a.name(node) === 'input') {
       const type = (a.attr(node, 'type') || '').toLowerCase();
@@ -108,17 +117,17 @@ export function collectUnits(root, a, options = {}) {
   };
   // Attributes of the elements inside a segment (an img's alt, a link's title), outside atomic ones;
   // and the text of its buttons and lists of options, each translated on its own.
-  const visitInlineAttributes = (node) => {
+  const visitInlineAttributes = (node, segment) => {
     if (a.kind(node) !== 'element') return;
     if (saysNo(node, a)) return;
-    visitAttributes(node);
+    visitAttributes(node, segment);
     if (OWN_TEXT.has(a.name(node))) {
       walk(node);
       return;
     }
     const k = classify(node, a, memo);
     if (k === 'inline' || (k === 'zero' && !a.name(node).match(/^(svg|math)$/))) {
-      for (const c of a.children(node)) visitInlineAttributes(c);
+      for (const c of a.children(node)) visitInlineAttributes(c, segment);
     }
   };
   const findYes = (node) => {
@@ -137,9 +146,10 @@ export function collectUnits(root, a, options = {}) {
       if (run.length) {
         for (const item of listItems(run, a, memo)) {
           const seg = buildSegment(item, a, memo);
-          if (/\S/.test(seg.text)) units.push({ type: 'segment', container, nodes: item, seg });
+          const unit = /\S/.test(seg.text) ? { type: 'segment', container, nodes: item, seg, followers: [] } : null;
+          if (unit) units.push(unit);
+          for (const n of item) visitInlineAttributes(n, unit);
         }
-        for (const n of run) visitInlineAttributes(n);
       }
       run = [];
     };
@@ -347,6 +357,15 @@ export function textContent(node, a) {
     }
   }
   return s;
+}
+
+/**
+ * The words placeSegment() put inside `node` (an inline element of the segment), as they read:
+ * for an attribute that repeats the element's text (a segment's followers). '' when it was lost.
+ */
+export function placedText(pieces, node) {
+  return pieces.filter((p) => p.text && p.stack && p.stack.some((r) => r.node === node)).map((p) => p.text).join('')
+    .replace(/\s+/g, ' ').trim();
 }
 
 const commonPrefix = (x, y) => {

@@ -13,7 +13,7 @@
  * restoreElement(element)) puts the original nodes, text and attributes back; an abort (`signal`)
  * or an error restores what was done and rejects.
  */
-import { collectUnits, placeSegment, translateUnits, joinPlain } from './segment.js';
+import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
 
 const domAdapter = {
   kind: (n) => (n.nodeType === 1 ? 'element' : n.nodeType === 3 || n.nodeType === 4 ? 'text' : n.nodeType === 8 ? 'comment' : n.nodeType === 11 || n.nodeType === 9 ? 'element' : 'other'),
@@ -83,6 +83,14 @@ export async function translateElement(element, options = {}) {
         }
         const p = placeSegment(u.seg, r.sentences);
         undo.push(applySegment(doc, u, p.pieces));
+        for (const f of u.followers) { // a title that says what its link says: the link's words
+          const value = placedText(p.pieces, f.node);
+          const before = f.node.getAttribute(f.name);
+          if (!value || before !== f.value) continue;
+          f.node.setAttribute(f.name, value);
+          undo.push(() => f.node.setAttribute(f.name, before));
+          handle.attributes += 1;
+        }
         handle.segments += 1;
         handle.elements += p.placed;
         handle.lost += p.lost;

@@ -17,7 +17,7 @@
  * the input: it keeps the input's scripts, event handlers and URLs (translation does not sanitize).
  */
 import { parseHtml, decodeEntities, escapeText, escapeAttribute, VOID } from './tokenize.js';
-import { collectUnits, placeSegment, translateUnits, joinPlain } from './segment.js';
+import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
 
 /** Reads a tree from parseHtml() (the adapter segment.js works through). */
 function stringAdapter(html) {
@@ -105,6 +105,12 @@ export async function translateHtml(translator, html, options = {}) {
       elements += p.placed;
       lost += p.lost;
       placed.set(u, p.pieces);
+      for (const f of u.followers) { // a title that says what its link says: the link's words
+        const value = placedText(p.pieces, f.node);
+        if (!value) continue;
+        if (!attributeOut.has(f.node)) attributeOut.set(f.node, new Map());
+        attributeOut.get(f.node).set(f.name, value);
+      }
     });
     if (typeof onProgress === 'function') {
       try {
@@ -124,7 +130,7 @@ export async function translateHtml(translator, html, options = {}) {
   stats.tokensPerSecond = timings.engineMs > 0 ? stats.targetTokens / (timings.engineMs / 1000) : 0;
   timings.totalMs = performance.now() - started;
   return {
-    text, html: true, sentences, segments: placed.size, attributes: units.filter((u) => u.type === 'attribute').length, elements, lost, stats, timings,
+    text, html: true, sentences, segments: placed.size, attributes: units.filter((u) => u.type === 'attribute').length + [...placed.keys()].reduce((n, u) => n + u.followers.length, 0), elements, lost, stats, timings,
   };
 }
 
