@@ -18,6 +18,7 @@
 #include "search/sampling.h"
 #include "text/casing.h"
 #include "text/clock_times.h"
+#include "text/dates.h"
 #include "text/final_marks.h"
 #include "text/memory.h"
 #include "text/numbers.h"
@@ -50,8 +51,10 @@ struct Unit {
   // and an upper one's translation is written in capitals.
   SentenceCase source_case = SentenceCase::normal;
   // What the unknown pieces are copied from when not the source itself: the source with the numbers
-  // the model was shown as unknown pieces written the target language's way (text/numbers.h).
+  // the model was shown as unknown pieces written the target language's way (text/numbers.h); and
+  // the dates it was shown so, as the target language writes them (text/dates.h).
   std::string copy_source;
+  Rewrites rewrites;
   // Its sentence has nothing the model can translate (text/pass_through.h has_no_words,
   // has_no_known_words): copied, not run.
   bool copied = false;
@@ -313,12 +316,25 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
     const ByteSpans addresses = verbatim_spans(sentence);
     const ByteSpans numbers = find_numbers(sentence, check.source_language, false, addresses);
-    if (numbers.empty()) continue;
-    const std::vector<size_t> missing =
-        missing_numbers(sentence, numbers, hypothesis_text(hyps[i], check.tokenizer, check.eos_id), check.target_language);
-    if (missing.empty()) continue;
+    const std::vector<NamedDate> dates = find_named_dates(sentence, check.source_language);
+    if (numbers.empty() && dates.empty()) continue;
+    const std::string first = hypothesis_text(hyps[i], check.tokenizer, check.eos_id);
+    const std::vector<size_t> missing = missing_numbers(sentence, numbers, first, check.target_language);
+    std::vector<NamedDate> lost_dates;  // shown whole as an unknown piece, written the target's way
+    for (const NamedDate& d : dates)
+      if (!has_named_date(first, d, check.target_language)) lost_dates.push_back(d);
+    if (missing.empty() && lost_dates.empty()) continue;
     ByteSpans lost, had, masked = addresses;
+    Rewrites rewrites;
+    for (const NamedDate& d : lost_dates) {
+      masked.emplace_back(d.begin, d.end);
+      rewrites.emplace_back(d.begin, write_named_date(d, check.target_language));
+    }
+    const auto in_lost_date = [&](const std::pair<size_t, size_t>& n) {
+      return std::any_of(lost_dates.begin(), lost_dates.end(), [&](const NamedDate& d) { return d.begin <= n.first && n.second <= d.end; });
+    };
     for (size_t k = 0; k < numbers.size(); ++k) {
+      if (in_lost_date(numbers[k])) continue;  // (the date's own numbers come back with it)
       if (std::find(missing.begin(), missing.end(), k) == missing.end()) {
         had.push_back(numbers[k]);
         continue;
@@ -337,8 +353,9 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     r.source_case = u.source_case;
     r.dropped = u.dropped;
     r.copy_source = localize_numbers(sentence, lost, check.source_language, check.target_language);
+    r.rewrites = std::move(rewrites);
     const bool one_digit = std::any_of(lost.begin(), lost.end(), [](const auto& n) { return n.second - n.first == 1; });
-    masks.push_back(one_digit ? masked.size() : 0);
+    masks.push_back(one_digit ? masked.size() - lost_dates.size() : 0);  // (a date the model leaves out goes next to its neighbour word)
     redo.push_back(i);
     again.push_back(std::move(r));
     kept.push_back(std::move(had));
@@ -428,7 +445,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
   if (!u.copied && (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty()))
     pass_through_unknown(u.copy_source.empty() ? s.source : u.copy_source, u.tokens, tokenizer.unk_id(), words_ids,
-                         h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped);
+                         h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped, u.rewrites);
   if (numbers) {
     const size_t fixed = prefix ? prefix->text.size() : 0;
     const ByteSpans source_numbers = find_numbers(s.source, numbers->from, false, verbatim_spans(s.source));

@@ -13,7 +13,8 @@
 //   puts(nmt::to_json(result.value(), options).c_str());   // tokens, attention, word alignments
 //
 // The pipeline, top-down (each step in its own folder):
-//   text/segmenter     text -> paragraphs and sentences (gaps kept verbatim)
+//   text/segmenter     text -> paragraphs and sentences (gaps kept verbatim, with the marks
+//                      between a menu's items: "Home » News")
 //   tokenizer/         sentence -> SentencePiece tokens with byte spans (a sentence with no word
 //                      in it, only digits, punctuation or emoji, is copied: text/pass_through)
 //   text/memory        a short everyday sentence the translation memory holds -> its human
@@ -22,6 +23,8 @@
 //   search/            logits -> greedy / beam search hypotheses
 //   text/numbers       a sentence that lost a number -> translated again with it copied;
 //                      a currency sign left out -> put back by its amount
+//   text/dates         a sentence that lost a date with a month's name -> translated again with
+//                      it written the target's way ("am 24. Juli" -> "on July 24")
 //   text/clock_times   a time with the wrong half of the day -> written right ("6 p.m." written
 //                      "6 Uhr" -> "18 Uhr"; "um 8 Uhr" written "at 8 p.m." -> "at 8 a.m.")
 //   text/repeated_words  a word written twice in a row -> once

@@ -181,7 +181,13 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes,
-                          const std::vector<std::pair<size_t, size_t>>& dropped) {
+                          const std::vector<std::pair<size_t, size_t>>& dropped, const Rewrites& rewrites) {
+  // what a run is written as: its source text, or what `rewrites` says for it (a date)
+  const auto run_text = [&](const UnknownRun& run) {
+    for (const auto& [begin, text] : rewrites)
+      if (begin == run.begin) return text;
+    return source.substr(run.begin, run.end - run.begin);
+  };
   std::vector<UnknownRun> runs = unknown_runs(source, source_tokens, unk_id);
   add_dropped_runs(runs, source_tokens, dropped, source.size());
   if (runs.empty()) return;
@@ -193,10 +199,11 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   // far, emoji and all): each run it holds, in source order, is used.
   const std::string_view fixed(target.data(), std::min(fixed_bytes, target.size()));
   for (size_t r = 0, from = 0; r < runs.size() && from < fixed.size(); ++r) {
-    const size_t at = fixed.find(std::string_view(source).substr(runs[r].begin, runs[r].end - runs[r].begin), from);
+    const std::string text = run_text(runs[r]);
+    const size_t at = fixed.find(text, from);
     if (at == std::string_view::npos) continue;
     runs[r].used = true;
-    from = at + (runs[r].end - runs[r].begin);
+    from = at + text.size();
   }
 
   // 1. The model's own unknown pieces take the unused run they look at most (in source order
@@ -234,7 +241,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     if (e < target.size()) decode_utf8(target, e, next);
     const bool word_follows = is_letter(next) || is_digit(next) || is_cjk_ideograph(next) || is_emoji(next);
     const bool trail = word_follows && (space_after_run || (target[e - 1] == ' ' && !is_word_character(after)));
-    replace_span(target, spans, t, (lead ? " " : "") + source.substr(run.begin, run.end - run.begin) + (trail ? " " : ""));
+    replace_span(target, spans, t, (lead ? " " : "") + run_text(run) + (trail ? " " : ""));
     runs[pick].used = true;
   }
 
@@ -243,7 +250,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   //    characters never reached the model, so they go in wherever they stand.
   for (UnknownRun& run : runs) {
     if (run.used || (!run.dropped && inside_word(source, run))) continue;
-    const std::string text = source.substr(run.begin, run.end - run.begin);
+    const std::string text = run_text(run);
     size_t at = target.size();
     bool before = false;
     if (run.prev >= 0) {  // after the target word aligned to the source token before the run

@@ -47,10 +47,13 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id);
 // `dropped`: byte ranges of the source the tokenizer gave no piece for (dropped_runs), inserted
 // after the translation of the token before them (before that of the token after them at the
 // start; the whole target when the sentence has no tokens).
+// `rewrites`: (a run's first byte, the text written for it instead of its source text): a date the
+// model was shown as an unknown piece, written the target language's way (text/dates.h).
+using Rewrites = std::vector<std::pair<size_t, std::string>>;
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes = 0,
-                          const std::vector<std::pair<size_t, size_t>>& dropped = {});
+                          const std::vector<std::pair<size_t, size_t>>& dropped = {}, const Rewrites& rewrites = {});
 
 // A token that decodes to a lone space before one that starts with a space: the model wrote a "▁"
 // where it began an unknown piece it then left out ("etwa  Millionen"). Its space is dropped (its

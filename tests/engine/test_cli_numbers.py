@@ -84,6 +84,28 @@ class Numbers(unittest.TestCase):
                     self.assertEqual(translated.count(date) + translated.count(date.translate(str.maketrans("./", "/."))),
                                      1, translated)
 
+    def test_a_date_with_a_month_name_comes_through_written_the_target_way(self):
+        # the de->en model left 15 of 155 such dates in German news sentences out ("am 24. Juli" gone,
+        # "23. Juli" -> "July 22"), the en->de one copied the English order ("Juni 11, 1988") or lost
+        # the day ("Samstag, November 2013 16"); a sentence that lost one is translated again with the
+        # date shown as an unknown piece and written the target language's way
+        cases = {"de-en": [("Nach einer Entscheidung eines Richters des Obersten Gerichtshofs haben Twitter und Facebook "
+                            "am 24. Juli 16 Konten von Anh\u00e4ngern des brasilianischen Pr\u00e4sidenten gesperrt.", "July 24"),
+                           ("Zum Vergleich: Von Jahresbeginn bis 31. August wurden 46.133 Asylantr\u00e4ge gestellt.", "August 31"),
+                           ("Was tut sich am heutigen 28. Juli 2020?", "July 28, 2020")],
+                 "en-de": [("Saturday, November 16, 2013", "16. November 2013"),
+                           ("MLB statistics (through September 20, 2018)", "20. September 2018"),
+                           ("Born: June 11, 1988 (age 30)", "11. Juni 1988")]}
+        for direction, lines in cases.items():
+            sources = [l for l, _ in lines]
+            checked, raw = run(direction, sources), run(direction, sources, "--raw-numbers")
+            for (line, date), translated in zip(lines, checked):
+                with self.subTest(direction=direction, line=line):
+                    self.assertEqual(translated.count(date), 1, translated)
+                    self.assertNotIn("\u2047", translated)
+            with self.subTest(direction=direction):  # the cases still test the check: the model alone gets some wrong
+                self.assertLess(sum(date in r for (_, date), r in zip(lines, raw)), len(lines), raw)
+
     def test_raw_numbers_leaves_the_first_translation(self):
         # the models lose some of these numbers on their own: the option shows the model's own text
         # (the checked one wherever no number was lost, but for the separators of numbers the model

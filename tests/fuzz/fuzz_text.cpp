@@ -6,7 +6,8 @@
 // non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
 // whitespace (and item separators standing alone in it) and sentences neither start nor end with whitespace. verbatim_spans (addresses,
 // code, long runs) are non-empty, in order, apart, on character boundaries, and mask_spans keeps the
-// text's length and validity. memory_key gives valid UTF-8 and is its own key; a memory table made of
+// text's length and validity. memory_key gives valid UTF-8 and is its own key; find_named_dates' dates are in order and valid,
+// and each, written either way, is found in what was written; a memory table made of
 // the text's lines loads or says why, and finds what it holds.
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "fuzz_common.h"
+#include "text/dates.h"
 #include "text/segmenter.h"
 #include "text/memory.h"
 #include "text/utf8.h"
@@ -104,6 +106,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t tab = clean.find('\t'), line_end = clean.find('\n');
     const std::string first = tab < line_end && tab != std::string::npos ? clean.substr(0, tab) : "";
     if (!first.empty() && nmt::memory_key(first) == first) FUZZ_CHECK(!memory->find(first).empty());
+  }
+  // dates with a month's name: in order, apart, valid; each written either way is found again
+  size_t date_end = 0;
+  for (const nmt::NamedDate& d : nmt::find_named_dates(clean, lang)) {
+    FUZZ_CHECK(d.begin >= date_end && d.begin < d.end && d.end <= clean.size());
+    FUZZ_CHECK(d.day >= 1 && d.day <= 31 && d.month >= 1 && d.month <= 12 && (d.year == 0 || (d.year >= 1000 && d.year <= 2999)));
+    date_end = d.end;
+    for (const char* to : {"en", "de"}) FUZZ_CHECK(nmt::has_named_date(nmt::write_named_date(d, to), d, to));
   }
   return 0;
 }

@@ -1,0 +1,195 @@
+// Dates with a month's name (see dates.h): found by the month's name, then a day beside it.
+#include "text/dates.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace nmt {
+
+namespace {
+
+struct MonthName {
+  const char* name;
+  int month;
+};
+
+// The twelve full names first, in order (write_named_date), then other spellings and short forms
+// ("Sept." before "Sep.").
+constexpr MonthName kEnglishMonths[] = {
+    {"January", 1}, {"February", 2}, {"March", 3}, {"April", 4}, {"May", 5}, {"June", 6}, {"July", 7},
+    {"August", 8}, {"September", 9}, {"October", 10}, {"November", 11}, {"December", 12},
+    {"Jan.", 1}, {"Feb.", 2}, {"Mar.", 3}, {"Apr.", 4}, {"Jun.", 6}, {"Jul.", 7}, {"Aug.", 8},
+    {"Sept.", 9}, {"Sep.", 9}, {"Oct.", 10}, {"Nov.", 11}, {"Dec.", 12},
+};
+constexpr MonthName kGermanMonths[] = {
+    {"Januar", 1}, {"Februar", 2}, {"M\xC3\xA4rz", 3}, {"April", 4}, {"Mai", 5},
+    {"Juni", 6}, {"Juli", 7}, {"August", 8}, {"September", 9}, {"Oktober", 10}, {"November", 11},
+    {"Dezember", 12}, {"J\xC3\xA4nner", 1}, {"Jan.", 1}, {"Feb.", 2}, {"M\xC3\xA4r.", 3}, {"Apr.", 4}, {"Jun.", 6}, {"Jul.", 7},
+    {"Aug.", 8}, {"Sept.", 9}, {"Sep.", 9}, {"Okt.", 10}, {"Nov.", 11}, {"Dez.", 12},
+};
+
+bool german(std::string_view language) { return language.substr(0, 2) == "de"; }
+
+bool is_digit_at(std::string_view s, size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
+// An ASCII letter, or a byte of a multi-byte character (ä, é: letters of a word here).
+bool is_letter_byte(char c) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u >= 0x80;
+}
+bool word_char_at(std::string_view s, size_t i) { return i < s.size() && (is_letter_byte(s[i]) || is_digit_at(s, i)); }
+
+// A month's name starting at `at` as a word of its own: its length (0 if none) and its month.
+size_t month_at(std::string_view text, size_t at, bool de, int& month) {
+  if (at > 0 && word_char_at(text, at - 1)) return 0;
+  const MonthName* list = de ? kGermanMonths : kEnglishMonths;
+  const size_t count = de ? std::size(kGermanMonths) : std::size(kEnglishMonths);
+  for (size_t k = 0; k < count; ++k) {
+    const size_t n = std::strlen(list[k].name);
+    if (text.compare(at, n, list[k].name) != 0) continue;
+    if (list[k].name[n - 1] != '.' && word_char_at(text, at + n)) continue;  // "Maine", "Junior"
+    month = list[k].month;
+    return n;
+  }
+  return 0;
+}
+
+// English ordinal suffixes after a day: "3rd", "21st".
+size_t ordinal_suffix(std::string_view text, size_t at) {
+  for (const char* s : {"st", "nd", "rd", "th"})
+    if (text.compare(at, 2, s) == 0 && !word_char_at(text, at + 2)) return 2;
+  return 0;
+}
+
+// A day (1-31, one or two digits, no digit on either side) at `at`: its value and length, else 0.
+int day_at(std::string_view text, size_t at, size_t& length) {
+  if (!is_digit_at(text, at) || (at > 0 && (word_char_at(text, at - 1) || text[at - 1] == '.' || text[at - 1] == ',')))
+    return 0;
+  size_t n = is_digit_at(text, at + 1) ? 2 : 1;
+  if (is_digit_at(text, at + n) || (word_char_at(text, at + n) && ordinal_suffix(text, at + n) == 0)) return 0;  // "4x"
+  const int day = n == 1 ? text[at] - '0' : (text[at] - '0') * 10 + (text[at + 1] - '0');
+  if (day < 1 || day > 31) return 0;
+  length = n;
+  return day;
+}
+
+size_t spaces(std::string_view text, size_t at) {
+  size_t n = 0;
+  while (at + n < text.size() && text[at + n] == ' ') ++n;
+  return n;
+}
+
+// A year after a date: " 2023" or ", 2023" (1000-2999, four digits alone): its length, else 0.
+size_t year_after(std::string_view text, size_t at, int& year) {
+  size_t i = at;
+  if (i < text.size() && text[i] == ',') ++i;
+  const size_t s = spaces(text, i);
+  if (s == 0) return 0;
+  i += s;
+  if (!is_digit_at(text, i) || !is_digit_at(text, i + 3) || is_digit_at(text, i + 4) || word_char_at(text, i + 4)) return 0;
+  for (size_t k = 0; k < 4; ++k)
+    if (!is_digit_at(text, i + k)) return 0;
+  const int y = std::stoi(std::string(text.substr(i, 4)));
+  if (y < 1000 || y > 2999) return 0;
+  year = y;
+  return i + 4 - at;
+}
+
+}  // namespace
+
+std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view language) {
+  const bool de = german(language);
+  std::vector<NamedDate> out;
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (!out.empty() && at < out.back().end) continue;
+    int month = 0;
+    const size_t name = month_at(text, at, de, month);
+    if (name == 0) continue;
+    const size_t after = at + name;
+    NamedDate d;
+    d.month = month;
+    size_t length = 0;
+    // A day before the name: "3. Oktober" (German), "3 October" / "3rd October" (English), not
+    // one that ends the date before ("Feb. 30 Sept. 30").
+    const size_t floor = out.empty() ? 0 : out.back().end;
+    size_t start = at;
+    if (de) {
+      if (at >= 3 && text[at - 1] == ' ' && text[at - 2] == '.') {
+        const size_t b = at >= 4 && is_digit_at(text, at - 4) ? at - 4 : at - 3;
+        if (b >= floor && (d.day = day_at(text, b, length)) != 0 && b + length == at - 2) start = b;
+        else d.day = 0;
+      }
+    } else {
+      for (size_t b = std::max(floor, at >= 6 ? at - 6 : 0); b + 2 <= at && d.day == 0; ++b) {
+        int day = day_at(text, b, length);
+        if (day == 0) continue;
+        const size_t e = b + length + ordinal_suffix(text, b + length);
+        if (e < at && spaces(text, e) == at - e) d.day = day, start = b;
+      }
+    }
+    // a short name's period that ends the date may be the sentence's too ("on 1 Jan."): left out
+    size_t end = after;
+    if (d.day == 0 && !de) {  // English: "October 3", "Oct. 3rd"
+      const size_t s = spaces(text, after);
+      if (s > 0 && (d.day = day_at(text, after + s, length)) != 0) end = after + s + length + ordinal_suffix(text, after + s + length);
+    }
+    if (d.day == 0) continue;
+    end += year_after(text, end, d.year);
+    if (end == after && text[end - 1] == '.') --end;
+    d.begin = start;
+    d.end = end;
+    out.push_back(d);
+    at = end - 1;
+  }
+  return out;
+}
+
+std::string write_named_date(const NamedDate& date, std::string_view language) {
+  const bool de = german(language);
+  const char* name = (de ? kGermanMonths : kEnglishMonths)[date.month - 1].name;
+  std::string out;
+  if (de) {
+    out = std::to_string(date.day) + ". " + name;
+    if (date.year) out += " " + std::to_string(date.year);
+  } else {
+    out = std::string(name) + " " + std::to_string(date.day);
+    if (date.year) out += ", " + std::to_string(date.year);
+  }
+  return out;
+}
+
+bool has_named_date(std::string_view target, const NamedDate& date, std::string_view language) {
+  const bool de = german(language);
+  if (date.year) {
+    const std::string year = std::to_string(date.year);
+    bool found = false;
+    for (size_t at = target.find(year); at != std::string_view::npos && !found; at = target.find(year, at + 1))
+      found = !is_digit_at(target, at + 4) && !(at > 0 && is_digit_at(target, at - 1));
+    if (!found) return false;
+  }
+  for (size_t at = 0; at < target.size(); ++at) {
+    int month = 0;
+    const size_t name = month_at(target, at, de, month);
+    if (name == 0 || month != date.month) continue;
+    // English: the day after the name ("October 3") or before it ("3 October", "3rd of October");
+    // German only before it, with its period ("3. Oktober": "Oktober 3" is the English order)
+    const size_t s = spaces(target, at + name);
+    size_t length = 0;
+    if (!de && s > 0 && day_at(target, at + name + s, length) == date.day) return true;
+    for (size_t b = at >= 10 ? at - 10 : 0; b < at; ++b) {
+      if (day_at(target, b, length) != date.day) continue;
+      size_t e = b + length;
+      if (de) {
+        if (e >= target.size() || target[e] != '.') continue;
+        ++e;
+      } else {
+        e += ordinal_suffix(target, e);
+      }
+      e += spaces(target, e);
+      if (!de && target.compare(e, 3, "of ") == 0) e += 3;
+      if (e == at) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace nmt

@@ -1,0 +1,76 @@
+// Dates with a month's name (engine/text/dates.h): found in English and German text, written the
+// other language's way, and looked for in a translation.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "text/dates.h"
+
+using namespace nmt;
+
+namespace {
+
+// Each date found, as "text|day.month.year".
+std::vector<std::string> dates(const std::string& text, const char* language) {
+  std::vector<std::string> out;
+  for (const NamedDate& d : find_named_dates(text, language))
+    out.push_back(text.substr(d.begin, d.end - d.begin) + "|" + std::to_string(d.day) + "." + std::to_string(d.month) +
+                  "." + std::to_string(d.year));
+  return out;
+}
+
+using Strings = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("find_named_dates: English") {
+  CHECK(dates("Published: October 3, 2023", "en") == Strings{"October 3, 2023|3.10.2023"});
+  CHECK(dates("from January 23 through March 9.", "en") == Strings{"January 23|23.1.0", "March 9|9.3.0"});
+  CHECK(dates("born 3 October 1990 and on the 21st May", "en") == Strings{"3 October 1990|3.10.1990", "21st May|21.5.0"});
+  CHECK(dates("Oct. 3rd, 2023 and Sept. 30", "en") == Strings{"Oct. 3rd, 2023|3.10.2023", "Sept. 30|30.9.0"});
+  CHECK(dates("Tuesday, June 19, 2018", "en") == Strings{"June 19, 2018|19.6.2018"});
+  CHECK(dates("available on 1 Jan.", "en") == Strings{"1 Jan|1.1.0"});  // the period may end the sentence too
+  CHECK(dates("Feb. 30 Sept. 30", "en") == Strings{"Feb. 30|30.2.0", "Sept. 30|30.9.0"});  // the second has no day before it
+  // not dates: no day, lower case, a longer word, a day out of range, a bigger number
+  CHECK(dates("in October 2023, may 4, Maine 4, Mayor 3, May 32, May 123, June 4th5", "en").empty());
+  CHECK(dates("", "en").empty());
+}
+
+TEST_CASE("find_named_dates: German") {
+  CHECK(dates("am 24. Juli 16 Konten", "de") == Strings{"24. Juli|24.7.0"});  // "16" is not its year
+  CHECK(dates("Was tut sich am heutigen 28. Juli 2020?", "de") == Strings{"28. Juli 2020|28.7.2020"});
+  CHECK(dates("(30. Jänner bis 3. April) und 4. Okt. 2021", "de") ==
+        Strings{"30. J\xC3\xA4nner|30.1.0", "3. April|3.4.0", "4. Okt. 2021|4.10.2021"});
+  CHECK(dates("am 1. M\xC3\xA4rz", "de") == Strings{"1. M\xC3\xA4rz|1.3.0"});
+  // not dates: an ordinal before another word, no period, "Mainz", a day glued to a number
+  CHECK(dates("der 2. Weltkrieg, 3 Juli, 4. Mainz, 1.3. Mai", "de").empty());
+}
+
+TEST_CASE("write_named_date: each language's order") {
+  NamedDate d;
+  d.day = 3, d.month = 10, d.year = 2023;
+  CHECK(write_named_date(d, "en") == "October 3, 2023");
+  CHECK(write_named_date(d, "de") == "3. Oktober 2023");
+  d.year = 0, d.month = 3;
+  CHECK(write_named_date(d, "de") == "3. M\xC3\xA4rz");
+  CHECK(write_named_date(d, "en") == "March 3");
+}
+
+TEST_CASE("has_named_date: the day beside the month's name, the year if the date has one") {
+  NamedDate d;
+  d.day = 24, d.month = 7;
+  CHECK(has_named_date("blocked on July 24 16 accounts", d, "en"));
+  CHECK(has_named_date("on 24 July", d, "en"));
+  CHECK(has_named_date("on the 24th of July", d, "en"));
+  CHECK(has_named_date("am 24. Juli", d, "de"));
+  CHECK_FALSE(has_named_date("Twitter and Facebook blocked 16 accounts", d, "en"));
+  CHECK_FALSE(has_named_date("on July 22 night", d, "en"));  // another day
+  CHECK_FALSE(has_named_date("on July 124", d, "en"));
+  CHECK_FALSE(has_named_date("am Juli 24", d, "de"));  // the English order in German
+  CHECK_FALSE(has_named_date("am 24 Juli", d, "de"));
+  d.year = 2020;
+  CHECK(has_named_date("What's today's July 24, 2020?", d, "en"));
+  CHECK_FALSE(has_named_date("What is today July 24?", d, "en"));
+  CHECK_FALSE(has_named_date("July 24, 20201", d, "en"));
+}
