@@ -134,6 +134,9 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
     }
     if (d.day == 0) continue;
     end += year_after(text, end, d.year);
+    // "May 4 people come?": the verb, where nothing but the day says it is a date
+    const bool first_word = text.find_first_not_of(" \"'(", 0) == at;
+    if (!de && month == 5 && name == 3 && start == at && d.year == 0 && first_word) continue;
     if (end == after && text[end - 1] == '.') --end;
     d.begin = start;
     d.end = end;

@@ -35,6 +35,8 @@ TEST_CASE("find_named_dates: English") {
   // not dates: no day, lower case, a longer word, a day out of range, a bigger number
   CHECK(dates("in October 2023, may 4, Maine 4, Mayor 3, May 32, May 123, June 4th5", "en").empty());
   CHECK(dates("", "en").empty());
+  CHECK(dates("May 4 people come?", "en").empty());  // the verb
+  CHECK(dates("May 4, 2024 was a Saturday; on May 4 we met.", "en") == Strings{"May 4, 2024|4.5.2024", "May 4|4.5.0"});
 }
 
 TEST_CASE("find_named_dates: German") {
