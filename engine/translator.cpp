@@ -443,7 +443,9 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
   }
   // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
-  if (!u.copied && (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty()))
+  // (or an unknown piece the model wrote itself: "Ky" <unk> "to" for "Kyoto", never shown as " ⁇ ")
+  const bool wrote_unknown = std::find(words_ids.begin(), words_ids.end(), tokenizer.unk_id()) != words_ids.end();
+  if (!u.copied && (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty() || wrote_unknown))
     pass_through_unknown(u.copy_source.empty() ? s.source : u.copy_source, u.tokens, tokenizer.unk_id(), words_ids,
                          h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped, u.rewrites);
   if (numbers) {

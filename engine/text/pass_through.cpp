@@ -178,6 +178,63 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id) {
   return std::any_of(source_tokens.begin(), source_tokens.end(), [&](const Token& t) { return t.id == unk_id; });
 }
 
+namespace {
+
+// Letters (and digits) of a word: ASCII ones and every byte of a multi-byte character.
+bool word_byte(char c) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u >= 0x80;
+}
+
+// An unknown piece the model wrote inside a word of a name whose letter its training data lacked
+// ("Ky" <unk> "to" for "Kyoto": the data had "Kyōto"), with no unknown run of the source to copy:
+// the source word that reads like the target word around it, with 1-3 characters in the unknown
+// piece's place, gives those characters ("o"); one that reads exactly so first ("República", not
+// "Republic", for "Rep" <unk> "blica"). Empty when no source word does.
+std::string letters_from_source(const std::string& source, const std::string& target, size_t b, size_t e) {
+  size_t l = b;  // the letters just before it (none after a space: it starts a word)
+  while (l > 0 && word_byte(target[l - 1])) --l;
+  size_t r = e;  // and just after it (none before a space: the word ends with it)
+  while (r < target.size() && word_byte(target[r])) ++r;
+  const std::string left = target.substr(l, b - l), right = target.substr(e, r - e);
+  if (left.empty() && right.empty()) return "";
+  // first a word that is exactly left + 1-3 characters + right, then one where more follows the
+  // right part (the model goes on with another unknown piece: "T" <unk> "ky" <unk>)
+  for (const bool exact : {true, false}) {
+    for (size_t i = 0; i < source.size();) {
+      if (!word_byte(source[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < source.size() && word_byte(source[j])) ++j;
+      const std::string_view word(source.data() + i, j - i);
+      i = j;
+      if (word.size() <= left.size() || word.compare(0, left.size(), left) != 0) continue;
+      const std::string_view rest = word.substr(left.size());
+      for (size_t x = 1; x <= 4 && x <= rest.size(); ++x) {
+        const std::string_view after = rest.substr(x);
+        const bool fits = exact ? after == right
+                                : !right.empty() && after.size() > right.size() && after.compare(0, right.size(), right) == 0;
+        if (!fits) continue;
+        const std::string_view fill = rest.substr(0, x);
+        size_t k = 0;  // whole characters only, at most three
+        int chars = 0;
+        while (k < fill.size()) {
+          const unsigned char c = static_cast<unsigned char>(fill[k]);
+          k += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+          ++chars;
+        }
+        const unsigned char next = x < rest.size() ? static_cast<unsigned char>(rest[x]) : 0;
+        if (k == fill.size() && chars <= 3 && !(next >= 0x80 && next < 0xC0)) return std::string(fill);
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes,
@@ -190,7 +247,6 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   };
   std::vector<UnknownRun> runs = unknown_runs(source, source_tokens, unk_id);
   add_dropped_runs(runs, source_tokens, dropped, source.size());
-  if (runs.empty()) return;
   const size_t cols = source_tokens.size() + 1;  // + eos
   const size_t rows = target_ids.size();
   const bool have_attention = attention.size() >= rows * cols && rows > 0;
@@ -211,6 +267,21 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   //    it separates words.
   for (size_t t = 0; t < rows; ++t) {
     if (target_ids[t] != unk_id || spans[t].first < fixed_bytes) continue;
+    {  // inside a word: the letters of the source word it reads as ("Ky" <unk> "to" -> "Kyoto",
+       // "Erdo" <unk> "an" -> "Erdoğan", using up the run "ğ"); not another run the model looked at
+      const auto [b, e] = spans[t];
+      const bool inside = b > 0 && word_byte(target[b - 1]) && e < target.size() && word_byte(target[e]);
+      const std::string fill = inside ? letters_from_source(source, target, b, e) : "";
+      if (!fill.empty()) {
+        for (UnknownRun& run : runs)
+          if (!run.used && !run.dropped && run_text(run) == fill) {
+            run.used = true;
+            break;
+          }
+        replace_span(target, spans, t, fill);
+        continue;
+      }
+    }
     size_t pick = 0;
     float best = -1e9f;
     for (size_t r = 0; r < runs.size(); ++r) {
@@ -218,8 +289,15 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
       const float a = have_attention ? attention_on(att, cols, t, runs[r].first, runs[r].last) : -float(r);
       if (!runs[r].used && a > best) best = a, pick = r;
     }
-    if (best == -1e9f) {  // more unknown pieces than runs: the extra ones are dropped, not doubled
-      const auto [b, e] = spans[t];
+    if (best == -1e9f) {  // more unknown pieces than runs: the extra ones are filled from a source word
+      const auto [b, e] = spans[t];  // ("Ky" <unk> "to" -> "Kyoto"), else dropped, not doubled
+      const size_t inner_b = target.compare(b, 1, " ") == 0 ? b + 1 : b;  // the piece's surface " ⁇ "
+      const size_t inner_e = e > inner_b && target[e - 1] == ' ' ? e - 1 : e;
+      const std::string fill = inner_e > inner_b ? letters_from_source(source, target, b, e) : "";
+      if (!fill.empty()) {
+        replace_span(target, spans, t, fill);
+        continue;
+      }
       replace_span(target, spans, t, b > 0 && e < target.size() && target[b - 1] != ' ' && target[e] != ' ' ? " " : "");
       const bool lone_space_before = t > 0 && spans[t - 1].first + 1 == b && spans[t - 1].second == b && target[b - 1] == ' ';
       if (lone_space_before && b < target.size() && target[b] == ' ') replace_span(target, spans, t - 1, "");

@@ -88,6 +88,40 @@ TEST_CASE("pass_through_unknown: a deleted run goes after its neighbour's transl
   CHECK(count(fixed, kFffd) == 1);
 }
 
+TEST_CASE("pass_through_unknown: an unknown piece the model wrote inside a name takes the source word's letters") {
+  const int unk = 0;
+  const std::string q = " \xE2\x81\x87 ";  // the unknown piece's surface " ⁇ "
+  // "Kyoto" has no unknown piece, but the model learned "Ky" <unk> "to" from "Kyōto"
+  const std::vector<nmt::Token> toks = {{5, "\xE2\x96\x81" "Kyoto", 0, 5}};
+  std::string target = "Ky" + q + "to-Abkommen";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 2}, {2, 7}, {7, 18}};
+  nmt::pass_through_unknown("Kyoto accord", toks, unk, {7, unk, 8}, {}, target, spans, 0);
+  CHECK(target == "Kyoto-Abkommen");
+  CHECK(spans == std::vector<std::pair<size_t, size_t>>{{0, 2}, {2, 3}, {3, 14}});
+  // two in one word: "T" <unk> "ky" <unk> " Olympia"
+  std::string tokyo = "T" + q + "ky" + q + " Olympia";
+  std::vector<std::pair<size_t, size_t>> s2 = {{0, 1}, {1, 6}, {6, 8}, {8, 13}, {13, 21}};
+  nmt::pass_through_unknown("Tokyo Olympics", {{5, "\xE2\x96\x81" "Tokyo", 0, 5}}, unk, {7, unk, 8, unk, 9}, {}, tokyo, s2, 0);
+  CHECK(tokyo == "Tokyo Olympia");
+  // a run of the source with those letters is used up by it, not written again ("Erdo" <unk> "an")
+  const std::string erdogan = "Erdo\xC4\x9F" "an sprach";
+  std::string e = "Erdo" + q + "an spoke";
+  std::vector<std::pair<size_t, size_t>> s3 = {{0, 4}, {4, 9}, {9, 11}, {11, 17}};
+  nmt::pass_through_unknown(erdogan, {{5, "\xE2\x96\x81" "Erdo", 0, 4}, {unk, "\xC4\x9F", 4, 6}, {6, "an", 6, 8}}, unk,
+                            {5, unk, 6, 7}, {}, e, s3, 0);
+  CHECK(e == "Erdo\xC4\x9F" "an spoke");
+  // the word that reads exactly so, not one that only starts like it ("Republic" for "Rep" <unk> "blica")
+  std::string rep = "Rep" + q + "blica";
+  std::vector<std::pair<size_t, size_t>> s5 = {{0, 3}, {3, 8}, {8, 13}};
+  nmt::pass_through_unknown("Republic (Rep\xC3\xBA" "blica)", {{5, "\xE2\x96\x81" "Republic", 0, 8}}, unk, {5, unk, 6}, {}, rep, s5, 0);
+  CHECK(rep == "Rep\xC3\xBA" "blica");
+  // no source word reads so: the piece goes, never shown as " ⁇ "
+  std::string none = "Ab" + q + "cd";
+  std::vector<std::pair<size_t, size_t>> s4 = {{0, 2}, {2, 7}, {7, 9}};
+  nmt::pass_through_unknown("nothing like it", {{5, "\xE2\x96\x81" "nothing", 0, 7}}, unk, {5, unk, 6}, {}, none, s4, 0);
+  CHECK(none.find("\xE2\x81\x87") == std::string::npos);
+}
+
 TEST_CASE("drop_doubled_spaces: a lone space token before a token that starts with one") {
   // "etwa", " ", " Millionen", ",": the model began an unknown piece and left it out
   std::string target = "etwa  Millionen,";
