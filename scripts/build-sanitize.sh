@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds build-asan/: the engine with clang, AddressSanitizer + UBSan (-fno-sanitize-recover=all:
 # any report fails) and libFuzzer's coverage instrumentation; the doctest suite (engine_tests, run
-# by `ctest --test-dir build-asan`) and the libFuzzer harnesses (fuzz_*, run by scripts/fuzz.sh).
+# by `ctest --test-dir build-asan`; its own code is compiled plain, the engine it calls instrumented)
+# and the libFuzzer harnesses (fuzz_*, run by scripts/fuzz.sh).
 # -O2 -g1 without NDEBUG: the engine's asserts are on, and reports name file and line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
