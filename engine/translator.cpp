@@ -564,17 +564,35 @@ std::vector<std::string> unused_runs(const Unit& u, int unk_id, std::string_view
   return runs;
 }
 
-// An alternative's unknown pieces (" ⁇ ") as the text they stand for, in order (dropped when
-// there is none left), with the doubled spaces that leaves behind collapsed: the menu must never
-// offer "⁇", nor a continuation that lost an address.
-void fill_unknown(Alternative& a, const std::vector<std::string>& runs) {
+// An alternative's unknown pieces (" ⁇ ") as the text they stand for, in order; with none left, one
+// inside a word as the letters of the source word that reads so ("Ky ⁇ to" -> "Kyoto",
+// text/pass_through.h letters_from_source), else dropped; the doubled spaces that leaves behind
+// collapsed: the menu must never offer "⁇", nor a continuation that lost an address.
+void fill_unknown(Alternative& a, const std::vector<std::string>& runs, const std::string& source, const std::string& prefix) {
   static const std::string kUnknown = "\xE2\x81\x87";  // U+2047, the decoded unknown piece
   size_t next = 0;
   for (std::string* s : {&a.word, &a.continuation}) {
     if (s->find(kUnknown) == std::string::npos) continue;
+    const std::string before = prefix + (s == &a.continuation ? a.word : "");  // the text before *s
     std::string out;
     for (size_t i = 0; i < s->size();) {
       if (s->compare(i, kUnknown.size(), kUnknown) == 0) {
+        std::string letters;
+        if (next >= runs.size()) {  // its surface " ⁇ " as a span of the whole text
+          const std::string text = before + out + s->substr(i) + (s == &a.word ? a.continuation : "");
+          const size_t at = before.size() + out.size();
+          const size_t b = !out.empty() && out.back() == ' ' ? at - 1 : at;
+          const size_t e = i + kUnknown.size() < s->size() && (*s)[i + kUnknown.size()] == ' ' ? at + kUnknown.size() + 1
+                                                                                               : at + kUnknown.size();
+          letters = letters_from_source(source, text, b, e);
+        }
+        if (!letters.empty()) {  // "Ky" + "o" + "to": no space on either side
+          if (!out.empty() && out.back() == ' ') out.pop_back();
+          out += letters;
+          i += kUnknown.size();
+          if (i < s->size() && (*s)[i] == ' ') ++i;
+          continue;
+        }
         if (next < runs.size()) out += runs[next++];
         i += kUnknown.size();
         // the unknown piece's own space before punctuation: "name@example.org ." -> "name@example.org."
@@ -811,7 +829,7 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const std::vector<std::string> runs = unused_runs(units[0], m.tokenizer.unk_id(), prefix->text);
   // each candidate as translate() would write it, before words that read the same become one
   const auto rewrite = [&](Alternative& a) {
-    fill_unknown(a, runs);
+    fill_unknown(a, runs, sentence, prefix->text);
     if (units[0].source_case == SentenceCase::upper) {  // in capitals, as the sentence came
       a.word = to_upper_same_length(a.word);
       a.continuation = to_upper_same_length(a.continuation);

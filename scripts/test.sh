@@ -20,14 +20,15 @@ phase() { echo "== $1 [${SECONDS} s since the start]"; }  # the times show where
 phase "engine tests (native)"
 ctest --test-dir build --output-on-failure
 
-# The sanitizer run goes on one core in the background while the node/Chromium tests (which leave
-# most of the second core idle) run in the foreground: one after the other they took ~12 of CI's
-# minutes. Its log is printed whole when it ends; a failure there fails the run.
+# The sanitizer run goes in the background, at the lowest priority, while the node/Chromium tests
+# (which leave much of the CPU idle) run in the foreground: it takes what they leave, and both cores
+# once they end. One after the other they took ~12 of CI's minutes. Its log is printed whole when
+# it ends; a failure there fails the run.
 phase "engine tests under ASan+UBSan (clang, build-asan/), then each libFuzzer harness for a short smoke run: started in the background"
 asan_log=build/test-results/asan.log
-( JOBS=1 bash scripts/build-sanitize.sh
-  ctest --test-dir build-asan --output-on-failure
-  FUZZ_BUILD=0 FUZZ_JOBS=1 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-20}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
+( nice -n 19 bash scripts/build-sanitize.sh
+  nice -n 19 ctest --test-dir build-asan --output-on-failure
+  FUZZ_BUILD=0 FUZZ_JOBS=2 nice -n 19 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-20}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
 ) >"$asan_log" 2>&1 &
 asan_pid=$!
 trap 'kill "$asan_pid" 2>/dev/null || true' EXIT

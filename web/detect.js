@@ -11,6 +11,7 @@
  * is the probability of the chosen language against the other one (0.5 for 'und').
  */
 import data from './langid-data.js';
+import { otherLanguage } from './other-languages.js';
 
 export const DETECTABLE_LANGUAGES = Object.freeze(Object.keys(data.languages));
 
@@ -59,6 +60,8 @@ export function detectLanguage(text) {
   }
   const und = { language: 'und', confidence: 0.5, scores };
   if (count < MIN_TRIGRAMS || latin < letters / 2) return und;
+  const foreign = otherLanguage(norm.trim().split(' '));
+  if (foreign) return { ...foreign, scores };
   const [best, other] = [...DETECTABLE_LANGUAGES].sort((a, b) => totals[b] - totals[a]);
   if (totals[best] / count < MIN_AVERAGE) return und;
   const margin = (totals[best] - totals[other]) / TEMPERATURE;

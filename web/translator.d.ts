@@ -528,19 +528,30 @@ export declare class TranslatorError extends Error {
 /** True when WebAssembly SIMD128 is available (the engine needs it). */
 export declare function hasWasmSimd(): boolean;
 
+/** Languages detectLanguage() names besides English and German (the models cannot translate them). */
+export type OtherLanguage = 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'sv' | 'da' | 'nb' | 'pl' | 'cs' | 'ro' | 'tr' | 'id' | 'hu';
 /** What detectLanguage() found. */
 export interface DetectedLanguage {
-  /** 'en' or 'de'; 'und' when there is too little text, it is mostly in another script, or it fits neither. */
-  language: 'en' | 'de' | 'und';
-  /** Probability of `language` against the other of the two (0.5 for 'und'). */
+  /**
+   * 'en' or 'de'; another language's code when the text's function words are clearly that
+   * language's (French, Spanish, Dutch, ...: see OtherLanguage); 'und' when there is too little
+   * text, it is mostly in another script, or it fits none of these.
+   */
+  language: 'en' | 'de' | 'und' | OtherLanguage;
+  /**
+   * For 'en'/'de': the probability of `language` against the other of the two (0.5 for 'und').
+   * For another language: how clearly its function words outnumber the runner-up's (0.5: a tie,
+   * as Danish and Norwegian can be).
+   */
   confidence: number;
   /** Each language's average log-probability per character trigram (nats). */
   scores: Record<string, number>;
 }
 /**
  * Tells English from German (character trigrams counted on the training corpus; ~60 kB, no model
- * needed): 99.9% right on the dev sentences of 20 or more characters. Other Latin-script languages
- * can come out as either, usually with a lower confidence.
+ * needed): 99.9% right on the dev sentences of 20 or more characters. Text in another Latin-script
+ * language is named by its function words ('fr', 'nl', ...) where they are clear, and otherwise
+ * 'und' or (for a short sentence) English or German.
  */
 export declare function detectLanguage(text: string): DetectedLanguage;
 

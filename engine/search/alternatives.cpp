@@ -74,12 +74,14 @@ bool has_word_char(std::string_view text) {
 }
 
 // The index of the first token after the word that starts at tokens[first]: the next piece that
-// starts a word, eos, or punctuation after letters or digits (apostrophes and hyphens stay inside).
+// starts a word, eos, or punctuation after letters or digits (apostrophes and hyphens stay inside;
+// so does an unknown piece right after letters: "Ky" <unk> "to" is one word, "Kyoto").
 size_t word_end(const SentencePiece& tokenizer, const std::vector<int>& tokens, size_t first) {
   bool letters = has_word_char(tokenizer.id_to_piece(tokens[first]));
   for (size_t i = first + 1; i < tokens.size(); ++i) {
     const std::string& piece = tokenizer.id_to_piece(tokens[i]);
     if (tokens[i] == tokenizer.eos_id() || piece.compare(0, kSpace.size(), kSpace) == 0) return i;
+    if (tokens[i] == tokenizer.unk_id() && letters) continue;
     const char32_t cp = decode_at(piece, 0).cp;
     if (letters && !word_char(cp) && cp != U'\'' && cp != U'-' && cp != U'\u2019') return i;
     letters = letters || has_word_char(piece);

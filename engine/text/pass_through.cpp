@@ -186,6 +186,8 @@ bool word_byte(char c) {
   return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u >= 0x80;
 }
 
+}  // namespace
+
 // An unknown piece the model wrote inside a word of a name whose letter its training data lacked
 // ("Ky" <unk> "to" for "Kyoto": the data had "Kyōto"), with no unknown run of the source to copy:
 // the source word that reads like the target word around it, with 1-3 characters in the unknown
@@ -232,8 +234,6 @@ std::string letters_from_source(const std::string& source, const std::string& ta
   }
   return "";
 }
-
-}  // namespace
 
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,

@@ -55,6 +55,13 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes = 0,
                           const std::vector<std::pair<size_t, size_t>>& dropped = {}, const Rewrites& rewrites = {});
 
+// An unknown piece the model wrote inside a word of a name whose letter its training data lacked
+// ("Ky" <unk> "to" for "Kyoto": the data had "Kyōto"), at target bytes [b, e) (its surface " ⁇ "
+// or "⁇"): the 1-3 characters in its place in the source word that reads like the target word around
+// it ("o"), exactly so first; empty when no source word does. pass_through_unknown fills such pieces,
+// and the alternatives (translator.cpp) theirs.
+std::string letters_from_source(const std::string& source, const std::string& target, size_t b, size_t e);
+
 // A token that decodes to a lone space before one that starts with a space: the model wrote a "▁"
 // where it began an unknown piece it then left out ("etwa  Millionen"). Its space is dropped (its
 // span left empty), so the text never holds two spaces the model did not mean; the first `fixed`

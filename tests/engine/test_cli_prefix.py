@@ -67,6 +67,33 @@ class CliPrefix(unittest.TestCase):
                         greedy = nmt("--model", model, "--beam", "1", "--prefix", prefix, "--model-only", text=source).stdout
                         self.assertIn(greedy[len(prefix):], [a["word"] + a["continuation"] for a in alts])
 
+    @unittest.skipUnless(os.path.exists(os.path.join(ROOT, "weights", "en-de", "model.nmt")), "needs the shipped en-de model")
+    def test_alternatives_write_names_whole_never_an_unknown_piece(self):
+        # The shipped en-de model learned "Ky" <unk> "to" from "Kyōto" and writes it for "Kyoto":
+        # the word menu must offer "Kyoto", as translate() writes it, never "Ky" with " to" after it
+        # or " ⁇ ".
+        model = os.path.join(ROOT, "weights", "en-de", "model.nmt")
+        cases = [("The climate agreement was signed in Kyoto.", "Das Klimaabkommen wurde in "),
+                 ("The climate agreement was signed in Kyoto.", ""),
+                 ("The Olympic Games in Tokyo were postponed.", "Die Olympischen Spiele in "),
+                 ("We visited Kyoto and Tokyo last year.", "Wir besuchten ")]
+        for source, prefix in cases:
+            with self.subTest(source=source, prefix=prefix):
+                r = nmt("--model", model, "--prefix", prefix, "--alternatives", "8", text=source)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                alts = json.loads(r.stdout)["alternatives"]
+                for a in alts:
+                    text = a["word"] + a["continuation"]
+                    self.assertNotIn("\u2047", text, a)
+                    self.assertNotIn("<unk>", text, a)
+                    # a word that starts like the name is the name: "Ky to", "Kyto" are not
+                    for w in (w.strip(".,") for w in text.split()):
+                        if w.startswith("Ky"):
+                            self.assertIn(w, ("Kyoto", "Kyotos"), a)
+                        if w.startswith("Tok"):
+                            self.assertIn(w, ("Tokyo", "Tokio", "Tokyos", "Tokios"), a)
+                    self.assertNotRegex(text, r"\bKy\s|\bTo?ky\s", a)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -651,6 +651,33 @@ test('language hint: "Keep" holds while the person goes on writing the same text
   await checkProblems(page);
 });
 
+test('language notice: French or Russian text says the models translate only English and German; OK dismisses it; German is offered again', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  const { page } = await openPage(t);
+  await page.selectOption('#direction', 'de-en');
+  await page.fill('#source', 'Nous avons visité le musée hier et il était très intéressant pour les enfants.');
+  await page.waitForSelector('#lang-hint', { state: 'visible' });
+  assert.match(await page.textContent('#lang-hint-text'), /^This looks like French\. The models translate only (English and German|German and English): a translation of it will be wrong\.$/);
+  assert.equal(await page.isVisible('#lang-hint-accept'), false, 'no direction to offer');
+  assert.equal(await page.textContent('#lang-hint-dismiss'), 'OK');
+  await page.click('#lang-hint-dismiss');
+  assert.equal(await page.isVisible('#lang-hint'), false);
+  await page.keyboard.type(' Nous y retournerons.', { delay: 5 });
+  assert.equal(await page.isVisible('#lang-hint'), false, 'dismissed for this text while it is written on');
+  // another script: no language named
+  await page.fill('#source', 'Кошка спит на диване, а погода сегодня хорошая.');
+  await page.waitForSelector('#lang-hint', { state: 'visible' });
+  assert.match(await page.textContent('#lang-hint-text'), /^This does not look like (English or German|German or English)\./);
+  // too little text, digits: nothing
+  await page.fill('#source', '12 345 678 910 111 213 141');
+  assert.equal(await page.isVisible('#lang-hint'), false);
+  // English in the German box: the offer, with its own buttons, comes back
+  await page.fill('#source', 'The weather is nice today and we are going to the park.');
+  await page.waitForSelector('#lang-hint-accept', { state: 'visible' });
+  assert.match(await page.textContent('#lang-hint-accept'), /English → German/);
+  assert.equal(await page.textContent('#lang-hint-dismiss'), 'Keep');
+  await checkProblems(page);
+});
+
 test('typing in a 1 MB text stays quick: the language hint reads its beginning, not the whole text on every key', { skip, timeout: 120000 }, async (t) => {
   const { page } = await openPage(t);
   await page.selectOption('#direction', 'en-de');

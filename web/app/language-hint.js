@@ -4,6 +4,8 @@
  * direction without retyping. detectLanguage (translator.js) needs no model, so the hint shows before
  * or while a model loads. It only speaks up when the detector is sure (20+ characters, confidence
  * 0.95+), and stays quiet for a text the person already dismissed it for, while they go on writing it.
+ * Text in neither language (French, Polish, Russian: the models would write nonsense from it) gets a
+ * notice instead of an offer: "This looks like French. The models translate only English and German."
  */
 import { detectLanguage } from '../translator.js';
 import { el, text } from './dom.js';
@@ -11,21 +13,39 @@ import { state, langName, fromOf, toOf } from './state.js';
 
 const MIN_CHARS = 20;
 const MIN_CONFIDENCE = 0.95;
+// Naming another language takes less certainty: the notice only warns, it changes nothing. Below it
+// (Danish and Norwegian tie) the notice names no language.
+const MIN_OTHER_CONFIDENCE = 0.7;
 // The hint reads the beginning of the text, enough to tell the two languages apart: detecting a
 // long paste whole on every keystroke made typing in it stall (1 MB: ~0.3-0.8 s a key).
 const DETECT_CHARS = 2000;
 let dismissed = null; // {dir, offer, text}: the hint closed ("Keep") for this text, direction and offer
 let onAccept = () => {};
 
-/** The direction the input's language suggests, or null when the current one fits. */
-export function suggestedDirection(input, dir, models) {
+/**
+ * What the hint says for this input in direction `dir`: `{dir}` (a direction to offer), `{other}` (the
+ * text is in neither language: `other` is its language's code, or 'und' when unnamed), or null.
+ */
+export function languageAdvice(input, dir, models) {
   const sample = input.trimStart().slice(0, DETECT_CHARS);
   if (sample.trim().length < MIN_CHARS) return null;
   const { language, confidence } = detectLanguage(sample);
-  if (language === 'und' || confidence < MIN_CONFIDENCE || language === fromOf(dir)) return null;
+  const known = (code) => models.some((m) => m.from === code || m.to === code) || code === fromOf(dir) || code === toOf(dir);
+  if (language === 'und') {
+    // 'und' is also "too little text" and "only digits and marks": the notice needs letters.
+    const letters = (sample.match(/\p{L}/gu) || []).length;
+    return letters >= MIN_CHARS ? { other: 'und' } : null;
+  }
+  if (!known(language)) return { other: confidence >= MIN_OTHER_CONFIDENCE ? language : 'und' };
+  if (confidence < MIN_CONFIDENCE || language === fromOf(dir)) return null;
   const offer = models.find((m) => m.from === language && m.to === (language === toOf(dir) ? fromOf(dir) : toOf(dir)))
     || models.find((m) => m.from === language);
-  return offer ? `${offer.from}-${offer.to}` : null;
+  return offer ? { dir: `${offer.from}-${offer.to}` } : null;
+}
+
+/** The direction the input's language suggests, or null when the current one fits. */
+export function suggestedDirection(input, dir, models) {
+  return languageAdvice(input, dir, models)?.dir ?? null;
 }
 
 /**
@@ -39,17 +59,37 @@ function wasDismissed(input, dir) {
   return head(input) === head(dismissed.text);
 }
 
+/** The languages the models translate, in words: "English and German" (`and` = 'or': "... or ..."). */
+function modelLanguages(and = 'and') {
+  const codes = [...new Set((state.models || []).flatMap((m) => [m.from, m.to]))];
+  const names = (codes.length ? codes : [fromOf(state.dir), toOf(state.dir)]).map(langName);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} ${and} ${names.at(-1)}` : names[0];
+}
+
 /** Shows or hides the hint for the current input and direction. */
 export function updateLanguageHint() {
   const input = el.source.value;
-  const dir = suggestedDirection(input, state.dir, state.models || []);
-  if (!dir || wasDismissed(input, dir)) {
+  const advice = languageAdvice(input, state.dir, state.models || []);
+  // What the hint offers, for "Keep": a direction, or 'other:<code>' for a notice.
+  const offer = advice && (advice.dir || `other:${advice.other}`);
+  if (!offer || wasDismissed(input, offer)) {
     el.langHint.hidden = true;
     return;
   }
-  text(el.langHintText, `This looks like ${langName(fromOf(dir))}.`);
-  text(el.langHintAccept, `Translate ${langName(fromOf(dir))} → ${langName(toOf(dir))}`);
-  el.langHintAccept.dataset.dir = dir;
+  el.langHint.dataset.kind = advice.dir ? 'direction' : 'other-language';
+  el.langHintAccept.dataset.dir = offer;
+  if (advice.dir) {
+    text(el.langHintText, `This looks like ${langName(fromOf(advice.dir))}.`);
+    text(el.langHintAccept, `Translate ${langName(fromOf(advice.dir))} → ${langName(toOf(advice.dir))}`);
+    text(el.langHintDismiss, 'Keep');
+    el.langHintDismiss.setAttribute('aria-label', 'Keep the current direction');
+  } else {
+    const looks = advice.other === 'und' ? `This does not look like ${modelLanguages('or')}.` : `This looks like ${langName(advice.other)}.`;
+    text(el.langHintText, `${looks} The models translate only ${modelLanguages()}: a translation of it will be wrong.`);
+    text(el.langHintDismiss, 'OK');
+    el.langHintDismiss.setAttribute('aria-label', 'Dismiss this notice');
+  }
+  el.langHintAccept.hidden = !advice.dir;
   el.langHint.hidden = false;
 }
 

@@ -6,7 +6,9 @@
  */
 
 const NAMES = { en: 'English', de: 'German' };
-export const langName = (code) => NAMES[code] || code;
+// Other languages' names (detectLanguage can name French, Dutch, ...) from the browser's own table.
+const displayNames = typeof Intl !== 'undefined' && Intl.DisplayNames ? new Intl.DisplayNames(['en'], { type: 'language' }) : null;
+export const langName = (code) => NAMES[code] || displayNames?.of(code) || code;
 export const [fromOf, toOf] = [(dir) => dir.split('-')[0], (dir) => dir.split('-')[1]];
 
 export const state = {
