@@ -1,15 +1,15 @@
 /**
  * Shared by the HTML tests: a stand-in Translator whose translate() answers in-process with the
  * engine's result shape (sentences cut at line breaks and sentence ends, words, hard and soft word
- * alignments), either keeping every word ('same') or writing each sentence's words in reverse
- * order ('reverse'), and a checker that markup is balanced.
+ * alignments), either keeping every word ('same', less the words of `drop`) or writing each
+ * sentence's words in reverse order ('reverse'), and a checker that markup is balanced.
  */
 import { tokenize, VOID } from '../../web/html/tokenize.js';
 
 const WORD = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 const words = (text) => [...text.matchAll(WORD)].map((m) => [m.index, m.index + m[0].length]);
 
-export function fakeTranslator(mode = 'same') {
+export function fakeTranslator(mode = 'same', { drop = [] } = {}) {
   const calls = [];
   return {
     calls,
@@ -27,8 +27,18 @@ export function fakeTranslator(mode = 'same') {
         const sw = words(source);
         const order = mode === 'reverse' ? sw.map((_, i) => sw.length - 1 - i) : sw.map((_, i) => i);
         let target = mode === 'same' ? source : '';
-        const tw = mode === 'same' ? sw : [];
-        if (mode !== 'same') {
+        const tw = mode === 'same' && !drop.length ? sw : [];
+        if (mode === 'same' && drop.length) { // the words in `drop` left out, as a model can
+          order.splice(0, order.length, ...order.filter((k) => !drop.includes(source.slice(...sw[k]))));
+          target = '';
+          let prev = 0;
+          for (const k of order) {
+            if (target && /\s/.test(source.slice(prev, sw[k][0]))) target += ' ';
+            tw.push([target.length, target.length + sw[k][1] - sw[k][0]]);
+            target += source.slice(...sw[k]);
+            prev = sw[k][1];
+          }
+        } else if (mode !== 'same') {
           for (const k of order) {
             if (target) target += ' ';
             tw.push([target.length, target.length + sw[k][1] - sw[k][0]]);

@@ -423,10 +423,32 @@ export function placeSegment(seg, sentences, placement = 'span') {
     return { s, src, first, count: tw.length };
   });
 
+  // Atomic elements: at their first aligned target word. The element keeps its own text, so a
+  // later target word that translates it (hard-aligned to it: "Enter" -> "Eingabetaste") or repeats
+  // it would say it twice: dropped, and counted as the first word where elements take their words
+  // (a link around the element goes around it, wherever its words' attention went).
+  const atomicAt = new Map(); // target word index → the atomic element written there
+  const dropped = new Map(); // dropped target word index → the index its element is written at
+  for (const at of seg.atomics) {
+    const ws = words.map((w, g) => [w, g]).filter(([w]) => w.atomic === at);
+    if (!ws.length) continue;
+    atomicAt.set(ws[0][1], at);
+    const repeats = (w) => w.sentence.target.slice(...w.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+      .every((p) => at.words.has(p));
+    // a mark alone goes only where the element holds it ("(" of "require()"), not a "#" after it
+    const kept = seg.text.slice(at.start, at.end);
+    const says = (w) => {
+      const text = w.sentence.target.slice(...w.range);
+      return /[\p{L}\p{N}]/u.test(text) ? w.hard || repeats(w) : kept.includes(text);
+    };
+    for (const [w, g] of ws.slice(1)) if (says(w)) dropped.set(g, ws[0][1]);
+    ws[0][0].keep = !says(ws[0][0]);
+  }
+
   // 2. Each element's own words: target words whose source word is inside it.
   const own = new Map(seg.elements.map((r) => [r, new Set()]));
   words.forEach((w, g) => {
-    for (const r of w.owner) own.get(r).add(g);
+    for (const r of w.owner) own.get(r).add(dropped.has(g) ? dropped.get(g) : g);
   });
   // An element with words but no hard-aligned target word takes its strongest soft-aligned one.
   for (const r of seg.elements) {
@@ -438,7 +460,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
         if (sw.end <= r.start || sw.start >= r.end || !sw.stack.includes(r)) return;
         const att = si.s.wordAttention || [];
         for (let t = 0; t < si.count; t++) {
-          const v = att[t] ? att[t][k] : 0;
+          const v = att[t] && !dropped.has(si.first + t) ? att[t][k] : 0; // a dropped word is never written
           if (v > bestW) {
             bestW = v;
             best = si.first + t;
@@ -580,13 +602,27 @@ export function placeSegment(seg, sentences, placement = 'span') {
     };
     const candidates = words.map((w, g) => [w, g]).filter(holds);
     const aligned = candidates.filter(([w]) => w.src === sw);
-    const targets = aligned.length ? aligned : candidates;
-    if (targets.length !== 1) continue;
+    let targets = aligned.length ? aligned : candidates;
+    let from = (w) => w.sentence.target.slice(...w.range).indexOf(source) + r.start - sw.start;
+    if (targets.length !== 1) {
+      // else the element's own part of a hyphenated word, in the target word aligned to it that
+      // holds that part once ("<a>ZSH</a>-like" -> "ZSH-artige")
+      const part = seg.text.slice(r.start, r.end);
+      const bounded = (text, at, length) => (at === 0 || text[at - 1] === '-') && (at + length === text.length || text[at + length] === '-');
+      if ((part.match(/[\p{L}\p{N}]/gu) || []).length < 2 || !bounded(source, r.start - sw.start, part.length)) continue;
+      targets = words.map((w, g) => [w, g]).filter(([w]) => {
+        const text = w.sentence.target.slice(...w.range);
+        const at = text.indexOf(part);
+        return w.src === sw && at >= 0 && at === text.lastIndexOf(part) && bounded(text, at, part.length);
+      });
+      if (targets.length !== 1) continue;
+      from = (w) => w.sentence.target.slice(...w.range).indexOf(part);
+    }
     const [w, g] = targets[0];
     const parentAt = r.parent ? w.stack.indexOf(r.parent) : -1;
     if (inWord.has(g) || (r.parent && parentAt < 0)) continue;
-    const at = w.sentence.target.slice(...w.range).indexOf(source);
-    inWord.set(g, { rec: r, from: at + r.start - sw.start, to: at + r.end - sw.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
+    const at = from(w);
+    inWord.set(g, { rec: r, from: at, to: at + r.end - r.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
   }
   const placedInWords = new Set([...inWord.values()].map((x) => x.rec));
   lost = lost.filter((r) => !placedInWords.has(r));
@@ -628,24 +664,11 @@ export function placeSegment(seg, sentences, placement = 'span') {
   };
   for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos });
   for (const r of lost) addAnchor(r.start, { node: r.node, empty: true });
-  // Atomic elements: at their first aligned target word, or where they stood.
-  const atomicAt = new Map();
-  const dropped = new Set();
+  // Atomic elements the model wrote no word for: where they stood.
   for (const at of seg.atomics) {
-    const ws = words.map((w, g) => [w, g]).filter(([w]) => w.atomic === at);
-    if (!ws.length) {
-      addAnchor(at.start, { node: at.node });
-      continue;
+    if (!words.some((w) => w.atomic === at)) { // a word of its own: "zu <code>x</code> verwenden"
+      addAnchor(at.start, { node: at.node, spaceAfter: /\s/.test(seg.text[at.end] || '') });
     }
-    atomicAt.set(ws[0][1], at);
-    // The element keeps its own text, so a target word that translates it (hard-aligned to it:
-    // "Enter" -> "Eingabetaste") or repeats it would say it twice.
-    const repeats = (w) => w.sentence.target.slice(...w.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
-      .every((p) => at.words.has(p));
-    for (const [w, g] of ws.slice(1)) if (w.hard || repeats(w)) dropped.add(g);
-    const [w0, g0] = ws[0];
-    w0.keep = !w0.hard && !repeats(w0);
-    if (w0.keep) dropped.delete(g0);
   }
 
   const pieces = [];
@@ -667,8 +690,8 @@ export function placeSegment(seg, sentences, placement = 'span') {
     }
     deferred = [];
   };
-  const spaceBeforeWord = () => {
-    if (spaceNext) pieces.push({ text: ' ', stack: null });
+  const spaceBeforeWord = (word) => { // never before punctuation: "<code>x</code>, das"
+    if (spaceNext && !/^[\p{Pe}\p{Pf}.,;:!?%]/u.test(word)) pieces.push({ text: ' ', stack: null });
     spaceNext = false;
   };
   const sourceGap = (from, to) => {
@@ -700,9 +723,13 @@ export function placeSegment(seg, sentences, placement = 'span') {
       }
       pushText(s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' ')); // (" ⁇ " comes with spaces of its own)
       flushDeferred();
-      spaceBeforeWord();
+      spaceBeforeWord(s.target.slice(...w.range));
       if (atomicAt.has(g)) {
-        pieces.push({ node: atomicAt.get(g).node, stack: w.stack });
+        const at = atomicAt.get(g);
+        // marks the model glued to the word before ("Doppelkolon::") stand apart, as the element did
+        const glued = w.range[0] > 0 && /[\p{L}\p{N}]/u.test(s.target[w.range[0] - 1]) && !/[\p{L}\p{N}]/u.test(s.target.slice(...w.range));
+        if (glued && /\s/.test(seg.text[at.start - 1] || '')) pushText(' ');
+        pieces.push({ node: at.node, stack: w.stack });
         if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
       } else {
         // A word the model could only write as its unknown-piece mark (" ⁇ ": a symbol or script
