@@ -217,6 +217,34 @@ test('HTML mode: translating again while a translation runs never shows the repl
   assert.deepEqual(problems, []);
 });
 
+test('translateElement on a software manual: every element stays (links around code, permalinks, parts of words), restored exactly', { skip, timeout: 180000 }, async (t) => {
+  const { page, problems } = await open(t, 'html.html');
+  await page.waitForFunction(() => document.body.dataset.state === 'ready');
+  const manual = '<h4>Integrating <code>AsyncResource</code> with <code>EventEmitter</code><span><a class="mark" href="#i">#</a></span></h4>' +
+    '<p>The <a href="modules.html#require"><code>require()</code></a> function can load addons as ordinary modules.</p>' +
+    '<p>It supports <a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like reverse-i-search and ' +
+    '<a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like history search.</p>' +
+    '<p>If you prefer not to use <code>rustup</code> for some reason, please see the <a href="other.html">other methods</a> page.</p>';
+  const r = await page.evaluate(async (html) => {
+    const { Translator, translateElement } = await import('./translator.js');
+    const tr = await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI) });
+    const doc = document.implementation.createHTMLDocument('');
+    doc.body.innerHTML = html;
+    const count = () => Object.fromEntries(['a', 'code', 'span', 'h4', 'p'].map((n) => [n, doc.body.querySelectorAll(n).length]));
+    const before = { html: doc.body.innerHTML, text: doc.body.textContent, counts: count() };
+    const done = await translateElement(doc.body, { translator: tr });
+    const after = { text: doc.body.textContent, counts: count(), codes: [...doc.body.querySelectorAll('code')].map((c) => c.textContent) };
+    done.restore();
+    tr.dispose();
+    return { before, after, restored: doc.body.innerHTML === before.html, lost: done.lost };
+  }, manual);
+  assert.deepEqual(r.after.counts, r.before.counts, `every element is still there: ${r.after.text}`);
+  assert.deepEqual(r.after.codes.sort(), ['AsyncResource', 'EventEmitter', 'require()', 'rustup'].sort());
+  assert.notEqual(r.after.text, r.before.text, 'translated');
+  assert.ok(r.restored, 'restored exactly');
+  assert.deepEqual(problems, []);
+});
+
 test('hostile corpus: through the HTML mode and translateElement, nothing runs, loads or violates the CSP', { skip, timeout: 240000 }, async (t) => {
   const { page, requests, problems } = await open(t, 'html.html');
   await page.waitForFunction(() => document.body.dataset.state === 'ready');

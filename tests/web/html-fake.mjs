@@ -1,15 +1,22 @@
 /**
  * Shared by the HTML tests: a stand-in Translator whose translate() answers in-process with the
  * engine's result shape (sentences cut at line breaks and sentence ends, words, hard and soft word
- * alignments), either keeping every word ('same', less the words of `drop`) or writing each
- * sentence's words in reverse order ('reverse'), and a checker that markup is balanced.
+ * alignments), either keeping every word ('same', less the words of `drop`), writing each
+ * sentence's words in reverse order ('reverse'), or as a weak model might ('random', from `seed`:
+ * words left out, neighbours swapped, some aligned to the wrong word), and a checker that markup is
+ * balanced.
  */
 import { tokenize, VOID } from '../../web/html/tokenize.js';
 
 const WORD = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 const words = (text) => [...text.matchAll(WORD)].map((m) => [m.index, m.index + m[0].length]);
 
-export function fakeTranslator(mode = 'same', { drop = [] } = {}) {
+export function fakeTranslator(mode = 'same', { drop = [], seed = 1 } = {}) {
+  let state = seed;
+  const rand = (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
   const calls = [];
   return {
     calls,
@@ -26,6 +33,10 @@ export function fakeTranslator(mode = 'same', { drop = [] } = {}) {
         const source = m[0].trimEnd();
         const sw = words(source);
         const order = mode === 'reverse' ? sw.map((_, i) => sw.length - 1 - i) : sw.map((_, i) => i);
+        if (mode === 'random') { // as a model can: words left out, neighbours swapped
+          order.splice(0, order.length, ...order.filter(() => rand(6) > 0));
+          for (let i = 0; i + 1 < order.length; i++) if (rand(5) === 0) [order[i], order[i + 1]] = [order[i + 1], order[i]];
+        }
         let target = mode === 'same' ? source : '';
         const tw = mode === 'same' && !drop.length ? sw : [];
         if (mode === 'same' && drop.length) { // the words in `drop` left out, as a model can
@@ -49,11 +60,13 @@ export function fakeTranslator(mode = 'same', { drop = [] } = {}) {
         const targetRange = [out.length, out.length + target.length];
         out += target;
         pos = m.index + source.length;
-        const wordAttention = tw.map((_, t) => sw.map((_, s) => (s === order[t] ? 1 : 0)));
+        // 'random': a word aligned to another source word now and then, its attention spread
+        const to = order.map((k) => (mode === 'random' && rand(4) === 0 ? rand(sw.length) : k));
+        const wordAttention = tw.map((_, t) => sw.map((_, s) => (mode === 'random' ? (s === to[t] ? 0.5 : 0) + rand(30) / 100 : s === to[t] ? 1 : 0)));
         sentences.push({
           source, target, sourceRange: [m.index, m.index + source.length], targetRange,
           sourceWords: sw, targetWords: tw, wordAttention,
-          wordAlignments: tw.map((r, t) => ({ target: t, source: order[t], weight: 1, targetRange: r, sourceRange: sw[order[t]] })),
+          wordAlignments: tw.map((r, t) => ({ target: t, source: to[t], weight: 1, targetRange: r, sourceRange: sw[to[t]] })),
         });
         re.lastIndex = m.index + Math.max(1, m[0].length);
       }

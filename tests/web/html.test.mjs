@@ -319,6 +319,40 @@ test('a 100 KB document: balanced, tag for tag, batched requests', async () => {
   assert.equal(r.lost, 0);
 });
 
+test('every element comes back, whatever the model does with the words (400 random paragraphs, random alignments)', async () => {
+  // Well-formed paragraphs of words, marks and nested inline elements (a link around code, a "#"
+  // permalink, emphasis inside links, parts of hyphenated words); a stand-in model leaves words out,
+  // swaps neighbours and aligns some words to the wrong source word. An element may end up empty
+  // (counted in `lost`) or parted in two, but none may vanish: before, 187 of these 400 lost one.
+  let seed = 7;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor(seed / 65536) % n;
+  };
+  const WORDS = ['the', 'house', 'is', 'small', 'require()', '::', '#', '(', ')', 'ZSH', '-like', 'we', 'run', 'it', ',', 'x.y'];
+  const word = () => WORDS[rand(WORDS.length)];
+  const inline = (depth, inLink) => {
+    const kind = rand(depth > 2 ? 2 : 7);
+    if (kind < 2) return word();
+    const inner = (link) => Array.from({ length: 1 + rand(3) }, () => inline(depth + 1, link)).join(rand(3) ? ' ' : '');
+    if (kind === 2) return `<code>${word()}</code>`;
+    if (kind === 3 && !inLink) return `<a href="u${rand(9)}">${rand(2) ? `<code>${word()}</code>` : inner(true)}</a>`;
+    if (kind === 4 && !inLink) return '<span><a class="mark" href="#h">#</a></span>';
+    if (kind === 5) return `<em>${inner(inLink)}</em>`;
+    return `<b>${inner(inLink)}</b>`;
+  };
+  for (let d = 0; d < 400; d++) {
+    const parts = Array.from({ length: 2 + rand(8) }, () => inline(0, false));
+    const html = `<p>${parts.map((x, i) => (i && rand(4) ? ' ' : '') + x).join('')}.</p>`;
+    const r = await translateHtml(fakeTranslator('random', { seed: d + 1 }), html);
+    assertBalanced(r.text);
+    const before = tagCounts(html);
+    const after = tagCounts(r.text);
+    // (an element whose words the model parted is written twice, the second time without its id)
+    for (const [name, n] of Object.entries(before)) assert.ok((after[name] || 0) >= n, `<${name}> vanished: ${html}\n${r.text}`);
+  }
+});
+
 test('random tag soup: never throws, always balanced, every text word kept (500 documents)', async () => {
   const pieces = ['<p>', '</p>', '<b>', '</b>', '<i>', '</i>', '<a href="x">', '</a>', '<span>', '</span>', '<br>', '<img src=y alt="a dog">',
     '<code>', '</code>', '<div>', '</div>', '<li>', '<ul>', '</ul>', '<!-- c -->', '<em translate="no">', '</em>', '<script>', '</script>',

@@ -570,237 +570,259 @@ export function placeSegment(seg, sentences, placement = 'span') {
   };
   resolve(seg.top, 0, words.length - 1);
 
-  // 4. Each target word's final stack.
-  words.forEach((w, g) => {
-    const stack = [];
-    let level = seg.top;
-    for (;;) {
-      const r = level.find((x) => range.has(x) && range.get(x)[0] <= g && g <= range.get(x)[1]);
-      if (!r) break;
-      stack.push(r);
-      level = r.children;
-    }
-    w.stack = stack;
-  });
+  // 4.-6. as a function of the ranges, done again without the elements that came out with nothing
+  // written (all their words left out as an atomic element's own, or their word's text replaced):
+  // those are kept, empty, where their text began, and counted as lost; none may vanish.
+  const unplaced = new Set();
+  const place = () => {
+    // 4. Each target word's final stack.
+    words.forEach((w, g) => {
+      const stack = [];
+      let level = seg.top;
+      for (;;) {
+        const r = level.find((x) => range.has(x) && range.get(x)[0] <= g && g <= range.get(x)[1]);
+        if (!r) break;
+        stack.push(r);
+        level = r.children;
+      }
+      w.stack = stack;
+    });
 
-  // 5. Pieces in output order.
-  let lost = seg.elements.filter((r) => !range.has(r) && !(r.parent && !range.has(r.parent)));
-  // An element inside a word ("km<sup>2</sup>", "H<sub>2</sub>O") has no word of its own; where the
-  // model wrote that word unchanged, the element goes back on the same letters.
-  const inWord = new Map(); // target word index → {rec, from, to} (offsets in the word's text)
-  for (const r of lost) {
-    if (r.children.length) continue;
-    const si = sent.find((x) => x.src.some((sw) => sw.start <= r.start && r.end <= sw.end));
-    const sw = si && si.src.find((x) => x.start <= r.start && r.end <= x.end);
-    if (!sw || (sw.start === r.start && sw.end === r.end)) continue;
-    // the one target word aligned to it that holds it once ("km2"), else the one word of the
-    // sentence that does ("CO2" in "CO2-Emissionen", aligned to "emissions")
-    const source = seg.text.slice(sw.start, sw.end);
-    const holds = ([w]) => {
-      const text = w.sentence.target.slice(...w.range);
-      return w.sentence === si.s && text.indexOf(source) >= 0 && text.indexOf(source) === text.lastIndexOf(source);
-    };
-    const candidates = words.map((w, g) => [w, g]).filter(holds);
-    const aligned = candidates.filter(([w]) => w.src === sw);
-    let targets = aligned.length ? aligned : candidates;
-    let from = (w) => w.sentence.target.slice(...w.range).indexOf(source) + r.start - sw.start;
-    if (targets.length !== 1) {
-      // else the element's own part of a hyphenated word, in the target word aligned to it that
-      // holds that part once ("<a>ZSH</a>-like" -> "ZSH-artige")
-      const part = seg.text.slice(r.start, r.end);
-      const bounded = (text, at, length) => (at === 0 || text[at - 1] === '-') && (at + length === text.length || text[at + length] === '-');
-      if ((part.match(/[\p{L}\p{N}]/gu) || []).length < 2 || !bounded(source, r.start - sw.start, part.length)) continue;
-      targets = words.map((w, g) => [w, g]).filter(([w]) => {
+    // 5. Pieces in output order.
+    let lost = seg.elements.filter((r) => !range.has(r) && !(r.parent && !range.has(r.parent)));
+    // An element inside a word ("km<sup>2</sup>", "H<sub>2</sub>O") has no word of its own; where the
+    // model wrote that word unchanged, the element goes back on the same letters.
+    const inWord = new Map(); // target word index → {rec, from, to} (offsets in the word's text)
+    for (const r of lost) {
+      if (r.children.length || unplaced.has(r)) continue;
+      const si = sent.find((x) => x.src.some((sw) => sw.start <= r.start && r.end <= sw.end));
+      const sw = si && si.src.find((x) => x.start <= r.start && r.end <= x.end);
+      if (!sw || (sw.start === r.start && sw.end === r.end)) continue;
+      // the one target word aligned to it that holds it once ("km2"), else the one word of the
+      // sentence that does ("CO2" in "CO2-Emissionen", aligned to "emissions")
+      const source = seg.text.slice(sw.start, sw.end);
+      const holds = ([w]) => {
         const text = w.sentence.target.slice(...w.range);
-        const at = text.indexOf(part);
-        return w.src === sw && at >= 0 && at === text.lastIndexOf(part) && bounded(text, at, part.length);
-      });
-      if (targets.length !== 1) continue;
-      from = (w) => w.sentence.target.slice(...w.range).indexOf(part);
+        return w.sentence === si.s && text.indexOf(source) >= 0 && text.indexOf(source) === text.lastIndexOf(source);
+      };
+      const candidates = words.map((w, g) => [w, g]).filter(holds);
+      const aligned = candidates.filter(([w]) => w.src === sw);
+      let targets = aligned.length ? aligned : candidates;
+      let from = (w) => w.sentence.target.slice(...w.range).indexOf(source) + r.start - sw.start;
+      if (targets.length !== 1) {
+        // else the element's own part of a hyphenated word, in the target word aligned to it that
+        // holds that part once ("<a>ZSH</a>-like" -> "ZSH-artige")
+        const part = seg.text.slice(r.start, r.end);
+        const bounded = (text, at, length) => (at === 0 || text[at - 1] === '-') && (at + length === text.length || text[at + length] === '-');
+        if ((part.match(/[\p{L}\p{N}]/gu) || []).length < 2 || !bounded(source, r.start - sw.start, part.length)) continue;
+        targets = words.map((w, g) => [w, g]).filter(([w]) => {
+          const text = w.sentence.target.slice(...w.range);
+          const at = text.indexOf(part);
+          return w.src === sw && at >= 0 && at === text.lastIndexOf(part) && bounded(text, at, part.length);
+        });
+        if (targets.length !== 1) continue;
+        from = (w) => w.sentence.target.slice(...w.range).indexOf(part);
+      }
+      const [w, g] = targets[0];
+      const parentAt = r.parent ? w.stack.indexOf(r.parent) : -1;
+      if (inWord.has(g) || (r.parent && parentAt < 0)) continue;
+      const at = from(w);
+      inWord.set(g, { rec: r, from: at, to: at + r.end - r.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
     }
-    const [w, g] = targets[0];
-    const parentAt = r.parent ? w.stack.indexOf(r.parent) : -1;
-    if (inWord.has(g) || (r.parent && parentAt < 0)) continue;
-    const at = from(w);
-    inWord.set(g, { rec: r, from: at, to: at + r.end - r.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
-  }
-  const placedInWords = new Set([...inWord.values()].map((x) => x.rec));
-  lost = lost.filter((r) => !placedInWords.has(r));
-  const anchored = new Map(); // target word index (or `s:<k>` for a sentence's start) → items
-  const gapItems = []; // items outside every sentence: {pos, item}
-  const addAnchor = (pos, item) => {
-    const si = sent.find((x) => pos >= x.s.sourceRange[0] && pos <= x.s.sourceRange[1]);
-    if (!si || (pos === si.s.sourceRange[1] && pos === si.s.sourceRange[0])) {
-      gapItems.push({ pos, item });
-      return;
-    }
-    if (pos === si.s.sourceRange[1]) { // at the end of the sentence: after its last word
-      const key = si.count ? si.first + si.count - 1 : `s${sent.indexOf(si)}`;
+    const placedInWords = new Set([...inWord.values()].map((x) => x.rec));
+    lost = lost.filter((r) => !placedInWords.has(r));
+    const anchored = new Map(); // target word index (or `s:<k>` for a sentence's start) → items
+    const gapItems = []; // items outside every sentence: {pos, item}
+    const addAnchor = (pos, item) => {
+      const si = sent.find((x) => pos >= x.s.sourceRange[0] && pos <= x.s.sourceRange[1]);
+      if (!si || (pos === si.s.sourceRange[1] && pos === si.s.sourceRange[0])) {
+        gapItems.push({ pos, item });
+        return;
+      }
+      if (pos === si.s.sourceRange[1]) { // at the end of the sentence: after its last word
+        const key = si.count ? si.first + si.count - 1 : `s${sent.indexOf(si)}`;
+        if (!anchored.has(key)) anchored.set(key, []);
+        anchored.get(key).push(item);
+        return;
+      }
+      // After the target word most aligned to the source word before `pos` (and after the space
+      // that follows it when the source had one there).
+      let k = -1;
+      si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
+      if (k >= 0 && /\s/.test(seg.text.slice(si.src[k].end, pos))) item = { ...item, afterSpace: true };
+      let key = `s${sent.indexOf(si)}`;
+      if (k >= 0 && si.count) {
+        let best = -1;
+        let bestW = -1;
+        for (let t = 0; t < si.count; t++) {
+          const w = words[si.first + t];
+          const v = w.src === si.src[k] ? 2 : ((si.s.wordAttention || [])[t] || [])[k] || 0;
+          if (v > bestW) {
+            bestW = v;
+            best = si.first + t;
+          }
+        }
+        if (best >= 0) key = best;
+      }
       if (!anchored.has(key)) anchored.set(key, []);
       anchored.get(key).push(item);
-      return;
-    }
-    // After the target word most aligned to the source word before `pos` (and after the space
-    // that follows it when the source had one there).
-    let k = -1;
-    si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
-    if (k >= 0 && /\s/.test(seg.text.slice(si.src[k].end, pos))) item = { ...item, afterSpace: true };
-    let key = `s${sent.indexOf(si)}`;
-    if (k >= 0 && si.count) {
-      let best = -1;
-      let bestW = -1;
-      for (let t = 0; t < si.count; t++) {
-        const w = words[si.first + t];
-        const v = w.src === si.src[k] ? 2 : ((si.s.wordAttention || [])[t] || [])[k] || 0;
-        if (v > bestW) {
-          bestW = v;
-          best = si.first + t;
-        }
+    };
+    for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos });
+    for (const r of lost) addAnchor(r.start, { node: r.node, rec: r, empty: true }); // its inline elements inside, empty too
+    // Atomic elements the model wrote no word for: where they stood.
+    for (const at of seg.atomics) {
+      if (!words.some((w) => w.atomic === at)) { // a word of its own: "zu <code>x</code> verwenden"
+        addAnchor(at.start, { node: at.node, spaceAfter: /\s/.test(seg.text[at.end] || '') });
       }
-      if (best >= 0) key = best;
     }
-    if (!anchored.has(key)) anchored.set(key, []);
-    anchored.get(key).push(item);
-  };
-  for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos });
-  for (const r of lost) addAnchor(r.start, { node: r.node, empty: true });
-  // Atomic elements the model wrote no word for: where they stood.
-  for (const at of seg.atomics) {
-    if (!words.some((w) => w.atomic === at)) { // a word of its own: "zu <code>x</code> verwenden"
-      addAnchor(at.start, { node: at.node, spaceAfter: /\s/.test(seg.text[at.end] || '') });
-    }
-  }
 
-  const pieces = [];
-  const pushText = (text, stack = null) => {
-    if (text) pieces.push({ text, stack });
-  };
-  let deferred = []; // items to write after the text that follows the word they are anchored to
-  const flushAnchors = (key) => {
-    for (const item of anchored.get(key) || []) {
-      if (item.afterSpace) deferred.push(item);
-      else pieces.push({ ...item, stack: null });
-    }
-  };
-  let spaceNext = false; // an image with a space on each side in the source: a space before the next word
-  const flushDeferred = () => {
-    for (const item of deferred) {
-      pieces.push({ ...item, stack: null });
-      spaceNext = spaceNext || Boolean(item.spaceAfter);
-    }
-    deferred = [];
-  };
-  const spaceBeforeWord = (word) => { // never before punctuation: "<code>x</code>, das"
-    if (spaceNext && !/^[\p{Pe}\p{Pf}.,;:!?%]/u.test(word)) pieces.push({ text: ' ', stack: null });
-    spaceNext = false;
-  };
-  const sourceGap = (from, to) => {
-    const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
-    for (let p = from; p <= to; p++) {
-      for (const x of items) {
-        if (x.pos !== p) continue;
-        pieces.push({ ...x.item, stack: null });
-        pushText(x.item.rawAfter || ''); // outside a sentence its own whitespace follows it
+    const pieces = [];
+    const pushText = (text, stack = null) => {
+      if (text) pieces.push({ text, stack });
+    };
+    let deferred = []; // items to write after the text that follows the word they are anchored to
+    const flushAnchors = (key) => {
+      for (const item of anchored.get(key) || []) {
+        if (item.afterSpace) deferred.push(item);
+        else pieces.push({ ...item, stack: null });
       }
-      if (p < to) pushText(seg.wsRaw.has(p) ? seg.wsRaw.get(p) : seg.text[p]);
-    }
-    for (const x of items) x.pos = -1; // once
-  };
-  let pos = 0;
-  sent.forEach((si, k) => {
-    const s = si.s;
-    sourceGap(pos, s.sourceRange[0]);
-    pos = s.sourceRange[1];
-    flushAnchors(`s${k}`);
-    let cursor = 0;
-    for (let t = 0; t < si.count; t++) {
-      const g = si.first + t;
-      const w = words[g];
-      if (dropped.has(g)) { // the atomic element's own words: left out with the space before them
+    };
+    let spaceNext = false; // an image with a space on each side in the source: a space before the next word
+    const flushDeferred = () => {
+      for (const item of deferred) {
+        pieces.push({ ...item, stack: null });
+        spaceNext = spaceNext || Boolean(item.spaceAfter);
+      }
+      deferred = [];
+    };
+    const spaceBeforeWord = (word) => { // never before punctuation: "<code>x</code>, das"
+      if (spaceNext && !/^[\p{Pe}\p{Pf}.,;:!?%]/u.test(word)) pieces.push({ text: ' ', stack: null });
+      spaceNext = false;
+    };
+    const sourceGap = (from, to) => {
+      const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
+      for (let p = from; p <= to; p++) {
+        for (const x of items) {
+          if (x.pos !== p) continue;
+          pieces.push({ ...x.item, stack: null });
+          pushText(x.item.rawAfter || ''); // outside a sentence its own whitespace follows it
+        }
+        if (p < to) pushText(seg.wsRaw.has(p) ? seg.wsRaw.get(p) : seg.text[p]);
+      }
+      for (const x of items) x.pos = -1; // once
+    };
+    let pos = 0;
+    sent.forEach((si, k) => {
+      const s = si.s;
+      sourceGap(pos, s.sourceRange[0]);
+      pos = s.sourceRange[1];
+      flushAnchors(`s${k}`);
+      let cursor = 0;
+      for (let t = 0; t < si.count; t++) {
+        const g = si.first + t;
+        const w = words[g];
+        if (dropped.has(g)) { // the atomic element's own words: left out with the space before them
+          cursor = w.range[1];
+          flushAnchors(g);
+          continue;
+        }
+        pushText(s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' ')); // (" ⁇ " comes with spaces of its own)
+        flushDeferred();
+        spaceBeforeWord(s.target.slice(...w.range));
+        if (atomicAt.has(g)) {
+          const at = atomicAt.get(g);
+          // marks the model glued to the word before ("Doppelkolon::") stand apart, as the element did
+          const glued = w.range[0] > 0 && /[\p{L}\p{N}]/u.test(s.target[w.range[0] - 1]) && !/[\p{L}\p{N}]/u.test(s.target.slice(...w.range));
+          if (glued && /\s/.test(seg.text[at.start - 1] || '')) pushText(' ');
+          pieces.push({ node: at.node, stack: w.stack });
+          if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
+        } else {
+          // A word the model could only write as its unknown-piece mark (" ⁇ ": a symbol or script
+          // its vocabulary lacks) is written as the source word it is aligned to.
+          let wt = s.target.slice(...w.range);
+          if (wt === '\u2047' && w.src) wt = seg.text.slice(w.src.start, w.src.end);
+          const part = inWord.get(g);
+          if (part) {
+            pushText(wt.slice(0, part.from), w.stack);
+            pushText(wt.slice(part.from, part.to), part.stack);
+            pushText(wt.slice(part.to), w.stack);
+          } else pieces.push({ text: wt, stack: w.stack });
+        }
         cursor = w.range[1];
         flushAnchors(g);
-        continue;
       }
-      pushText(s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' ')); // (" ⁇ " comes with spaces of its own)
+      pushText(s.target.slice(cursor));
       flushDeferred();
-      spaceBeforeWord(s.target.slice(...w.range));
-      if (atomicAt.has(g)) {
-        const at = atomicAt.get(g);
-        // marks the model glued to the word before ("Doppelkolon::") stand apart, as the element did
-        const glued = w.range[0] > 0 && /[\p{L}\p{N}]/u.test(s.target[w.range[0] - 1]) && !/[\p{L}\p{N}]/u.test(s.target.slice(...w.range));
-        if (glued && /\s/.test(seg.text[at.start - 1] || '')) pushText(' ');
-        pieces.push({ node: at.node, stack: w.stack });
-        if (w.keep) pushText(` ${s.target.slice(...w.range)}`, w.stack);
-      } else {
-        // A word the model could only write as its unknown-piece mark (" ⁇ ": a symbol or script
-        // its vocabulary lacks) is written as the source word it is aligned to.
-        let wt = s.target.slice(...w.range);
-        if (wt === '\u2047' && w.src) wt = seg.text.slice(w.src.start, w.src.end);
-        const part = inWord.get(g);
-        if (part) {
-          pushText(wt.slice(0, part.from), w.stack);
-          pushText(wt.slice(part.from, part.to), part.stack);
-          pushText(wt.slice(part.to), w.stack);
-        } else pieces.push({ text: wt, stack: w.stack });
-      }
-      cursor = w.range[1];
-      flushAnchors(g);
-    }
-    pushText(s.target.slice(cursor));
-    flushDeferred();
-    spaceNext = false; // nothing of this sentence follows
-  });
-  sourceGap(pos, seg.text.length);
+      spaceNext = false; // nothing of this sentence follows
+    });
+    sourceGap(pos, seg.text.length);
 
-  // 6. An image, input or comment stays inside the elements it was in that are open on either side
-  // of it ("<label>Name <input></label>" keeps the input in the label); then text between words goes
-  // inside what both sides are inside.
-  const around = (i) => {
-    let prev = [];
-    let next = [];
-    for (let j = i - 1; j >= 0; j--) if (pieces[j].stack) { prev = pieces[j].stack; break; }
-    for (let j = i + 1; j < pieces.length; j++) if (pieces[j].stack) { next = pieces[j].stack; break; }
-    return [prev, next];
+    // 6. An image, input or comment stays inside the elements it was in that are open on either side
+    // of it ("<label>Name <input></label>" keeps the input in the label); then text between words goes
+    // inside what both sides are inside.
+    const around = (i) => {
+      let prev = [];
+      let next = [];
+      for (let j = i - 1; j >= 0; j--) if (pieces[j].stack) { prev = pieces[j].stack; break; }
+      for (let j = i + 1; j < pieces.length; j++) if (pieces[j].stack) { next = pieces[j].stack; break; }
+      return [prev, next];
+    };
+    // One whose neighbours' words moved away from its element ("<a><img> Home page</a>", the words
+    // reordered) goes to that element's first word (it stood at the element's start) or its last.
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      const r = !p.stack && p.home && !p.moved ? p.home.filter((x) => range.has(x)).pop() : null;
+      if (!r) continue;
+      const [prev, next] = around(i);
+      if (prev.includes(r) || next.includes(r) || !pieces.some((q) => q.stack && q.stack.includes(r))) continue;
+      const atStart = !/\S/.test(seg.text.slice(r.start, p.pos));
+      pieces.splice(i, 1);
+      // the space it leaves at the start, or beside another space, goes too
+      if (pieces[i] && /^\s+$/.test(pieces[i].text || '') && (i === 0 || /\s$/.test(pieces[i - 1].text || ''))) pieces.splice(i, 1);
+      const inside = pieces.map((q, j) => (q.stack && q.stack.includes(r) ? j : -1)).filter((j) => j >= 0);
+      const space = { text: ' ', stack: null };
+      p.moved = true;
+      if (atStart) pieces.splice(inside[0], 0, p, ...(p.spaceAfter || /\s/.test(seg.text[p.pos] || '') ? [space] : []));
+      else pieces.splice(inside[inside.length - 1] + 1, 0, ...(/\s/.test(seg.text[p.pos - 1] || '') ? [space] : []), p);
+      i = -1; // indices moved: look again
+    }
+    const homes = pieces.map((p, i) => {
+      if (p.stack || !p.home || !p.home.length) return null;
+      const [prev, next] = around(i);
+      const withPrev = commonPrefix(p.home, prev);
+      const withNext = commonPrefix(p.home, next);
+      return withPrev.length >= withNext.length ? withPrev : withNext;
+    });
+    homes.forEach((h, i) => { if (h) pieces[i].stack = h; });
+    for (let i = 0; i < pieces.length; i++) {
+      if (pieces[i].stack) continue;
+      const [prev, next] = around(i);
+      pieces[i].stack = commonPrefix(prev, next);
+    }
+    for (const p of pieces) {
+      delete p.home;
+      delete p.pos;
+      delete p.moved;
+      delete p.rawAfter;
+    }
+    return { pieces, lost, inWord };
   };
-  // One whose neighbours' words moved away from its element ("<a><img> Home page</a>", the words
-  // reordered) goes to that element's first word (it stood at the element's start) or its last.
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
-    const r = !p.stack && p.home && !p.moved ? p.home.filter((x) => range.has(x)).pop() : null;
-    if (!r) continue;
-    const [prev, next] = around(i);
-    if (prev.includes(r) || next.includes(r) || !pieces.some((q) => q.stack && q.stack.includes(r))) continue;
-    const atStart = !/\S/.test(seg.text.slice(r.start, p.pos));
-    pieces.splice(i, 1);
-    // the space it leaves at the start, or beside another space, goes too
-    if (pieces[i] && /^\s+$/.test(pieces[i].text || '') && (i === 0 || /\s$/.test(pieces[i - 1].text || ''))) pieces.splice(i, 1);
-    const inside = pieces.map((q, j) => (q.stack && q.stack.includes(r) ? j : -1)).filter((j) => j >= 0);
-    const space = { text: ' ', stack: null };
-    p.moved = true;
-    if (atStart) pieces.splice(inside[0], 0, p, ...(p.spaceAfter || /\s/.test(seg.text[p.pos] || '') ? [space] : []));
-    else pieces.splice(inside[inside.length - 1] + 1, 0, ...(/\s/.test(seg.text[p.pos - 1] || '') ? [space] : []), p);
-    i = -1; // indices moved: look again
+  let out = place();
+  for (let pass = 0; pass < 4; pass++) {
+    const shown = new Set();
+    for (const p of out.pieces) {
+      for (const r of p.stack || []) shown.add(r);
+      if (p.rec) shown.add(p.rec);
+    }
+    const missing = [...range.keys(), ...[...out.inWord.values()].map((x) => x.rec)].filter((r) => !shown.has(r));
+    if (!missing.length) break;
+    for (const r of missing) {
+      range.delete(r);
+      unplaced.add(r);
+    }
+    out = place();
   }
-  const homes = pieces.map((p, i) => {
-    if (p.stack || !p.home || !p.home.length) return null;
-    const [prev, next] = around(i);
-    const withPrev = commonPrefix(p.home, prev);
-    const withNext = commonPrefix(p.home, next);
-    return withPrev.length >= withNext.length ? withPrev : withNext;
-  });
-  homes.forEach((h, i) => { if (h) pieces[i].stack = h; });
-  for (let i = 0; i < pieces.length; i++) {
-    if (pieces[i].stack) continue;
-    const [prev, next] = around(i);
-    pieces[i].stack = commonPrefix(prev, next);
-  }
-  for (const p of pieces) {
-    delete p.home;
-    delete p.pos;
-    delete p.moved;
-    delete p.rawAfter;
-  }
-  return { pieces, lost: lost.length, placed: range.size + inWord.size };
+  return { pieces: out.pieces, lost: out.lost.length, placed: range.size + out.inWord.size };
 }
 
 /**

@@ -165,9 +165,13 @@ function applySegment(doc, u, pieces) {
     }
     const into = open.length ? open[open.length - 1].el : frag;
     if (p.node) {
-      if (p.empty) {
-        keep(p.node);
-        p.node.replaceChildren();
+      if (p.empty) { // a lost element: its tags and those of the inline elements inside it, without text
+        const shell = (rec) => {
+          keep(rec.node);
+          rec.node.replaceChildren(...rec.children.map(shell));
+          return rec.node;
+        };
+        shell(p.rec);
       }
       into.appendChild(p.node);
     } else into.appendChild(doc.createTextNode(p.text));

@@ -151,11 +151,17 @@ function renderPieces(pieces, o) {
       opened.add(r);
     }
     open = stack;
-    if (p.node) out += p.empty ? `${startTag(p.node, html, attributeOut, false)}</${p.node.name}>` : serializeNode(p.node, o);
+    if (p.node) out += p.empty ? emptyShell(p.rec, html, attributeOut) : serializeNode(p.node, o);
     else out += escape(p.text);
   }
   for (let j = open.length - 1; j >= 0; j--) out += `</${open[j].node.name}>`;
   return out;
+}
+
+/** A lost element (placed on no word) as its tags and those of the inline elements inside it, without text. */
+function emptyShell(rec, html, attributeOut) {
+  const inner = rec.children.map((c) => emptyShell(c, html, attributeOut)).join('');
+  return `${startTag(rec.node, html, attributeOut, false)}${inner}</${rec.node.name}>`;
 }
 
 function startTag(node, html, attributeOut, again) {
