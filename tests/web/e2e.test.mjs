@@ -659,6 +659,7 @@ test('language notice: French or Russian text says the models translate only Eng
   assert.match(await page.textContent('#lang-hint-text'), /^This looks like French\. The models translate only (English and German|German and English): a translation of it will be wrong\.$/);
   assert.equal(await page.isVisible('#lang-hint-accept'), false, 'no direction to offer');
   assert.equal(await page.textContent('#lang-hint-dismiss'), 'OK');
+  await page.screenshot({ path: path.join(resultsDir(), 'language-notice.png') });
   await page.click('#lang-hint-dismiss');
   assert.equal(await page.isVisible('#lang-hint'), false);
   await page.keyboard.type(' Nous y retournerons.', { delay: 5 });
