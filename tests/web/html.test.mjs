@@ -257,6 +257,10 @@ test('a mark after an atomic element, aligned to it, stays with its own link: a 
   const r = await translateHtml(t, '<h4>Integrating with <code>EventEmitter</code><span><a class="mark" href="#x">#</a></span></h4>');
   assert.equal(r.text, '<h4>Integrieren mit <code>EventEmitter</code><span><a class="mark" href="#x">#</a></span></h4>');
   assert.equal(r.lost, 0);
+  // but the German quotation marks the engine wrote for the quotes a code element holds go with it
+  const q = scriptedTranslator('Use the "type" field now.', 'Verwenden Sie das „type“ Feld jetzt.', [0, 0, 1, 2, 3, 4, 5, 6, 7]);
+  const s = await translateHtml(q, '<p>Use the <code>"type"</code> field now.</p>');
+  assert.equal(s.text, '<p>Verwenden Sie das <code>"type"</code> Feld jetzt.</p>');
 });
 
 test('the document title is translated as text; abort rejects', async () => {
