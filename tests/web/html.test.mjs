@@ -261,6 +261,10 @@ test('a mark after an atomic element, aligned to it, stays with its own link: a 
   const q = scriptedTranslator('Use the "type" field now.', 'Verwenden Sie das „type“ Feld jetzt.', [0, 0, 1, 2, 3, 4, 5, 6, 7]);
   const s = await translateHtml(q, '<p>Use the <code>"type"</code> field now.</p>');
   assert.equal(s.text, '<p>Verwenden Sie das <code>"type"</code> Feld jetzt.</p>');
+  // and the ones the model put around its words
+  const u = scriptedTranslator('Use the type field now.', 'Verwenden Sie das „type“ Feld jetzt.', [0, 0, 1, 2, 2, 2, 3, 4, 5]);
+  const v = await translateHtml(u, '<p>Use the <code>type</code> field now.</p>');
+  assert.equal(v.text, '<p>Verwenden Sie das <code>type</code> Feld jetzt.</p>');
 });
 
 test('the document title is translated as text; abort rejects', async () => {

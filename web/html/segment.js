@@ -435,14 +435,13 @@ export function placeSegment(seg, sentences, placement = 'span') {
     atomicAt.set(ws[0][1], at);
     const repeats = (w) => w.sentence.target.slice(...w.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
       .every((p) => at.words.has(p));
-    // a mark alone goes only where the element holds it ("(" of "require()"; any quotation mark
-    // where it holds one: the German „ “ the engine wrote for its "), not a "#" after it
+    // a mark alone goes where the element holds it ("(" of "require()") and when it is a quotation
+    // mark (the „ “ the engine wrote for the element's ", or around its words), not a "#" after it
     const kept = seg.text.slice(at.start, at.end);
-    const QUOTES = /["'„“”«»‹›‚‘’]/u;
     const says = (w) => {
       const text = w.sentence.target.slice(...w.range);
       if (/[\p{L}\p{N}]/u.test(text)) return w.hard || repeats(w);
-      return kept.includes(text) || (QUOTES.test(text) && QUOTES.test(kept) && [...text].every((c) => QUOTES.test(c)));
+      return kept.includes(text) || [...text].every((c) => /["'„“”«»‹›‚‘’]/u.test(c));
     };
     for (const [w, g] of ws.slice(1)) if (says(w)) dropped.set(g, ws[0][1]);
     ws[0][0].keep = !says(ws[0][0]);
