@@ -250,6 +250,25 @@ test('an atomic element of marks the model glued to the word before stands apart
   assert.equal(v.text, '<p>Es fährt 5 km<code>/h</code> jetzt.</p>');
 });
 
+test('a link around a code element, both without a word of the translation, still holds the code', async () => {
+  // "an <em>EINVAL</em> <a><code>System Error</code></a> is thrown" -> "ein EINVAL-Systemfehler
+  // geworfen": no word aligned to the code; the link came out empty beside it
+  const t = scriptedTranslator('then an EINVAL System Error is thrown.', 'wird ein EINVAL-Systemfehler geworfen.', [5, 1, 2, 6, 7],
+    (att) => att.forEach((row) => { row[3] = 0; row[4] = 0; }));
+  const r = await translateHtml(t, '<p>then an <em>EINVAL</em> <a href="e"><code>System Error</code></a> is thrown.</p>');
+  assert.match(r.text, /<a href="e"><code>System Error<\/code><\/a> geworfen\.<\/p>$/);
+  assert.equal(r.lost, 0, 'not lost: it stands where it stood, as its code does');
+});
+
+test('a link around one code element goes with that element, never onto another code the model confused it with', async () => {
+  // "use <a 1><code>A</code></a> or <a 2><code>B</code></a> now" -> "nutze B jetzt": no word for A,
+  // and the attention of "B" partly on A: link 1 took B's place (links swapped on a Node.js page)
+  const t = scriptedTranslator('use A or B now.', 'nutze B jetzt.', [0, 3, 4, 5], (att) => { att[1][1] = 0.3; });
+  const r = await translateHtml(t, '<p>use <a href="1"><code>A</code></a> or <a href="2"><code>B</code></a> now.</p>');
+  assert.ok(r.text.includes('<a href="1"><code>A</code></a>'), r.text);
+  assert.ok(r.text.includes('<a href="2"><code>B</code></a>'), r.text);
+});
+
 test('a mark after an atomic element, aligned to it, stays with its own link: a heading\'s "#" permalink', async () => {
   // "Integrating <code>EventEmitter</code><a href="#x">#</a>" -> "... mit Ereignis#", the "#" hard-aligned
   // to "EventEmitter": it was left out as the code element's own word, and its link with it.

@@ -472,6 +472,18 @@ export function placeSegment(seg, sentences, placement = 'span') {
     }
     if (best >= 0) for (let x = r; x; x = x.parent) own.get(x).add(best);
   }
+  // An element around one atomic element and nothing else (a link on a code element) goes where
+  // that element goes: on the words of its own it would take another code's place when the model
+  // confuses two of them (two links swapped on a Node.js page).
+  const atomicWord = new Map([...atomicAt].map(([g, at]) => [at, g]));
+  for (const r of seg.elements) {
+    const only = seg.atomics.filter((at) => r.start <= at.start && at.end <= r.end);
+    if (only.length !== 1 || /\S/.test(seg.text.slice(r.start, only[0].start) + seg.text.slice(only[0].end, r.end))) continue;
+    const g = atomicWord.get(only[0]);
+    own.set(r, new Set(g === undefined ? [] : [g]));
+    if (g !== undefined) for (let x = r.parent; x; x = x.parent) own.get(x).add(g);
+  }
+
   // Each element keeps the contiguous run of its words with the most attention on its source words:
   // a word counts for it by (its soft attention on the element's source words) - 1/2, and the run
   // of largest sum between its first and last hard-aligned words is kept (an article or auxiliary
@@ -670,12 +682,25 @@ export function placeSegment(seg, sentences, placement = 'span') {
       anchored.get(key).push(item);
     };
     for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos });
-    for (const r of lost) addAnchor(r.start, { node: r.node, rec: r, empty: true }); // its inline elements inside, empty too
-    // Atomic elements the model wrote no word for: where they stood.
+    // A lost element: kept empty with the inline elements inside it, and the atomic elements inside
+    // it that got no word either (`inside`: [{rec, node}], each in the innermost element holding it).
+    const lostItems = lost.map((r) => ({ node: r.node, rec: r, empty: true, inside: [] }));
+    const innermost = (rec, at) => {
+      const child = rec.children.find((c) => c.start <= at.start && at.end <= c.end);
+      return child ? innermost(child, at) : rec;
+    };
+    // Atomic elements the model wrote no word for: where they stood, a word of their own ("zu
+    // <code>x</code> verwenden"), or inside the lost element around them ("<a><code>System Error</code></a>").
     for (const at of seg.atomics) {
-      if (!words.some((w) => w.atomic === at)) { // a word of its own: "zu <code>x</code> verwenden"
-        addAnchor(at.start, { node: at.node, spaceAfter: /\s/.test(seg.text[at.end] || '') });
-      }
+      if (words.some((w) => w.atomic === at)) continue;
+      const holder = lostItems.find((x) => x.rec.start <= at.start && at.end <= x.rec.end);
+      if (holder) holder.inside.push({ rec: innermost(holder.rec, at), node: at.node });
+      else addAnchor(at.start, { node: at.node, spaceAfter: /\s/.test(seg.text[at.end] || '') });
+    }
+    for (const item of lostItems) {
+      // holding an atomic element, it reads as a word: spaced as in the source
+      if (item.inside.length) item.spaceAfter = /\s/.test(seg.text[item.rec.end] || '');
+      addAnchor(item.rec.start, item);
     }
 
     const pieces = [];
@@ -807,7 +832,8 @@ export function placeSegment(seg, sentences, placement = 'span') {
       delete p.moved;
       delete p.rawAfter;
     }
-    return { pieces, lost, inWord };
+    // (one that holds an atomic element is not lost: it stands where it stood, as that element does)
+    return { pieces, lost: lostItems.filter((x) => !x.inside.length), inWord };
   };
   let out = place();
   for (let pass = 0; pass < 4; pass++) {

@@ -166,9 +166,9 @@ function applySegment(doc, u, pieces) {
     const into = open.length ? open[open.length - 1].el : frag;
     if (p.node) {
       if (p.empty) { // a lost element: its tags and those of the inline elements inside it, without text
-        const shell = (rec) => {
+        const shell = (rec) => { // (with the atomic elements inside it that got no word either)
           keep(rec.node);
-          rec.node.replaceChildren(...rec.children.map(shell));
+          rec.node.replaceChildren(...rec.children.map(shell), ...p.inside.filter((x) => x.rec === rec).map((x) => x.node));
           return rec.node;
         };
         shell(p.rec);

@@ -151,17 +151,21 @@ function renderPieces(pieces, o) {
       opened.add(r);
     }
     open = stack;
-    if (p.node) out += p.empty ? emptyShell(p.rec, html, attributeOut) : serializeNode(p.node, o);
+    if (p.node) out += p.empty ? emptyShell(p.rec, p.inside, o) : serializeNode(p.node, o);
     else out += escape(p.text);
   }
   for (let j = open.length - 1; j >= 0; j--) out += `</${open[j].node.name}>`;
   return out;
 }
 
-/** A lost element (placed on no word) as its tags and those of the inline elements inside it, without text. */
-function emptyShell(rec, html, attributeOut) {
-  const inner = rec.children.map((c) => emptyShell(c, html, attributeOut)).join('');
-  return `${startTag(rec.node, html, attributeOut, false)}${inner}</${rec.node.name}>`;
+/**
+ * A lost element (placed on no word) as its tags and those of the inline elements inside it, without
+ * text, holding the atomic elements in `inside` ([{rec, node}]: kept whole, also without a word).
+ */
+function emptyShell(rec, inside, o) {
+  const inner = rec.children.map((c) => emptyShell(c, inside, o)).join('') +
+    inside.filter((x) => x.rec === rec).map((x) => serializeNode(x.node, o)).join('');
+  return `${startTag(rec.node, o.html, o.attributeOut, false)}${inner}</${rec.node.name}>`;
 }
 
 function startTag(node, html, attributeOut, again) {
