@@ -168,6 +168,48 @@ bool names(const Currency& c, std::string_view text) {
                      [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); });
 }
 
+// Whether the number at `at` names rather than counts: a version, chapter or model number after a
+// word for one ("version 3.11", "Kapitel 3.2") or, in English, after a name ("Python 3.11", "iOS
+// 17.1", "Section 4.1"; not a sentence's first word, a month or a currency code: "In 1.5 hours",
+// "March 1.5 million", "EUR 1.5 million", nor before "million" or "%": "Foundation 1.5 billion").
+// German writes these with a dot too.
+bool is_label(std::string_view text, size_t at, size_t end, std::string_view from) {
+  if (at < 3 || text[at - 1] != ' ') return false;
+  size_t b = at - 1;
+  while (b > 0 && std::isalnum(static_cast<unsigned char>(text[b - 1]))) --b;
+  const std::string_view word = text.substr(b, at - 1 - b);
+  if (word.size() < 2) return false;
+  std::string lower(word);
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  static const char* const kLabelWords[] = {"version", "release", "chapter", "section", "kapitel", "abschnitt"};
+  for (const char* w : kLabelWords)
+    if (lower == w) return true;
+  const bool name = std::isupper(static_cast<unsigned char>(word[0])) || std::isupper(static_cast<unsigned char>(word[1]));
+  if (from != "en" || !name) return false;  // ("iOS": a capital second)
+  size_t before = b;
+  while (before > 0 && text[before - 1] == ' ') --before;
+  if (before == 0 || std::strchr(".!?:;\"'(", text[before - 1])) return false;  // the sentence's first word
+  static const char* const kNotNames[] = {"january", "february", "march", "april", "may", "june", "july", "august",
+                                          "september", "october", "november", "december", "monday", "tuesday",
+                                          "wednesday", "thursday", "friday", "saturday", "sunday", "eur", "usd",
+                                          "gbp", "chf", "jpy", "cny", "cad", "aud", "rs", "rmb"};
+  for (const char* w : kNotNames)
+    if (lower == w) return false;
+  const bool code = word.size() == 3 && std::all_of(word.begin(), word.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+  if (code) return false;  // "ISK 8.3", "RMB 7.0": currencies
+  // an amount after all: "Foundation 1.5 billion", "Johor 41.7%"
+  size_t n = end;
+  while (n < text.size() && text[n] == ' ') ++n;
+  if (n < text.size() && text[n] == '%') return false;
+  static const char* const kAmounts[] = {"million", "billion", "trillion", "thousand", "percent", "per", "points", "bn", "m"};
+  for (const char* w : kAmounts) {
+    const size_t len = std::strlen(w);
+    if (text.substr(n, len) == w && (n + len == text.size() || !std::isalpha(static_cast<unsigned char>(text[n + len]))))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string digits_of(std::string_view number) {
@@ -349,6 +391,7 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
       continue;
     }
     if (!grouped(number, thousands, decimal) && !decimal_number(number, decimal)) continue;
+    if (is_label(text, b, e, from)) continue;  // "Python 3.11" stays, "rose 3.5%" -> "3,5 %"
     for (size_t k = b; k < e; ++k)
       if (out[k] == thousands) out[k] = decimal;
       else if (out[k] == decimal) out[k] = thousands;

@@ -59,8 +59,9 @@ bool adds_currency(std::string_view source, std::string_view target);
 // `text` with the numbers at `spans` written as the `to` language writes them, same length: between
 // English and German the thousands and decimal separators swap where the form says which is which
 // ("1,234.56" <-> "1.234,56", "50,000" <-> "50.000", "9.5" <-> "9,5"; "55 000" -> "55,000" in English,
-// "55.000" in German). Times, dates ("1.10.2020"),
-// plain digit runs and other languages are left as written.
+// "55.000" in German). Times, dates ("1.10.2020"), labels ("Python 3.11", "Kapitel 3.2": a version,
+// chapter or model number after a name or a word for one), plain digit runs and other languages are
+// left as written.
 std::string localize_numbers(std::string_view text, const ByteSpans& spans, std::string_view from, std::string_view to);
 
 // The target's numbers with the digits of one of the source's `numbers` whose form says how the

@@ -1,4 +1,4 @@
-// Finding web and e-mail addresses (verbatim.h).
+// Finding web and e-mail addresses, code and identifiers (verbatim.h).
 #include "text/verbatim.h"
 
 #include <algorithm>
@@ -187,6 +187,122 @@ void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, s
   }
 }
 
+// --- Identifiers: names from code, file names, paths --------------------------------------------
+// A run of characters that can make up an identifier: ASCII letters and digits, non-ASCII letters
+// (German file names), and _ $ # . / \ : ~ * -. Split at hyphens below, so a compound around a
+// name stays the model's ("VimRC-Dateien").
+bool identifier_char(std::string_view text, size_t at, size_t& length) {
+  const Decoded d = decode_at(text, at);
+  length = d.length;
+  if (d.cp < 0x80) return ascii_alnum(char(d.cp)) || std::strchr("_$#./\\:~*-", char(d.cp));
+  return is_letter(d.cp) || is_mark(d.cp);
+}
+
+bool ascii_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool ascii_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool name_char(char c) { return ascii_alnum(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+
+// Whether `part` (no whitespace, no hyphen unless it is a path) reads as code rather than a word:
+//   snake_case or SCREAMING_CASE ("max_connections", "NODE_ENV"), but not a German gender gap
+//     ("Lehrer_innen");
+//   a dotted name whose part after a dot starts in lower case and has 2+ characters ("package.json",
+//     "child_process.fork", "example.com"), with 2+ name characters before that dot (not "z.B.",
+//     "e.g", nor a stray "hatte.x" at a sentence's end), not starting with a capital: the models copy
+//     names such as "Node.js" and "Amazon.com", and read them better as names (in news, masked
+//     outlets' names were put in odd places: "Laut Spanien ... zu den Kiwi.com führenden Ländern");
+//   lowerCamelCase with 2+ lower-case letters first ("getElementById", "maxRetries"; not "iPhone",
+//     "eBay", "kWh", which the models know as names);
+//   a name with "::" ("Acquire::http::SendAccept", "std::vector");
+//   an environment variable ("$HOME");
+//   a path ("/etc/apt/sources.list", "~/.config/app", "./run.sh", "C:\Users").
+bool reads_as_code(std::string_view part) {
+  const size_t n = part.size();
+  bool letter = false;
+  for (char c : part) letter |= ascii_alpha(c) || static_cast<unsigned char>(c) >= 0x80;
+  if (!letter) return false;
+  // a path
+  if (n >= 3 && (part[0] == '/' || part.substr(0, 2) == "~/" || part.substr(0, 2) == "./" || part.substr(0, 3) == "../") &&
+      std::count(part.begin(), part.end(), '/') >= 2)
+    return true;
+  if (n >= 4 && ascii_alpha(part[0]) && part[1] == ':' && part[2] == '\\' && name_char(part[3])) return true;
+  if (part[0] == '$' && n >= 3 && (ascii_alpha(part[1]) || part[1] == '_')) return true;
+  for (size_t k = 1; k + 1 < n; ++k) {
+    const char c = part[k];
+    if (c == '_' && ascii_alnum(part[k - 1]) && ascii_alnum(part[k + 1])) {
+      const size_t last = part.rfind('_');
+      std::string_view tail = part.substr(last + 1);
+      while (!tail.empty() && !ascii_alnum(tail.back())) tail.remove_suffix(1);
+      if (tail == "innen" || tail == "in" || tail == "Innen" || tail == "In") return false;  // "Lehrer_innen"
+      return true;
+    }
+    if (c == '.' && k >= 2 && !ascii_upper(part[0]) && name_char(part[k - 1]) && name_char(part[k - 2]) && (ascii_lower(part[k + 1]) || part[k + 1] == '_')) {
+      size_t e = k + 1;
+      while (e < n && name_char(part[e])) ++e;
+      const bool in_folder = part.find('/') < k;  // "src/prog.c": a one-letter ending is a file's too
+      if (e - (k + 1) >= 2 || in_folder) return true;
+    }
+    if (c == ':' && part[k + 1] == ':' && ascii_alnum(part[k - 1]) && k + 2 < n && ascii_alpha(part[k + 2])) return true;
+  }
+  size_t lower = 0;
+  while (lower < n && ascii_lower(part[lower])) ++lower;
+  if (lower >= 2)
+    for (size_t k = lower; k < n; ++k)
+      if (ascii_upper(part[k]) && ascii_lower(part[k - 1])) {
+        const std::string_view rest = part.substr(k);
+        return !(rest == "In" || rest == "Innen");  // "bürgerInnen"
+      }
+  return false;
+}
+
+// Identifiers that no span of `taken` (sorted, not overlapping) holds: each whitespace-free run of identifier characters, cut at
+// hyphens unless it is a path, trimmed of the punctuation after it; a run of hyphen-joined parts
+// that read as code is one span ("my-app.js" stays whole only where "app.js" is: "my-" is left to
+// the model, and the copied name joins it).
+void find_identifiers(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
+                      std::vector<std::pair<size_t, size_t>>& out) {
+  size_t i = 0, length = 0;
+  while (i < text.size()) {
+    if (!identifier_char(text, i, length)) {
+      i += length;
+      continue;
+    }
+    const size_t begin = i;
+    while (i < text.size() && identifier_char(text, i, length)) i += length;
+    size_t end = i;
+    while (end > begin && std::strchr(".,:;-*", text[end - 1])) --end;  // the sentence's punctuation
+    const std::string_view run = text.substr(begin, end - begin);
+    if (run.empty()) continue;
+    // `taken` is sorted and its spans do not overlap: only the last one starting before `end` can
+    auto after = std::lower_bound(taken.begin(), taken.end(), std::make_pair(end, size_t(0)));
+    if (after != taken.begin() && std::prev(after)->second > begin) continue;
+    const bool path = run[0] == '/' || run[0] == '~' || run[0] == '.' || (run.size() > 2 && run[1] == ':');
+    if (path && reads_as_code(run)) {
+      out.emplace_back(begin, end);
+      continue;
+    }
+    const size_t first = out.size();
+    for (size_t p = begin; p < end;) {
+      size_t q = p;
+      while (q < end && text[q] != '-') ++q;
+      size_t b = p;
+      while (b < q && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
+      if (q > b && reads_as_code(text.substr(b, q - b))) {
+        // a file name's parts before it in lower case go with it ("package-lock.json"), a German
+        // compound's after it do not ("diff.gz-Datei")
+        while (b > begin && text[b - 1] == '-' && b >= begin + 2) {
+          size_t a = b - 1;
+          while (a > begin && (ascii_lower(text[a - 1]) || std::isdigit(static_cast<unsigned char>(text[a - 1])))) --a;
+          if (a == b - 1 || (a > begin && text[a - 1] != '-')) break;
+          b = a;
+        }
+        if (out.size() > first && out.back().second + 1 == b) b = out.back().first, out.pop_back();  // "a_b-c_d": one
+        out.emplace_back(b, q);
+      }
+      p = q + 1;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
@@ -206,6 +322,10 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
     }
   find_long_runs(text, spans, runs);
   spans.insert(spans.end(), runs.begin(), runs.end());
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<size_t, size_t>> identifiers;
+  find_identifiers(text, spans, identifiers);
+  spans.insert(spans.end(), identifiers.begin(), identifiers.end());
   std::sort(spans.begin(), spans.end());
   return spans;
 }

@@ -1,5 +1,5 @@
-"""Web and e-mail addresses with the shipped models and the native CLI: copied exactly once into
-translations, and never garbled by the word menu's alternatives (engine/text/verbatim.h). Also: the
+"""Web and e-mail addresses, code and names from code with the shipped models and the native CLI:
+copied exactly once into translations, and never garbled by the word menu's alternatives (engine/text/verbatim.h). Also: the
 alternatives of a sentence in capitals list each word once.
 
 Found by QA passes: "support@mycompany.de" came out as "Support@meincompany.de"; the menu offered
@@ -96,6 +96,34 @@ class Addresses(unittest.TestCase):
                             self.assertNotIn(code + " .", translated)
         # manual-page quotes (`q') are not code: left to the model
         self.assertNotIn("`q'", run("en-de", "Press `q' to quit."))
+
+    def test_names_from_code_file_names_and_paths_are_copied(self):
+        """Found on software manuals: "package.json" -> "Paket.json", "child_process.fork()" ->
+        "Kind_process.fork()", "report.docx" -> "Bericht.docx", "document.getElementById()" -> "des
+        Dokuments.getElementById()". Each comes back once, as written; so do versions ("Python 3.11"
+        was "Python 3,11": a version is no decimal)."""
+        cases = {"en-de": [("Open report.docx and copy it to the shared folder.", ["report.docx"]),
+                           ("Call document.getElementById() to find the element.", ["document.getElementById"]),
+                           ("Add the script to package.json and run it with child_process.fork().",
+                            ["package.json", "child_process.fork"]),
+                           ("Set max_connections and NODE_ENV before you start the server.", ["max_connections", "NODE_ENV"]),
+                           ("The value of maxRetries is read from /etc/myapp/config.yaml at start-up.",
+                            ["maxRetries", "/etc/myapp/config.yaml"]),
+                           ("Install Python 3.11 and read Section 4.2 first.", ["Python 3.11", "4.2"])],
+                 "de-en": [("Öffnen Sie die Datei einstellungen.ini und ändern Sie den Wert von max_retries.",
+                            ["einstellungen.ini", "max_retries"]),
+                           ("Die Funktion parseConfig liest die Datei ~/.config/app/settings.json.",
+                            ["parseConfig", "~/.config/app/settings.json"])]}
+        for direction, pairs in cases.items():
+            out = run(direction, "\n".join(line for line, _ in pairs)).split("\n")
+            for (line, names), translated in zip(pairs, out):
+                for name in names:
+                    with self.subTest(line=line, name=name):
+                        self.assertEqual(translated.count(name), 1, translated)
+                        self.assertNotIn(UNKNOWN, translated)
+        # prose keeps the model's translation and the target's decimal comma
+        out = run("en-de", "Prices rose 3.5 percent in March 2.5 times faster.")
+        self.assertIn("3,5", out)
 
 
 if __name__ == "__main__":

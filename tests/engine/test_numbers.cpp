@@ -128,6 +128,14 @@ TEST_CASE("localize_numbers: thousands and decimal separators swap between Engli
   CHECK(localized("am 1.10.2020 um 20:25, Version 1.2.3, 12,34,567", "de", "en") == "am 1.10.2020 um 20:25, Version 1.2.3, 12,34,567");
   CHECK(localized("1,5 and 1234,567.8", "en", "de") == "1,5 and 1234,567.8");
   CHECK(localized("9,5", "de", "fr") == "9,5");
+  // labels name rather than count: a version or chapter after a name or a word for one
+  CHECK(localized("Install Python 3.11, see Section 4.1 and version 2.0 on iOS 17.1.", "en", "de") ==
+        "Install Python 3.11, see Section 4.1 and version 2.0 on iOS 17.1.");
+  CHECK(localized("Siehe Kapitel 3,2.", "de", "en") == "Siehe Kapitel 3,2.");
+  // amounts after a name, a month, a currency code or at the start stay amounts
+  CHECK(localized("In 1.5 hours, Berlin 3.5 million, in March 2.5 tons, EUR 1.5, RMB 7.0, Apple 3.5%, Johor 4.2 percent", "en",
+                  "de") == "In 1,5 hours, Berlin 3,5 million, in March 2,5 tons, EUR 1,5, RMB 7,0, Apple 3,5%, Johor 4,2 percent");
+  CHECK(localized("Der Umsatz stieg 3,5 Prozent, Berlin 2,5", "de", "en") == "Der Umsatz stieg 3.5 Prozent, Berlin 2.5");
   const std::string long_text(5000, '1');
   CHECK(localized(long_text, "en", "de") == long_text);
 }

@@ -40,8 +40,9 @@ TEST_CASE("verbatim_spans: web and e-mail addresses, without the punctuation aro
   // not addresses
   CHECK(found("The house is small.").empty());
   CHECK(found("Meet me @ 5 or at home@night.").empty());  // "night" has no top-level domain
-  CHECK(found("a@b.c and x@y.123 and @example.com and www. and http://").empty());
-  CHECK(found("swww.example.com").empty());  // not at the start of a word
+  CHECK(found("a@b.c and x@y.123 and @example and www. and http://").empty());
+  // not addresses, but a domain's name is copied as a name (below)
+  CHECK(found("swww.example.com and @example.com") == V{"swww.example.com", "example.com"});
   CHECK(found("").empty());
 }
 
@@ -81,6 +82,32 @@ TEST_CASE("verbatim_spans: code between backticks, with its backticks") {
   CHECK(found("``").empty());
   CHECK(found("`one\ntwo`").empty());  // not across lines
   CHECK(found("x`y`z").empty());
+}
+
+TEST_CASE("verbatim_spans: names from code, file names and paths") {
+  using V = std::vector<std::string>;
+  CHECK(found("Edit config/settings.yaml and set max_connections to 100.") == V{"config/settings.yaml", "max_connections"});
+  CHECK(found("Call document.getElementById() or child_process.fork().") == V{"document.getElementById", "child_process.fork"});
+  CHECK(found("The value of maxRetries defaults to 3; see parentURL.") == V{"maxRetries", "parentURL"});
+  CHECK(found("Open report.docx, then package.json and the package-lock.json file.") ==
+        V{"report.docx", "package.json", "package-lock.json"});
+  CHECK(found("Set NODE_ENV and $HOME, or Acquire::http::Proxy.") == V{"NODE_ENV", "$HOME", "Acquire::http::Proxy"});
+  CHECK(found("Look in /etc/apt/sources.list.d/ and ~/.config/app or C:\\Users\\Public.") ==
+        V{"/etc/apt/sources.list.d/", "~/.config/app", "C:\\Users\\Public"});
+  CHECK(found("Compare version1/prog.c with bar-foo_1.0-2_i386.deb (example.com).") ==
+        V{"version1/prog.c", "bar-foo_1.0-2_i386.deb", "example.com"});
+  // a German compound keeps its own word: only the name is copied
+  CHECK(found("Die diff.gz-Datei und die ftp_proxy-Umgebungsvariable") == V{"diff.gz", "ftp_proxy"});
+  CHECK(found("#PRS_ORG#-Konto") == V{"#PRS_ORG#"});
+  // words, abbreviations, names and numbers are the model's
+  CHECK(found("z.B. so, e.g. this, i.e. that, U.S. and Ph.D. students at 3.11 p.m.").empty());
+  CHECK(found("Er war verlassen hatte.x").empty());  // a stray letter after a sentence, not a file
+  CHECK(found("I bought an iPhone on eBay for 3 kWh, from McDonald's and YouTube.").empty());
+  CHECK(found("Node.js, Amazon.com and Kiwi.com are names the model knows").empty());
+  CHECK(found("Die LehrerInnen, Lehrer_innen und Schüler_in; and/or km/h; 10.5kg; Python 3.11.").empty());
+  CHECK(found("apt-get and --save-dev or -rf are left to the model").empty());
+  // an address or code span holds its names
+  CHECK(found("See https://example.com/my_page.html and `a.b_c`.") == V{"https://example.com/my_page.html", "`a.b_c`"});
 }
 
 TEST_CASE("mask_spans: the same length, one unknown run per address") {
@@ -142,6 +169,10 @@ TEST_CASE("addresses and casing on hostile 100,000-character inputs: linear, len
       [] { std::string s; while (s.size() < 100000) s += "https://e.com/ "; return s; }(),
       [] { std::string s; while (s.size() < 100000) s += "SHOUT "; return s; }(),
       [] { std::string s; while (s.size() < 100000) s += "\xC3\x84\xC3\x96\xC3\x9C "; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "aa-"; return s + "b.js"; }(),
+      [] { std::string s; while (s.size() < 100000) s += "ab.cd-"; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "a_b "; return s; }(),
+      "/" + [] { std::string s; while (s.size() < 100000) s += "a-/"; return s; }(),
   };
   for (const std::string& text : inputs) {
     const auto spans = verbatim_spans(text);
