@@ -19,6 +19,7 @@
 #include "text/casing.h"
 #include "text/clock_times.h"
 #include "text/dates.h"
+#include "text/emphasis.h"
 #include "text/final_marks.h"
 #include "text/memory.h"
 #include "text/numbers.h"
@@ -62,6 +63,9 @@ struct Unit {
   // the search is forced through; empty when the model translates it.
   std::vector<int> memory_ids;
   bool starts_sentence = true;  // false for the second and later chunks of a long sentence
+  // Markdown emphasis marks in it ("**Note:**"), bytes relative to `begin`: the model reads the
+  // sentence without them, and they go back next to the words aligned with what they mark (text/emphasis.h).
+  std::vector<EmphasisMark> emphasis;
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -108,12 +112,13 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
 }
 
 // A sentence's tokens, spans in the sentence as given: recased as `how` says (with a `truecaser`),
-// `masked` spans (addresses, numbers) shown as one unknown piece each, and an unknown piece reading
-// as the text it stands for (a masked address: not its mask).
+// emphasis marks left out, `masked` spans (addresses, numbers) shown as one unknown piece
+// each, and an unknown piece reading as the text it stands for (a masked address: not its mask).
 std::vector<Token> sentence_tokens(std::string_view sentence, SentenceCase how, const Truecaser* truecaser,
                                    const SentencePiece& tokenizer, const ByteSpans& masked) {
   const std::string recased = how == SentenceCase::normal || !truecaser ? std::string(sentence) : truecaser->recase(sentence, how);
-  std::vector<Token> toks = tokenizer.encode(mask_spans(recased, masked));
+  const std::string shown = blank_marks(recased, find_emphasis(sentence, masked));
+  std::vector<Token> toks = tokenizer.encode(mask_spans(shown, masked));
   for (Token& t : toks)
     if (t.id == tokenizer.unk_id() && t.end <= sentence.size()) t.piece = std::string(sentence.substr(t.begin, t.end - t.begin));
   return toks;
@@ -134,10 +139,21 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
     if (how == SentenceCase::fragment && !one_sentence) how = SentenceCase::normal;  // "(see below)" in a text
-    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim_spans(sentence));
+    const ByteSpans verbatim = verbatim_spans(sentence);
+    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim);
+    const std::vector<EmphasisMark> marks = find_emphasis(sentence, verbatim);
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;
+      const size_t from = u.begin - pieces[p].begin, to = u.end - pieces[p].begin;
+      for (EmphasisMark m : marks)  // each mark goes with the chunk it is in, marking within it
+        if (m.begin >= from && m.begin < to) {
+          m.marks_begin = std::clamp(m.marks_begin, from, to) - from;
+          m.marks_end = std::clamp(m.marks_end, from, to) - from;
+          m.begin -= from;
+          m.end = std::min(m.end, to) - from;
+          u.emphasis.push_back(m);
+        }
       // (zero-width characters alone: nothing, not a copy)
       u.copied = !u.tokens.empty() && (has_no_words(sentence) || has_no_known_words(toks, tokenizer.unk_id()));
       u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
@@ -352,6 +368,7 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     Unit r = make_unit(toks, 0, toks.size(), piece, u.piece, check.eos_id);
     r.source_case = u.source_case;
     r.dropped = u.dropped;
+    r.emphasis = u.emphasis;
     r.copy_source = localize_numbers(sentence, lost, check.source_language, check.target_language);
     r.rewrites = std::move(rewrites);
     const bool one_digit = std::any_of(lost.begin(), lost.end(), [](const auto& n) { return n.second - n.first == 1; });
@@ -484,6 +501,19 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     if (!prefix && u.starts_sentence)
       for (const TextEdit& edit : capitalized_start(s.source, s.target))
         replace_at(s.target, spans, edit.at, edit.length, edit.text);
+  }
+  if (!u.copied && !u.emphasis.empty()) {  // "**Note:**" -> "**Hinweis:**"
+    std::vector<Span> source_spans, target_spans;
+    for (const Token& t : u.tokens) source_spans.push_back({t.begin, t.end});
+    source_spans.push_back({s.source.size(), s.source.size()});
+    for (auto [b, e] : spans) target_spans.push_back({b, e});
+    if (s.target_ids.size() > words_ids.size()) target_spans.push_back({s.target.size(), s.target.size()});
+    const bool attended = h.attention.size() >= target_spans.size() * source_spans.size();
+    const WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
+                                            attended ? h.attention.data() : nullptr, int(target_spans.size()),
+                                            int(source_spans.size()));
+    const auto placed = place_emphasis(s.source, u.emphasis, words, s.target.size(), prefix ? prefix->text.size() : 0);
+    for (auto p = placed.rbegin(); p != placed.rend(); ++p) insert_at(s.target, spans, p->first, p->second);
   }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
   return s;
@@ -781,7 +811,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
   for (const Unit& u : units)
-    search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty();
+    search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty() || !u.emphasis.empty();
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
     prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "text/utf8.h"
+
 namespace nmt {
 namespace {
 
@@ -14,17 +16,24 @@ std::pair<size_t, size_t> final_run(std::string_view text) {
   size_t end = text.size();
   while (end > 0) {
     const unsigned char c = static_cast<unsigned char>(text[end - 1]);
-    if (c == ' ' || c == '"' || c == '\'' || c == ')' || c == ']' || c >= 0x80) --end;
+    if (c == ' ' || c == '"' || c == '\'' || c == ')' || c == ']' || c == '*' || c == '_' || c == '~' || c >= 0x80) --end;
     else break;
   }
-  // a non-ASCII byte is only skipped as part of a closing quote: back off if it was a letter
+  // a non-ASCII byte is only skipped as part of a closing quote or an emoji after the marks ("I
+  // love it!!! 😍"): back off if it was a letter
   for (size_t k = end; k < text.size(); ++k)
     if (static_cast<unsigned char>(text[k]) >= 0x80) {
       static const char* const kClosers[] = {"\xE2\x80\x9C", "\xE2\x80\x9D", "\xC2\xBB", "\xC2\xAB", "\xE2\x80\x98", "\xE2\x80\x99"};
       bool closer = false;
       for (const char* q : kClosers)
         if (text.compare(k, std::strlen(q), q) == 0) closer = true, k += std::strlen(q) - 1;
-      if (!closer) return {text.size(), text.size()};
+      if (!closer) {
+        char32_t cp = 0;
+        const size_t n = decode_utf8(text, k, cp);
+        const bool emoji = is_emoji(cp) || cp == 0xFE0F || cp == 0x200D || (cp >= 0x1F3FB && cp <= 0x1F3FF);
+        if (!emoji) return {text.size(), text.size()};
+        k += n - 1;
+      }
     }
   size_t begin = end;
   while (begin > 0 && is_mark(text[begin - 1])) --begin;

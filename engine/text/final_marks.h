@@ -13,7 +13,8 @@
 
 namespace nmt {
 
-// The edit that sets the target's final run of ".", "!", "?" (before closing quotes and brackets)
+// The edit that sets the target's final run of ".", "!", "?" (before closing quotes and brackets,
+// emoji and Markdown's closing "*", "_", "~": "I love it!!! 😍", "**Wow!!!**")
 // to the source's, where the source's final run is two or more marks of which none is "." ("!!",
 // "???", "?!", "!!!!!"; not "..." nor "?."), and the target's differs. Nothing when the target has
 // no final mark (the model may have ended on a word the source ends with) or when the target's run

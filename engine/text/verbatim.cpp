@@ -213,7 +213,7 @@ bool name_char(char c) { return ascii_alnum(c) || c == '_' || static_cast<unsign
 //   lowerCamelCase with 2+ lower-case letters first ("getElementById", "maxRetries"; not "iPhone",
 //     "eBay", "kWh", which the models know as names);
 //   a name with "::" ("Acquire::http::SendAccept", "std::vector");
-//   an environment variable ("$HOME");
+//   an environment variable ("$HOME") or a Python name such as "__init__" (not Markdown's bold);
 //   a path ("/etc/apt/sources.list", "~/.config/app", "./run.sh", "C:\Users").
 bool reads_as_code(std::string_view part) {
   const size_t n = part.size();
@@ -226,6 +226,9 @@ bool reads_as_code(std::string_view part) {
     return true;
   if (n >= 4 && ascii_alpha(part[0]) && part[1] == ':' && part[2] == '\\' && name_char(part[3])) return true;
   if (part[0] == '$' && n >= 3 && (ascii_alpha(part[1]) || part[1] == '_')) return true;
+  if (n >= 5 && part.substr(0, 2) == "__" && part.substr(n - 2) == "__" && ascii_alpha(part[2]) &&
+      std::all_of(part.begin(), part.end(), [](char c) { return ascii_alnum(c) || c == '_'; }))
+    return true;  // "__init__"
   for (size_t k = 1; k + 1 < n; ++k) {
     const char c = part[k];
     if (c == '_' && ascii_alnum(part[k - 1]) && ascii_alnum(part[k + 1])) {

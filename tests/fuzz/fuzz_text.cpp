@@ -6,7 +6,9 @@
 // non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
 // whitespace (and item separators standing alone in it) and sentences neither start nor end with whitespace. verbatim_spans (addresses,
 // code, long runs) are non-empty, in order, apart, on character boundaries, and mask_spans keeps the
-// text's length and validity. memory_key gives valid UTF-8 and is its own key; find_named_dates' dates are in order and valid,
+// text's length and validity. find_emphasis' marks are in order, apart, outside the verbatim spans,
+// made of "*", "_" or "~", and mark text beside them; blank_marks keeps the length and validity;
+// place_emphasis (no attention: at the ends) puts every mark in the target once, in order. memory_key gives valid UTF-8 and is its own key; find_named_dates' dates are in order and valid,
 // and each, written either way, is found in what was written; a memory table made of
 // the text's lines loads or says why, and finds what it holds.
 #include <cstddef>
@@ -16,6 +18,7 @@
 
 #include "fuzz_common.h"
 #include "text/dates.h"
+#include "text/emphasis.h"
 #include "text/segmenter.h"
 #include "text/memory.h"
 #include "text/utf8.h"
@@ -97,6 +100,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string masked = nmt::mask_spans(clean, spans);
   FUZZ_CHECK(masked.size() == clean.size() && fuzz::valid_utf8(masked));
+
+  const auto marks = nmt::find_emphasis(clean, spans);
+  size_t mark_end = 0;
+  for (const nmt::EmphasisMark& m : marks) {
+    FUZZ_CHECK(m.begin >= mark_end && m.begin < m.end && m.end <= clean.size());
+    for (size_t k = m.begin; k < m.end; ++k) FUZZ_CHECK(clean[k] == '*' || clean[k] == '_' || clean[k] == '~');
+    for (auto [b, e] : spans) FUZZ_CHECK(m.end <= b || e <= m.begin);
+    FUZZ_CHECK(m.marks_begin <= m.marks_end && m.marks_end <= clean.size());
+    FUZZ_CHECK(m.opens ? m.marks_begin == m.end : m.marks_end == m.begin);
+    mark_end = m.end;
+  }
+  const std::string blanked = nmt::blank_marks(clean, marks);
+  FUZZ_CHECK(blanked.size() == clean.size() && fuzz::valid_utf8(blanked));
+  const std::string target = "Ein Satz.";
+  const auto placed = nmt::place_emphasis(clean, marks, nmt::WordAlignment{}, target.size());
+  FUZZ_CHECK(placed.size() == marks.size());
+  for (size_t k = 0; k < placed.size(); ++k) {
+    FUZZ_CHECK(placed[k].first <= target.size() && (k == 0 || placed[k - 1].first <= placed[k].first));
+    FUZZ_CHECK(placed[k].first == 0 || placed[k].first == target.size());  // no attention: at the ends
+  }
 
   const std::string key = nmt::memory_key(clean);
   FUZZ_CHECK(fuzz::valid_utf8(key) && nmt::memory_key(key) == key);

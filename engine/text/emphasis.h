@@ -1,0 +1,56 @@
+// Markdown emphasis in plain text: "**Note:** Save often.", "a *very* good idea", "__Tip:__",
+// "~~old~~ new". People paste text from chats, README files and notes with these marks, and the
+// models mangled them: "This is **very** important." -> "Das ist **very** wichtig." (the marked
+// word left untranslated), "**Warning:** Do not open the door." -> "**Warning:* Nicht die Tür
+// öffnen.", "Das ist **sehr** wichtig." -> "This is **sehr* important.". The marks are formatting,
+// not words: the model reads the sentence without them, and each mark goes back into the
+// translation next to the target words aligned with the words it marks, as a word processor keeps
+// bold on the translated words. (Read as spaces, they made the model write "auch ." -> "also ." and
+// "( foo )"; each mark byte becomes U+0001 instead, which the tokenizer's normalizer deletes, so the
+// text keeps its length and token spans stay spans of the text as given.)
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "text/word_alignment.h"
+
+namespace nmt {
+
+// One mark of a pair ("**" before "Note:", or the "**" after it), or a mark that opens a sentence
+// or closes it without its partner in the sentence (a paragraph in italics that the segmenter cut
+// into sentences: "*This is one." "This is two.*").
+struct EmphasisMark {
+  size_t begin = 0, end = 0;              // the mark's bytes in the sentence
+  size_t marks_begin = 0, marks_end = 0;  // the text it marks: for an opening mark, from after it to its
+                                          // closing mark (or the sentence's end); for a closing one, from
+                                          // its opening mark (or the sentence's start) to it
+  bool opens = false;
+};
+
+// The emphasis marks of `sentence`, in order: runs of 1-3 "*" or "_", or "~~", that open (at the
+// start or after a space or an opening bracket or quote, before a non-space) and close (after a
+// non-space, before the end, a space or punctuation) a pair of the same run on the same line, with
+// text between them; "_" only where no letter or digit touches it from outside (not "snake_case").
+// A mark without its partner counts only at the very start or end of the sentence. Marks inside
+// `skip` (addresses, code, identifiers: text/verbatim.h) are not marks. A "*" between spaces
+// ("2 * 3") or before a space ("* item") is none either: the model copies those.
+std::vector<EmphasisMark> find_emphasis(std::string_view sentence, const std::vector<std::pair<size_t, size_t>>& skip);
+
+// `text` with each mark's bytes replaced by U+0001 (deleted by the normalizer): what the model reads.
+std::string blank_marks(std::string_view text, const std::vector<EmphasisMark>& marks);
+
+// Where each mark goes in the translation, as (target byte, mark text), in order of position (at one
+// position, closing marks first): an opening mark before the first target word aligned with the
+// words it marks, a closing one after the last. A target word counts as aligned with a source word
+// by `alignment`'s hard link, or, where no target word links to the marked words, the one that
+// gives them the most attention; with no attention at all, opening marks go at the start and
+// closing ones at the end. Marks that would go before byte `fixed` (a forced prefix) are left out.
+std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view source, const std::vector<EmphasisMark>& marks,
+                                                           const WordAlignment& alignment, size_t target_size,
+                                                           size_t fixed = 0);
+
+}  // namespace nmt
