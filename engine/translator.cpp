@@ -462,9 +462,11 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
   // (or an unknown piece the model wrote itself: "Ky" <unk> "to" for "Kyoto", never shown as " ⁇ ")
   const bool wrote_unknown = std::find(words_ids.begin(), words_ids.end(), tokenizer.unk_id()) != words_ids.end();
+  // (spaced as the source without its emphasis marks: "**nmt_nfkc**" is a word of its own)
   if (!u.copied && (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty() || wrote_unknown))
-    pass_through_unknown(u.copy_source.empty() ? s.source : u.copy_source, u.tokens, tokenizer.unk_id(), words_ids,
-                         h.attention, s.target, spans, prefix ? prefix->text.size() : 0, u.dropped, u.rewrites);
+    pass_through_unknown(blank_marks(u.copy_source.empty() ? s.source : u.copy_source, u.emphasis, ' '), u.tokens,
+                         tokenizer.unk_id(), words_ids, h.attention, s.target, spans, prefix ? prefix->text.size() : 0,
+                         u.dropped, u.rewrites);
   if (numbers) {
     const size_t fixed = prefix ? prefix->text.size() : 0;
     const ByteSpans source_numbers = find_numbers(s.source, numbers->from, false, verbatim_spans(s.source));
@@ -512,7 +514,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     const WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
                                             attended ? h.attention.data() : nullptr, int(target_spans.size()),
                                             int(source_spans.size()));
-    const auto placed = place_emphasis(s.source, u.emphasis, words, s.target.size(), prefix ? prefix->text.size() : 0);
+    const auto placed = place_emphasis(s.source, u.emphasis, words, s.target, prefix ? prefix->text.size() : 0);
     for (auto p = placed.rbegin(); p != placed.rend(); ++p) insert_at(s.target, spans, p->first, p->second);
   }
   if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);

@@ -21,15 +21,8 @@ char32_t before(std::string_view text, size_t at) {
 
 char32_t after(std::string_view text, size_t at) { return at < text.size() ? decode_at(text, at).cp : 0; }
 
-bool opening_punctuation(char32_t c) {
-  return c == '(' || c == '[' || c == '{' || c == '"' || c == '\'' || c == U'„' || c == U'“' || c == U'‘' ||
-         c == U'‚' || c == U'«' || c == U'»' || c == '/' || c == '-' || c == U'–' || c == U'—';
-}
-
-bool closing_punctuation(char32_t c) {
-  return (c < 0x80 && c > 0 && std::strchr(".,;:!?)]}\"'/-", char(c))) || c == U'“' || c == U'”' || c == U'‘' ||
-         c == U'’' || c == U'«' || c == U'»' || c == U'…' || c == U'–' || c == U'—';
-}
+// A letter or digit touching a mark makes it part of a word ("2*3", "snake_case").
+bool word_char(char32_t c) { return is_letter(c) || is_digit(c); }
 
 struct Run {
   size_t begin, end;
@@ -57,8 +50,9 @@ std::vector<EmphasisMark> find_emphasis(std::string_view sentence, const std::ve
     const bool length_ok = c == '~' ? n == 2 : n <= 3;
     if (!skipped && length_ok) {
       const char32_t b = before(sentence, i), a = after(sentence, end);
-      const bool can_open = (i == 0 || is_whitespace(b) || opening_punctuation(b)) && a != 0 && !is_whitespace(a);
-      const bool can_close = i > 0 && !is_whitespace(b) && (a == 0 || is_whitespace(a) || closing_punctuation(a));
+      // (as CommonMark's flanking runs, without emphasis inside a word)
+      const bool can_open = !word_char(b) && a != 0 && !is_whitespace(a);
+      const bool can_close = i > 0 && !is_whitespace(b) && !word_char(a);
       if (can_open || can_close) runs.push_back({i, end, c, can_open, can_close});
     }
     i = end;
@@ -119,15 +113,15 @@ std::vector<EmphasisMark> find_emphasis(std::string_view sentence, const std::ve
   return marks;
 }
 
-std::string blank_marks(std::string_view text, const std::vector<EmphasisMark>& marks) {
+std::string blank_marks(std::string_view text, const std::vector<EmphasisMark>& marks, char fill) {
   std::string out(text);
   for (const EmphasisMark& m : marks)
-    for (size_t k = m.begin; k < m.end && k < out.size(); ++k) out[k] = '\x01';
+    for (size_t k = m.begin; k < m.end && k < out.size(); ++k) out[k] = fill;
   return out;
 }
 
 std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view source, const std::vector<EmphasisMark>& marks,
-                                                           const WordAlignment& alignment, size_t target_size,
+                                                           const WordAlignment& alignment, std::string_view target,
                                                            size_t fixed) {
   struct Placed {
     size_t at;
@@ -136,6 +130,7 @@ std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view sour
     std::string text;
   };
   std::vector<Placed> placed;
+  const size_t target_size = target.size();
   const size_t ns = alignment.source_words.size(), nt = alignment.target_words.size();
   // per source word, the first and last target word linked to it (nt: none)
   std::vector<size_t> first_link(ns, nt), last_link(ns, 0);
@@ -157,7 +152,28 @@ std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view sour
     size_t s1 = s0;
     while (s1 < ns && words[s1].end <= m.marks_end) ++s1;
     size_t first = nt, last = 0;
-    for (size_t s = s0; s < s1; ++s)
+    // the marked text as the translation has it, once, as a whole word (a name, a number, code
+    // copied over): that, rather than the attention, which may stray to a neighbour ("*Sie max_value*")
+    bool all_copied = false;
+    if (s1 > s0) {
+      const std::string_view text = source.substr(words[s0].begin, words[s1 - 1].end - words[s0].begin);
+      const auto bounded = [&](size_t at) {  // no letter, digit or "_" joins it to a neighbour
+        const char32_t b = before(target, at), a = after(target, at + text.size());
+        return !word_char(b) && b != '_' && !word_char(a) && a != '_';
+      };
+      size_t found = std::string_view::npos, times = 0;
+      for (size_t at = target.find(text); at != std::string_view::npos && times < 2; at = target.find(text, at + 1))
+        if (bounded(at)) found = at, ++times;
+      if (times == 1 && word_char(decode_at(text, 0).cp)) {
+        for (size_t t = 0; t < nt; ++t) {
+          if (alignment.target_words[t].begin == found) first = t;
+          if (alignment.target_words[t].end == found + text.size()) last = t;
+        }
+        all_copied = first < nt && last >= first;
+      }
+      if (!all_copied) first = nt, last = 0;
+    }
+    for (size_t s = s0; s < s1 && !all_copied; ++s)
       if (first_link[s] < nt) {
         first = std::min(first, first_link[s]);
         last = std::max(last, last_link[s]);
@@ -173,6 +189,16 @@ std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view sour
         const float w = running[t * (ns + 1) + s1] - running[t * (ns + 1) + s0];
         if (w > best) best = w, first = last = t;
       }
+    }
+    if (first < nt && s1 > s0) {  // punctuation the marks hold, where the translation has it beside them ("*42%*")
+      const auto text_of = [](std::string_view text, const Span& w) { return text.substr(w.begin, w.end - w.begin); };
+      const auto& tw = alignment.target_words;
+      if (last + 1 < nt && !word_char(decode_at(text_of(source, words[s1 - 1]), 0).cp) &&
+          text_of(target, tw[last + 1]) == text_of(source, words[s1 - 1]) && tw[last + 1].begin == tw[last].end)
+        ++last;
+      if (first > 0 && !word_char(decode_at(text_of(source, words[s0]), 0).cp) &&
+          text_of(target, tw[first - 1]) == text_of(source, words[s0]) && tw[first - 1].end == tw[first].begin)
+        --first;
     }
     size_t at;
     if (first == nt)  // no attention: at the ends

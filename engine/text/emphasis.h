@@ -31,26 +31,29 @@ struct EmphasisMark {
   bool opens = false;
 };
 
-// The emphasis marks of `sentence`, in order: runs of 1-3 "*" or "_", or "~~", that open (at the
-// start or after a space or an opening bracket or quote, before a non-space) and close (after a
-// non-space, before the end, a space or punctuation) a pair of the same run on the same line, with
-// text between them; "_" only where no letter or digit touches it from outside (not "snake_case").
+// The emphasis marks of `sentence`, in order: runs of 1-3 "*" or "_", or "~~", that open (after no
+// letter or digit, before a non-space) and close (after a non-space, before no letter or digit) a
+// pair of the same run on the same line, with text between them: "(*see below*)",
+// "**RESOLVE**(x)", "_**must**_"; not inside a word ("2*3", "snake_case").
 // A mark without its partner counts only at the very start or end of the sentence. Marks inside
 // `skip` (addresses, code, identifiers: text/verbatim.h) are not marks. A "*" between spaces
 // ("2 * 3") or before a space ("* item") is none either: the model copies those.
 std::vector<EmphasisMark> find_emphasis(std::string_view sentence, const std::vector<std::pair<size_t, size_t>>& skip);
 
-// `text` with each mark's bytes replaced by U+0001 (deleted by the normalizer): what the model reads.
-std::string blank_marks(std::string_view text, const std::vector<EmphasisMark>& marks);
+// `text` with each mark's bytes replaced by `fill`: U+0001, which the normalizer deletes, for what
+// the model reads; spaces for what the copy of an address or a name beside a mark is spaced by
+// ("**nmt_nfkc**" must not glue the name to the word before it).
+std::string blank_marks(std::string_view text, const std::vector<EmphasisMark>& marks, char fill = '\x01');
 
 // Where each mark goes in the translation, as (target byte, mark text), in order of position (at one
 // position, closing marks first): an opening mark before the first target word aligned with the
-// words it marks, a closing one after the last. A target word counts as aligned with a source word
-// by `alignment`'s hard link, or, where no target word links to the marked words, the one that
-// gives them the most attention; with no attention at all, opening marks go at the start and
+// words it marks, a closing one after the last. Where the translation has each marked word as it is
+// written, once (a name, a number, code copied over), those are the words; else a target word counts
+// as aligned with a source word by `alignment`'s hard link, or, where no target word links to the
+// marked words, the one that gives them the most attention; with no attention at all, opening marks go at the start and
 // closing ones at the end. Marks that would go before byte `fixed` (a forced prefix) are left out.
 std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view source, const std::vector<EmphasisMark>& marks,
-                                                           const WordAlignment& alignment, size_t target_size,
+                                                           const WordAlignment& alignment, std::string_view target,
                                                            size_t fixed = 0);
 
 }  // namespace nmt

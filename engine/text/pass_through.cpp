@@ -18,6 +18,10 @@ struct UnknownRun {
   long prev = -1, next = -1;   // the tokens before and after the run (-1: none)
 };
 
+// Word ends by ASCII whitespace: a byte test that never lands inside a multi-byte character (the
+// target is the model's own decoding, whose spaces are ASCII).
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
 std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vector<Token>& toks, int unk_id) {
   std::vector<UnknownRun> runs;
   for (size_t i = 0; i < toks.size(); ++i) {
@@ -39,6 +43,9 @@ std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vecto
       if (!is_whitespace(cp)) break;
       r.begin += length;
     }
+    // and characters the normalizer deleted after it: an emphasis mark, read as spaces here
+    // ("**nmt_nfkc**", text/emphasis.h)
+    while (r.end > r.begin && is_ascii_space(source[r.end - 1])) --r.end;
   }
   runs.erase(std::remove_if(runs.begin(), runs.end(), [](const UnknownRun& r) { return r.begin >= r.end; }), runs.end());
   for (UnknownRun& r : runs) {
@@ -97,9 +104,6 @@ void replace_span(std::string& target, std::vector<std::pair<size_t, size_t>>& s
   for (size_t i = k + 1; i < spans.size(); ++i) spans[i] = {size_t(long(spans[i].first) + delta), size_t(long(spans[i].second) + delta)};
 }
 
-// Word ends by ASCII whitespace: a byte test that never lands inside a multi-byte character (the
-// target is the model's own decoding, whose spaces are ASCII).
-bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 size_t word_end(const std::string& target, size_t pos) {
   while (pos < target.size() && !is_ascii_space(target[pos])) ++pos;

@@ -189,12 +189,12 @@ void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, s
 
 // --- Identifiers: names from code, file names, paths --------------------------------------------
 // A run of characters that can make up an identifier: ASCII letters and digits, non-ASCII letters
-// (German file names), and _ $ # . / \ : ~ * -. Split at hyphens below, so a compound around a
+// (German file names), and _ $ # . / \ : ~ -. Split at hyphens below, so a compound around a
 // name stays the model's ("VimRC-Dateien").
 bool identifier_char(std::string_view text, size_t at, size_t& length) {
   const Decoded d = decode_at(text, at);
   length = d.length;
-  if (d.cp < 0x80) return ascii_alnum(char(d.cp)) || std::strchr("_$#./\\:~*-", char(d.cp));
+  if (d.cp < 0x80) return ascii_alnum(char(d.cp)) || std::strchr("_$#./\\:~-", char(d.cp));
   return is_letter(d.cp) || is_mark(d.cp);
 }
 
@@ -272,7 +272,7 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
     const size_t begin = i;
     while (i < text.size() && identifier_char(text, i, length)) i += length;
     size_t end = i;
-    while (end > begin && std::strchr(".,:;-*", text[end - 1])) --end;  // the sentence's punctuation
+    while (end > begin && std::strchr(".,:;-", text[end - 1])) --end;  // the sentence's punctuation
     const std::string_view run = text.substr(begin, end - begin);
     if (run.empty()) continue;
     // `taken` is sorted and its spans do not overlap: only the last one starting before `end` can
@@ -287,9 +287,21 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
     for (size_t p = begin; p < end;) {
       size_t q = p;
       while (q < end && text[q] != '-') ++q;
-      size_t b = p;
-      while (b < q && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
-      if (q > b && reads_as_code(text.substr(b, q - b))) {
+      size_t b = p, e = q;
+      while (b < e && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
+      // Markdown's italics around a name ("_packageURL_") are the emphasis' (text/emphasis.h), not
+      // the name's; "__init__" stays a name
+      size_t lead = 0, trail = 0;
+      while (lead < 3 && b + lead < e && text[b + lead] == '_') ++lead;
+      while (trail < 3 && e - trail > b + lead && text[e - trail - 1] == '_') ++trail;
+      const auto python_name = [&] {  // "__init__", "__main__"
+        if (lead != 2 || e - b <= 4 || !ascii_lower(text[b + 2])) return false;
+        for (size_t k = b + 2; k < e - 2; ++k)
+          if (!(ascii_lower(text[k]) || std::isdigit(static_cast<unsigned char>(text[k])) || text[k] == '_')) return false;
+        return true;
+      };
+      if (lead > 0 && lead == trail && e - b > 2 * lead && !python_name()) b += lead, e -= trail;
+      if (e > b && reads_as_code(text.substr(b, e - b))) {
         // a file name's parts before it in lower case go with it ("package-lock.json"), a German
         // compound's after it do not ("diff.gz-Datei")
         while (b > begin && text[b - 1] == '-' && b >= begin + 2) {
@@ -299,7 +311,7 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
           b = a;
         }
         if (out.size() > first && out.back().second + 1 == b) b = out.back().first, out.pop_back();  // "a_b-c_d": one
-        out.emplace_back(b, q);
+        out.emplace_back(b, e);
       }
       p = q + 1;
     }

@@ -35,7 +35,7 @@ std::string placed(const std::string& source, const std::string& target, const s
     if (links[t] >= 0) a.links.emplace_back(int(t), links[t]);
   std::string out = target;
   const auto marks = find_emphasis(source, verbatim_spans(source));
-  const auto where = place_emphasis(source, marks, a, target.size(), fixed);
+  const auto where = place_emphasis(source, marks, a, target, fixed);
   for (auto p = where.rbegin(); p != where.rend(); ++p) out.insert(p->first, p->second);
   return out;
 }
@@ -51,6 +51,9 @@ TEST_CASE("find_emphasis: pairs of *, **, ***, _, __ and ~~ around text") {
         V{"__|Tip:", "__|Tip:", "~~|old", "~~|old", "***|both", "***|both"});
   CHECK(marks_of("(*see below*)") == V{"*|see below", "*|see below"});
   CHECK(marks_of("„*Nein*“, sagte er.") == V{"*|Nein", "*|Nein"});
+  CHECK(marks_of("the result of **RESOLVE**(x)") == V{"**|RESOLVE", "**|RESOLVE"});  // before a bracket
+  CHECK(marks_of("they _**must be**_ kept") == V{"_|**must be**", "**|must be", "**|must be", "_|**must be**"});
+  CHECK(marks_of("between **nmt_nfkc** and") == V{"**|nmt_nfkc", "**|nmt_nfkc"});  // bold code: the code is copied
   // nested: each pair with its own
   CHECK(marks_of("**a *b* c**") == V{"**|a *b* c", "*|b", "*|b", "**|a *b* c"});
 }
@@ -89,6 +92,14 @@ TEST_CASE("place_emphasis: next to the target words aligned with the marked ones
   // marked words that became one target word, and punctuation inside the marks
   CHECK(placed("Read the **terms and conditions:** now", "Lies die Bedingungen: jetzt", {0, 1, 6, 7, 10}) ==
         "Lies die **Bedingungen:** jetzt");
+  // a word copied over is found as written, wherever the attention strays
+  CHECK(placed("Use *max_value* here.", "Verwenden Sie max_value hier.", {0, 2, 4, 4, 4, 6, 7}) ==
+        "Verwenden Sie *max_value* hier.");
+  // ... as a whole word only: "nfkc" inside the copied "nmt_nfkc" is not the second one's
+  CHECK(placed("between **nmt_nfkc** and **nfkc**", "zwischen nmt_nfkc und Nfkc", {0, 3, 3, 5, 8, 11}) ==
+        "zwischen **nmt_nfkc** und **Nfkc**");
+  // punctuation inside the marks, beside the words in the translation
+  CHECK(placed("A *42%* rise", "Ein Anstieg von 42%", {0, 4, 4, 2, 3}) == "Ein Anstieg von *42%*");
   // two pairs side by side
   CHECK(placed("*a* *b*", "A B", {1, 4}) == "*A* *B*");
   // no target word linked: the words that the most attention... none here: the ends
@@ -134,7 +145,7 @@ TEST_CASE("emphasis on hostile 100,000-character inputs: linear, every mark plac
     WordAlignment a;
     a.source_words = find_words(text);
     a.target_words = find_words("x y");
-    const auto where = place_emphasis(text, marks, a, 3);
+    const auto where = place_emphasis(text, marks, a, "x y");
     CHECK(where.size() == marks.size());
     CHECK(blank_marks(text, marks).size() == text.size());
   }

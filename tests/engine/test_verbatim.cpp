@@ -99,6 +99,8 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   // a German compound keeps its own word: only the name is copied
   CHECK(found("Die diff.gz-Datei und die ftp_proxy-Umgebungsvariable") == V{"diff.gz", "ftp_proxy"});
   CHECK(found("#PRS_ORG#-Konto") == V{"#PRS_ORG#"});
+  // Markdown's italics around a name are not the name's; a Python name keeps its underscores
+  CHECK(found("relative to _parentURL_ and __init__ and _a_b_") == V{"parentURL", "__init__", "a_b"});
   // words, abbreviations, names and numbers are the model's
   CHECK(found("z.B. so, e.g. this, i.e. that, U.S. and Ph.D. students at 3.11 p.m.").empty());
   CHECK(found("Er war verlassen hatte.x").empty());  // a stray letter after a sentence, not a file

@@ -114,7 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string blanked = nmt::blank_marks(clean, marks);
   FUZZ_CHECK(blanked.size() == clean.size() && fuzz::valid_utf8(blanked));
   const std::string target = "Ein Satz.";
-  const auto placed = nmt::place_emphasis(clean, marks, nmt::WordAlignment{}, target.size());
+  const auto placed = nmt::place_emphasis(clean, marks, nmt::WordAlignment{}, target);
   FUZZ_CHECK(placed.size() == marks.size());
   for (size_t k = 0; k < placed.size(); ++k) {
     FUZZ_CHECK(placed[k].first <= target.size() && (k == 0 || placed[k - 1].first <= placed[k].first));

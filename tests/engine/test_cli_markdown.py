@@ -1,0 +1,79 @@
+"""Markdown emphasis with the shipped models and the native CLI (engine/text/emphasis.h): the marked
+words are translated and keep their marks, every mark comes back once.
+
+Found by a QA pass: "This is **very** important." -> "Das ist **very** wichtig." (the marked word
+left in English), "**Note:** This feature is experimental." -> "**Keinte:** ...", "Das ist **sehr**
+wichtig." -> "This is **sehr* important.".
+"""
+import os
+import re
+import subprocess
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+NMT = os.path.join(ROOT, "build", "nmt")
+
+
+def run(direction, text, *options):
+    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), *options],
+                       input=text + "\n", capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return r.stdout.rstrip("\n")
+
+
+def marks(text):
+    return sorted(re.findall(r"\*+|~~|(?<![\w_])_+|_+(?![\w_])", text))
+
+
+@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+class Emphasis(unittest.TestCase):
+    def test_marked_words_are_translated_and_keep_their_marks(self):
+        cases = {"en-de": [("This is **very** important.", "**sehr**"),
+                           ("**Note:** This feature is experimental.", "**Hinweis:**"),
+                           ("The _quick_ fox jumps over the dog.", "_schnelle_"),
+                           ("See the ~~old~~ new version.", "~~alte~~")],
+                 "de-en": [("Das ist **sehr** wichtig.", "**very**"),
+                           ("*Das ist ein Test.* Und das auch.", "*That's a test.*")]}
+        for direction, pairs in cases.items():
+            for beam in ("1", "4"):
+                out = run(direction, "\n".join(s for s, _ in pairs), "--beam", beam).split("\n")
+                for (source, expected), translated in zip(pairs, out):
+                    with self.subTest(direction=direction, beam=beam, source=source):
+                        self.assertIn(expected, translated)
+                        self.assertEqual(marks(translated), marks(source), translated)
+                        self.assertNotIn("\x01", translated)
+
+    def test_marks_come_back_once_on_manual_style_text(self):
+        lines = ["Session keys are secret, and they _**must be stored securely**_.",
+                 "Return the result of **RESOLVE**(_specifier_, _parentURL_).",
+                 "The difference between **nmt_nfkc** and **nfkc** is small.",
+                 "When filing a bug, please include the *complete* traceback and the **exact** version.",
+                 "*This paragraph is in italics. It has two sentences.*"]
+        out = run("en-de", "\n".join(lines)).split("\n")
+        for source, translated in zip(lines, out):
+            with self.subTest(source=source):
+                self.assertEqual(marks(translated), marks(source), translated)
+        self.assertIn(" **nmt_nfkc** ", out[2], "a name in bold stays a word of its own, copied as written")
+        self.assertIn("_parentURL_", out[1])
+
+    def test_what_is_not_emphasis_is_the_models(self):
+        out = run("en-de", "2 * 3 = 6\nCall __init__ and read my_var_name first.").split("\n")
+        self.assertEqual(out[0], "2 * 3 = 6")
+        self.assertIn("__init__", out[1])
+        self.assertIn("my_var_name", out[1])
+
+    def test_alignments_and_a_prefix(self):
+        import json
+        result = json.loads(run("en-de", "Please read the **terms and conditions** carefully.", "--alignments"))
+        sentence = result["sentences"][0]
+        self.assertEqual(marks(result["text"]), ["**", "**"])
+        self.assertLessEqual(max(end for _, end in sentence["target_words"]), len(sentence["target"].encode()))
+        # a forced prefix is kept as given; the closing mark follows the aligned words
+        out = run("en-de", "Please read the **terms and conditions** carefully.", "--prefix", "Bitte lesen Sie die **")
+        self.assertTrue(out.startswith("Bitte lesen Sie die **"), out)
+        self.assertEqual(out.count("**"), 2, out)
+
+
+if __name__ == "__main__":
+    unittest.main()
