@@ -187,6 +187,25 @@ void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, s
   }
 }
 
+// Hashtags and mentions ("#travel", "@anna"): at a word's start, "#" or "@" and a letter, then
+// letters, digits and "_" (a mention also "." inside). The model translated them ("#berlin" ->
+// "#Netz") or capitalized them ("@Anna"). Not "#1" nor "C#" nor an e-mail address (`taken`).
+void find_handles(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,  // sorted
+                  std::vector<std::pair<size_t, size_t>>& out) {
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if ((text[i] != '#' && text[i] != '@') || !at_word_start(text, i) || !ascii_alpha(text[i + 1])) continue;
+    size_t end = i + 1;
+    while (end < text.size() && (ascii_alnum(text[end]) || text[end] == '_' ||
+                                 (text[i] == '@' && text[end] == '.' && end + 1 < text.size() && ascii_alnum(text[end + 1]))))
+      ++end;
+    if (text[i] == '#' && end < text.size() && text[end] == '#') ++end;  // an anonymized name: "#PRS_ORG#"
+    // `taken` is sorted and its spans do not overlap: only the last one starting before `end` can
+    auto after = std::lower_bound(taken.begin(), taken.end(), std::make_pair(end, size_t(0)));
+    if (after == taken.begin() || std::prev(after)->second <= i) out.emplace_back(i, end);
+    i = end;
+  }
+}
+
 // --- Identifiers: names from code, file names, paths --------------------------------------------
 // A run of characters that can make up an identifier: ASCII letters and digits, non-ASCII letters
 // (German file names), and _ $ # . / \ : ~ -. Split at hyphens below, so a compound around a
@@ -337,6 +356,10 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
     }
   find_long_runs(text, spans, runs);
   spans.insert(spans.end(), runs.begin(), runs.end());
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<size_t, size_t>> handles;
+  find_handles(text, spans, handles);
+  spans.insert(spans.end(), handles.begin(), handles.end());
   std::sort(spans.begin(), spans.end());
   std::vector<std::pair<size_t, size_t>> identifiers;
   find_identifiers(text, spans, identifiers);

@@ -9,6 +9,7 @@
 // a formula, or a long line of one letter. The model cut it into hundreds of pieces and lost or
 // repeated some (20,000 random letters came out as 17,933 characters after a minute); it is copied.
 // The longest German compounds in the corpus are under 60 letters.
+// Hashtags and mentions are copied ("#berlin" -> "#Netz", "@anna" -> "@Anna" before).
 // Names from code, file names and paths are copied too ("package.json", "child_process.fork()",
 // "max_connections", "getElementById", "/etc/apt/sources.list"): the model translated their
 // parts ("Paket.json", "Kind_process.fork()", "Prozess.dlopen()"); in the Node.js, Rust and
@@ -34,7 +35,8 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // address, nor is a closing bracket the address did not open. Then code between backticks, with
 // its backticks (an address inside it is part of it). Then every other run of more than kLongRun
 // characters up to whitespace that none of those overlaps, trimmed the same way and without an
-// opening bracket or quote before it. Then the identifiers no span holds: snake_case, dotted names
+// opening bracket or quote before it. Then hashtags and mentions ("#travel", "@anna": "#" or "@" and
+// a letter at a word's start). Then the identifiers no span holds: snake_case, dotted names
 // ("package.json", not "z.B."), lowerCamelCase ("getElementById", not "iPhone"), names with "::",
 // "$VARIABLES" and paths, each without the punctuation after it, cut at hyphens ("VimRC" of
 // "VimRC-Dateien") unless it is a path (verbatim.cpp, `reads_as_code`).

@@ -100,7 +100,7 @@ class Addresses(unittest.TestCase):
     def test_names_from_code_file_names_and_paths_are_copied(self):
         """Found on software manuals: "package.json" -> "Paket.json", "child_process.fork()" ->
         "Kind_process.fork()", "report.docx" -> "Bericht.docx", "document.getElementById()" -> "des
-        Dokuments.getElementById()". Each comes back once, as written; so do versions ("Python 3.11"
+        Dokuments.getElementById()"; hashtags and mentions too ("#berlin" -> "#Netz", "@anna" -> "@Anna"). Each comes back once, as written; so do versions ("Python 3.11"
         was "Python 3,11": a version is no decimal)."""
         cases = {"en-de": [("Open report.docx and copy it to the shared folder.", ["report.docx"]),
                            ("Call document.getElementById() to find the element.", ["document.getElementById"]),
@@ -109,7 +109,9 @@ class Addresses(unittest.TestCase):
                            ("Set max_connections and NODE_ENV before you start the server.", ["max_connections", "NODE_ENV"]),
                            ("The value of maxRetries is read from /etc/myapp/config.yaml at start-up.",
                             ["maxRetries", "/etc/myapp/config.yaml"]),
-                           ("Install Python 3.11 and read Section 4.2 first.", ["Python 3.11", "4.2"])],
+                           ("Install Python 3.11 and read Section 4.2 first.", ["Python 3.11", "4.2"]),
+                           ("Check out our new blog post #travel #berlin", ["#travel", "#berlin"]),
+                           ("@anna can you send me the photos from yesterday?", ["@anna"])],
                  "de-en": [("Öffnen Sie die Datei einstellungen.ini und ändern Sie den Wert von max_retries.",
                             ["einstellungen.ini", "max_retries"]),
                            ("Die Funktion parseConfig liest die Datei ~/.config/app/settings.json.",

@@ -40,9 +40,9 @@ TEST_CASE("verbatim_spans: web and e-mail addresses, without the punctuation aro
   // not addresses
   CHECK(found("The house is small.").empty());
   CHECK(found("Meet me @ 5 or at home@night.").empty());  // "night" has no top-level domain
-  CHECK(found("a@b.c and x@y.123 and @example and www. and http://").empty());
+  CHECK(found("a@b.c and x@y.123 and x @ example and www. and http://").empty());
   // not addresses, but a domain's name is copied as a name (below)
-  CHECK(found("swww.example.com and @example.com") == V{"swww.example.com", "example.com"});
+  CHECK(found("swww.example.com and @example.com") == V{"swww.example.com", "@example.com"});  // (a mention)
   CHECK(found("").empty());
 }
 
@@ -82,6 +82,16 @@ TEST_CASE("verbatim_spans: code between backticks, with its backticks") {
   CHECK(found("``").empty());
   CHECK(found("`one\ntwo`").empty());  // not across lines
   CHECK(found("x`y`z").empty());
+}
+
+TEST_CASE("verbatim_spans: hashtags and mentions") {
+  using V = std::vector<std::string>;
+  CHECK(found("Check out #travel and #Berlin_2024, @anna and @max.mustermann!") ==
+        V{"#travel", "#Berlin_2024", "@anna", "@max.mustermann"});
+  CHECK(found("(#MeToo) „@Bahn“") == V{"#MeToo", "@Bahn"});
+  // not handles: a number, inside a word, an e-mail address, a lone sign
+  CHECK(found("Platz #1, C# and F#, x#y, # and @ 5") .empty());
+  CHECK(found("Mail anna@example.org") == V{"anna@example.org"});
 }
 
 TEST_CASE("verbatim_spans: names from code, file names and paths") {
@@ -174,6 +184,7 @@ TEST_CASE("addresses and casing on hostile 100,000-character inputs: linear, len
       [] { std::string s; while (s.size() < 100000) s += "aa-"; return s + "b.js"; }(),
       [] { std::string s; while (s.size() < 100000) s += "ab.cd-"; return s; }(),
       [] { std::string s; while (s.size() < 100000) s += "a_b "; return s; }(),
+      [] { std::string s; while (s.size() < 100000) s += "#a x@y.de @b "; return s; }(),
       "/" + [] { std::string s; while (s.size() < 100000) s += "a-/"; return s; }(),
   };
   for (const std::string& text : inputs) {
