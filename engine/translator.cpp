@@ -21,6 +21,7 @@
 #include "text/dates.h"
 #include "text/emphasis.h"
 #include "text/final_marks.h"
+#include "text/gender_forms.h"
 #include "text/memory.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
@@ -112,12 +113,13 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
 }
 
 // A sentence's tokens, spans in the sentence as given: recased as `how` says (with a `truecaser`),
-// emphasis marks left out, `masked` spans (addresses, numbers) shown as one unknown piece
+// emphasis marks left out, German gender forms read as the feminine ones, `masked` spans (addresses, numbers) shown as one unknown piece
 // each, and an unknown piece reading as the text it stands for (a masked address: not its mask).
 std::vector<Token> sentence_tokens(std::string_view sentence, SentenceCase how, const Truecaser* truecaser,
-                                   const SentencePiece& tokenizer, const ByteSpans& masked) {
+                                   const SentencePiece& tokenizer, const ByteSpans& masked, const std::string& language) {
   const std::string recased = how == SentenceCase::normal || !truecaser ? std::string(sentence) : truecaser->recase(sentence, how);
-  const std::string shown = blank_marks(recased, find_emphasis(sentence, masked));
+  std::string shown = blank_marks(recased, find_emphasis(sentence, masked));
+  if (language == "de") shown = read_gender_forms(shown, masked);
   std::vector<Token> toks = tokenizer.encode(mask_spans(shown, masked));
   for (Token& t : toks)
     if (t.id == tokenizer.unk_id() && t.end <= sentence.size()) t.piece = std::string(sentence.substr(t.begin, t.end - t.begin));
@@ -140,7 +142,7 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
     if (how == SentenceCase::fragment && !one_sentence) how = SentenceCase::normal;  // "(see below)" in a text
     const ByteSpans verbatim = verbatim_spans(sentence);
-    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim);
+    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim, language);
     const std::vector<EmphasisMark> marks = find_emphasis(sentence, verbatim);
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
@@ -363,7 +365,8 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     }
     if (masked.size() == addresses.size()) continue;
     std::sort(masked.begin(), masked.end());
-    const std::vector<Token> toks = sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked);
+    const std::vector<Token> toks =
+        sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked, check.source_language);
     if (toks.empty() || toks.size() > size_t(check.max_tokens)) continue;
     Unit r = make_unit(toks, 0, toks.size(), piece, u.piece, check.eos_id);
     r.source_case = u.source_case;
