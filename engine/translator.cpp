@@ -136,8 +136,12 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
   std::vector<Unit> units;
   const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
   const bool one_sentence = std::count_if(pieces.begin(), pieces.end(), [](const TextPiece& p) { return p.is_sentence; }) == 1;
+  const ByteSpans code_blocks = fenced_code_blocks(text);  // ``` ... ```: copied, not translated
+  size_t block = 0;                                          // (both in order)
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) continue;
+    while (block < code_blocks.size() && code_blocks[block].second <= pieces[p].begin) ++block;
+    const bool in_code = block < code_blocks.size() && code_blocks[block].first <= pieces[p].begin;
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
     if (how == SentenceCase::fragment && !one_sentence) how = SentenceCase::normal;  // "(see below)" in a text
@@ -157,7 +161,7 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
           u.emphasis.push_back(m);
         }
       // (zero-width characters alone: nothing, not a copy)
-      u.copied = !u.tokens.empty() && (has_no_words(sentence) || has_no_known_words(toks, tokenizer.unk_id()));
+      u.copied = !u.tokens.empty() && (in_code || has_no_words(sentence) || has_no_known_words(toks, tokenizer.unk_id()));
       u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
                                [&](std::string_view ch) { return tokenizer.normalizes_to_nothing(ch); });
       units.push_back(std::move(u));

@@ -143,6 +143,37 @@ export function abortError(reason) {
 // `3 * maxChars` (CHUNK_BUDGET_FACTOR), and pieces cut at whitespace or by force are grouped into
 // chunks of at most `maxChars`. Every chunk is trimmed: the whitespace between chunks is copied to
 // the output verbatim; a forced cut has no whitespace, so the translations of its two sides meet.
+// Markdown's fenced code blocks lie between chunks too, copied as they are.
+
+/**
+ * Markdown's fenced code blocks, as [begin, end) ranges of `text`: from a line that starts (after
+ * up to three spaces) with ``` or ~~~ to the next line that starts with the same fence, both lines
+ * included. A fence never closed opens no block (a stray ``` must not leave a text untranslated).
+ * The engine finds them by the same rule (engine/text/verbatim.h, fenced_code_blocks).
+ * @param {string} text
+ * @returns {Array<[number, number]>}
+ */
+export function fencedCodeBlocks(text) {
+  const blocks = [];
+  let fence = '';
+  let openAt = 0;
+  for (let line = 0; line < text.length;) {
+    let end = text.indexOf('\n', line);
+    end = end < 0 ? text.length : end + 1;
+    let k = line;
+    while (k < end && k - line < 3 && text[k] === ' ') k++;
+    const starts = text.slice(k, k + 3);
+    if (!fence && (starts === '```' || starts === '~~~')) {
+      fence = starts;
+      openAt = line;
+    } else if (fence && starts === fence && k + 3 <= end) {
+      blocks.push([openAt, end]);
+      fence = '';
+    }
+    line = end;
+  }
+  return blocks;
+}
 
 /** A chunk is at most this many times `maxChars` long (a whole paragraph, line or sentence up to that size). */
 export const CHUNK_BUDGET_FACTOR = 3;
@@ -243,22 +274,35 @@ function splitRange(text, b, e, level, maxChars, out) {
 export function planChunks(text, maxChars = 1000) {
   maxChars = Math.max(2, Math.floor(maxChars) || 1000);
   const pieces = [];
-  // Level 0 always splits at blank lines so paragraphs are grouped, never cut, when possible.
-  const re = new RegExp(SEPARATORS[0].source, 'g');
-  let start = 0;
-  let m;
-  while ((m = re.exec(text)) !== null) {
-    splitRange(text, start, m.index, 1, maxChars, pieces);
-    start = m.index + m[0].length;
+  // Markdown's fenced code blocks are left out: copied between the chunks as they are, never cut
+  // into halves that no longer read as code (the engine copies a whole block it is given, too).
+  const breaks = []; // piece indices that start after a code block
+  let from = 0;
+  for (const [b, e] of [...fencedCodeBlocks(text), [text.length, text.length]]) {
+    // Level 0 always splits at blank lines so paragraphs are grouped, never cut, when possible.
+    const re = new RegExp(SEPARATORS[0].source, 'g');
+    const part = text.slice(0, b);
+    re.lastIndex = from;
+    let start = from;
+    let m;
+    while ((m = re.exec(part)) !== null) {
+      splitRange(text, start, m.index, 1, maxChars, pieces);
+      start = m.index + m[0].length;
+    }
+    splitRange(text, start, b, 1, maxChars, pieces);
+    breaks.push(pieces.length);  // no chunk reaches across the block
+    from = e;
   }
-  splitRange(text, start, text.length, 1, maxChars, pieces);
 
   const chunks = [];
-  for (const [b, e] of pieces) {
+  let next = 0;
+  pieces.forEach(([b, e], i) => {
     const last = chunks[chunks.length - 1];
-    if (last && e - last[0] <= maxChars) last[1] = e;
+    const across = i === breaks[next];
+    while (next < breaks.length && breaks[next] <= i) next++;
+    if (last && !across && e - last[0] <= maxChars) last[1] = e;
     else chunks.push([b, e]);
-  }
+  });
   return chunks;
 }
 

@@ -2,7 +2,9 @@
 #include "text/emphasis.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <iterator>
 
 #include "text/utf8.h"
 
@@ -190,9 +192,26 @@ std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view sour
         if (w > best) best = w, first = last = t;
       }
     }
+    // an article or preposition the translation needs around the marked words is not theirs
+    // ("Click **Save**" -> "Klicken Sie auf **Speichern**", not "**auf Speichern**")
+    const auto& tw = alignment.target_words;
+    const auto function_word = [](std::string_view w) {
+      static const char* const kWords[] = {"the", "a", "an", "of", "to", "in", "on", "at", "for", "with", "by", "from",
+                                           "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
+                                           "einer", "eines", "auf", "an", "in", "im", "zu", "zum", "zur", "mit", "von",
+                                           "vom", "für", "über", "bei", "nach", "aus", "um"};
+      std::string lower(w);
+      for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+      return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* k) { return lower == k; });
+    };
+    const auto text_of = [](std::string_view text, const Span& w) { return text.substr(w.begin, w.end - w.begin); };
+    if (first < last && !all_copied && s1 > s0) {
+      if (!function_word(text_of(source, words[s0])))
+        while (first < last && function_word(text_of(target, tw[first]))) ++first;
+      if (!function_word(text_of(source, words[s1 - 1])))
+        while (last > first && function_word(text_of(target, tw[last]))) --last;
+    }
     if (first < nt && s1 > s0) {  // punctuation the marks hold, where the translation has it beside them ("*42%*")
-      const auto text_of = [](std::string_view text, const Span& w) { return text.substr(w.begin, w.end - w.begin); };
-      const auto& tw = alignment.target_words;
       if (last + 1 < nt && !word_char(decode_at(text_of(source, words[s1 - 1]), 0).cp) &&
           text_of(target, tw[last + 1]) == text_of(source, words[s1 - 1]) && tw[last + 1].begin == tw[last].end)
         ++last;

@@ -368,6 +368,29 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   return spans;
 }
 
+std::vector<std::pair<size_t, size_t>> fenced_code_blocks(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> blocks;
+  std::string_view fence;  // the open block's fence ("```" or "~~~"); empty outside a block
+  size_t open_at = 0;
+  for (size_t line = 0; line < text.size();) {
+    size_t end = text.find('\n', line);
+    end = end == std::string_view::npos ? text.size() : end + 1;
+    size_t k = line;
+    while (k < end && k - line < 3 && text[k] == ' ') ++k;
+    const std::string_view rest = text.substr(k, end - k);
+    const std::string_view starts = rest.substr(0, 3);
+    if (fence.empty() && (starts == "```" || starts == "~~~")) {
+      fence = starts;
+      open_at = line;
+    } else if (!fence.empty() && starts == fence) {
+      blocks.emplace_back(open_at, end);
+      fence = {};
+    }
+    line = end;
+  }
+  return blocks;
+}
+
 std::string mask_spans(std::string_view text, const std::vector<std::pair<size_t, size_t>>& spans) {
   std::string out(text);
   for (auto [b, e] : spans) {

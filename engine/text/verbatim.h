@@ -42,6 +42,13 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // "VimRC-Dateien") unless it is a path (verbatim.cpp, `reads_as_code`).
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text);
 
+// Markdown's fenced code blocks: from a line that starts with ``` or ~~~ (after up to three spaces)
+// to the next line that starts with the same fence, both lines included, as [begin, end) bytes of
+// `text`. Their sentences are copied as they are ("npm install --save-dev" came out "Npm install
+// --save-dev"). A fence never closed is not a block: a stray ``` must not leave the rest of a text
+// untranslated.
+std::vector<std::pair<size_t, size_t>> fenced_code_blocks(std::string_view text);
+
 // `text` with each span's bytes replaced by private-use characters of the same total length (no
 // vocabulary has them, and SentencePiece merges a run of unknown characters into one unknown piece),
 // so the tokens of the result span the input's bytes. Spans shorter than 2 bytes are left as they are.

@@ -100,6 +100,9 @@ TEST_CASE("place_emphasis: next to the target words aligned with the marked ones
         "zwischen **nmt_nfkc** und **Nfkc**");
   // punctuation inside the marks, beside the words in the translation
   CHECK(placed("A *42%* rise", "Ein Anstieg von 42%", {0, 4, 4, 2, 3}) == "Ein Anstieg von *42%*");
+  // an article or preposition around the marked words is not theirs
+  CHECK(placed("Click **Save**.", "Klicken Sie auf Speichern.", {0, 0, 3, 3, 6}) == "Klicken Sie auf **Speichern**.");
+  CHECK(placed("Read *the rules*.", "Lies die Regeln.", {0, 2, 3, 5}) == "Lies *die Regeln*.");
   // two pairs side by side
   CHECK(placed("*a* *b*", "A B", {1, 4}) == "*A* *B*");
   // no target word linked: the words that the most attention... none here: the ends

@@ -122,6 +122,27 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   CHECK(found("See https://example.com/my_page.html and `a.b_c`.") == V{"https://example.com/my_page.html", "`a.b_c`"});
 }
 
+TEST_CASE("fenced_code_blocks: from a fence line to the same fence, closed blocks only") {
+  const std::string text = "Intro.\n```js\nnpm install\n\nnpm test\n```\nThen.\n   ~~~\nx\n   ~~~\n```\nstray";
+  std::vector<std::string> blocks;
+  for (auto [b, e] : fenced_code_blocks(text)) blocks.push_back(text.substr(b, e - b));
+  CHECK(blocks == std::vector<std::string>{"```js\nnpm install\n\nnpm test\n```\n", "   ~~~\nx\n   ~~~\n"});
+  CHECK(fenced_code_blocks("``` open\nno close").empty());
+  CHECK(fenced_code_blocks("    ```\nindented four: not a fence\n    ```").empty());
+  CHECK(fenced_code_blocks("").empty());
+}
+
+TEST_CASE("translate(): a fenced code block comes back as it is (fixture model)") {
+  auto loaded = Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+  REQUIRE(loaded);
+  const std::string code = "```\nnpm install --save-dev\nThe house is small.\n```";
+  auto r = loaded.value()->translate("The house is small.\n" + code + "\nThe house is small.", TranslateOptions{});
+  REQUIRE(r);
+  CHECK(r->text.find(code) != std::string::npos);
+  for (const SentenceTranslation& s : r->sentences)
+    if (s.source_begin > 20 && s.source_begin < 20 + code.size()) CHECK(s.copied);
+}
+
 TEST_CASE("mask_spans: the same length, one unknown run per address") {
   const std::string text = "Go to www.a.de or b@c.de now.";
   const auto spans = verbatim_spans(text);

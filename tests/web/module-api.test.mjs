@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels } from '../../web/translator.js';
-import { planChunks, ResultBuilder, pickModel } from '../../web/protocol.js';
+import { planChunks, fencedCodeBlocks, ResultBuilder, pickModel } from '../../web/protocol.js';
 import { ROOT, fileUrl } from './_helpers.mjs';
 
 const FAKE_ENGINE = fileUrl(path.join(ROOT, 'tests/web/fake-engine.mjs'));
@@ -51,6 +51,21 @@ test('planChunks covers the text, trimmed, in order, under the size limit when i
   assert.equal(covered, text, 'only whitespace lies between chunks');
   assert.deepEqual(planChunks('   \n\n  '), []);
   assert.deepEqual(planChunks('Hi.'), [[0, 3]]);
+});
+
+test('planChunks leaves Markdown code blocks out of every chunk: copied between them, never cut', () => {
+  const code = '```js\nconst a = 1;\n\n// Save the file\nsave(a);\n```\n';
+  const text = `Install it first.\n\n${code}Then run it.\n  ~~~\nnpm test\n  ~~~\nDone.\n\`\`\`\nA stray fence is text.`;
+  assert.deepEqual(fencedCodeBlocks(text).map(([b, e]) => text.slice(b, e)), [code, '  ~~~\nnpm test\n  ~~~\n']);
+  const chunks = planChunks(text, 1000).map(([b, e]) => text.slice(b, e));
+  assert.deepEqual(chunks, ['Install it first.', 'Then run it.', 'Done.\n```\nA stray fence is text.']);
+  for (const max of [5, 20, 1000]) {
+    for (const [b, e] of planChunks(text, max)) {
+      for (const [cb, ce] of fencedCodeBlocks(text)) assert.ok(e <= cb || b >= ce, `a chunk of size ${max} reaches into code`);
+    }
+  }
+  assert.deepEqual(planChunks(code), []);
+  assert.deepEqual(fencedCodeBlocks('``` not closed\ntext'), []);
 });
 
 test('planChunks bounds every chunk: text without punctuation or spaces is cut at spaces, then between characters', () => {
