@@ -122,6 +122,86 @@ std::string blank_marks(std::string_view text, const std::vector<EmphasisMark>& 
   return out;
 }
 
+namespace {
+
+std::string_view text_of(std::string_view text, const Span& w) { return text.substr(w.begin, w.end - w.begin); }
+
+bool is_function_word(std::string_view w) {  // articles and prepositions, English and German
+  static const char* const kWords[] = {"the", "a", "an", "of", "to", "in", "on", "at", "for", "with", "by", "from",
+                                       "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
+                                       "einer", "eines", "auf", "im", "zu", "zum", "zur", "mit", "von", "vom", "für",
+                                       "über", "bei", "nach", "aus", "um"};
+  std::string lower(w);
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* k) { return lower == k; });
+}
+
+// Target words [first, last] for source words [s0, s1); first == nt when none is found.
+struct Range {
+  size_t first, last;
+};
+
+// The marked text as the translation has it, once, as a whole word (a name, a number, code copied
+// over): its words. The attention may stray to a neighbour ("*Sie max_value*").
+Range copied_words(std::string_view source, std::string_view target, const WordAlignment& a, size_t s0, size_t s1) {
+  const size_t nt = a.target_words.size();
+  const std::string_view text = source.substr(a.source_words[s0].begin, a.source_words[s1 - 1].end - a.source_words[s0].begin);
+  if (!word_char(decode_at(text, 0).cp)) return {nt, 0};
+  const auto bounded = [&](size_t at) {  // no letter, digit or "_" joins it to a neighbour
+    const char32_t b = before(target, at), c = after(target, at + text.size());
+    return !word_char(b) && b != '_' && !word_char(c) && c != '_';
+  };
+  size_t found = std::string_view::npos, times = 0;
+  for (size_t at = target.find(text); at != std::string_view::npos && times < 2; at = target.find(text, at + 1))
+    if (bounded(at)) found = at, ++times;
+  if (times != 1) return {nt, 0};
+  Range r{nt, 0};
+  bool ends = false;
+  for (size_t t = 0; t < nt; ++t) {
+    if (a.target_words[t].begin == found) r.first = t;
+    if (a.target_words[t].end == found + text.size()) r.last = t, ends = true;
+  }
+  return r.first < nt && ends && r.last >= r.first ? r : Range{nt, 0};
+}
+
+// The target words the alignment links to the marked words, from the first to the last.
+Range linked_words(const std::vector<size_t>& first_link, const std::vector<size_t>& last_link, size_t nt, size_t s0,
+                   size_t s1) {
+  Range r{nt, 0};
+  for (size_t s = s0; s < s1; ++s)
+    if (first_link[s] < nt) {
+      r.first = std::min(r.first, first_link[s]);
+      r.last = std::max(r.last, last_link[s]);
+    }
+  return r;
+}
+
+// An article or preposition the translation needs at the edge of the marked words is not theirs,
+// unless the source marked one ("Click **Save**" -> "Klicken Sie auf **Speichern**").
+void drop_function_words(std::string_view source, std::string_view target, const WordAlignment& a, size_t s0, size_t s1,
+                         Range& r) {
+  const auto& tw = a.target_words;
+  if (!is_function_word(text_of(source, a.source_words[s0])))
+    while (r.first < r.last && is_function_word(text_of(target, tw[r.first]))) ++r.first;
+  if (!is_function_word(text_of(source, a.source_words[s1 - 1])))
+    while (r.last > r.first && is_function_word(text_of(target, tw[r.last]))) --r.last;
+}
+
+// Punctuation the marks hold, where the translation has it right beside the words ("*42%*").
+void take_punctuation(std::string_view source, std::string_view target, const WordAlignment& a, size_t s0, size_t s1,
+                      Range& r) {
+  const auto& tw = a.target_words;
+  const std::string_view last_source = text_of(source, a.source_words[s1 - 1]), first_source = text_of(source, a.source_words[s0]);
+  if (r.last + 1 < tw.size() && !word_char(decode_at(last_source, 0).cp) && text_of(target, tw[r.last + 1]) == last_source &&
+      tw[r.last + 1].begin == tw[r.last].end)
+    ++r.last;
+  if (r.first > 0 && !word_char(decode_at(first_source, 0).cp) && text_of(target, tw[r.first - 1]) == first_source &&
+      tw[r.first - 1].end == tw[r.first].begin)
+    --r.first;
+}
+
+}  // namespace
+
 std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view source, const std::vector<EmphasisMark>& marks,
                                                            const WordAlignment& alignment, std::string_view target,
                                                            size_t fixed) {
@@ -132,8 +212,8 @@ std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view sour
     std::string text;
   };
   std::vector<Placed> placed;
-  const size_t target_size = target.size();
-  const size_t ns = alignment.source_words.size(), nt = alignment.target_words.size();
+  const auto& words = alignment.source_words;
+  const size_t ns = words.size(), nt = alignment.target_words.size();
   // per source word, the first and last target word linked to it (nt: none)
   std::vector<size_t> first_link(ns, nt), last_link(ns, 0);
   for (auto [t, s] : alignment.links)
@@ -146,85 +226,40 @@ std::vector<std::pair<size_t, std::string>> place_emphasis(std::string_view sour
   const bool soft = alignment.matrix.size() == nt * ns && ns > 0;
   for (size_t k = 0; k < marks.size(); ++k) {
     const EmphasisMark& m = marks[k];
-    // the source words it marks: those inside [marks_begin, marks_end) (the words are in order; the
-    // marks themselves are words too, with no tokens, so nothing links to them)
-    const auto& words = alignment.source_words;
+    // the source words it marks: those inside [marks_begin, marks_end) (the marks themselves are
+    // words too, with no tokens, so nothing links to them)
     const size_t s0 = size_t(std::lower_bound(words.begin(), words.end(), m.marks_begin,
                                               [](const Span& w, size_t at) { return w.begin < at; }) - words.begin());
     size_t s1 = s0;
     while (s1 < ns && words[s1].end <= m.marks_end) ++s1;
-    size_t first = nt, last = 0;
-    // the marked text as the translation has it, once, as a whole word (a name, a number, code
-    // copied over): that, rather than the attention, which may stray to a neighbour ("*Sie max_value*")
-    bool all_copied = false;
+    Range r{nt, 0};
     if (s1 > s0) {
-      const std::string_view text = source.substr(words[s0].begin, words[s1 - 1].end - words[s0].begin);
-      const auto bounded = [&](size_t at) {  // no letter, digit or "_" joins it to a neighbour
-        const char32_t b = before(target, at), a = after(target, at + text.size());
-        return !word_char(b) && b != '_' && !word_char(a) && a != '_';
-      };
-      size_t found = std::string_view::npos, times = 0;
-      for (size_t at = target.find(text); at != std::string_view::npos && times < 2; at = target.find(text, at + 1))
-        if (bounded(at)) found = at, ++times;
-      if (times == 1 && word_char(decode_at(text, 0).cp)) {
-        for (size_t t = 0; t < nt; ++t) {
-          if (alignment.target_words[t].begin == found) first = t;
-          if (alignment.target_words[t].end == found + text.size()) last = t;
+      r = copied_words(source, target, alignment, s0, s1);
+      if (r.first == nt) {
+        r = linked_words(first_link, last_link, nt, s0, s1);
+        if (r.first == nt && soft) {  // no target word linked: the one that attends to them most
+          if (running.empty()) {
+            running.assign(nt * (ns + 1), 0.0f);
+            for (size_t t = 0; t < nt; ++t)
+              for (size_t s = 0; s < ns; ++s)
+                running[t * (ns + 1) + s + 1] = running[t * (ns + 1) + s] + alignment.matrix[t * ns + s];
+          }
+          float best = 0.0f;
+          for (size_t t = 0; t < nt; ++t) {
+            const float w = running[t * (ns + 1) + s1] - running[t * (ns + 1) + s0];
+            if (w > best) best = w, r = {t, t};
+          }
         }
-        all_copied = first < nt && last >= first;
+        if (r.first < nt) drop_function_words(source, target, alignment, s0, s1, r);
       }
-      if (!all_copied) first = nt, last = 0;
-    }
-    for (size_t s = s0; s < s1 && !all_copied; ++s)
-      if (first_link[s] < nt) {
-        first = std::min(first, first_link[s]);
-        last = std::max(last, last_link[s]);
-      }
-    if (first == nt && soft && s1 > s0) {  // no target word linked: the one that attends to them most
-      if (running.empty()) {
-        running.assign(nt * (ns + 1), 0.0f);
-        for (size_t t = 0; t < nt; ++t)
-          for (size_t s = 0; s < ns; ++s) running[t * (ns + 1) + s + 1] = running[t * (ns + 1) + s] + alignment.matrix[t * ns + s];
-      }
-      float best = 0.0f;
-      for (size_t t = 0; t < nt; ++t) {
-        const float w = running[t * (ns + 1) + s1] - running[t * (ns + 1) + s0];
-        if (w > best) best = w, first = last = t;
-      }
-    }
-    // an article or preposition the translation needs around the marked words is not theirs
-    // ("Click **Save**" -> "Klicken Sie auf **Speichern**", not "**auf Speichern**")
-    const auto& tw = alignment.target_words;
-    const auto function_word = [](std::string_view w) {
-      static const char* const kWords[] = {"the", "a", "an", "of", "to", "in", "on", "at", "for", "with", "by", "from",
-                                           "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
-                                           "einer", "eines", "auf", "an", "in", "im", "zu", "zum", "zur", "mit", "von",
-                                           "vom", "für", "über", "bei", "nach", "aus", "um"};
-      std::string lower(w);
-      for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-      return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* k) { return lower == k; });
-    };
-    const auto text_of = [](std::string_view text, const Span& w) { return text.substr(w.begin, w.end - w.begin); };
-    if (first < last && !all_copied && s1 > s0) {
-      if (!function_word(text_of(source, words[s0])))
-        while (first < last && function_word(text_of(target, tw[first]))) ++first;
-      if (!function_word(text_of(source, words[s1 - 1])))
-        while (last > first && function_word(text_of(target, tw[last]))) --last;
-    }
-    if (first < nt && s1 > s0) {  // punctuation the marks hold, where the translation has it beside them ("*42%*")
-      if (last + 1 < nt && !word_char(decode_at(text_of(source, words[s1 - 1]), 0).cp) &&
-          text_of(target, tw[last + 1]) == text_of(source, words[s1 - 1]) && tw[last + 1].begin == tw[last].end)
-        ++last;
-      if (first > 0 && !word_char(decode_at(text_of(source, words[s0]), 0).cp) &&
-          text_of(target, tw[first - 1]) == text_of(source, words[s0]) && tw[first - 1].end == tw[first].begin)
-        --first;
+      if (r.first < nt) take_punctuation(source, target, alignment, s0, s1, r);
     }
     size_t at;
-    if (first == nt)  // no attention: at the ends
-      at = m.opens ? std::min(fixed, target_size) : target_size;
+    if (r.first == nt)  // no attention: at the ends
+      at = m.opens ? std::min(fixed, target.size()) : target.size();
     else
-      at = m.opens ? alignment.target_words[first].begin : alignment.target_words[last].end;
-    if (at < fixed || at > target_size) continue;
+      at = m.opens ? alignment.target_words[r.first].begin : alignment.target_words[r.last].end;
+    if (at < fixed || at > target.size()) continue;
     placed.push_back({at, m.opens, k, std::string(source.substr(m.begin, m.end - m.begin))});
   }
   // by position; at one position closing marks first, then opening ones, each in source order
