@@ -399,6 +399,30 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
   return out;
 }
 
+std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fixed) {
+  std::vector<TextEdit> edits;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  for (size_t i = 0; i + 2 < target.size(); ++i) {
+    if (!digit(target[i]) || (i > 0 && (digit(target[i - 1]) || letter(target[i - 1])))) continue;
+    size_t e = i;
+    while (e < target.size() && digit(target[e])) ++e;
+    const std::string_view ending = target.substr(e, 2);
+    const bool ordinal = ending == "st" || ending == "nd" || ending == "rd" || ending == "th";
+    if (!ordinal || (e + 2 < target.size() && letter(target[e + 2])) || e - i > 9) {
+      i = e;
+      continue;
+    }
+    const int tens = (target[e - 1] - '0') + (e - i >= 2 ? 10 * (target[e - 2] - '0') : 0);
+    const int last = tens % 10;
+    const char* right = tens % 100 >= 11 && tens % 100 <= 13 ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+    if (ending != right && e >= fixed) edits.push_back({e, 2, right});
+    i = e;
+  }
+  std::reverse(edits.begin(), edits.end());  // last first, as the translator applies them
+  return edits;
+}
+
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed) {
   const std::string written = localize_numbers(source, numbers, from, to);

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "text/text_edit.h"
+
 namespace nmt {
 
 using ByteSpans = std::vector<std::pair<size_t, size_t>>;
@@ -71,6 +73,11 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
 // stay.
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed = 0);
+
+// The edits that give each English ordinal in `target` its right ending: "October 3th" -> "3rd"
+// (the de->en model writes one now and then: "Two days before the 1th May"), "11st" -> "11th",
+// "22th" -> "22nd". Only after the first `fixed` bytes (a forced prefix).
+std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fixed = 0);
 
 // "1,234.56" -> "123456"
 std::string digits_of(std::string_view number);

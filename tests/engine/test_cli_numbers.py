@@ -106,6 +106,16 @@ class Numbers(unittest.TestCase):
             with self.subTest(direction=direction):  # the cases still test the check: the model alone gets some wrong
                 self.assertLess(sum(date in r for (_, date), r in zip(lines, raw)), len(lines), raw)
 
+    def test_english_ordinals_have_their_own_endings(self):
+        """The de->en model wrote "Am 3. Oktober ist Feiertag." -> "On October 3th."."""
+        def right(n):
+            n = int(n)
+            return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        lines = ["Am 3. Oktober ist Feiertag.", "Zwei Tage vor dem 1. Mai wird über die Arbeitszeit diskutiert."]
+        for translated in run("de-en", lines):
+            for n, ending in re.findall(r"\b(\d+)(st|nd|rd|th)\b", translated):
+                self.assertEqual(ending, right(n), translated)
+
     def test_raw_numbers_leaves_the_first_translation(self):
         # the models lose some of these numbers on their own: the option shows the model's own text
         # (the checked one wherever no number was lost, but for the separators of numbers the model

@@ -121,6 +121,19 @@ TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps
   CHECK_FALSE(adds_currency("It weighs a pound.", "Es wiegt ein Pfund."));
 }
 
+TEST_CASE("english_ordinal_endings: each ordinal its own ending") {
+  const auto fixed = [](std::string text, size_t keep = 0) {
+    for (const TextEdit& e : english_ordinal_endings(text, keep)) text.replace(e.at, e.length, e.text);
+    return text;
+  };
+  CHECK(fixed("On October 3th, the 1th of May, the 11st, 12nd, 13rd, 22th, 101th and 111st.") ==
+        "On October 3rd, the 1st of May, the 11th, 12th, 13th, 22nd, 101st and 111th.");
+  CHECK(fixed("the 21st, 2nd, 3rd, 4th, 100th and 1000th stay") == "the 21st, 2nd, 3rd, 4th, 100th and 1000th stay");
+  CHECK(fixed("3than, 1stop, A3rd, x1th, 3 th, 1.5th") == "3than, 1stop, A3rd, x1th, 3 th, 1.5th");  // words, names; "1.5th": 5th
+  CHECK(fixed("the 3th", 7) == "the 3th");  // a forced prefix
+  CHECK(fixed("").empty());
+}
+
 TEST_CASE("localize_numbers: thousands and decimal separators swap between English and German") {
   CHECK(localized("$1,234.56 and 50,000 and 9.5 and 2019", "en", "de") == "$1.234,56 and 50.000 and 9,5 and 2019");
   CHECK(localized("1.234,56 Euro, 50.000 Besucher, 9,5 Prozent", "de", "en") == "1,234.56 Euro, 50,000 Besucher, 9.5 Prozent");
