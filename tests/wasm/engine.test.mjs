@@ -43,6 +43,8 @@ const INPUTS = [
   // copied, not translated: a sentence in a script the vocabulary lacks, code, a long run
   'Привет, как дела? Run `npm test` now. 今天天气很好，我们走吧。',
   `The key is ${'Zm9vYmFy'.repeat(12)} and it works.`,
+  // names from code, Markdown emphasis, a fenced code block (engine/text/verbatim.h, emphasis.h)
+  'Open **package.json** and set *max_connections* for #travel @anna.\n```\nnpm install --save-dev\n```\nDone.',
 ];
 
 test('info() describes the model', () => {
