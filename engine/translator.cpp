@@ -487,6 +487,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     std::vector<TextEdit> clock = evening_hours(s.source, s.target, numbers->from, numbers->to, fixed);
     for (const TextEdit& edit : english_clock_times(s.source, s.target, numbers->from, numbers->to, fixed))
       clock.push_back(edit);  // (one direction or the other: never both)
+    for (const TextEdit& edit : en_dash_ranges(s.source, s.target, fixed))  // "3–5" as the source writes it
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
     if (numbers->to == "en")  // "October 3th" -> "3rd"
       for (const TextEdit& edit : english_ordinal_endings(s.target, fixed)) replace_at(s.target, spans, edit.at, edit.length, edit.text);
     for (const TextEdit& edit : clock) {

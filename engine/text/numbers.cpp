@@ -423,6 +423,29 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
   return edits;
 }
 
+std::vector<TextEdit> en_dash_ranges(std::string_view source, std::string_view target, size_t fixed) {
+  static constexpr std::string_view kEnDash = "\xE2\x80\x93";
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  // the source's ranges "A–B", as "A-B"
+  std::vector<std::string> ranges;
+  for (size_t at = source.find(kEnDash); at != std::string_view::npos; at = source.find(kEnDash, at + 1)) {
+    size_t b = at, e = at + kEnDash.size();
+    while (b > 0 && digit(source[b - 1])) --b;
+    while (e < source.size() && digit(source[e])) ++e;
+    if (b == at || e == at + kEnDash.size()) continue;
+    ranges.push_back(std::string(source.substr(b, at - b)) + "-" + std::string(source.substr(at + kEnDash.size(), e - at - kEnDash.size())));
+  }
+  std::vector<TextEdit> edits;
+  for (const std::string& range : ranges)
+    for (size_t at = target.find(range); at != std::string_view::npos; at = target.find(range, at + 1)) {
+      const bool whole = (at == 0 || !digit(target[at - 1])) && (at + range.size() == target.size() || !digit(target[at + range.size()]));
+      if (whole && at >= fixed) edits.push_back({at + range.find('-'), 1, std::string(kEnDash)});
+    }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });  // last first
+  edits.erase(std::unique(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at == b.at; }), edits.end());
+  return edits;
+}
+
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed) {
   const std::string written = localize_numbers(source, numbers, from, to);

@@ -116,6 +116,12 @@ class Numbers(unittest.TestCase):
             for n, ending in re.findall(r"\b(\d+)(st|nd|rd|th)\b", translated):
                 self.assertEqual(ending, right(n), translated)
 
+    def test_a_range_keeps_its_en_dash(self):
+        """en->de wrote "in 3–5 business days" -> "in 3-5 Werktage"."""
+        out = run("en-de", ["Your package will arrive in 3–5 business days.", "The conference runs from 12–14 June."])
+        self.assertIn("3–5", out[0])
+        self.assertIn("12–14", out[1])
+
     def test_raw_numbers_leaves_the_first_translation(self):
         # the models lose some of these numbers on their own: the option shows the model's own text
         # (the checked one wherever no number was lost, but for the separators of numbers the model

@@ -121,6 +121,20 @@ TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps
   CHECK_FALSE(adds_currency("It weighs a pound.", "Es wiegt ein Pfund."));
 }
 
+TEST_CASE("en_dash_ranges: a range keeps the source's en dash") {
+  const auto fixed = [](const std::string& source, std::string target, size_t keep = 0) {
+    for (const TextEdit& e : en_dash_ranges(source, target, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("in 3–5 business days", "in 3-5 Werktage") == "in 3–5 Werktage");
+  CHECK(fixed("from 12–14 June, pages 3–5 and 3–5", "vom 12-14. Juni, Seiten 3-5 und 3-5") == "vom 12–14. Juni, Seiten 3–5 und 3–5");
+  // a hyphen in the source, other digits, a range inside a longer number, a forced prefix: as they are
+  CHECK(fixed("in 3-5 days", "in 3-5 Tagen") == "in 3-5 Tagen");
+  CHECK(fixed("in 3–5 days", "in 13-50 Tagen, 3-4") == "in 13-50 Tagen, 3-4");
+  CHECK(fixed("in 3–5 days", "in 3-5 Tagen", 5) == "in 3-5 Tagen");
+  CHECK(fixed("Mon–Fri, –5, 5–", "Mo-Fr, -5, 5-") == "Mo-Fr, -5, 5-");
+}
+
 TEST_CASE("english_ordinal_endings: each ordinal its own ending") {
   const auto fixed = [](std::string text, size_t keep = 0) {
     for (const TextEdit& e : english_ordinal_endings(text, keep)) text.replace(e.at, e.length, e.text);
