@@ -70,9 +70,10 @@ inline constexpr OptionSpec keep_case{"keep_case", OptionKind::flag, 0, 0, 1, tr
                                       "translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)"};
 // A sentence whose translation lost or changed one of its numbers or dates is translated again with
 // them copied (text/dates.h), a currency sign the model left out is put back and clock times get the right half of the
-// day (text/numbers.h, text/clock_times.h); this leaves the model's first translation.
+// day (text/numbers.h, text/clock_times.h); versions keep their dot, English ordinals their ending and
+// ranges their en dash (text/numbers.h). This leaves the model's first translation.
 inline constexpr OptionSpec raw_numbers{"raw_numbers", OptionKind::flag, 0, 0, 1, true,
-                                        "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) and its dates with a month's name written the target language's way (3. Oktober 2023, October 3, 2023), putting back a currency sign it left out, and writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English)"};
+                                        "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) and its dates with a month's name written the target language's way (3. Oktober 2023, October 3, 2023), putting back a currency sign it left out, writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English), keeping the dot of version and section numbers (Python 3.11), the English ordinal endings (3rd, not 3th) and the source's en dash in ranges (3–5)"};
 // Whole short sentences that the model file's translation memory holds get its human translation
 // (text/memory.h); this leaves every sentence to the model.
 inline constexpr OptionSpec model_only{"model_only", OptionKind::flag, 0, 0, 1, true,

@@ -311,6 +311,26 @@ std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer,
   return tokenizer.decode(ids);
 }
 
+// A sentence whose translation came out empty (the model wrote only tokens that write nothing:
+// "sehr" alone came out "▁" and eos) is translated again with none of them allowed as its first
+// token: no text is lost to an empty translation.
+void translate_empty_again(const std::vector<Unit>& units, std::vector<Hypothesis>& hyps, const std::vector<int>& silent,
+                           const std::function<std::vector<Hypothesis>(const std::vector<Unit>&)>& translate_again) {
+  std::vector<size_t> redo;
+  std::vector<Unit> again;
+  for (size_t u = 0; u < units.size(); ++u) {
+    if (units[u].tokens.empty() || units[u].copied || !units[u].memory_ids.empty()) continue;
+    if (!std::all_of(hyps[u].tokens.begin(), hyps[u].tokens.end(),
+                     [&](int id) { return std::binary_search(silent.begin(), silent.end(), id); }))
+      continue;
+    redo.push_back(u);
+    again.push_back(units[u]);
+  }
+  if (again.empty()) return;
+  std::vector<Hypothesis> second = translate_again(again);
+  for (size_t k = 0; k < redo.size(); ++k) hyps[redo[k]] = std::move(second[k]);
+}
+
 // Sentences whose translation lost or changed one of their numbers (text/numbers.h) are translated
 // again, with the numbers they lost shown to the model as unknown pieces (like addresses) and copied
 // in, in the target language's separators ("50.000" -> "50,000"). A second translation replaces the
@@ -712,6 +732,18 @@ Result<std::unique_ptr<Translator>> Translator::load(const uint8_t* data, size_t
   return load(std::move(bytes));
 }
 
+// The tokens that write nothing (Impl::silent_tokens), ascending.
+std::vector<int> silent_tokens(const SentencePiece& tokenizer) {
+  std::vector<int> silent;
+  for (int id = 0; id < tokenizer.vocab_size(); ++id) {
+    const std::string& piece = tokenizer.id_to_piece(id);
+    bool blank = !piece.empty() && piece.size() % 3 == 0;
+    for (size_t i = 0; blank && i < piece.size(); i += 3) blank = piece.compare(i, 3, "\xE2\x96\x81") == 0;  // "▁"
+    if (blank || id == tokenizer.eos_id() || id == tokenizer.unk_id()) silent.push_back(id);
+  }
+  return silent;
+}
+
 Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
   if (bytes.size() == 0) return Error{"model file is empty"};
   auto file = ModelFile::parse(bytes.data(), bytes.size());
@@ -736,10 +768,11 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
   if (!target_case) return Error{target_case.error()};
   auto memory = TranslationMemory::from(file.value());
   if (!memory) return Error{memory.error()};
+  std::vector<int> silent = silent_tokens(tokenizer.value());
   return std::unique_ptr<Translator>(new Translator(std::unique_ptr<Impl>(
       new Impl{std::move(bytes), std::move(file.value()), std::move(tokenizer.value()), std::move(model.value()),
                std::move(shortlist.value()), std::move(source_case.value()), std::move(target_case.value()),
-               std::move(memory.value())})));
+               std::move(memory.value()), std::move(silent)})));
 }
 
 Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
@@ -838,6 +871,11 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
   const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
   std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse_model, shortlist, search_opts, options, out);  // encoder, search
+  translate_empty_again(units, hyps, m.silent_tokens, [&](const std::vector<Unit>& again) {  // none comes out empty
+    SearchOptions again_opts = search_opts;
+    again_opts.not_first = m.silent_tokens;
+    return translate_units(again, m.model, reverse_model, shortlist, again_opts, options, out);
+  });
   if (!options.raw_numbers) {  // a sentence that lost a number: again, with it copied (text/numbers.h)
     SearchOptions again_opts = search_opts;
     again_opts.keep_attention = true;  // places the copied numbers

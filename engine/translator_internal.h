@@ -34,6 +34,9 @@ struct Translator::Impl {
   Truecaser source_case, target_case;
   // The model file's translation memory (text/memory.h); empty without one.
   TranslationMemory memory;
+  // The target tokens that write nothing: eos, unk and the pieces that spell only a space ("▁"),
+  // ascending. A translation made of them alone is tried again without them first.
+  std::vector<int> silent_tokens;
 
   // The search options `options` ask for, with this model's alignment layer.
   SearchOptions search_options(const TranslateOptions& options) const;

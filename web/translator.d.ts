@@ -210,7 +210,9 @@ export interface TranslateOptions {
    * currency sign the model left out goes back by its amount ("mehr als 180 $"), and clock times
    * get the right half of the day: an English p.m. hour the model wrote as a morning one in German
    * goes on the 24-hour clock ("um 18 Uhr"), a German hour gets the right a.m. or p.m. in English
-   * ("um 8 Uhr" → "at 8 a.m.", not "8 p.m."; "19:30 Uhr" → "7:30 p.m.").
+   * ("um 8 Uhr" → "at 8 a.m.", not "8 p.m."; "19:30 Uhr" → "7:30 p.m."). Version and section
+   * numbers keep their dot ("Python 3.11", not "Python 3,11"), English ordinals their ending ("am 3.
+   * Oktober" → "on October 3rd", not "3th") and ranges the source's en dash ("3–5 Werktage").
    * `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
    */
   rawNumbers?: boolean;

@@ -175,9 +175,12 @@ class BatchSearch {
   }
 
   // Rows spelling a heal may only take its allowed tokens: the others' logits become -inf (after
-  // normalize(), so the allowed tokens keep their probabilities under the model).
+  // normalize(), so the allowed tokens keep their probabilities under the model). A row's first
+  // token is none of not_first.
   void constrain() {
     for (int r = 0; r < int(alive_.size()); ++r) {
+      if (alive_[r].hyp.tokens.empty())
+        for (int token : o_.not_first) forbid(r, token);
       const std::vector<HealStep>* allowed = healing(r);
       if (!allowed) continue;
       float* row = &logits_[size_t(r) * c_.vocab_size];
@@ -186,6 +189,15 @@ class BatchSearch {
         while (at != allowed->end() && at->id < v) ++at;
         if (at == allowed->end() || at->id != v) row[v] = -INFINITY;
       }
+    }
+  }
+
+  // Token `token` not allowed in row `row` (its logit -inf, in the shortlist's row too).
+  void forbid(int row, int token) {
+    logits_[size_t(row) * c_.vocab_size + token] = -INFINITY;
+    if (const OutputRows* o = o_.output_rows) {
+      const auto at = std::lower_bound(o->ids.begin(), o->ids.end(), token);
+      if (at != o->ids.end() && *at == token) st_.ws.short_logits[size_t(row) * o->ids.size() + size_t(at - o->ids.begin())] = -INFINITY;
     }
   }
 

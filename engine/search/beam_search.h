@@ -66,6 +66,11 @@ struct SearchOptions {
   int sample_top_k = int(option::sample_top_k.fallback);
   int seed = int(option::seed.fallback);
   std::vector<uint64_t> sample_seeds;
+  // Tokens a hypothesis may not start with (ascending). Empty for a first translation (as the
+  // PyTorch reference searches); the translator's second try of a sentence whose translation came
+  // out empty ("sehr" alone: the model wrote a lone "▁" and ended) holds the tokens that write
+  // nothing (eos, unk, "▁").
+  std::vector<int> not_first;
 };
 
 struct Hypothesis {
