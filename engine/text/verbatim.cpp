@@ -265,6 +265,13 @@ bool reads_as_code(std::string_view part) {
     }
     if (c == ':' && part[k + 1] == ':' && ascii_alnum(part[k - 1]) && k + 2 < n && ascii_alpha(part[k + 2])) return true;
   }
+  // a name that ends in a number: 3+ letters, then digits to the end ("Check24", "Windows11",
+  // "Sonnenblume2024"; not "MP3", "G7", "H2O", which the models know)
+  size_t letters = 0, letter_count = 0;
+  for (Decoded d; letters < n && is_letter((d = decode_at(part, letters)).cp); letters += d.length) ++letter_count;
+  if (letter_count >= 3 && letters < n &&
+      std::all_of(part.begin() + long(letters), part.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return true;
   size_t lower = 0;
   while (lower < n && ascii_lower(part[lower])) ++lower;
   if (lower >= 2)

@@ -37,7 +37,8 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // characters up to whitespace that none of those overlaps, trimmed the same way and without an
 // opening bracket or quote before it. Then hashtags and mentions ("#travel", "@anna": "#" or "@" and
 // a letter at a word's start). Then the identifiers no span holds: snake_case, dotted names
-// ("package.json", not "z.B."), lowerCamelCase ("getElementById", not "iPhone"), names with "::",
+// ("package.json", not "z.B."), lowerCamelCase ("getElementById", not "iPhone"), names that end in
+// a number ("Windows11", "Check24", a password "Sunflower2024"; not "MP3", "G7"), names with "::",
 // "$VARIABLES" and paths, each without the punctuation after it, cut at hyphens ("VimRC" of
 // "VimRC-Dateien") unless it is a path (verbatim.cpp, `reads_as_code`).
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text);

@@ -111,11 +111,15 @@ class Addresses(unittest.TestCase):
                             ["maxRetries", "/etc/myapp/config.yaml"]),
                            ("Install Python 3.11 and read Section 4.2 first.", ["Python 3.11", "4.2"]),
                            ("Check out our new blog post #travel #berlin", ["#travel", "#berlin"]),
-                           ("@anna can you send me the photos from yesterday?", ["@anna"])],
+                           ("@anna can you send me the photos from yesterday?", ["@anna"]),
+                           ("The laptop comes with Windows11 and Office2019 installed.", ["Windows11", "Office2019"]),
+                           ("The Wi-Fi password is Sunflower2024.", ["Sunflower2024"])],
                  "de-en": [("Öffnen Sie die Datei einstellungen.ini und ändern Sie den Wert von max_retries.",
                             ["einstellungen.ini", "max_retries"]),
                            ("Die Funktion parseConfig liest die Datei ~/.config/app/settings.json.",
-                            ["parseConfig", "~/.config/app/settings.json"])]}
+                            ["parseConfig", "~/.config/app/settings.json"]),
+                           ("Das WLAN-Passwort lautet Sonnenblume2024.", ["Sonnenblume2024"]),
+                           ("Der Vergleich lief über Check24 und das Konto bei Number26.", ["Check24", "Number26"])]}
         for direction, pairs in cases.items():
             out = run(direction, "\n".join(line for line, _ in pairs)).split("\n")
             for (line, names), translated in zip(pairs, out):

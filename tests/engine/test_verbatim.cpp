@@ -118,6 +118,10 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   CHECK(found("Node.js, Amazon.com and Kiwi.com are names the model knows").empty());
   CHECK(found("Die LehrerInnen, Lehrer_innen und Schüler_in; and/or km/h; 10.5kg; Python 3.11.").empty());
   CHECK(found("apt-get and --save-dev or -rf are left to the model").empty());
+  // a name that ends in a number ("Windows11" came out "Fenstern11", "Check24" "check24")
+  CHECK(found("The password is Sunflower2024, on Windows11 via Check24 and Sonnenblume2024.") ==
+        V{"Sunflower2024", "Windows11", "Check24", "Sonnenblume2024"});
+  CHECK(found("MP3, G7, H2O, A4, 3D, 2nd, COVID-19 and 10km are the model's").empty());
   // an address or code span holds its names
   CHECK(found("See https://example.com/my_page.html and `a.b_c`.") == V{"https://example.com/my_page.html", "`a.b_c`"});
 }
