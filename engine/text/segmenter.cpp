@@ -94,7 +94,8 @@ constexpr std::string_view kGermanAbbreviations[] = {
     "inkl", "zzgl", "sog", "allg", "bspw", "bsp", "jh", "jhd", "mio", "mrd", "tsd", "mind", "o.ä",
     "u.ä", "s.o", "s.u", "u.u", "usf", "v.a", "z.t", "z.zt", "ggü", "gegr", "geb", "gest", "dt",
     "engl", "franz", "lat", "abschn", "bd", "bde", "hrsg", "tel", "anm", "urspr", "ff", "kap",
-    "abb", "tab", "mär", "okt", "dez", "röm", "ev", "kath",
+    "abb", "tab", "mär", "okt", "dez", "röm", "ev", "kath", "min", "std", "sek", "mo", "di", "mi", "do",
+    "sa",  // (not "so": "Das ist so.")
 };
 // Abbreviations that are also ordinary words ("I said no."): only when a number follows.
 constexpr std::string_view kNumberAbbreviations[] = {
@@ -162,6 +163,8 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
     return false;
   }
   if (contains(kNumberAbbreviations, lower) && is_digit(next)) return false;
+  // a street before its number: "Hauptstr. 5"
+  if (german && lower.size() > 3 && lower.compare(lower.size() - 3, 3, "str") == 0 && is_digit(next)) return false;
   return !is_dotted_abbreviation(token);
 }
 

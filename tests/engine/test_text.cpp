@@ -282,6 +282,13 @@ TEST_CASE("segment_text: German rules") {
         Strings{"Hr. Schmidt und Fr. Meier kommen ca. 10 Min. später.", "Das ist gut."});
   CHECK(sentences("Dr. Müller wohnt in der Goethe Str. Nr. 5, d.h. Mitte. Vgl. Seite 3.", "de") ==
         Strings{"Dr. Müller wohnt in der Goethe Str. Nr. 5, d.h. Mitte.", "Vgl. Seite 3."});
+  // units and weekdays before a noun, a street's abbreviation before its number
+  CHECK(sentences("Die Bahn hat 20 Min. Verspätung. Das dauert 3 Std. Fahrt.", "de") ==
+        Strings{"Die Bahn hat 20 Min. Verspätung.", "Das dauert 3 Std. Fahrt."});
+  CHECK(sentences("Geöffnet Di. und Do. ab 9 Uhr. Er wohnt in der Hauptstr. 5 in Berlin.", "de") ==
+        Strings{"Geöffnet Di. und Do. ab 9 Uhr.", "Er wohnt in der Hauptstr. 5 in Berlin."});
+  CHECK(sentences("Das ist so. Er kam. Ich wohne im Haus. 5 Leute wohnen hier.", "de") ==
+        Strings{"Das ist so.", "Er kam.", "Ich wohne im Haus.", "5 Leute wohnen hier."});
   // German quotes: „…“ and »…«.
   CHECK(sentences("\xE2\x80\x9EKomm her!\xE2\x80\x9C, rief er. Dann ging er.", "de") ==
         Strings{"\xE2\x80\x9EKomm her!\xE2\x80\x9C, rief er.", "Dann ging er."});
