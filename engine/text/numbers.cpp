@@ -450,15 +450,21 @@ void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, 
                              std::string_view from, std::string_view to, size_t fixed) {
   const std::string written = localize_numbers(source, numbers, from, to);
   std::vector<std::pair<std::string, std::string_view>> forms;  // digits -> the target's way
-  for (auto [b, e] : numbers)
-    if (written.compare(b, e - b, source.substr(b, e - b)) != 0)
-      forms.emplace_back(digits_of(source.substr(b, e - b)), std::string_view(written).substr(b, e - b));
+  for (auto [b, e] : numbers) {
+    const std::string_view number = source.substr(b, e - b);
+    // the target's way differs, or it is the source's own and has a dot or comma that the model may
+    // turn ("am 12.03." -> "on 12,03"; clock times are clock_times.h's)
+    if (written.compare(b, e - b, number) != 0 || number.find_first_of(".,") != std::string_view::npos)
+      forms.emplace_back(digits_of(number), std::string_view(written).substr(b, e - b));
+  }
   if (forms.empty()) return;
   for (auto [b, e] : find_numbers(target, "", true)) {
     if (b < fixed) continue;
     const std::string_view number = std::string_view(target).substr(b, e - b);
+    const bool clock = number.find(':') != std::string_view::npos;  // "11.00 Uhr" -> "11:00": English's way
     for (const auto& [digits, as_target] : forms)
-      if (number.size() == as_target.size() && number != as_target && digits_of(number) == digits) {
+      if (number.size() == as_target.size() && number != as_target && digits_of(number) == digits &&
+          !(clock && as_target.find(':') == std::string_view::npos)) {
         target.replace(b, e - b, as_target);
         break;
       }

@@ -69,8 +69,9 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
 // The target's numbers with the digits of one of the source's `numbers` whose form says how the
 // target language writes it (localize_numbers changes it), but written otherwise at the same length,
 // rewritten the target's way in place: the model often copies "1,234.56" into a German translation
-// as it is, or mixes the two ("1,234,567" -> "1.234,567"). The first `fixed` bytes (a forced prefix)
-// stay.
+// as it is, or mixes the two ("1,234,567" -> "1.234,567"). So is a number with a dot or comma that
+// the target writes as the source does (a date without its year, a version), where the model
+// turned it ("am 12.03." -> "on 12,03"). The first `fixed` bytes (a forced prefix) stay.
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
                              std::string_view from, std::string_view to, size_t fixed = 0);
 

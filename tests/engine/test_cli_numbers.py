@@ -75,7 +75,9 @@ class Numbers(unittest.TestCase):
                            ("(APA, 5.9.2015) Österreich gewann das Spiel.", "5.9.2015"),
                            ("Kinostart ist der 21.07.2016.", "21.07.2016"),
                            ("Sie wurde am 3.5.1990 in Wien geboren.", "3.5.1990"),
-                           ("Das Treffen ist am 12.03.2025.", "12.03.2025")],
+                           ("Das Treffen ist am 12.03.2025.", "12.03.2025"),
+                           # without its year, after a second translation for the lost "14": was "12,03"
+                           ("Der Termin ist am Mo., 12.03., um 14 Uhr in Raum A1.23.", "12.03")],
                  "en-de": [("The meeting is on 12/03/2025.", "12/03/2025"),
                            ("Meet me at 7:30 pm on 12/03/2025.", "12/03/2025")]}
         for direction, lines in cases.items():

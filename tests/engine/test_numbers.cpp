@@ -215,4 +215,14 @@ TEST_CASE("localize_copied_numbers: a number the model copied as the source writ
   CHECK(rewrite("Rund 100.000 Menschen", "Around 100000 people", "de", "en") == "Around 100000 people");
   CHECK(rewrite("1,5 Mio. und 1,5 Mio.", "1,5 million and 1,5 million", "de", "en", 12) == "1,5 million and 1.5 million");
   CHECK(rewrite("Am 1.10.2020", "On 1.10.2020", "de", "en") == "On 1.10.2020");
+  // a number the target writes as the source does, turned by the model: back as the source writes it
+  CHECK(rewrite("Der Termin ist am 12.03. um 14 Uhr.", "The appointment is on 12,03 at 2 p.m.", "de", "en") ==
+        "The appointment is on 12.03 at 2 p.m.");
+  CHECK(rewrite("Am 15.04.2024 in Raum 1.23", "On 15,04,2024 in room 1,23", "de", "en") == "On 15.04.2024 in room 1.23");
+  CHECK(rewrite("Install Python 3.11 now.", "Installieren Sie Python 3,11 jetzt.", "en", "de") ==
+        "Installieren Sie Python 3.11 jetzt.");
+  // clock times are clock_times.h's; other digits stay
+  CHECK(rewrite("at 10:30 and 3:30 pm", "um 10.30 und 15.30 Uhr", "en", "de") == "um 10.30 und 15.30 Uhr");
+  CHECK(rewrite("am 12.03.", "on 12,04", "de", "en") == "on 12,04");
+  CHECK(rewrite("Kurz nach 11.00 Uhr", "Shortly after 11:00", "de", "en") == "Shortly after 11:00");
 }
