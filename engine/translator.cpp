@@ -502,13 +502,13 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     // a currency sign the model left out goes back next to its amount ("für mehr als 180 $")
     for (const auto& [at, sign] : currency_insertions(s.source, source_numbers, s.target, numbers->to, fixed))
       insert_at(s.target, spans, at, sign);
+    for (const TextEdit& edit : range_dashes(s.source, s.target, fixed))  // "3–5", "2-3" as the source writes it
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
     // clock times with the wrong half of the day: "at 6 p.m." -> "um 6 Uhr" (German writes "um 18
     // Uhr"), "um 9 Uhr" -> "at 9 p.m." (English "at 9 a.m.")
     std::vector<TextEdit> clock = evening_hours(s.source, s.target, numbers->from, numbers->to, fixed);
     for (const TextEdit& edit : english_clock_times(s.source, s.target, numbers->from, numbers->to, fixed))
       clock.push_back(edit);  // (one direction or the other: never both)
-    for (const TextEdit& edit : en_dash_ranges(s.source, s.target, fixed))  // "3–5" as the source writes it
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
     if (numbers->to == "en")  // "October 3th" -> "3rd"
       for (const TextEdit& edit : english_ordinal_endings(s.target, fixed)) replace_at(s.target, spans, edit.at, edit.length, edit.text);
     for (const TextEdit& edit : clock) {

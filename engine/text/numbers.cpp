@@ -423,24 +423,43 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
   return edits;
 }
 
-std::vector<TextEdit> en_dash_ranges(std::string_view source, std::string_view target, size_t fixed) {
+std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed) {
   static constexpr std::string_view kEnDash = "\xE2\x80\x93";
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  // the source's ranges "A–B", as "A-B"
-  std::vector<std::string> ranges;
-  for (size_t at = source.find(kEnDash); at != std::string_view::npos; at = source.find(kEnDash, at + 1)) {
-    size_t b = at, e = at + kEnDash.size();
+  // the source's ranges: "A", "B" and the dash between them
+  struct Range {
+    std::string a, b;
+    std::string_view dash;
+  };
+  std::vector<Range> ranges;
+  for (size_t at = 0; at < source.size(); ++at) {
+    const std::string_view dash = source.compare(at, kEnDash.size(), kEnDash) == 0 ? kEnDash
+                                  : source[at] == '-'                               ? std::string_view("-")
+                                                                                    : std::string_view();
+    if (dash.empty()) continue;
+    size_t b = at, e = at + dash.size();
     while (b > 0 && digit(source[b - 1])) --b;
     while (e < source.size() && digit(source[e])) ++e;
-    if (b == at || e == at + kEnDash.size()) continue;
-    ranges.push_back(std::string(source.substr(b, at - b)) + "-" + std::string(source.substr(at + kEnDash.size(), e - at - kEnDash.size())));
+    if (b == at || e == at + dash.size()) continue;
+    // a hyphen inside a longer run is a code or a date, not a range ("555-0199-12", "2024-03-17")
+    if (dash == "-" && ((b > 0 && (source[b - 1] == '-' || source[b - 1] == '.')) ||
+                        (e < source.size() && source[e] == '-') || e - at - 1 > 3 || at - b > 3))
+      continue;
+    ranges.push_back({std::string(source.substr(b, at - b)), std::string(source.substr(at + dash.size(), e - at - dash.size())), dash});
   }
   std::vector<TextEdit> edits;
-  for (const std::string& range : ranges)
-    for (size_t at = target.find(range); at != std::string_view::npos; at = target.find(range, at + 1)) {
-      const bool whole = (at == 0 || !digit(target[at - 1])) && (at + range.size() == target.size() || !digit(target[at + range.size()]));
-      if (whole && at >= fixed) edits.push_back({at + range.find('-'), 1, std::string(kEnDash)});
-    }
+  for (const Range& r : ranges) {
+    const auto fix = [&](char written) {  // the target's "A<written>B" -> "A<dash>B"
+      const std::string range = r.a + written + r.b;
+      if (written == ':' && source.find(range) != std::string_view::npos) return;  // the source's own "2:3"
+      for (size_t at = target.find(range); at != std::string_view::npos; at = target.find(range, at + 1)) {
+        const bool whole = (at == 0 || !digit(target[at - 1])) && (at + range.size() == target.size() || !digit(target[at + range.size()]));
+        if (whole && at >= fixed) edits.push_back({at + r.a.size(), 1, std::string(r.dash)});
+      }
+    };
+    if (r.dash == kEnDash) fix('-');
+    fix(':');
+  }
   std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });  // last first
   edits.erase(std::unique(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at == b.at; }), edits.end());
   return edits;

@@ -80,10 +80,12 @@ void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, 
 // "22th" -> "22nd". Only after the first `fixed` bytes (a forced prefix).
 std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fixed = 0);
 
-// The edits that write a range of numbers with the en dash where the source has one and the
-// target a hyphen: "in 3–5 business days" -> "in 3-5 Werktage" -> "3–5", "12–14 June" -> "12–14.
-// Juni". Only the same digits on both sides, only after the first `fixed` bytes (a forced prefix).
-std::vector<TextEdit> en_dash_ranges(std::string_view source, std::string_view target, size_t fixed = 0);
+// The edits that write a range of numbers with the source's dash: where the source has "A–B" (en
+// dash) and the target "A-B" ("in 3–5 business days" -> "in 3-5 Werktage" -> "3–5", "12–14 June" ->
+// "12–14. Juni"), or the source "A-B" or "A–B" and the target "A:B", which reads as a score or a
+// ratio ("in 2-3 days" -> "in 2:3 Tagen" -> "2-3"; unless the source writes "A:B" too). Only the
+// same digits on both sides, only after the first `fixed` bytes (a forced prefix).
+std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed = 0);
 
 // "1,234.56" -> "123456"
 std::string digits_of(std::string_view number);

@@ -118,11 +118,17 @@ class Numbers(unittest.TestCase):
             for n, ending in re.findall(r"\b(\d+)(st|nd|rd|th)\b", translated):
                 self.assertEqual(ending, right(n), translated)
 
-    def test_a_range_keeps_its_en_dash(self):
-        """en->de wrote "in 3–5 business days" -> "in 3-5 Werktage"."""
-        out = run("en-de", ["Your package will arrive in 3–5 business days.", "The conference runs from 12–14 June."])
+    def test_a_range_keeps_its_dash(self):
+        """en->de wrote "in 3–5 business days" -> "in 3-5 Werktage", and a range with a hyphen as a
+        score: "will arrive in 2-3 days" -> "in 2:3 Tagen" (flores-dev: "2-3 km" -> "2:3 km")."""
+        out = run("en-de", ["Your package will arrive in 3–5 business days.", "The conference runs from 12–14 June.",
+                            "Your package has been shipped and will arrive in 2-3 days.",
+                            "Inland Antarctica is a desolate plateau covered by 2-3 km of ice."])
         self.assertIn("3–5", out[0])
         self.assertIn("12–14", out[1])
+        for translated in out[2:]:
+            self.assertIn("2-3", translated)
+            self.assertNotIn("2:3", translated)
 
     def test_raw_numbers_leaves_the_first_translation(self):
         # the models lose some of these numbers on their own: the option shows the model's own text

@@ -121,9 +121,9 @@ TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps
   CHECK_FALSE(adds_currency("It weighs a pound.", "Es wiegt ein Pfund."));
 }
 
-TEST_CASE("en_dash_ranges: a range keeps the source's en dash") {
+TEST_CASE("range_dashes: a range keeps the source's dash") {
   const auto fixed = [](const std::string& source, std::string target, size_t keep = 0) {
-    for (const TextEdit& e : en_dash_ranges(source, target, keep)) target.replace(e.at, e.length, e.text);
+    for (const TextEdit& e : range_dashes(source, target, keep)) target.replace(e.at, e.length, e.text);
     return target;
   };
   CHECK(fixed("in 3–5 business days", "in 3-5 Werktage") == "in 3–5 Werktage");
@@ -133,6 +133,14 @@ TEST_CASE("en_dash_ranges: a range keeps the source's en dash") {
   CHECK(fixed("in 3–5 days", "in 13-50 Tagen, 3-4") == "in 13-50 Tagen, 3-4");
   CHECK(fixed("in 3–5 days", "in 3-5 Tagen", 5) == "in 3-5 Tagen");
   CHECK(fixed("Mon–Fri, –5, 5–", "Mo-Fr, -5, 5-") == "Mo-Fr, -5, 5-");
+  // a range the model wrote as a score or ratio
+  CHECK(fixed("will arrive in 2-3 days", "wird in 2:3 Tagen ankommen") == "wird in 2-3 Tagen ankommen");
+  CHECK(fixed("in 3–5 business days", "in 3:5 Werktagen") == "in 3–5 Werktagen");
+  CHECK(fixed("Es dauert 10-15 Minuten.", "It takes 10:15 minutes.") == "It takes 10-15 minutes.");
+  // not where the source has the colon too, nor codes, dates, phone numbers
+  CHECK(fixed("won 2:3 after 2-3 at half time", "gewann 2:3 nach 2:3") == "gewann 2:3 nach 2:3");
+  CHECK(fixed("call 555-0199 on 2024-03-17", "ruf 555:0199 am 2024:03:17 an") == "ruf 555:0199 am 2024:03:17 an");
+  CHECK(fixed("in 2-3 days", "in 12:30 Tagen") == "in 12:30 Tagen");
 }
 
 TEST_CASE("english_ordinal_endings: each ordinal its own ending") {
