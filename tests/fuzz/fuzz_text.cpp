@@ -10,7 +10,10 @@
 // made of "*", "_" or "~", and mark text beside them; blank_marks keeps the length and validity;
 // place_emphasis (no attention: at the ends) puts every mark in the target once, in order. memory_key gives valid UTF-8 and is its own key; find_named_dates' dates are in order and valid,
 // and each, written either way, is found in what was written; a memory table made of
-// the text's lines loads or says why, and finds what it holds.
+// the text's lines loads or says why, and finds what it holds. With a tab (source before it, a
+// translation after): range_dashes' and english_ordinal_endings' edits are last first, apart,
+// inside the translation and after its forced prefix; localize_copied_numbers keeps its length,
+// its prefix and its validity.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,6 +24,7 @@
 #include "text/emphasis.h"
 #include "text/segmenter.h"
 #include "text/memory.h"
+#include "text/numbers.h"
 #include "text/utf8.h"
 #include "text/verbatim.h"
 
@@ -137,6 +141,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(d.day >= 1 && d.day <= 31 && d.month >= 1 && d.month <= 12 && (d.year == 0 || (d.year >= 1000 && d.year <= 2999)));
     date_end = d.end;
     for (const char* to : {"en", "de"}) FUZZ_CHECK(nmt::has_named_date(nmt::write_named_date(d, to), d, to));
+  }
+  // the number edits on a translation (the text after the first tab, the source before it): last
+  // first, apart, inside it and after a forced prefix; numbers rewritten in place at their length
+  const size_t tab = clean.find('\t');
+  if (tab != std::string::npos) {
+    const std::string_view source = std::string_view(clean).substr(0, tab);
+    std::string target = clean.substr(tab + 1);
+    const size_t fixed = target.size() / 3;
+    for (const auto& edits : {nmt::range_dashes(source, target, fixed), nmt::english_ordinal_endings(target, fixed)}) {
+      size_t before = target.size() + 1;
+      for (const nmt::TextEdit& e : edits) {
+        FUZZ_CHECK(e.at >= fixed && e.at + e.length <= target.size() && e.at + e.length <= before);
+        before = e.at;
+      }
+    }
+    const std::string copied = target;
+    for (const char* from : {"en", "de"}) {
+      const char* to = from[0] == 'e' ? "de" : "en";
+      std::string localized = copied;
+      nmt::localize_copied_numbers(source, nmt::find_numbers(source, from, false), localized, from, to, fixed);
+      FUZZ_CHECK(localized.size() == copied.size() && localized.compare(0, fixed, copied, 0, fixed) == 0);
+      FUZZ_CHECK(fuzz::valid_utf8(localized));
+    }
   }
   return 0;
 }
