@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "text/dates.h"
 #include "text/utf8.h"
 
 namespace nmt {
@@ -229,6 +230,27 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
   return content_end;
 }
 
+// The byte length of a list number at the start of a line or cell ("1. ", "12) "), with the spaces
+// after it, when a word, a number or an opening quote follows on the line; else 0. Read with its item, the
+// number became an ordinal or was lost ("2. Am Montag ..." -> "2nd on Monday ...", "8. Seit ..." ->
+// "Since ..."), and "3. Bake for 25 minutes" came out "Für 25 Minuten ... Bake.". Not a German
+// date ("3. Oktober 2023": dates.h reads one there).
+size_t list_marker_at(std::string_view text, size_t i, std::string_view lang) {
+  size_t k = i;
+  while (k < text.size() && k - i < 3 && text[k] >= '0' && text[k] <= '9') ++k;
+  if (k == i || k + 1 >= text.size() || (text[k] != '.' && text[k] != ')') || (text[k + 1] != ' ' && text[k + 1] != '\t'))
+    return 0;
+  size_t after = k + 1;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+  if (after >= text.size()) return 0;
+  const char32_t next = decode_at(text, after).cp;
+  if (!is_letter(next) && !is_opener(next) && !is_digit(next)) return 0;
+  const std::string_view line = text.substr(i, std::min<size_t>(64, text.size() - i));
+  for (const NamedDate& d : find_named_dates(line, lang))
+    if (d.begin == 0) return 0;
+  return after - i;
+}
+
 }  // namespace
 
 // (Not '>': "a > b" is too often a comparison; not dashes, which join clauses.)
@@ -258,9 +280,11 @@ std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang
         gap_end += c.length;
         continue;
       }
-      const size_t mark = same_line ? separator_at(text, gap_end) : 0;  // between two items: kept as written
+      // between two items: kept as written; a list number at a line's start too
+      const size_t mark = same_line ? separator_at(text, gap_end) : list_marker_at(text, gap_end, lang);
       if (mark == 0) break;
       gap_end += mark;
+      if (!same_line) break;  // (one list number a line)
     }
     if (gap_end > pos) pieces.push_back({pos, gap_end, false});
     pos = gap_end;

@@ -24,9 +24,12 @@ struct TextPiece {
 // every newline and tab (lines are never joined; a tab separates the cells of a pasted table, so the
 // tabs stay and each cell is translated on its own); and around a mark that separates the items of
 // a menu or breadcrumb (| ¦ » › • · ∙ ◦ ‣ →) standing alone between spaces on one line after a
-// sentence: "Home » News » Sport" is three sentences, and the gaps " » " keep the marks. No split after common abbreviations (Dr. e.g. z. B. usw.
-// ...), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"), list numbers at the
-// start of a sentence ("1. Introduction"), "No. 5"-style abbreviations before a number; decimals,
+// sentence: "Home » News » Sport" is three sentences, and the gaps " » " keep the marks. A list
+// number at the start of a line or cell ("1. ", "12) ", before a word, a number or a quote; not a
+// German date, "3. Oktober 2023") is in the gap before its item: the item is translated alone and
+// the number copied. No split after common abbreviations (Dr. e.g. z. B. usw.
+// ...), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"), "No. 5"-style
+// abbreviations before a number; decimals,
 // URLs and e-mail addresses never split because no whitespace follows their dots. Whitespace-only
 // text gives only gaps; empty text gives no pieces. Sentences never start or end with whitespace.
 std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang);

@@ -46,11 +46,24 @@ std::vector<std::string> words(std::string_view text) {
 using Strings = std::vector<std::string>;
 
 // A gap: whitespace, and the marks that separate a menu's items (" » ", " | ") standing alone in it.
-bool only_whitespace_and_separators(std::string_view s) {
+// Whitespace, item separators after whitespace, and at the end a list number ("1. ", "12) ") that
+// starts the text or its line, then spaces.
+bool only_whitespace_and_separators(std::string_view s, bool at_text_start) {
   char32_t previous = ' ';
+  bool line_start = at_text_start;  // only whitespace since the text's or the line's start
   for (size_t i = 0; i < s.size();) {
     char32_t cp;
+    const size_t at = i;
     i += decode_utf8(s, i, cp);
+    if (is_newline(cp) || cp == U'\t') line_start = true;
+    if (cp >= '0' && cp <= '9' && line_start) {
+      size_t k = at;
+      while (k < s.size() && s[k] >= '0' && s[k] <= '9') ++k;
+      if (k - at > 3 || k >= s.size() || (s[k] != '.' && s[k] != ')')) return false;
+      for (++k; k < s.size(); ++k)
+        if (s[k] != ' ' && s[k] != '\t') return false;
+      return k > at + 2 || s.size() > k;  // (a space after the mark)
+    }
     if (!is_whitespace(cp) && !(is_item_separator(cp) && is_whitespace(previous))) return false;
     previous = cp;
   }
@@ -85,7 +98,7 @@ std::string segmentation_problem(std::string_view text, std::string_view lang) {
         if (is_newline(cp)) return "newline inside a sentence";  // lines are never joined
       }
     } else {
-      if (!only_whitespace_and_separators(piece)) return "gap with text";
+      if (!only_whitespace_and_separators(piece, p.begin == 0)) return "gap with text";
       if (previous_was_gap) return "two gaps in a row";
     }
     previous_was_gap = !p.is_sentence;
@@ -222,6 +235,22 @@ TEST_CASE("segment_text: the items of a menu or breadcrumb, and the marks betwee
   check_segmentation("a \u00BB b \u00BB \n \u00BB c | ", "en");
 }
 
+TEST_CASE("segment_text: a list number at a line's start is kept apart from its item") {
+  // Read with its item, the number became an ordinal or was lost ("2. Am Montag ..." -> "2nd on
+  // Monday ...", "8. Seit ..." -> "Since ...").
+  CHECK(pieces("Steps:\n1. Mix the flour.\n2) Add the milk.\n12. Bake it.") ==
+        Strings{"S:Steps:", "G:\n1. ", "S:Mix the flour.", "G:\n2) ", "S:Add the milk.", "G:\n12. ", "S:Bake it."});
+  CHECK(pieces("1. Am Montag kam er.", "de") == Strings{"G:1. ", "S:Am Montag kam er."});
+  CHECK(pieces("Name\t3. \"Quote\" here\n4. 800 Meilen") ==
+        Strings{"S:Name", "G:\t3. ", "S:\"Quote\" here", "G:\n4. ", "S:800 Meilen"});
+  // not a German date, a year, a decimal, a number mid-line, nor one with nothing after it
+  CHECK(sentences("3. Oktober 2023 war ein Feiertag.", "de") == Strings{"3. Oktober 2023 war ein Feiertag."});
+  CHECK(pieces("2010. Danach kam 2011.", "de") == Strings{"S:2010. Danach kam 2011."});
+  CHECK(pieces("1.5 litres\nWe have 3. Then 4. Go") == Strings{"S:1.5 litres", "G:\n", "S:We have 3.", "G: ", "S:Then 4.", "G: ", "S:Go"});
+  CHECK(pieces("Item\n7.\n8. ") == Strings{"S:Item", "G:\n", "S:7.", "G:\n", "S:8.", "G: "});
+  check_segmentation("1. a\n2) b\t3. c\n\n 4. d", "en");
+}
+
 TEST_CASE("segment_text: English sentence ends and abbreviations") {
   CHECK(sentences("Mr. Smith went to Washington. He arrived at 3.30 p.m. on Monday.") ==
         Strings{"Mr. Smith went to Washington.", "He arrived at 3.30 p.m. on Monday."});
@@ -247,7 +276,7 @@ TEST_CASE("segment_text: numbers, ellipses, URLs and e-mail addresses") {
         Strings{"Pi is 3.14.", "It is irrational.", "It costs $5.", "The end."});
   CHECK(sentences("I was born in 1990. Then I grew up. 2020 was odd.") ==
         Strings{"I was born in 1990.", "Then I grew up.", "2020 was odd."});
-  CHECK(sentences("1. Introduction") == Strings{"1. Introduction"});
+  CHECK(pieces("1. Introduction") == Strings{"G:1. ", "S:Introduction"});  // (a list number)
   CHECK(sentences("I was thinking... maybe not. Wait\xE2\x80\xA6 What? Hmm... Ok.") ==
         Strings{"I was thinking... maybe not.", "Wait\xE2\x80\xA6", "What?", "Hmm...", "Ok."});
   CHECK(sentences("Mail john.doe@example.com. Visit https://example.com/a.b?c=d. Done.") ==

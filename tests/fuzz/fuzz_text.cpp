@@ -4,7 +4,7 @@
 // idempotent and keeps valid input's UTF-16 length; Utf16Offsets starts at 0, never decreases,
 // steps by 1 or 2 per character and ends at the UTF-16 length; segment_text's pieces are
 // non-empty, in order, cover the text exactly, start and end on character boundaries, gaps are
-// whitespace (and item separators standing alone in it) and sentences neither start nor end with whitespace. verbatim_spans (addresses,
+// whitespace (and item separators standing alone in it, or a list number at a line's start) and sentences neither start nor end with whitespace. verbatim_spans (addresses,
 // code, long runs) are non-empty, in order, apart, on character boundaries, and mask_spans keeps the
 // text's length and validity. find_emphasis' marks are in order, apart, outside the verbatim spans,
 // made of "*", "_" or "~", and mark text beside them; blank_marks keeps the length and validity;
@@ -82,12 +82,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         FUZZ_CHECK(!nmt::is_whitespace(first) && !nmt::is_whitespace(last));
       } else {
         char32_t previous = 0;
+        bool list_number = false;     // "12. " or "3) " at a line's start, then only spaces
+        bool line_start = p.begin == 0;  // only whitespace since the text's or a line's start
         for (size_t i = 0; i < piece.size();) {
           char32_t cp = 0;
           i += nmt::decode_utf8(piece, i, cp);
           const bool separator = nmt::is_item_separator(cp) && p.begin > 0 && i < piece.size() &&
                                  nmt::is_whitespace(previous);  // " » " between two items
-          FUZZ_CHECK(nmt::is_whitespace(cp) || nmt::is_newline(cp) || separator);
+          if (nmt::is_newline(cp) || cp == U'\t') line_start = true;
+          if ((cp >= '0' && cp <= '9') && ((line_start && !list_number) || (list_number && previous >= '0' && previous <= '9'))) {
+            list_number = true;
+          } else if (list_number && (cp == '.' || cp == ')') && previous >= '0' && previous <= '9') {
+            FUZZ_CHECK(i < piece.size() && (piece[i] == ' ' || piece[i] == '\t'));  // a space after it
+          } else {
+            FUZZ_CHECK(nmt::is_whitespace(cp) || nmt::is_newline(cp) || separator);
+            FUZZ_CHECK(!list_number || cp == ' ' || cp == '\t');
+          }
           previous = cp;
         }
       }

@@ -137,8 +137,10 @@ function streamedOutput(input) {
   return (s) => {
     const gap = input.slice(sourceEnd, s.sourceRange[0]);
     const gapLength = s.targetRange[0] - targetEnd;
-    // the engine copies the text between sentences: whitespace, and the marks between a menu's items (" » ")
-    const between = gap.length === gapLength && /^[\s|¦»›•·∙◦‣→]*$/u.test(gap) ? gap : ' '.repeat(Math.max(0, gapLength));
+    // the engine copies the text between sentences: whitespace, the marks between a menu's items
+    // (" » ") and a list number at a line's start ("\n2. ")
+    const copied = /^(?:[\s|¦»›•·∙◦‣→]|\d{1,3}[.)](?=[ \t]))*$/u;
+    const between = gap.length === gapLength && copied.test(gap) ? gap : ' '.repeat(Math.max(0, gapLength));
     if (between) el.target.append(between);
     const sent = document.createElement('span');
     sent.className = 'sent';
