@@ -504,6 +504,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
       insert_at(s.target, spans, at, sign);
     for (const TextEdit& edit : range_dashes(s.source, s.target, fixed))  // "3–5", "2-3" as the source writes it
       replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    for (const TextEdit& edit : approximate_marks(s.source, s.target, fixed))  // "~50 $", not "50 ~ Dollar"
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
     // clock times with the wrong half of the day: "at 6 p.m." -> "um 6 Uhr" (German writes "um 18
     // Uhr"), "um 9 Uhr" -> "at 9 p.m." (English "at 9 a.m.")
     std::vector<TextEdit> clock = evening_hours(s.source, s.target, numbers->from, numbers->to, fixed);

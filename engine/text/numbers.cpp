@@ -423,6 +423,63 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
   return edits;
 }
 
+std::vector<TextEdit> approximate_marks(std::string_view source, std::string_view target, size_t fixed) {
+  static constexpr std::string_view kSigns[] = {"$", "\xE2\x82\xAC", "\xC2\xA3", "\xC2\xA5"};  // $ € £ ¥
+  // the number after a "~" at `at` of `text`: its [begin, end), or {0, 0}; `sign_at`: where a sign
+  // between them begins (else the number's begin)
+  const auto number_after = [](std::string_view text, size_t at, size_t& sign_at) -> std::pair<size_t, size_t> {
+    size_t k = at + 1;
+    if (k < text.size() && text[k] == ' ') ++k;
+    sign_at = k;
+    for (std::string_view sign : kSigns)
+      if (text.compare(k, sign.size(), sign) == 0) {
+        k += sign.size();
+        break;
+      }
+    if (k >= text.size() || !digit(text[k])) return {0, 0};
+    size_t e = k;
+    while (e < text.size() && (digit(text[e]) || (separator(text[e]) && e + 1 < text.size() && digit(text[e + 1])))) ++e;
+    return {k, e};
+  };
+  const auto spaced = [](std::string_view text, size_t at) {  // " ~ ": a "~" standing alone
+    return at > 0 && text[at - 1] == ' ' && (at + 1 == text.size() || text[at + 1] == ' ');
+  };
+  std::vector<std::string> marked;  // the digits of the source's numbers after a "~"
+  bool source_spaced = false;
+  for (size_t at = source.find('~'); at != std::string_view::npos; at = source.find('~', at + 1)) {
+    size_t sign_at = 0;
+    const auto [b, e] = number_after(source, at, sign_at);
+    if (b < e && (at == 0 || source[at - 1] == ' ' || source[at - 1] == '(')) marked.push_back(digits_of(source.substr(b, e - b)));
+    else source_spaced |= spaced(source, at);
+  }
+  if (marked.empty()) return {};
+  std::vector<TextEdit> edits;
+  for (size_t at = target.find('~'); at != std::string_view::npos; at = target.find('~', at + 1)) {
+    size_t sign_at = 0;
+    const auto [b, e] = number_after(target, at, sign_at);
+    if (b == e && at > fixed && spaced(target, at) && !source_spaced) edits.push_back({at - 1, 2, ""});  // "50 ~ Dollar"
+  }
+  const ByteSpans numbers = find_numbers(target, "", true);
+  std::vector<bool> used(numbers.size(), false);
+  for (const std::string& digits : marked)
+    for (size_t t = 0; t < numbers.size(); ++t) {
+      const auto [b, e] = numbers[t];
+      if (used[t] || digits_of(target.substr(b, e - b)) != digits) continue;  // (one in a prefix counts, unchanged)
+      used[t] = true;
+      size_t start = b;  // before a sign written right before the number ("$50")
+      for (std::string_view sign : kSigns)
+        if (start >= sign.size() && target.compare(start - sign.size(), sign.size(), sign) == 0) {
+          start -= sign.size();
+          break;
+        }
+      const bool has_mark = (start >= 1 && target[start - 1] == '~') || (start >= 2 && target[start - 1] == ' ' && target[start - 2] == '~');
+      if (!has_mark && start >= fixed) edits.push_back({start, 0, "~"});
+      break;
+    }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });  // last first
+  return edits;
+}
+
 std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed) {
   static constexpr std::string_view kEnDash = "\xE2\x80\x93";
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };

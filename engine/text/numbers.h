@@ -87,6 +87,14 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
 // same digits on both sides, only after the first `fixed` bytes (a forced prefix).
 std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed = 0);
 
+// The edits that keep the source's "~" (about) on its number: en->de dropped it or moved it ("It
+// costs ~$50." -> "Es kostet 50 ~ Dollar.", "takes ~3 hours" -> "dauert 3 Stunden"). Each source
+// number after a "~" (at a word's start, a currency sign and one space allowed between: "~50",
+// "~$50", "~ 3") gets "~" before the target's number with its digits (before a sign written before
+// it: "~$50"), unless one is there; a "~" standing alone between spaces in the target goes, where
+// the source has none. Only after the first `fixed` bytes (a forced prefix). Last first.
+std::vector<TextEdit> approximate_marks(std::string_view source, std::string_view target, size_t fixed = 0);
+
 // "1,234.56" -> "123456"
 std::string digits_of(std::string_view number);
 

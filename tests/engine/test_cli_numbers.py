@@ -118,6 +118,13 @@ class Numbers(unittest.TestCase):
             for n, ending in re.findall(r"\b(\d+)(st|nd|rd|th)\b", translated):
                 self.assertEqual(ending, right(n), translated)
 
+    def test_about_keeps_its_mark(self):
+        """en->de wrote "It costs ~$50." -> "Es kostet 50 ~ Dollar." and dropped the "~" of "~3 hours"."""
+        out = run("en-de", ["It costs ~$50.", "The flight takes ~3 hours.", "We expect ~200 guests."])
+        for translated, number in zip(out, ["~50", "~3", "~200"]):
+            self.assertIn(number, translated)
+            self.assertEqual(translated.count("~"), 1, translated)
+
     def test_a_range_keeps_its_dash(self):
         """en->de wrote "in 3–5 business days" -> "in 3-5 Werktage", and a range with a hyphen as a
         score: "will arrive in 2-3 days" -> "in 2:3 Tagen" (flores-dev: "2-3 km" -> "2:3 km")."""

@@ -143,6 +143,26 @@ TEST_CASE("range_dashes: a range keeps the source's dash") {
   CHECK(fixed("in 2-3 days", "in 12:30 Tagen") == "in 12:30 Tagen");
 }
 
+TEST_CASE("approximate_marks: the source's \"~\" stays on its number") {
+  const auto fixed = [](const std::string& source, std::string target, size_t keep = 0) {
+    for (const TextEdit& e : approximate_marks(source, target, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("It costs ~$50.", "Es kostet 50 ~ Dollar.") == "Es kostet ~50 Dollar.");
+  CHECK(fixed("The flight takes ~3 hours.", "Der Flug dauert 3 Stunden.") == "Der Flug dauert ~3 Stunden.");
+  CHECK(fixed("It costs ~50 \u20AC, not ~ 60.", "It costs 50 \u20AC, not 60.") == "It costs ~50 \u20AC, not ~60.");
+  CHECK(fixed("Das kostet ~50 Euro.", "It costs $50.") == "It costs ~$50.");
+  CHECK(fixed("The file is ~2.5 MB.", "Die Datei ist 2,5 MB.") == "Die Datei ist ~2,5 MB.");
+  // a mark already there, a "~" that is no mark, other digits, a forced prefix: as they are
+  CHECK(fixed("about ~200 guests", "etwa ~200 G\u00E4ste") == "etwa ~200 G\u00E4ste");
+  CHECK(fixed("Use ~/config or a ~ sign, and 3~4.", "Verwenden Sie ~/config oder ~ und 3 ~ 4.") ==
+        "Verwenden Sie ~/config oder ~ und 3 ~ 4.");
+  CHECK(fixed("~50 people", "60 Leute") == "60 Leute");
+  CHECK(fixed("~50 people and ~ signs", "50 Leute und ~ Zeichen") == "~50 Leute und ~ Zeichen");
+  CHECK(fixed("~50 people", "~50 Leute, 50 ~", 4) == "~50 Leute, 50");
+  CHECK(fixed("~50 people", "50 Leute", 4) == "50 Leute");
+}
+
 TEST_CASE("english_ordinal_endings: each ordinal its own ending") {
   const auto fixed = [](std::string text, size_t keep = 0) {
     for (const TextEdit& e : english_ordinal_endings(text, keep)) text.replace(e.at, e.length, e.text);
