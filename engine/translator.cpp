@@ -23,6 +23,7 @@
 #include "text/final_marks.h"
 #include "text/gender_forms.h"
 #include "text/memory.h"
+#include "text/number_labels.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
 #include "text/quotes.h"
@@ -505,6 +506,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
     for (const TextEdit& edit : range_dashes(s.source, s.target, fixed))  // "3–5", "2-3" as the source writes it
       replace_at(s.target, spans, edit.at, edit.length, edit.text);
     for (const TextEdit& edit : approximate_marks(s.source, s.target, fixed))  // "~50 $", not "50 ~ Dollar"
+      replace_at(s.target, spans, edit.at, edit.length, edit.text);
+    for (const TextEdit& edit : number_labels(s.source, s.target, numbers->from, numbers->to, fixed))  // "Nr. 5", not "Nein. 5"
       replace_at(s.target, spans, edit.at, edit.length, edit.text);
     // clock times with the wrong half of the day: "at 6 p.m." -> "um 6 Uhr" (German writes "um 18
     // Uhr"), "um 9 Uhr" -> "at 9 p.m." (English "at 9 a.m.")

@@ -125,6 +125,17 @@ class Numbers(unittest.TestCase):
             self.assertIn(number, translated)
             self.assertEqual(translated.count("~"), 1, translated)
 
+    def test_a_numbers_label_the_target_way(self):
+        """en->de wrote "Order No. 12345" -> "Order Nein. 12345"; de->en kept "Nr. 12345", "S. 45"."""
+        out = run("en-de", ["Order No. 12345 has shipped.", "Room No. 5 is free.", "See page 12 and p. 45."])
+        for translated, label in zip(out, ["Nr. 12345", "Nr. 5", "S. 45"]):
+            self.assertIn(label, translated)
+            self.assertNotIn("Nein", translated)
+        out = run("de-en", ["Bestellung Nr. 12345 wurde versandt.", "Siehe S. 45 und Abb. 2."])
+        self.assertIn("No. 12345", out[0])
+        self.assertIn("p. 45", out[1])
+        self.assertIn("Fig. 2", out[1])
+
     def test_a_range_keeps_its_dash(self):
         """en->de wrote "in 3–5 business days" -> "in 3-5 Werktage", and a range with a hyphen as a
         score: "will arrive in 2-3 days" -> "in 2:3 Tagen" (flores-dev: "2-3 km" -> "2:3 km")."""

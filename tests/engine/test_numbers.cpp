@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "text/number_labels.h"
 #include "text/numbers.h"
 #include "text/verbatim.h"
 #include "translator.h"
@@ -161,6 +162,26 @@ TEST_CASE("approximate_marks: the source's \"~\" stays on its number") {
   CHECK(fixed("~50 people and ~ signs", "50 Leute und ~ Zeichen") == "~50 Leute und ~ Zeichen");
   CHECK(fixed("~50 people", "~50 Leute, 50 ~", 4) == "~50 Leute, 50");
   CHECK(fixed("~50 people", "50 Leute", 4) == "50 Leute");
+}
+
+TEST_CASE("number_labels: No. / Nr., p. / S., Fig. / Abb. before a number, the target's way") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from, const char* to, size_t keep = 0) {
+    for (const TextEdit& e : number_labels(source, target, from, to, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Order No. 12345 has shipped.", "Order Nein. 12345 ist versandt.", "en", "de") == "Order Nr. 12345 ist versandt.");
+  CHECK(fixed("Room no. 5 and p. 45", "Zimmer No. 5 und p. 45", "en", "de") == "Zimmer Nr. 5 und S. 45");
+  CHECK(fixed("\"cosmonaut No. 11\"", "„cosmonaut Ne. 11“", "en", "de") == "„cosmonaut Nr. 11“");  // flores-dev
+  CHECK(fixed("Bestellung Nr. 12345, S. 45, Abb. 2", "Order Nr. 12345, S. 45, Abb. 2", "de", "en") ==
+        "Order No. 12345, p. 45, Fig. 2");
+  // right already, another word before the number, no label in the source, other digits, a prefix
+  CHECK(fixed("Order No. 5", "Bestellung Nr. 5", "en", "de") == "Bestellung Nr. 5");
+  CHECK(fixed("invoice no. 2024-17", "keine Rechnung. 2024-17", "en", "de") == "keine Rechnung. 2024-17");
+  CHECK(fixed("No, 5 of them.", "Nein, 5 davon.", "en", "de") == "Nein, 5 davon.");
+  CHECK(fixed("Order No. 5", "Order Nein. 6", "en", "de") == "Order Nein. 6");
+  CHECK(fixed("Order No. 5", "Order Nein. 5", "en", "de", 8) == "Order Nein. 5");
+  CHECK(fixed("siehe s. 45", "see s. 45", "de", "en") == "see s. 45");
+  CHECK(fixed("Order No. 5", "Order Nein. 5", "en", "fr") == "Order Nein. 5");
 }
 
 TEST_CASE("english_ordinal_endings: each ordinal its own ending") {

@@ -11,7 +11,7 @@
 // place_emphasis (no attention: at the ends) puts every mark in the target once, in order. memory_key gives valid UTF-8 and is its own key; find_named_dates' dates are in order and valid,
 // and each, written either way, is found in what was written; a memory table made of
 // the text's lines loads or says why, and finds what it holds. With a tab (source before it, a
-// translation after): range_dashes', english_ordinal_endings' and approximate_marks' edits are last first, apart,
+// translation after): range_dashes', english_ordinal_endings', approximate_marks' and number_labels' edits are last first, apart,
 // inside the translation and after its forced prefix; localize_copied_numbers keeps its length,
 // its prefix and its validity.
 #include <cstddef>
@@ -24,6 +24,7 @@
 #include "text/emphasis.h"
 #include "text/segmenter.h"
 #include "text/memory.h"
+#include "text/number_labels.h"
 #include "text/numbers.h"
 #include "text/utf8.h"
 #include "text/verbatim.h"
@@ -160,7 +161,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string target = clean.substr(tab + 1);
     const size_t fixed = target.size() / 3;
     for (const auto& edits : {nmt::range_dashes(source, target, fixed), nmt::english_ordinal_endings(target, fixed),
-                              nmt::approximate_marks(source, target, fixed)}) {
+                              nmt::approximate_marks(source, target, fixed), nmt::number_labels(source, target, "en", "de", fixed),
+                              nmt::number_labels(source, target, "de", "en", fixed)}) {
       size_t before = target.size() + 1;
       for (const nmt::TextEdit& e : edits) {
         FUZZ_CHECK(e.at >= fixed && e.at + e.length <= target.size() && e.at + e.length <= before);

@@ -1,0 +1,76 @@
+// Abbreviations that label a number (number_labels.h).
+#include "text/number_labels.h"
+
+#include <algorithm>
+#include <string>
+
+#include "text/numbers.h"
+
+namespace nmt {
+namespace {
+
+struct Label {
+  std::string_view en, de;
+  // what the models write instead, besides the other language's abbreviation: en->de, de->en
+  std::vector<std::string_view> de_misreadings, en_misreadings;
+};
+
+const std::vector<Label>& labels() {
+  static const std::vector<Label> kLabels = {
+      {"No.", "Nr.", {"Nein.", "Nein", "Nr", "Nummer"}, {"Nr", "Number"}},
+      {"p.", "S.", {"p", "S"}, {"S", "P."}},
+      {"Fig.", "Abb.", {"Fig", "Abb"}, {"Abb", "Figure."}},
+  };
+  return kLabels;
+}
+
+// The word right before byte `at` of `text` with one space between ("Nein." of "Nein. 5"), or "".
+std::string_view word_before(std::string_view text, size_t at) {
+  if (at < 2 || text[at - 1] != ' ') return {};
+  size_t b = at - 1;
+  while (b > 0 && text[b - 1] != ' ' && text[b - 1] != '(' && text[b - 1] != '\n') --b;
+  return text.substr(b, at - 1 - b);
+}
+
+}  // namespace
+
+std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
+                                    std::string_view to, size_t fixed) {
+  const bool en_de = from == "en" && to == "de", de_en = from == "de" && to == "en";
+  if (!en_de && !de_en) return {};
+  const ByteSpans source_numbers = find_numbers(source, from, true);
+  const ByteSpans target_numbers = find_numbers(target, to, true);
+  std::vector<bool> used(target_numbers.size(), false);
+  std::vector<TextEdit> edits;
+  for (auto [sb, se] : source_numbers) {
+    const std::string_view label = word_before(source, sb);
+    for (const Label& l : labels()) {
+      const std::string_view from_form = en_de ? l.en : l.de, to_form = en_de ? l.de : l.en;
+      // the label as the source writes it ("No.", also "no."; German "s." is "siehe")
+      const bool lower = from_form == "No." && label == "no.";
+      if (label != from_form && !lower) continue;
+      const std::string digits = digits_of(source.substr(sb, se - sb));
+      for (size_t t = 0; t < target_numbers.size(); ++t) {
+        const auto [tb, te] = target_numbers[t];
+        if (used[t] || digits_of(target.substr(tb, te - tb)) != digits) continue;
+        used[t] = true;
+        const std::string_view before = word_before(target, tb);
+        const auto& misreadings = en_de ? l.de_misreadings : l.en_misreadings;
+        // the source's label, a misreading, or a garbled copy of it ("Ne." for "No.": short, the same
+        // first letter, a final dot)
+        const bool garbled = before.size() >= 2 && before.size() <= 4 && before.back() == '.' &&
+                             (before[0] | 0x20) == (from_form[0] | 0x20) && before != to_form;
+        const bool wrong = before == from_form || garbled ||
+                           std::find(misreadings.begin(), misreadings.end(), before) != misreadings.end();
+        const size_t at = tb - 1 - before.size();
+        if (wrong && at >= fixed) edits.push_back({at, before.size(), std::string(to_form)});
+        break;
+      }
+      break;
+    }
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
+  return edits;
+}
+
+}  // namespace nmt

@@ -1,0 +1,23 @@
+// The abbreviations that label a number: "No. 12345", "p. 45", "Fig. 3" in English are "Nr. 12345",
+// "S. 45", "Abb. 3" in German. The models read them as words or copy them: en-de wrote "Order No.
+// 12345" as "Order Nein. 12345" and "Room No. 5" as "Room Nein. 5"; de-en kept "Nr. 12345" and
+// "S. 45" in English. The target's word right before the number, where it is the source's
+// abbreviation copied or a known misreading of it, becomes the target language's abbreviation.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "text/text_edit.h"
+
+namespace nmt {
+
+// The edits (last first) that write each labelled number's abbreviation the `to` language's way,
+// for `from` -> `to` between "en" and "de": the source has the label right before a number (one
+// space between), the target the number with the same digits and, right before it, the label as
+// the source writes it or a misreading ("Nein."). Only after the first `fixed` bytes (a forced prefix).
+std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
+                                    std::string_view to, size_t fixed = 0);
+
+}  // namespace nmt
