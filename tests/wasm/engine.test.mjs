@@ -45,6 +45,8 @@ const INPUTS = [
   `The key is ${'Zm9vYmFy'.repeat(12)} and it works.`,
   // names from code, Markdown emphasis, a fenced code block (engine/text/verbatim.h, emphasis.h)
   'Open **package.json** and set *max_connections* for #travel @anna.\n```\nnpm install --save-dev\n```\nDone.',
+  // list numbers, names that end in a number, "~", a number's label, a range (segmenter.h, number_labels.h, numbers.h)
+  'Steps:\n1. Pay ~$50 on Windows11.\n2) Order No. 12345 arrives in 2-3 days.\n12. Done.',
 ];
 
 test('info() describes the model', () => {
