@@ -85,6 +85,54 @@ class Interpolate(unittest.TestCase):
                 self.assertNotEqual(r.returncode, 0)
                 self.assertIn(message, r.stderr)
 
+    def test_dev_records_the_results_loss_and_export_carries_it_into_the_provenance(self):
+        # the card's "last valid NLL" of a soup or a mix is the combined weights' own, not a member's
+        import torch
+        import torch.nn.functional as F
+        from model import Transformer
+        from model_file import read_model_file
+        import spm_tools
+        header, tensors = read_model_file(TINY)
+        with tempfile.TemporaryDirectory() as tmp:
+            spm = os.path.join(tmp, "spm.model")
+            with open(spm, "wb") as f:
+                f.write(tensors[header["tokenizer"]["tensor"]].tobytes())
+            pairs = [("The house is small.", "Das Haus ist klein."), ("Hello!", "Hallo!"),
+                     ("We went to the market in the morning and bought bread.",
+                      "Wir gingen am Morgen auf den Markt und kauften Brot.")] * 30  # more than one batch of 64
+            dev = os.path.join(tmp, "dev.en-de.tsv")
+            with open(dev, "w", encoding="utf-8") as f:
+                f.write("".join(f"{en}\t{de}\n" for en, de in pairs))
+            out = os.path.join(tmp, "soup.pt")
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), "--soup", TINY, TINY,
+                                "--dev", dev, "--spm", spm, "--out", out], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ck = torch.load(out, map_location="cpu", weights_only=False)
+            # the same loss, one sentence at a time without padding
+            model = Transformer(ck["config"])
+            model.load_state_dict(ck["state_dict"])
+            model.eval()
+            cfg = ck["config"]
+            total, count = 0.0, 0
+            with torch.no_grad():
+                for (en, de), s_ids, t_ids in zip(pairs, spm_tools.encode(spm, [p[0] for p in pairs]),
+                                                  spm_tools.encode(spm, [p[1] for p in pairs])):
+                    src = torch.tensor([s_ids + [cfg["eos_id"]]])
+                    logits = model(src, torch.tensor([[cfg["bos_id"]] + t_ids]))
+                    lp = F.log_softmax(logits.float(), -1)[0]
+                    gold = t_ids + [cfg["eos_id"]]
+                    total -= float(sum(lp[i, g] for i, g in enumerate(gold)))
+                    count += len(gold)
+            self.assertAlmostEqual(ck["valid_nll"], total / count, places=3)
+            nmt = os.path.join(tmp, "soup.nmt")
+            subprocess.run([sys.executable, os.path.join(RECIPE, "export.py"), "--checkpoint", out, "--spm", spm,
+                            "--out", nmt], check=True, capture_output=True)
+            self.assertEqual(read_model_file(nmt)[0]["provenance"]["valid_nll"], ck["valid_nll"])
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "interpolate.py"), "--soup", TINY, TINY,
+                                "--dev", dev, "--out", out], capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("--dev needs --spm", r.stderr)
+
     def test_different_shapes_and_bad_weights_are_refused(self):
         import torch
         from interpolate import load_weights

@@ -3,19 +3,19 @@
  * read from the module's Sentence.targetWordConfidence (a word's probability under the model: the
  * product of its tokens') and Sentence.tokenProbs (engine/README.md, "Confidence"). The
  * thresholds come from the dev sets (weights/recipe/calibrate_confidence.py: 500 flores-dev + 500
- * tatoeba-dev lines per direction, beam 4, the round-23 models): below UNSURE_BELOW fall 12% of
- * the words en→de and 9% de→en, and those are absent from the reference translation 2.3x / 2.7x as
- * often as the others. Recalibrate when the models change: round 23 is more confident than round
- * 22, for which 0.15 flagged 13% / 10% but only 9% / 6% of round 23's words. Punctuation is never
- * marked. Nothing here touches the DOM.
+ * tatoeba-dev lines per direction, beam 4, the shipped models: round 23 en→de, round 24 de→en):
+ * below UNSURE_BELOW fall 12% of the words en→de and 8% de→en, and those are absent from the
+ * reference translation 2.3x / 2.8x as often as the others. Recalibrate when the models change:
+ * round 23 is more confident than round 22, for which 0.15 flagged 13% / 10% but only 9% / 6% of
+ * round 23's words. Punctuation is never marked. Nothing here touches the DOM.
  */
 
 /** A word whose confidence is below this is marked (dotted underline). */
 export const UNSURE_BELOW = 0.2;
 
 /** A sentence's geometric-mean token probability: at least SURE_FROM (with no word marked) reads
- * "sure" (about the dev sets' top quarter: 0.753 / 0.767 is their 75th percentile), below
- * UNSURE_UNDER "unsure" (their bottom quarter: 0.617 / 0.636), "fairly sure" between. */
+ * "sure" (about the dev sets' top quarter: 0.753 / 0.772 is their 75th percentile), below
+ * UNSURE_UNDER "unsure" (their bottom quarter: 0.617 / 0.641), "fairly sure" between. */
 export const SURE_FROM = 0.76;
 export const UNSURE_UNDER = 0.625;
 

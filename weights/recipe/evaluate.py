@@ -81,6 +81,9 @@ def main():
     ap.add_argument("--f32-model-file", help="the same model exported with export.py --f32, for the fp32 beam score")
     ap.add_argument("--reverse-model-file", help="the other direction's shipped model, for the reranked beam score")
     ap.add_argument("--spm", help="spm.model for the PyTorch path")
+    ap.add_argument("--keep-fp32-from", metavar="SCORES_JSON",
+                    help="a direction whose weights did not change (only its reverse model did): take the fp32 "
+                         "scores from its earlier scores.json, since its model.pt may be gone")
     ap.add_argument("--nmt", default="build/nmt")
     ap.add_argument("--out", required=True)
     ap.add_argument("--sample-dir")
@@ -103,6 +106,11 @@ def main():
         model.eval()
 
     scores = {"direction": f"{args.src}-{args.tgt}", "sets": {}}
+    earlier = {}
+    if args.keep_fp32_from:
+        with open(args.keep_fp32_from, encoding="utf-8") as f:
+            earlier = json.load(f)["sets"]
+        scores["fp32_scores_from"] = "an earlier evaluation of the same weights"
     for name in DEV_SETS:
         src, ref = load_dev(os.path.join(args.dev_dir, f"{name}.en-de.tsv"), args.src)
         row = {"sentences": len(src)}
@@ -125,6 +133,11 @@ def main():
             hyps, _ = engine_translate(args.nmt, args.f32_model_file, src, 4)
             row["fp32_beam4"] = {"bleu": round(bleu(hyps, ref), 2), "chrf": round(chrf(hyps, ref), 2)}
             row["quantization_loss_bleu_beam4"] = round(row["fp32_beam4"]["bleu"] - row["int8_beam4"]["bleu"], 2)
+        for label, loss, int8 in (("fp32_greedy", "quantization_loss_bleu", "int8_greedy"),
+                                  ("fp32_beam4", "quantization_loss_bleu_beam4", "int8_beam4")):
+            if label not in row and label in earlier.get(name, {}):
+                row[label] = earlier[name][label]
+                row[loss] = round(row[label]["bleu"] - row[int8]["bleu"], 2)
         scores["sets"][name] = row
         print(json.dumps({name: {k: v for k, v in row.items() if k != "examples"}}), flush=True)
 

@@ -46,6 +46,8 @@ def main():
     args = ap.parse_args()
     ck = torch.load(args.checkpoint, map_location="cpu", weights_only=False)
     provenance = {"recipe": "weights/recipe", "train": ck.get("train", {}), "history": ck.get("history", [])}
+    if "valid_nll" in ck:  # interpolate.py --dev: the combined weights' own dev loss (the card's "last valid NLL")
+        provenance["valid_nll"] = ck["valid_nll"]
     provenance.update(json.loads(args.provenance))
     tensors = build_tensors(ck["state_dict"], quantize=not args.f32)
     with open(args.spm, "rb") as f:

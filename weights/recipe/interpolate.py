@@ -17,6 +17,9 @@ basin, and their mean beat each of them in round 23 (EXPERIMENTS.md), unlike the
 rounds' ends (rounds 13 and 16), which are not independent.
 
   python3 interpolate.py --soup g/student-en-de.nmt g/student-en-de-untagged.nmt g/student-en-de-sampled.nmt --out s.pt
+
+--dev flores-dev.en-de.tsv --spm spm.model also records the result's NLL on that dev set (train.py's
+validation loss) in the model.pt, which export.py writes into the model file's provenance.
 """
 import argparse
 import os
@@ -59,6 +62,41 @@ def soup(models):
     return {k: sum(m[k] for m in models) / len(models) for k in models[0]}
 
 
+def dev_nll(ck, dev, spm):
+    """The mean per-token NLL of the dev set's references under the checkpoint's weights (train.py's
+    validation loss: no label smoothing, long sentences cut to the model's max_length): the number
+    that no BLEU noise touches, recorded so the card shows the shipped weights' own loss."""
+    from dev_sets import load_dev
+    from model import Transformer
+    from train import collate, smoothed_loss, spm_encode
+    cfg, langs = ck["config"], ck["languages"]
+    src, ref = load_dev(dev, langs["source"])
+    limit = cfg["max_length"] - 1
+    src_ids = [x[:limit] for x in spm_encode(spm, src)]
+    tgt_ids = [x[:limit] for x in spm_encode(spm, ref)]
+    model = Transformer(cfg)
+    model.load_state_dict(ck["state_dict"])
+    model.eval()
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for k in range(0, len(src_ids), 64):
+            s, ti, to = collate(list(range(k, min(k + 64, len(src_ids)))), src_ids, tgt_ids, cfg, "cpu")
+            _, nll, n = smoothed_loss(model(s, ti), to, cfg["pad_id"], 0.0)
+            total += float(nll)
+            count += n
+    return round(total / max(1, count), 4)
+
+
+def save(ck, args):
+    """Writes the checkpoint, with its dev NLL when --dev is given (export.py puts it in the provenance)."""
+    if args.dev:
+        if not args.spm:
+            raise SystemExit("--dev needs --spm (the vocabulary's spm.model)")
+        ck["valid_nll"] = dev_nll(ck, args.dev, args.spm)
+        print(f"{args.out}: dev NLL {ck['valid_nll']}")
+    torch.save(ck, args.out)
+
+
 def member_name(path):
     """How the record names a model: its folder and file (student files share folders)."""
     path = os.path.abspath(path)
@@ -73,6 +111,8 @@ def main():
     ap.add_argument("--soup", nargs="+", metavar="MODEL",
                     help="instead of --a/--b/--weight: the uniform mean of these (the first's config and record are kept)")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--dev", help="a dev set (e.g. flores-dev.en-de.tsv): record the result's NLL on it")
+    ap.add_argument("--spm", help="spm.model, to tokenize --dev")
     args = ap.parse_args()
     if args.soup:
         if args.a or args.b or args.weight is not None:
@@ -82,7 +122,7 @@ def main():
         ck, first = load_weights(args.soup[0])
         ck["state_dict"] = soup([first] + [load_weights(p)[1] for p in args.soup[1:]])
         ck.setdefault("train", {})["soup"] = [member_name(p) for p in args.soup]
-        torch.save(ck, args.out)
+        save(ck, args)
         print(f"{args.out}: the mean of {len(args.soup)} models: {', '.join(args.soup)}")
         return
     if not args.a or not args.b or args.weight is None:
@@ -95,7 +135,7 @@ def main():
     ck.setdefault("train", {})["interpolation"] = {"a": os.path.basename(os.path.dirname(os.path.abspath(args.a))),
                                                    "b": os.path.basename(os.path.dirname(os.path.abspath(args.b))),
                                                    "weight_of_a": args.weight}
-    torch.save(ck, args.out)
+    save(ck, args)
     print(f"{args.out}: {args.weight:g} x {args.a} + {1 - args.weight:g} x {args.b}")
 
 

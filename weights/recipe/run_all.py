@@ -75,6 +75,10 @@ def main():
     ap.add_argument("--from-stage", choices=STAGES, default="backtranslate")
     ap.add_argument("--gpu-student", action="store_true",
                     help="the work folder's models came from gpu_round.py student (round 21): say so in the provenance")
+    ap.add_argument("--directions", nargs="+", choices=[f"{s}-{t}" for s, t in DIRECTIONS],
+                    default=[f"{s}-{t}" for s, t in DIRECTIONS],
+                    help="export only these (a round that ships one direction); the others keep their model "
+                         "file and are evaluated again against the new reverse model, their fp32 scores kept")
     ap.add_argument("--continue-shipped", action="store_true",
                     help="keep the shipped vocabulary and start each direction from its shipped model")
     args = ap.parse_args()
@@ -124,7 +128,7 @@ def main():
     for s, t in DIRECTIONS:
         d = f"{s}-{t}"
         model_file = os.path.join(args.weights, d, "model.nmt")
-        if "export" in stages:
+        if "export" in stages and d in args.directions:
             log(f"stage 4/6: int8 export of {d} with its lexical shortlist, truecase lists and translation memory "
                 f"(and an f32 copy in work/ for the fp32 scores)")
             provenance = {"train_args": training_args(os.path.join(args.work, d, "train.log"))}
@@ -156,12 +160,14 @@ def main():
         if "evaluate" in stages:
             log(f"stage 5/6: evaluating {d} (PyTorch fp32 greedy, engine fp32 beam, engine int8 greedy + beam, "
                 f"and beam reranked by {t}-{s})")
+            scores = os.path.join(args.weights, d, "scores.json")
+            fp32 = (["--checkpoint", os.path.join(args.work, d, "model.pt"),
+                     "--f32-model-file", os.path.join(args.work, d, "model.f32.nmt")] if d in args.directions
+                    else ["--keep-fp32-from", scores])
             run([py, os.path.join(HERE, "evaluate.py"), "--dev-dir", os.path.join(args.corpus, "dev"), "--src", s,
                  "--tgt", t, "--model-file", os.path.join(args.weights, d, "model.nmt"),
-                 "--reverse-model-file", os.path.join(args.weights, f"{t}-{s}", "model.nmt"),
-                 "--checkpoint", os.path.join(args.work, d, "model.pt"),
-                 "--f32-model-file", os.path.join(args.work, d, "model.f32.nmt"),
-                 "--nmt", os.path.join(ROOT, "build", "nmt"), "--out", os.path.join(args.weights, d, "scores.json"),
+                 "--reverse-model-file", os.path.join(args.weights, f"{t}-{s}", "model.nmt"), *fp32,
+                 "--nmt", os.path.join(ROOT, "build", "nmt"), "--out", scores,
                  "--sample-dir", os.path.join(ROOT, "tests", "fixtures", "quality")])
 
     if "manifest" in stages:
