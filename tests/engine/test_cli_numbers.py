@@ -87,6 +87,9 @@ class Numbers(unittest.TestCase):
                                      1, translated)
 
     def test_a_date_with_a_month_name_comes_through_written_the_target_way(self):
+        def forms(date):
+            return date if isinstance(date, tuple) else (date,)
+
         # the de->en model left 15 of 155 such dates in German news sentences out ("am 24. Juli" gone,
         # "23. Juli" -> "July 22"), the en->de one copied the English order ("Juni 11, 1988") or lost
         # the day ("Samstag, November 2013 16"); a sentence that lost one is translated again with the
@@ -94,7 +97,7 @@ class Numbers(unittest.TestCase):
         cases = {"de-en": [("Nach einer Entscheidung eines Richters des Obersten Gerichtshofs haben Twitter und Facebook "
                             "am 24. Juli 16 Konten von Anh\u00e4ngern des brasilianischen Pr\u00e4sidenten gesperrt.", "July 24"),
                            ("Zum Vergleich: Von Jahresbeginn bis 31. August wurden 46.133 Asylantr\u00e4ge gestellt.", "August 31"),
-                           ("Was tut sich am heutigen 28. Juli 2020?", "July 28, 2020")],
+                           ("Was tut sich am heutigen 28. Juli 2020?", ("July 28, 2020", "28 July 2020"))],
                  "en-de": [("Saturday, November 16, 2013", "16. November 2013"),
                            ("MLB statistics (through September 20, 2018)", "20. September 2018"),
                            ("Born: June 11, 1988 (age 30)", "11. Juni 1988")]}
@@ -102,11 +105,11 @@ class Numbers(unittest.TestCase):
             sources = [l for l, _ in lines]
             checked, raw = run(direction, sources), run(direction, sources, "--raw-numbers")
             for (line, date), translated in zip(lines, checked):
-                with self.subTest(direction=direction, line=line):
-                    self.assertEqual(translated.count(date), 1, translated)
+                with self.subTest(direction=direction, line=line):  # English writes the day first or second
+                    self.assertEqual(sum(translated.count(d) for d in forms(date)), 1, translated)
                     self.assertNotIn("\u2047", translated)
             with self.subTest(direction=direction):  # the cases still test the check: the model alone gets some wrong
-                self.assertLess(sum(date in r for (_, date), r in zip(lines, raw)), len(lines), raw)
+                self.assertLess(sum(any(d in r for d in forms(date)) for (_, date), r in zip(lines, raw)), len(lines), raw)
 
     def test_english_ordinals_have_their_own_endings(self):
         """The de->en model wrote "Am 3. Oktober ist Feiertag." -> "On October 3th."."""
