@@ -8,9 +8,10 @@ packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sente
 # recipe's tests (training schedule, grown models, cached decoding, the GPU plan on CPU), the Python
 # SentencePiece the GPU machine uses (tested against Debian's tools), the
 # TypeScript compiler that type-checks web/translator.d.ts, and clang with its sanitizer and
-# libFuzzer runtimes (build-asan/: scripts/build-sanitize.sh, scripts/fuzz.sh).
+# libFuzzer runtimes (build-asan/: scripts/build-sanitize.sh, scripts/fuzz.sh), and Firefox ESR
+# for the end-to-end tests' second browser (driven by npm puppeteer-core, which downloads nothing).
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(python3-torch python3-sentencepiece node-typescript clang libclang-rt-14-dev)
+  packages+=(python3-torch python3-sentencepiece node-typescript clang libclang-rt-14-dev firefox-esr)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -25,7 +26,7 @@ if ((${#missing[@]})); then
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-if [ ! -d node_modules/playwright-core ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/puppeteer-core ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund
 fi
