@@ -1,0 +1,451 @@
+/**
+ * Conformance of web/polyfill.js to the WICG translation-api draft (and its shared parts in
+ * writing-assistance-apis), in Node with the real WASM engine and the shipped models. Written from
+ * the draft's algorithms and from what the web-platform-tests ai/translator and
+ * ai/language_detection suites check: availability values and when they change, create() with a
+ * monitor (0 and 1 always, rising, 1/65536 steps) and a signal (already aborted, aborted during the
+ * download, aborted after creation), translate / translateStreaming / measureInputUsage / inputQuota,
+ * destroy(), the DOMException names, whitespace echoed, best-fit language tags, and detect()'s
+ * list (by confidence, 'und' last). One engine per pair is reused across the tests (2 cores).
+ *
+ * The download cases (downloadable → downloading → available, a shared engine, NetworkError) serve
+ * the manifest and models over HTTP (scripts/serve.mjs), since files on disk need no download.
+ */
+import test, { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import * as polyfill from '../../web/polyfill.js';
+import { startServer } from '../../scripts/serve.mjs';
+import { engineSkip, requireEngine, testManifest, ROOT, resultsDir } from './_helpers.mjs';
+
+const { Translator, LanguageDetector, install, configure, TRANSLATOR_INPUT_QUOTA } = polyfill;
+const skip = engineSkip() || (!testManifest().shipped && 'the polyfill tests translate with the shipped models (weights/manifest.json)');
+requireEngine(test);
+
+/** Rejects with a DOMException of this name. */
+async function rejectsDom(promise, name) {
+  await assert.rejects(promise, (e) => {
+    assert.ok(e instanceof DOMException, `a DOMException, got ${e && e.constructor && e.constructor.name}: ${e && e.message}`);
+    assert.equal(e.name, name, e.message);
+    return true;
+  });
+}
+
+/** Rejects with exactly this value. */
+async function rejectsExactly(promise, value) {
+  await assert.rejects(promise, (e) => {
+    assert.equal(e, value);
+    return true;
+  });
+}
+
+/** WPT's testAbortPromise: an abort right after the call rejects with the reason, and so does a second call with the same signal. */
+async function abortsPromptly(method) {
+  const plain = new AbortController();
+  const p1 = method(plain.signal);
+  plain.abort();
+  await rejectsDom(p1, 'AbortError');
+  await rejectsDom(method(plain.signal), 'AbortError');
+  const custom = new AbortController();
+  const reason = new Error('test');
+  const p2 = method(custom.signal);
+  custom.abort(reason);
+  await rejectsExactly(p2, reason);
+  await rejectsExactly(method(custom.signal), reason);
+}
+
+/** Creates with a monitor and checks its events as WPT's testMonitor does; returns [object, events]. */
+async function createWithMonitor(create, options) {
+  let created = false;
+  const events = [];
+  const object = await create({
+    ...options,
+    monitor(m) {
+      m.addEventListener('downloadprogress', (e) => {
+        assert.equal(created, false, 'no progress event after create() resolved');
+        events.push(e);
+      });
+    },
+  });
+  created = true;
+  checkProgress(events);
+  return [object, events];
+}
+
+function checkProgress(events) {
+  assert.ok(events.length >= 2, `at least two events, got ${events.length}`);
+  assert.equal(events[0].loaded, 0, 'the first is 0');
+  assert.equal(events.at(-1).loaded, 1, 'the last is 1');
+  let last = -1;
+  for (const e of events) {
+    assert.equal(e.type, 'downloadprogress');
+    assert.equal(e.total, 1);
+    assert.equal(e.lengthComputable, true);
+    assert.equal(e.loaded % (1 / 0x10000), 0, 'a multiple of 1/65536');
+    assert.ok(e.loaded > last, 'rising');
+    last = e.loaded;
+  }
+}
+
+let enDe; // the shared en→de Translator of most tests
+let enDeEvents;
+
+before(async () => {
+  if (skip) return;
+  [enDe, enDeEvents] = await createWithMonitor(Translator.create, { sourceLanguage: 'en-US', targetLanguage: 'de-DE' });
+});
+
+after(() => {
+  if (enDe) enDe.destroy();
+});
+
+test('install() sets the two interfaces where there are none, replaces them only with force', () => {
+  assert.equal(typeof globalThis.Translator, 'undefined', 'Node has no Translator of its own');
+  try {
+    assert.deepEqual(install(), { Translator: true, LanguageDetector: true });
+    assert.equal(globalThis.Translator, Translator);
+    assert.equal(globalThis.LanguageDetector, LanguageDetector);
+    assert.equal(Object.getOwnPropertyDescriptor(globalThis, 'Translator').enumerable, false, 'not enumerable, as built-ins');
+    const native = class Translator {};
+    globalThis.Translator = native;
+    assert.deepEqual(install(), { Translator: false, LanguageDetector: false }, 'an existing one is kept');
+    assert.equal(globalThis.Translator, native);
+    assert.deepEqual(install({ force: true }), { Translator: true, LanguageDetector: true });
+    assert.equal(globalThis.Translator, Translator);
+    assert.throws(() => install({ nonsense: 1 }), TypeError);
+  } finally {
+    delete globalThis.Translator;
+    delete globalThis.LanguageDetector;
+  }
+  assert.throws(() => new Translator(), TypeError, 'no public constructor');
+  assert.equal(Object.prototype.toString.call(Object.create(Translator.prototype)), '[object Translator]');
+});
+
+test('Translator.availability(): pairs, best-fit tags, the identity translation, bad input', { skip }, async () => {
+  const a = (sourceLanguage, targetLanguage) => Translator.availability({ sourceLanguage, targetLanguage });
+  assert.equal(await a('en', 'de'), 'available', 'models on disk need no download');
+  assert.equal(await a('de', 'en'), 'available');
+  for (const [s, t] of [['en-US', 'de'], ['EN-gb', 'de-CH'], ['en-Latn-US', 'de-AT'], ['de-DE-1996', 'en-x-test']]) {
+    assert.equal(await a(s, t), 'available', `${s} → ${t} best-fits to the models' languages`);
+  }
+  for (const [s, t] of [['en', 'fr'], ['fr', 'de'], ['ja', 'en'], ['en', 'und'], ['en-Cyrl', 'de'], ['und', 'de']]) {
+    assert.equal(await a(s, t), 'unavailable', `${s} → ${t}`);
+  }
+  for (const [s, t] of [['en', 'en'], ['en-US', 'en-GB'], ['fr', 'fr-CA'], ['en-x-asdf', 'en-x-xyzw']]) {
+    assert.equal(await a(s, t), 'available', `${s} → ${t}: the identity translation`);
+  }
+  await assert.rejects(a('en', 'not a tag'), TypeError);
+  await assert.rejects(a('', 'de'), TypeError);
+  await assert.rejects(Translator.availability({ sourceLanguage: 'en' }), TypeError, 'targetLanguage is required');
+  await assert.rejects(Translator.availability(), TypeError);
+  await assert.rejects(Translator.availability(42), TypeError);
+});
+
+test('Translator.create(): monitor, best-fit languages, unsupported pairs, a throwing monitor', { skip }, async () => {
+  assert.equal(enDe.sourceLanguage, 'en', "'en-US' best-fits to the model's 'en'");
+  assert.equal(enDe.targetLanguage, 'de');
+  assert.ok(enDeEvents.length >= 2);
+  await rejectsDom(Translator.create({ sourceLanguage: 'en', targetLanguage: 'fr' }), 'NotSupportedError');
+  await assert.rejects(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', monitor: 'no' }), TypeError);
+  await assert.rejects(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', signal: {} }), TypeError);
+  const error = new Error('CreateMonitorCallback threw an error');
+  await rejectsExactly(Translator.create({
+    sourceLanguage: 'en',
+    targetLanguage: 'de',
+    monitor(m) {
+      m.addEventListener('downloadprogress', () => assert.fail('no event once the monitor threw'));
+      throw error;
+    },
+  }), error);
+  // ondownloadprogress is an event handler attribute.
+  let handled = 0;
+  const t = await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', monitor(m) { m.ondownloadprogress = () => { handled += 1; }; } });
+  assert.equal(handled, 2, 'no download: 0 and 1 only');
+  t.destroy();
+});
+
+test('Translator.create() with a signal: already aborted, aborted at once, aborted after creation', { skip }, async () => {
+  const controller = new AbortController();
+  controller.abort();
+  await rejectsDom(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', signal: controller.signal }), 'AbortError');
+  await abortsPromptly((signal) => Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', signal }));
+
+  // WPT testCreateAbort: aborting the create() signal later destroys the object with its reason.
+  const later = new AbortController();
+  const t = await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', signal: later.signal });
+  const pending = [t.translate('The house is small.'), t.measureInputUsage('The house is small.')];
+  const reason = new Error('The create abort signal was aborted.');
+  later.abort(reason);
+  pending.push(t.translate('The house is small.'), t.measureInputUsage('The house is small.'));
+  for (const p of pending) await rejectsExactly(p, reason);
+  assert.throws(() => t.translateStreaming('Hello.'), (e) => e === reason);
+  assert.match(await enDe.translate('The house is small.'), /Haus/, 'the shared engine still serves the others');
+});
+
+test('translate(): a translation; whitespace and control characters come back as they are', { skip }, async () => {
+  assert.match(await enDe.translate('The house is small.'), /Das Haus ist klein/);
+  const de = await Translator.create({ sourceLanguage: 'de', targetLanguage: 'en-GB' });
+  try {
+    assert.equal(de.targetLanguage, 'en');
+    assert.match(await de.translate('Das Haus ist klein.'), /house is small/);
+  } finally {
+    de.destroy();
+  }
+  const untranslatable = ['', ' ', '     ', ' \r\n\t\f'];
+  for (let c = 0; c < 0x1f; c++) untranslatable.push(String.fromCharCode(c));
+  assert.deepEqual(await Promise.all(untranslatable.map((s) => enDe.translate(s))), untranslatable);
+  // With words around them they are translated (a few, to keep the run short).
+  for (const s of [' ', '\t', '\u0001']) {
+    const input = `Hello ${s} world`;
+    assert.notEqual(await enDe.translate(input), input);
+  }
+  await assert.rejects(enDe.translate(), TypeError, 'the input is required');
+  assert.equal(typeof await enDe.translate(12), 'string', 'converted to a string, as WebIDL does');
+  await assert.rejects(enDe.translate('x', { signal: 'no' }), TypeError);
+});
+
+test('the identity translation: a pair within one language gives the input back', { skip }, async () => {
+  const [t] = await createWithMonitor(Translator.create, { sourceLanguage: 'en-US', targetLanguage: 'en-GB' });
+  try {
+    assert.equal(t.sourceLanguage, 'en-US', 'tags kept (canonicalized) when no model matched');
+    assert.equal(t.targetLanguage, 'en-GB');
+    assert.equal(await t.translate('Colour me surprised.'), 'Colour me surprised.');
+    let streamed = '';
+    for await (const chunk of t.translateStreaming('Hello world.')) streamed += chunk;
+    assert.equal(streamed, 'Hello world.');
+  } finally {
+    t.destroy();
+  }
+});
+
+test('translate() and measureInputUsage() with a signal', { skip }, async () => {
+  const controller = new AbortController();
+  controller.abort();
+  await rejectsDom(enDe.translate('hello', { signal: controller.signal }), 'AbortError');
+  await rejectsDom(enDe.measureInputUsage('hello', { signal: controller.signal }), 'AbortError');
+  await abortsPromptly((signal) => enDe.translate('The weather is nice today.', { signal }));
+  await abortsPromptly((signal) => enDe.measureInputUsage('hello', { signal }));
+  assert.match(await enDe.translate('The house is small.'), /Haus/, 'the engine works after the aborts');
+});
+
+test('measureInputUsage() and inputQuota: UTF-16 code units, a QuotaExceededError above the quota', { skip }, async () => {
+  assert.equal(enDe.inputQuota, TRANSLATOR_INPUT_QUOTA);
+  assert.equal(await enDe.measureInputUsage('hello'), 5);
+  assert.equal(await enDe.measureInputUsage(''), 1, 'positive while the quota is finite');
+  const big = 'a'.repeat(TRANSLATOR_INPUT_QUOTA + 1);
+  const usage = await enDe.measureInputUsage(big);
+  assert.ok(usage > enDe.inputQuota);
+  await assert.rejects(enDe.translate(big), (e) => {
+    assert.equal(e.name, 'QuotaExceededError');
+    assert.equal(e.quota, enDe.inputQuota);
+    assert.equal(e.requested, usage);
+    return true;
+  });
+  const reader = enDe.translateStreaming(big).getReader();
+  await assert.rejects(reader.read(), (e) => e.name === 'QuotaExceededError');
+});
+
+test('translateStreaming(): a ReadableStream of strings that add up to translate()', { skip, timeout: 120000 }, async () => {
+  const paragraph = 'The old town has narrow streets and small houses. Many tourists visit it every summer. '
+    + 'The museum near the river opens at nine in the morning. ';
+  const input = `${paragraph.repeat(4).trim()}\n\n${paragraph.repeat(4).trim()}\n\n${paragraph.repeat(4).trim()}`;
+  const stream = enDe.translateStreaming(input);
+  assert.equal(Object.prototype.toString.call(stream), '[object ReadableStream]');
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  assert.ok(chunks.every((c) => typeof c === 'string' && c.length > 0), 'non-empty strings');
+  assert.ok(chunks.length >= 2, `an input of ${input.length} characters streams in pieces (got ${chunks.length})`);
+  assert.equal(chunks.join(''), await enDe.translate(input), 'the pieces are the translation');
+
+  // A reader that cancels: no error, and the translator goes on working.
+  const reader = enDe.translateStreaming(input).getReader();
+  await reader.cancel();
+  assert.match(await enDe.translate('The house is small.'), /Haus/);
+
+  // An already aborted signal throws at once; an abort later errors the stream with its reason.
+  const controller = new AbortController();
+  controller.abort();
+  assert.throws(() => enDe.translateStreaming('hello', { signal: controller.signal }), (e) => e.name === 'AbortError');
+  const later = new AbortController();
+  const reason = new DOMException('test', 'VersionError');
+  const s2 = enDe.translateStreaming(input, { signal: later.signal });
+  later.abort(reason);
+  await rejectsExactly(s2.pipeTo(new WritableStream()), reason);
+  assert.throws(() => enDe.translateStreaming('hello', { signal: later.signal }), (e) => e === reason);
+});
+
+test('destroy(): pending and later calls reject with an AbortError; the shared engine stays for the others', { skip }, async () => {
+  const t = await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de' });
+  const pending = [t.translate('The weather is nice today.'), t.measureInputUsage('hello')];
+  const stream = t.translateStreaming('The weather is nice today.');
+  t.destroy();
+  t.destroy(); // a second destroy() does nothing
+  pending.push(t.translate('hello'), t.measureInputUsage('hello'));
+  for (const p of pending) await rejectsDom(p, 'AbortError');
+  await rejectsDom(stream.pipeTo(new WritableStream()), 'AbortError');
+  assert.throws(() => t.translateStreaming('hello'), (e) => e.name === 'AbortError');
+  assert.equal(t.sourceLanguage, 'en', 'the attributes stay');
+  assert.match(await enDe.translate('The house is small.'), /Haus/, 'the other translator of the pair still works');
+});
+
+test('LanguageDetector: availability(), create(), expectedInputLanguages', { skip }, async () => {
+  assert.equal(await LanguageDetector.availability(), 'available');
+  assert.equal(await LanguageDetector.availability({ expectedInputLanguages: ['en', 'de-CH', 'fr', 'es'] }), 'available');
+  assert.equal(await LanguageDetector.availability({ expectedInputLanguages: ['en', 'ja'] }), 'unavailable');
+  await assert.rejects(LanguageDetector.availability({ expectedInputLanguages: ['en', '!!'] }), TypeError);
+  await assert.rejects(LanguageDetector.availability({ expectedInputLanguages: 'en' }), TypeError, 'a sequence, not a string');
+  await rejectsDom(LanguageDetector.create({ expectedInputLanguages: ['ja'] }), 'NotSupportedError');
+
+  const [d] = await createWithMonitor(LanguageDetector.create, {});
+  assert.equal(d.expectedInputLanguages, null);
+  assert.equal((await LanguageDetector.create({ expectedInputLanguages: [] })).expectedInputLanguages, null);
+  const withLanguages = await LanguageDetector.create({ expectedInputLanguages: ['en', 'es', 'EN', 'de-AT'] });
+  assert.deepEqual(withLanguages.expectedInputLanguages, ['en', 'es', 'de'], 'canonical, deduplicated, best-fit');
+  assert.ok(Object.isFrozen(withLanguages.expectedInputLanguages));
+  assert.equal(d.inputQuota, Infinity);
+  assert.equal(await d.measureInputUsage('Hello world!'.repeat(10000)), 0, 'an infinite quota: usage 0');
+  const error = new Error('monitor');
+  await rejectsExactly(LanguageDetector.create({ monitor() { throw error; } }), error);
+});
+
+test('LanguageDetector.detect(): sorted by confidence, canonical tags, "und" last, summing to 1', { skip }, async () => {
+  const d = await LanguageDetector.create();
+  const check = (results) => {
+    const und = results.at(-1);
+    assert.equal(und.detectedLanguage, 'und');
+    assert.ok(und.confidence > 0);
+    let last = 1;
+    let sum = 0;
+    for (const r of results.slice(0, -1)) {
+      assert.deepEqual(Object.keys(r).sort(), ['confidence', 'detectedLanguage']);
+      assert.equal(Intl.getCanonicalLocales(r.detectedLanguage)[0], r.detectedLanguage, 'canonical');
+      assert.ok(r.confidence > und.confidence && r.confidence <= last, 'descending, above und');
+      last = r.confidence;
+      sum += r.confidence;
+    }
+    if (results.length > 1) assert.ok(sum - results.at(-2).confidence < 0.99, 'the cut at 0.99');
+    assert.ok(Math.abs(sum + und.confidence - 1) < 1e-12, 'they sum to 1');
+  };
+  const en = await d.detect('Please write a sentence in English.');
+  check(en);
+  assert.equal(en[0].detectedLanguage, 'en');
+  const de = await d.detect('Wo ist der Bahnhof? Ich habe meinen Zug verpasst.');
+  check(de);
+  assert.equal(de[0].detectedLanguage, 'de');
+  const fr = await d.detect('Le chat dort sur le canapé de la maison.');
+  check(fr);
+  assert.equal(fr[0].detectedLanguage, 'fr');
+  assert.deepEqual(await d.detect('   '), [{ detectedLanguage: 'und', confidence: 1 }]);
+  assert.deepEqual(await d.detect('Привет, как дела?'), [{ detectedLanguage: 'und', confidence: 1 }], 'another script: und');
+
+  const controller = new AbortController();
+  controller.abort();
+  await rejectsDom(d.detect('hello', { signal: controller.signal }), 'AbortError');
+  await abortsPromptly((signal) => d.detect('Please write a sentence in English.', { signal }));
+  await abortsPromptly((signal) => LanguageDetector.create({ signal }));
+  const pending = [d.detect('Please write a sentence in English.'), d.measureInputUsage('x')];
+  d.destroy();
+  pending.push(d.detect('hello'), d.measureInputUsage('x'));
+  for (const p of pending) await rejectsDom(p, 'AbortError');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Downloads: the manifest and models over HTTP.
+
+test('over HTTP: downloadable → downloading → available, one engine shared by two translators, released by the last destroy()',
+  { skip, timeout: 180000 }, async (t) => {
+    const server = await startServer({ root: ROOT, base: '/' });
+    t.after(() => { configure({ manifestUrl: undefined }); return server.close(); });
+    configure({ manifestUrl: `${server.url}weights/manifest.json` });
+    const a = () => Translator.availability({ sourceLanguage: 'de', targetLanguage: 'en' });
+    assert.equal(await a(), 'downloadable', 'a model to fetch first');
+
+    let started;
+    const startedPromise = new Promise((resolve) => { started = resolve; });
+    const first = createWithMonitor((o) => Translator.create({
+      ...o,
+      monitor(m) { o.monitor(m); m.addEventListener('downloadprogress', started, { once: true }); },
+    }), { sourceLanguage: 'de', targetLanguage: 'en' });
+    await startedPromise; // (the download has begun)
+    assert.equal(await a(), 'downloading', 'while a create() loads it');
+    const second = createWithMonitor(Translator.create, { sourceLanguage: 'de', targetLanguage: 'en' });
+    const [[t1, events1], [t2]] = await Promise.all([first, second]);
+    assert.ok(events1.length >= 3, `progress in between 0 and 1 (${events1.length} events)`);
+    assert.equal(await a(), 'available', 'loaded in this realm');
+
+    t1.destroy();
+    assert.equal(await a(), 'available', 'the second translator still holds the engine');
+    assert.match(await t2.translate('Das Haus ist klein.'), /house/);
+    t2.destroy();
+    assert.equal(await a(), 'downloadable', 'the last destroy() released it');
+
+    // An abort during the download: rejects with the reason, and no event follows it.
+    const controller = new AbortController();
+    const reason = new Error('test');
+    let eventsAfterAbort = 0;
+    let aborted = false;
+    const creating = Translator.create({
+      sourceLanguage: 'de',
+      targetLanguage: 'en',
+      signal: controller.signal,
+      monitor(m) {
+        m.addEventListener('downloadprogress', (e) => {
+          if (aborted) eventsAfterAbort += 1;
+          if (e.loaded === 0) { aborted = true; controller.abort(reason); }
+        });
+      },
+    });
+    await rejectsExactly(creating, reason);
+    await new Promise((r) => setTimeout(r, 1000)); // (time for a stray event to show)
+    assert.equal(eventsAfterAbort, 0);
+    assert.equal(await a(), 'downloadable');
+  });
+
+test('over HTTP: a model that cannot be downloaded is a NetworkError', { skip, timeout: 60000 }, async (t) => {
+  const dir = mkdtempSync(path.join(resultsDir(), 'polyfill-'));
+  const manifest = JSON.parse(readFileSync(testManifest().file, 'utf8'));
+  manifest.models = manifest.models.map((m) => ({ ...m, file: `missing/${m.from}-${m.to}.nmt` }));
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+  const server = await startServer({ root: dir, base: '/' });
+  t.after(() => { configure({ manifestUrl: undefined }); rmSync(dir, { recursive: true, force: true }); return server.close(); });
+  configure({ manifestUrl: `${server.url}manifest.json` });
+  assert.equal(await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' }), 'downloadable');
+  await rejectsDom(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de' }), 'NetworkError');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Types.
+
+const TSC = ['/usr/bin/tsc', path.join(ROOT, 'node_modules/.bin/tsc')].find((p) => spawnSync(p, ['--version']).status === 0);
+
+test('polyfill.d.ts declares what polyfill.js exports, and typical code compiles against it', { skip: !TSC && 'tsc is missing' }, () => {
+  const dts = readFileSync(path.join(ROOT, 'web/polyfill.d.ts'), 'utf8');
+  const declared = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(declared, Object.keys(polyfill).sort());
+  const dir = mkdtempSync(path.join(resultsDir(), 'polyfill-types-'));
+  try {
+    const file = path.join(dir, 'use.ts');
+    writeFileSync(file, `import { install, Translator, LanguageDetector } from '${path.join(ROOT, 'web/polyfill.js')}';
+install({ force: false });
+async function main(): Promise<string> {
+  const availability: 'unavailable' | 'downloadable' | 'downloading' | 'available' = await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' });
+  const t = await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', monitor(m) { m.addEventListener('downloadprogress', (e) => console.log((e as ProgressEvent).loaded)); } });
+  const usage: number = await t.measureInputUsage('x');
+  const stream: ReadableStream<string> = t.translateStreaming('x');
+  const d = await LanguageDetector.create({ expectedInputLanguages: ['en'] });
+  const [{ detectedLanguage, confidence }] = await d.detect('hello');
+  // @ts-expect-error: sourceLanguage is required
+  await Translator.create({ targetLanguage: 'de' });
+  return availability + usage + String(stream) + detectedLanguage + confidence + (await t.translate('x'));
+}
+main();
+`);
+    const r = spawnSync(TSC, ['--noEmit', '--strict', '--target', 'es2022', '--module', 'es2022', '--moduleResolution', 'node',
+      '--lib', 'es2022,dom', '--typeRoots', path.join(dir, 'none'), file], { encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, `tsc:\n${r.stdout}${r.stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
