@@ -8,6 +8,7 @@
  * Used by the demo's HTML mode to show a translation.
  */
 import { parseHtml, decodeEntities } from './tokenize.js';
+import { runFlat } from './flat.js';
 
 const ALLOWED = new Set(['p', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'small', 'mark', 'sub', 'sup', 'code',
   'kbd', 'samp', 'var', 'pre', 'blockquote', 'q', 'cite', 'abbr', 'dfn', 'time', 'data', 'del', 'ins', 'bdi', 'bdo',
@@ -28,7 +29,7 @@ const SAFE_ATTRIBUTES = new Set(['title', 'lang', 'dir', 'colspan', 'rowspan', '
  */
 export function renderSafe(html, doc = document) {
   const frag = doc.createDocumentFragment();
-  const build = (node, into) => {
+  function* build(node, into) { // (run by runFlat: `yield build(...)` is the recursive call, so any depth is drawn)
     for (const c of node.children || []) {
       if (c.type === 'text') {
         into.appendChild(doc.createTextNode(decodeEntities(html.slice(c.start, c.end))));
@@ -50,19 +51,19 @@ export function renderSafe(html, doc = document) {
         const title = (c.attrs.find((x) => x.name === 'title') || {}).value;
         a.title = [title, href ? `link: ${href}` : ''].filter(Boolean).join(' · ');
         into.appendChild(a);
-        build(c, a);
+        yield build(c, a);
         continue;
       }
       if (!ALLOWED.has(c.name)) { // unknown or structural (html, body, form, …): its content only
-        build(c, into);
+        yield build(c, into);
         continue;
       }
       const e = doc.createElement(c.name);
       for (const at of c.attrs) if (SAFE_ATTRIBUTES.has(at.name)) e.setAttribute(at.name, at.value);
       into.appendChild(e);
-      build(c, e);
+      yield build(c, e);
     }
-  };
-  build(parseHtml(html), frag);
+  }
+  runFlat(build(parseHtml(html), frag));
   return frag;
 }

@@ -23,6 +23,7 @@
  *   away, one at the end after its last.
  */
 import { VOID } from './tokenize.js';
+import { runFlat } from './flat.js';
 
 export const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em',
   'font', 'i', 'ins', 'label', 'mark', 'nobr', 'q', 's', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time',
@@ -37,6 +38,13 @@ const OWN_TEXT = new Set(['button', 'select']);
 /** Not translated at all, and a boundary between segments. */
 export const SKIP = new Set(['script', 'style', 'template', 'noscript', 'pre', 'xmp', 'plaintext', 'iframe', 'object',
   'embed', 'video', 'audio', 'noembed', 'noframes', 'title']);
+/**
+ * Inline elements nested deeper than this inside one segment are kept as they are, as code is (their
+ * text is read by the model, not rewritten): each word belongs to every element around it, so placing
+ * n nested elements costs n² steps. A run of wrappers that hold nothing else ("<b><i><span>…") counts
+ * once, however long; blocks nest without limit.
+ */
+export const MAX_INLINE_DEPTH = 100;
 /** Attributes translated wherever their element is translated. */
 export const TRANSLATED_ATTRIBUTES = ['title', 'alt', 'placeholder', 'aria-label', 'aria-description'];
 
@@ -62,6 +70,10 @@ function saysNo(node, a) {
  * atomic element with a block inside it is a block; a translate="no" block is skipped.
  */
 export function classify(node, a, memo = new Map()) {
+  return memo.has(node) ? memo.get(node) : runFlat(classifyFlat(node, a, memo));
+}
+
+function* classifyFlat(node, a, memo) {
   if (memo.has(node)) return memo.get(node);
   const name = a.name(node);
   let kind;
@@ -70,16 +82,16 @@ export function classify(node, a, memo = new Map()) {
   else if (ZERO.has(name) || VOID.has(name)) kind = 'zero';
   else if (INLINE.has(name) || ATOMIC.has(name)) {
     kind = saysNo(node, a) || ATOMIC.has(name) ? 'atomic' : 'inline';
-    if (hasBlockInside(node, a, memo)) kind = saysNo(node, a) ? 'skip' : 'block';
+    if (yield hasBlockInside(node, a, memo)) kind = saysNo(node, a) ? 'skip' : 'block';
   } else kind = saysNo(node, a) ? 'skip' : 'block';
   memo.set(node, kind);
   return kind;
 }
 
-function hasBlockInside(node, a, memo) {
+function* hasBlockInside(node, a, memo) {
   for (const c of a.children(node)) {
     if (a.kind(c) !== 'element') continue;
-    const k = classify(c, a, memo);
+    const k = yield classifyFlat(c, a, memo);
     if (k === 'block' || k === 'skip') return true;
   }
   return false;
@@ -117,42 +129,43 @@ export function collectUnits(root, a, options = {}) {
   };
   // Attributes of the elements inside a segment (an img's alt, a link's title), outside atomic ones;
   // and the text of its buttons and lists of options, each translated on its own.
-  const visitInlineAttributes = (node, segment) => {
+  // (walk, findYes and visitInlineAttributes call one another on runFlat's stack: `yield f(x)` is a call)
+  function* visitInlineAttributes(node, segment) {
     if (a.kind(node) !== 'element') return;
     if (saysNo(node, a)) return;
     visitAttributes(node, segment);
     if (OWN_TEXT.has(a.name(node))) {
-      walk(node);
+      yield walk(node);
       return;
     }
     const k = classify(node, a, memo);
     if (k === 'inline' || (k === 'zero' && !a.name(node).match(/^(svg|math)$/))) {
-      for (const c of a.children(node)) visitInlineAttributes(c, segment);
+      for (const c of a.children(node)) yield visitInlineAttributes(c, segment);
     }
-  };
-  const findYes = (node) => {
+  }
+  function* findYes(node) {
     for (const c of a.children(node)) {
       if (a.kind(c) !== 'element' || SKIP.has(a.name(c))) continue;
       const t = a.attr(c, 'translate');
       if (t !== null && t.trim().toLowerCase() === 'yes') {
         visitAttributes(c);
-        walk(c);
-      } else findYes(c);
+        yield walk(c);
+      } else yield findYes(c);
     }
-  };
-  const walk = (container) => {
+  }
+  function* walk(container) {
     let run = [];
-    const flush = () => {
+    function* flush() {
       if (run.length) {
         for (const item of listItems(run, a, memo)) {
           const seg = buildSegment(item, a, memo);
           const unit = /\S/.test(seg.text) ? { type: 'segment', container, nodes: item, seg, followers: [] } : null;
           if (unit) units.push(unit);
-          for (const n of item) visitInlineAttributes(n, unit);
+          for (const n of item) yield visitInlineAttributes(n, unit);
         }
       }
       run = [];
-    };
+    }
     for (const c of a.children(container)) {
       const kind = a.kind(c);
       if (kind === 'text' || kind === 'comment') {
@@ -160,26 +173,26 @@ export function collectUnits(root, a, options = {}) {
         continue;
       }
       if (kind !== 'element') {
-        flush();
+        yield* flush();
         continue;
       }
       const k = classify(c, a, memo);
       if (k === 'block') {
-        flush();
+        yield* flush();
         visitAttributes(c);
-        walk(c);
+        yield walk(c);
       } else if (k === 'skip') {
-        flush();
+        yield* flush();
         // The document's title is translated as plain text (as Firefox does); an SVG's is not reached.
         if (a.name(c) === 'title' && !saysNo(c, a)) {
           const v = a.elementText(c);
           if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });
         }
-        if (!SKIP.has(a.name(c))) findYes(c); // a translate="no" block: translate="yes" inside it is translated
+        if (!SKIP.has(a.name(c))) yield findYes(c); // a translate="no" block: translate="yes" inside it is translated
       } else run.push(c);
     }
-    flush();
-  };
+    yield* flush();
+  }
   if (a.kind(root) === 'element') {
     const k = classify(root, a, memo);
     if (k === 'skip') return units;
@@ -188,7 +201,7 @@ export function collectUnits(root, a, options = {}) {
       visitAttributes(root);
     } else visitAttributes(root);
   }
-  walk(root);
+  runFlat(walk(root));
   return units;
 }
 
@@ -199,11 +212,14 @@ const SEPARATOR_TEXT = /^[\s|·•‧∙◦⋅/\\›»‹«>\u2013\u2014,;-]*$/u
 
 /** A link, or an inline element around nothing but one link ("<span><a>Home</a></span>"). */
 function isLinkLike(node, a, memo) {
-  if (!node || a.kind(node) !== 'element') return false;
-  if (a.name(node) === 'a') return true;
-  if (classify(node, a, memo) !== 'inline') return false;
-  const inner = a.children(node).filter((c) => !(a.kind(c) === 'text' && !/\S/.test(a.text(c))) && a.kind(c) !== 'comment');
-  return inner.length === 1 && isLinkLike(inner[0], a, memo);
+  for (;;) {
+    if (!node || a.kind(node) !== 'element') return false;
+    if (a.name(node) === 'a') return true;
+    if (classify(node, a, memo) !== 'inline') return false;
+    const inner = a.children(node).filter((c) => !(a.kind(c) === 'text' && !/\S/.test(a.text(c))) && a.kind(c) !== 'comment');
+    if (inner.length !== 1) return false;
+    node = inner[0];
+  }
 }
 
 /**
@@ -245,9 +261,10 @@ export function listItems(run, a, memo = new Map()) {
 
 /**
  * Reads a run of sibling nodes into what the model sees and where each character came from:
- * {text, charStack, wsRaw, elements, atomics, zeros}. `elements` are records {node, parent,
- * children, start, end}; a character's stack is the list of records it is inside (outermost
- * first); `wsRaw` maps a collapsed space to the whitespace it stands for.
+ * {text, charStack, wsRaw, elements, atomics, zeros}. `elements` are records {node, inner, parent,
+ * children, start, end} (`inner`: the wrappers inside `node` that hold nothing else, outermost
+ * first); a character's stack is the list of records it is inside (outermost first); `wsRaw` maps
+ * a collapsed space to the whitespace it stands for.
  */
 export function buildSegment(nodes, a, memo = new Map()) {
   let text = '';
@@ -294,7 +311,8 @@ export function buildSegment(nodes, a, memo = new Map()) {
       charStack.push(stack);
     }
   };
-  const visit = (node, stack, parent) => {
+  // (a generator run by runFlat: `yield visit(...)` is the recursive call)
+  function* visit(node, stack, parent) {
     const kind = a.kind(node);
     if (kind === 'text') {
       addText(a.text(node), stack);
@@ -309,7 +327,7 @@ export function buildSegment(nodes, a, memo = new Map()) {
       addBreak(node, stack);
     } else if (k === 'zero' || k === 'skip' || k === 'block') {
       zeros.push({ node, pos: text.length, stack });
-    } else if (k === 'atomic') {
+    } else if (k === 'atomic' || stack.length >= MAX_INLINE_DEPTH) { // (too deep: kept as it is)
       const start = text.length;
       addText(textContent(node, a), stack);
       const inner = text.slice(start);
@@ -319,10 +337,19 @@ export function buildSegment(nodes, a, memo = new Map()) {
         atomics.push({ node, start: s, end: e, words: new Set(inner.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) });
       } else zeros.push({ node, pos: start, stack });
     } else { // inline
-      const rec = { node, parent, children: [], start: text.length, end: text.length, stack: null };
+      // Wrappers with nothing else inside ("<b><i>word</i></b>") cover the same words: one record,
+      // its `inner` elements written inside `node`, so a chain of any length costs one level.
+      const inner = [];
+      for (let n = node; ;) {
+        const only = a.children(n);
+        if (only.length !== 1 || a.kind(only[0]) !== 'element' || classify(only[0], a, memo) !== 'inline') break;
+        n = only[0];
+        inner.push(n);
+      }
+      const rec = { node, inner, parent, children: [], start: text.length, end: text.length, stack: null };
       rec.stack = [...stack, rec];
       const mark = { text: text.length, zeros: zeros.length, atomics: atomics.length, elements: elements.length };
-      for (const c of a.children(node)) visit(c, rec.stack, rec);
+      for (const c of a.children(inner.length ? inner[inner.length - 1] : node)) yield visit(c, rec.stack, rec);
       rec.end = text.length;
       if (!/\S/.test(text.slice(mark.text))) {
         // No words: the element travels whole, like an image.
@@ -336,8 +363,8 @@ export function buildSegment(nodes, a, memo = new Map()) {
       elements.push(rec);
       (parent ? parent.children : top).push(rec);
     }
-  };
-  for (const n of nodes) visit(n, [], null);
+  }
+  for (const n of nodes) runFlat(visit(n, [], null));
   // Records dropped with an empty parent may still sit in a parent's children list.
   const kept = new Set(elements);
   for (const r of elements) r.children = r.children.filter((c) => kept.has(c));
@@ -347,13 +374,18 @@ export function buildSegment(nodes, a, memo = new Map()) {
 /** The text of an element as the model should read it (skipped content left out). */
 export function textContent(node, a) {
   let s = '';
-  for (const c of a.children(node)) {
+  const todo = [...a.children(node)].reverse(); // nodes still to read, the next one last
+  while (todo.length) {
+    const c = todo.pop();
     const k = a.kind(c);
     if (k === 'text') s += a.text(c);
     else if (k === 'element') {
       const name = a.name(c);
       if (name === 'br') s += '\n';
-      else if (!SKIP.has(name)) s += textContent(c, a);
+      else if (!SKIP.has(name)) {
+        const children = a.children(c);
+        for (let i = children.length - 1; i >= 0; i--) todo.push(children[i]);
+      }
     }
   }
   return s;
@@ -364,7 +396,7 @@ export function textContent(node, a) {
  * for an attribute that repeats the element's text (a segment's followers). '' when it was lost.
  */
 export function placedText(pieces, node) {
-  return pieces.filter((p) => p.text && p.stack && p.stack.some((r) => r.node === node)).map((p) => p.text).join('')
+  return pieces.filter((p) => p.text && p.stack && p.stack.some((r) => r.node === node || r.inner.includes(node))).map((p) => p.text).join('')
     .replace(/\s+/g, ' ').trim();
 }
 
@@ -520,7 +552,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
 
   // 3. Ranges, top down: inside the parent, siblings not overlapping.
   const range = new Map();
-  const resolve = (records, lo, hi) => {
+  function* resolve(records, lo, hi) { // (run by runFlat: `yield resolve(...)` is the recursive call)
     const live = [];
     for (const r of records) {
       const set = new Set([...own.get(r)].filter((g) => g >= lo && g <= hi));
@@ -553,9 +585,9 @@ export function placeSegment(seg, sentences, placement = 'span') {
         continue;
       }
       range.set(r, [b, e]);
-      resolve(r.children, b, e);
+      yield resolve(r.children, b, e);
     }
-  };
+  }
   const splitPair = (x, y) => {
     const X = own.get(x);
     const Y = own.get(y);
@@ -582,7 +614,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     own.set(best.first, new Set(best.f));
     own.set(best.second, new Set(best.s));
   };
-  resolve(seg.top, 0, words.length - 1);
+  runFlat(resolve(seg.top, 0, words.length - 1));
 
   // 4.-6. as a function of the ranges, done again without the elements that came out with nothing
   // written (all their words left out as an atomic element's own, or their word's text replaced):
@@ -686,8 +718,8 @@ export function placeSegment(seg, sentences, placement = 'span') {
     // it that got no word either (`inside`: [{rec, node}], each in the innermost element holding it).
     const lostItems = lost.map((r) => ({ node: r.node, rec: r, empty: true, inside: [] }));
     const innermost = (rec, at) => {
-      const child = rec.children.find((c) => c.start <= at.start && at.end <= c.end);
-      return child ? innermost(child, at) : rec;
+      for (let child = rec; child; child = rec.children.find((c) => c.start <= at.start && at.end <= c.end)) rec = child;
+      return rec;
     };
     // Atomic elements the model wrote no word for: where they stood, a word of their own ("zu
     // <code>x</code> verwenden"), or inside the lost element around them ("<a><code>System Error</code></a>").

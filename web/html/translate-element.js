@@ -140,7 +140,7 @@ function applySegment(doc, u, pieces) {
   const keep = (el) => {
     if (!saved.has(el)) saved.set(el, Array.from(el.childNodes));
   };
-  for (const r of u.seg.elements) keep(r.node);
+  for (const r of u.seg.elements) for (const n of [r.node, ...r.inner]) keep(n);
   const frag = doc.createDocumentFragment();
   const used = new Set();
   let open = []; // [{rec, el}]
@@ -151,27 +151,32 @@ function applySegment(doc, u, pieces) {
     open = open.slice(0, k);
     for (let j = k; j < stack.length; j++) {
       const rec = stack[j];
-      let el;
-      if (!used.has(rec.node)) {
-        el = rec.node;
-        used.add(el);
-        el.replaceChildren();
-      } else {
-        el = rec.node.cloneNode(false); // a shallow clone of an inline element: nothing to load or run
-        el.removeAttribute('id');
+      // the record's element with its inner wrappers, `el` the innermost (which holds the words)
+      const again = used.has(rec.node);
+      used.add(rec.node);
+      let into = open.length ? open[open.length - 1].el : frag;
+      for (const n of [rec.node, ...rec.inner]) {
+        const el = again ? n.cloneNode(false) : n; // a shallow clone of an inline element: nothing to load or run
+        if (again) el.removeAttribute('id');
+        else el.replaceChildren();
+        into.appendChild(el);
+        into = el;
       }
-      (open.length ? open[open.length - 1].el : frag).appendChild(el);
-      open.push({ rec, el });
+      open.push({ rec, el: into });
     }
     const into = open.length ? open[open.length - 1].el : frag;
     if (p.node) {
       if (p.empty) { // a lost element: its tags and those of the inline elements inside it, without text
-        const shell = (rec) => { // (with the atomic elements inside it that got no word either)
-          keep(rec.node);
-          rec.node.replaceChildren(...rec.children.map(shell), ...p.inside.filter((x) => x.rec === rec).map((x) => x.node));
-          return rec.node;
-        };
-        shell(p.rec);
+        // (with the atomic elements inside it that got no word either), records innermost first
+        const records = [p.rec];
+        for (let i = 0; i < records.length; i++) records.push(...records[i].children);
+        for (let i = records.length - 1; i >= 0; i--) {
+          const rec = records[i];
+          const chain = [rec.node, ...rec.inner];
+          for (const n of chain) keep(n);
+          chain.forEach((n, j) => n.replaceChildren(...(j + 1 < chain.length ? [chain[j + 1]]
+            : [...rec.children.map((c) => c.node), ...p.inside.filter((x) => x.rec === rec).map((x) => x.node)])));
+        }
       }
       into.appendChild(p.node);
     } else into.appendChild(doc.createTextNode(p.text));

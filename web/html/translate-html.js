@@ -18,6 +18,7 @@
  */
 import { parseHtml, decodeEntities, escapeText, escapeAttribute, VOID } from './tokenize.js';
 import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
+import { runFlat } from './flat.js';
 
 /** Reads a tree from parseHtml() (the adapter segment.js works through). */
 function stringAdapter(html) {
@@ -126,7 +127,7 @@ export async function translateHtml(translator, html, options = {}) {
   for (const [u, pieces] of placed) segmentOut.set(u.nodes[0], { nodes: new Set(u.nodes), pieces });
   for (const [node, value] of titleOut) segmentOut.set(node, { title: escape(value) });
   const out = { html, segmentOut, attributeOut, escape };
-  const text = serializeChildren(root.children, out); // text at the top level too
+  const text = runFlat(serializeChildren(root.children, out)); // text at the top level too
   stats.tokensPerSecond = timings.engineMs > 0 ? stats.targetTokens / (timings.engineMs / 1000) : 0;
   timings.totalMs = performance.now() - started;
   return {
@@ -134,8 +135,11 @@ export async function translateHtml(translator, html, options = {}) {
   };
 }
 
+// The writers below call one another on runFlat's stack (`yield f(x)` is a call), so markup
+// nested any depth is written without deep recursion.
+
 /** Opens and closes inline elements as the pieces' stacks change. */
-function renderPieces(pieces, o) {
+function* renderPieces(pieces, o) {
   const { html, attributeOut, escape } = o;
   let out = '';
   let open = [];
@@ -144,28 +148,38 @@ function renderPieces(pieces, o) {
     const stack = p.stack || [];
     let k = 0;
     while (k < open.length && k < stack.length && open[k] === stack[k]) k++;
-    for (let j = open.length - 1; j >= k; j--) out += `</${open[j].node.name}>`;
+    for (let j = open.length - 1; j >= k; j--) out += endTags(open[j]);
     for (let j = k; j < stack.length; j++) {
       const r = stack[j];
       out += startTag(r.node, html, attributeOut, opened.has(r));
+      for (const n of r.inner) out += startTag(n, html, attributeOut, opened.has(r));
       opened.add(r);
     }
     open = stack;
-    if (p.node) out += p.empty ? emptyShell(p.rec, p.inside, o) : serializeNode(p.node, o);
+    if (p.node) out += p.empty ? yield emptyShell(p.rec, p.inside, o) : yield serializeNode(p.node, o);
     else out += escape(p.text);
   }
-  for (let j = open.length - 1; j >= 0; j--) out += `</${open[j].node.name}>`;
+  for (let j = open.length - 1; j >= 0; j--) out += endTags(open[j]);
   return out;
+}
+
+/** The end tags of an element record: its inner wrappers' and its own. */
+function endTags(rec) {
+  let out = '';
+  for (let j = rec.inner.length - 1; j >= 0; j--) out += `</${rec.inner[j].name}>`;
+  return `${out}</${rec.node.name}>`;
 }
 
 /**
  * A lost element (placed on no word) as its tags and those of the inline elements inside it, without
  * text, holding the atomic elements in `inside` ([{rec, node}]: kept whole, also without a word).
  */
-function emptyShell(rec, inside, o) {
-  const inner = rec.children.map((c) => emptyShell(c, inside, o)).join('') +
-    inside.filter((x) => x.rec === rec).map((x) => serializeNode(x.node, o)).join('');
-  return `${startTag(rec.node, o.html, o.attributeOut, false)}${inner}</${rec.node.name}>`;
+function* emptyShell(rec, inside, o) {
+  let inner = '';
+  for (const c of rec.children) inner += yield emptyShell(c, inside, o);
+  for (const x of inside) if (x.rec === rec) inner += yield serializeNode(x.node, o);
+  const starts = [rec.node, ...rec.inner].map((n) => startTag(n, o.html, o.attributeOut, false)).join('');
+  return `${starts}${inner}${endTags(rec)}`;
 }
 
 function startTag(node, html, attributeOut, again) {
@@ -182,30 +196,29 @@ function startTag(node, html, attributeOut, again) {
 }
 
 /** `o`: {html, segmentOut, attributeOut, escape}. */
-function serializeChildren(children, o) {
+function* serializeChildren(children, o) {
   let out = '';
   let skip = null;
   for (const c of children) {
     if (skip && skip.has(c)) continue;
     const seg = o.segmentOut.get(c);
     if (seg && seg.nodes) {
-      out += renderPieces(seg.pieces, o);
+      out += yield renderPieces(seg.pieces, o);
       skip = seg.nodes;
       continue;
     }
-    out += serializeNode(c, o);
+    out += yield serializeNode(c, o);
   }
   return out;
 }
 
-function serializeNode(node, o) {
+function* serializeNode(node, o) {
   const { html, segmentOut, attributeOut } = o;
   if (node.type !== 'element') return html.slice(node.start, node.end);
   let out = startTag(node, html, attributeOut, false);
   if (VOID.has(node.name) || (node.foreign && node.selfClosing)) return out;
   const title = segmentOut.get(node);
   if (title && title.title !== undefined) return `${out}${title.title}</${node.name}>`;
-  out += serializeChildren(node.children, o);
+  out += yield serializeChildren(node.children, o);
   return node.name === 'plaintext' ? out : `${out}</${node.name}>`; // (plaintext runs to the end: it has no end tag)
 }
-
