@@ -15,6 +15,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel, MODEL_CACHE,
   PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
+import { relaxedSimdSupported, relaxedKernelUrl } from './relaxed-simd.js';
 
 const isNode = typeof self === 'undefined' && typeof process !== 'undefined' && !!process.versions?.node;
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
@@ -32,20 +33,33 @@ function onMessage(handler) {
 // Downloads: fetch with streamed progress (browser, http(s) in Node) or the file system (file: URLs
 // in Node, where fetch cannot read files).
 
+/** More than any model, engine or manifest is (the shipped models are ~10 MB; WebAssembly memory ends at 4 GiB). */
+const MAX_FILE_BYTES = 1 << 30;
+
 async function readUrl(url, expectedBytes, onBytes) {
   const u = new URL(url);
   if (u.protocol === 'file:') {
     const fs = await import('node:fs');
+    const name = decodeURIComponent(u.pathname);
     let total;
     try {
-      total = (await fs.promises.stat(u)).size;
+      const st = await fs.promises.stat(u);
+      // A directory, FIFO or device is no file to download: it would fail or block, or never end (/dev/zero).
+      if (!st.isFile()) throw Object.assign(new Error(st.isDirectory() ? 'it is a directory, not a file' : 'it is not a regular file'), { code: 'NOTFILE' });
+      if (st.size > MAX_FILE_BYTES) throw new Error(`it has ${st.size} bytes, more than any file the translator reads (${MAX_FILE_BYTES})`);
+      total = st.size;
     } catch (e) {
-      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not read ${decodeURIComponent(u.pathname)}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not read ${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
     }
     onBytes(0, total);
     // Read straight into one buffer of the file's size (no pieces copied together afterwards).
     const bytes = new Uint8Array(total);
-    const file = await fs.promises.open(u, 'r');
+    let file;
+    try {
+      file = await fs.promises.open(u, 'r');
+    } catch (e) {
+      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not read ${name}: ${e.message}`);
+    }
     let loaded = 0;
     try {
       while (loaded < total) {
@@ -73,6 +87,10 @@ async function fetchOk(u) {
   if (!response.ok) {
     throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: HTTP ${response.status} ${response.statusText}`.trim());
   }
+  // A web page where a file was asked for: a directory's listing, or a site's fallback page.
+  if (/^text\/html\b/i.test(response.headers.get('content-type') || '')) {
+    throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: the server answered with a web page (text/html), not the file (is the URL a directory?)`);
+  }
   return response;
 }
 
@@ -86,6 +104,7 @@ function responseBytes(response, expectedBytes) {
 /** A response's body as one Uint8Array, read with progress into one buffer of the announced size. */
 async function readResponse(response, expectedBytes, onBytes) {
   const total = responseBytes(response, expectedBytes);
+  if (total > MAX_FILE_BYTES) throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${response.url}: ${total} bytes, more than any file the translator reads (${MAX_FILE_BYTES}).`);
   onBytes(0, total);
   if (!response.body || !response.body.getReader) {
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -105,6 +124,10 @@ async function readResponse(response, expectedBytes, onBytes) {
     }
     buffer.set(value, loaded);
     loaded += value.length;
+    if (loaded > MAX_FILE_BYTES) {
+      reader.cancel().catch(() => {});
+      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${response.url}: more than ${MAX_FILE_BYTES} bytes, more than any file the translator reads.`);
+    }
     onBytes(loaded, Math.max(total, loaded));
   }
   return loaded === buffer.length ? buffer : buffer.slice(0, loaded);
@@ -151,6 +174,7 @@ async function sha256Hex(bytes) {
 let engine = null; // Module.Translator instance
 let Module = null;
 let wasmModule = null; // the compiled engine.wasm (WebAssembly.Module), when it compiled here
+let relaxedModule = null; // the compiled relaxed_gemm.wasm, when the int8 GEMMs run relaxed SIMD
 let loaded = null; // {model, reverse, info}: the checked model bytes, until sent to the main thread
 let info = null;
 let broken = null; // set when the engine trapped: nothing more can run
@@ -364,6 +388,48 @@ async function startEngine(createEngine, wasmBinary, wasmModule) {
 }
 
 /**
+ * The relaxed-SIMD GEMM module (relaxed-simd.js), fetched and compiled unless msg.simd is
+ * 'simd128' or relaxed SIMD is missing here; null then.
+ */
+async function loadRelaxedKernel(msg) {
+  if (msg.simd === 'simd128' || !relaxedSimdSupported()) return null;
+  return WebAssembly.compile(await readUrl(relaxedKernelUrl(msg.wasmUrl), 0, () => {}));
+}
+
+/**
+ * Plugs the relaxed GEMM into the engine where it can run, and returns which kernel the int8
+ * GEMMs use: 'relaxed' or 'simd128' (msg.simd: 'auto' or absent, 'relaxed', 'simd128'). A forced
+ * 'relaxed' that cannot run is an error; 'auto' falls back to SIMD128.
+ */
+async function chooseSimd(msg, relaxedKernel) {
+  const forced = msg.simd === 'relaxed';
+  if (typeof Module.setSimd !== 'function') { // an engine built before relaxed SIMD (or a test's fake)
+    if (forced) throw new TranslatorError(ErrorCode.ENGINE_LOAD, 'This engine build has no relaxed-SIMD kernel support.');
+    return 'simd128';
+  }
+  if (forced && !relaxedSimdSupported()) {
+    throw new TranslatorError(ErrorCode.NO_SIMD, 'simd: \'relaxed\' was asked for, but this browser has no WebAssembly relaxed SIMD (Chrome/Edge 114+, Firefox 145+).');
+  }
+  let compiled = null;
+  try {
+    compiled = await relaxedKernel;
+  } catch (e) {
+    if (forced) throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the relaxed-SIMD kernel ${relaxedKernelUrl(msg.wasmUrl)}: ${e.message || e}`);
+    console.warn('[engine] relaxed SIMD kernel unavailable, using SIMD128:', e.message || e);
+  }
+  if (compiled) {
+    Module.relaxedModule = compiled;
+    if (Module.setSimd('relaxed')) {
+      relaxedModule = compiled;
+      return 'relaxed';
+    }
+    if (forced) throw new TranslatorError(ErrorCode.ENGINE_LOAD, 'The relaxed-SIMD kernel could not be plugged into the engine.');
+  }
+  Module.setSimd('simd128');
+  return 'simd128';
+}
+
+/**
  * A restart: a new worker that takes over from one the main thread ended (a cancelled request, a
  * large one), or a pool worker (pool.js). It gets what the first worker loaded and checked (the
  * model bytes and the compiled engine), so it downloads, verifies and compiles nothing, and reports
@@ -381,9 +447,10 @@ async function restart(msg) {
   const wasmBinary = wasmModule ? undefined : await readUrl(msg.wasmUrl, 0, () => {});
   if (!wasmModule) wasmModule = await compileWasm(wasmBinary);
   Module = await mark('instantiate', startEngine(createEngine, wasmBinary, wasmModule));
+  const simd = await chooseSimd(msg, reuse.relaxedModule ? Promise.resolve(reuse.relaxedModule) : loadRelaxedKernel(msg));
   mark('modelLoad', () => loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url));
   info = JSON.parse(engine.info());
-  Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to } });
+  Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to }, simd });
   loaded = null; // the main thread keeps its own copy
   return info;
 }
@@ -446,6 +513,8 @@ async function init(msg) {
     return mark('instantiate', startEngine(createEngine, compiled.bytes, compiled.module));
   });
   engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
+  const relaxedKernel = loadRelaxedKernel(msg); // 4 kB, beside the model's download
+  relaxedKernel.catch(() => {});
 
   // Which files: an explicit model URL, or the manifest's entry for from→to (and, to rerank, to→from).
   let modelUrl = msg.modelUrl;
@@ -512,6 +581,7 @@ async function init(msg) {
 
   progress('compile', true);
   Module = await Promise.race([engineReady, failureOf(checked)]);
+  const simd = await chooseSimd(msg, relaxedKernel);
 
   progress('load', true);
   let loadFailed = false; // the bytes as read; a copy that fails its check is read again, and loaded again
@@ -529,6 +599,7 @@ async function init(msg) {
   info.source = model.source;
   info.reverse = reverse ? { url: reverseUrl, source: reverse.source, bytes: reverse.bytes.length } : null;
   info.requested = { from: msg.from, to: msg.to };
+  info.simd = simd;
   loaded = {
     model: model.bytes,
     reverse: reverse ? reverse.bytes : null,
@@ -551,7 +622,7 @@ function startupMarks() {
 function reusable() {
   if (!loaded) return { reuse: null, transfer: [] };
   const whole = (b) => (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b && b.slice());
-  const reuse = { model: whole(loaded.model), reverse: whole(loaded.reverse), info: loaded.info, wasmModule };
+  const reuse = { model: whole(loaded.model), reverse: whole(loaded.reverse), info: loaded.info, wasmModule, relaxedModule };
   const transfer = [reuse.model.buffer, ...(reuse.reverse ? [reuse.reverse.buffer] : [])];
   loaded = null;
   return { reuse, transfer };
@@ -671,8 +742,8 @@ function postReply(id, { transfer, ...reply }) {
   try {
     post({ id, ...reply }, transfer);
   } catch (e) {
-    if (!(reply.reuse && reply.reuse.wasmModule)) throw e;
-    post({ id, ...reply, reuse: { ...reply.reuse, wasmModule: null } }, transfer);
+    if (!(reply.reuse && (reply.reuse.wasmModule || reply.reuse.relaxedModule))) throw e;
+    post({ id, ...reply, reuse: { ...reply.reuse, wasmModule: null, relaxedModule: null } }, transfer);
   }
 }
 
