@@ -1,0 +1,120 @@
+/**
+ * The standard-API page (standard.html). It installs the polyfill where the browser has no
+ * Translator / LanguageDetector of its own, or has them but they cannot translate English↔German
+ * (or always, with ?polyfill in the URL), runs the sample below on a click (again on the polyfill
+ * when the built-in API fails: Chrome without its models, say), and shows the sample's
+ * own lines (between the two markers, read from this file) on the page: what the page shows is
+ * what it runs. The sample uses only the standard API, so it runs unchanged on Chrome's built-in
+ * translator and on the polyfill.
+ */
+/* global Translator, LanguageDetector */
+import { install } from './polyfill.js';
+
+// ---- sample ----
+// The web's standard Translator and LanguageDetector API: Chrome's own, or the polyfill's.
+const translators = new Map(); // one Translator per language pair, made on first use
+
+async function detectAndTranslate(text, progress) {
+  const detector = await LanguageDetector.create();
+  const [{ detectedLanguage, confidence }] = await detector.detect(text);
+  detector.destroy();
+  const sourceLanguage = detectedLanguage === 'de' ? 'de' : 'en';
+  const targetLanguage = sourceLanguage === 'de' ? 'en' : 'de';
+  const pair = `${sourceLanguage}-${targetLanguage}`;
+  if (!translators.has(pair)) {
+    if (await Translator.availability({ sourceLanguage, targetLanguage }) === 'unavailable') {
+      throw new Error(`This browser cannot translate ${pair}.`);
+    }
+    translators.set(pair, await Translator.create({
+      sourceLanguage,
+      targetLanguage,
+      monitor(m) {
+        m.addEventListener('downloadprogress', (e) => { progress.value = e.loaded; });
+      },
+    }));
+  }
+  const translation = await translators.get(pair).translate(text);
+  return { detectedLanguage, confidence, translation };
+}
+// ---- end of sample ----
+
+const $ = (id) => document.getElementById(id);
+
+/** Installs the polyfill where it is needed; returns true when this page runs on it. */
+async function choose() {
+  const force = new URLSearchParams(location.search).has('polyfill');
+  const installed = install({ force });
+  if (installed.Translator) return true;
+  let native = 'unavailable';
+  try {
+    native = await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' });
+  } catch {
+    // a built-in API that cannot even answer: use the polyfill
+  }
+  if (native !== 'unavailable') return false;
+  install({ force: true });
+  return true;
+}
+
+/** The sample's lines, as this file has them. */
+async function sampleSource() {
+  const source = await (await fetch(new URL('./standard.js', import.meta.url))).text();
+  const start = source.indexOf('// ---- sample ----');
+  const end = source.indexOf('// ---- end of sample ----');
+  return source.slice(source.indexOf('\n', start) + 1, end).trimEnd();
+}
+
+function showError(error) {
+  $('std-error').textContent = error && error.message ? `${error.name}: ${error.message}` : String(error);
+  $('std-error').hidden = false;
+  document.body.dataset.state = 'error';
+}
+
+function showImplementation(polyfilled, note = '') {
+  $('std-impl').textContent = (polyfilled ? 'the polyfill (this project\'s engine, inside this page)' : 'the browser\'s built-in Translator') + note;
+  $('std-switch').hidden = polyfilled;
+  document.body.dataset.implementation = polyfilled ? 'polyfill' : 'native';
+}
+
+async function run() {
+  const button = $('std-translate');
+  button.disabled = true;
+  $('std-error').hidden = true;
+  $('std-status').textContent = 'Translating…';
+  document.body.dataset.state = 'busy';
+  try {
+    let r;
+    try {
+      r = await detectAndTranslate($('std-input').value, $('std-progress'));
+    } catch (e) {
+      // A built-in API that is there but cannot work (its model not downloadable here, say):
+      // the same sample again, on the polyfill.
+      if (document.body.dataset.implementation !== 'native') throw e;
+      install({ force: true });
+      translators.clear();
+      showImplementation(true, ` (the built-in one failed: ${e.name}: ${e.message})`);
+      r = await detectAndTranslate($('std-input').value, $('std-progress'));
+    }
+    $('std-detected').textContent = `Detected: ${r.detectedLanguage} (confidence ${r.confidence.toFixed(2)})`;
+    $('std-output').textContent = r.translation;
+    $('std-status').textContent = '';
+    document.body.dataset.state = 'done';
+  } catch (e) {
+    $('std-status').textContent = '';
+    showError(e);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function main() {
+  showImplementation(await choose());
+  $('std-translate').addEventListener('click', run);
+  $('std-sample').textContent = await sampleSource();
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register('./sw.js', { scope: './' }).catch(() => {}); // offline use, as on the main page
+  }
+  document.body.dataset.state = 'ready';
+}
+
+main().catch(showError);
