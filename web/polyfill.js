@@ -56,8 +56,11 @@ const UNKNOWN_SHARE = 0.01;
 // ---------------------------------------------------------------------------------------------
 // Errors: DOMExceptions with the names the draft gives.
 
+// Captured now: a removed iframe's window loses its globals, and its calls must still make their InvalidStateError.
+const DOMExceptionClass = globalThis.DOMException;
+
 function domException(name, message, cause) {
-  const e = new DOMException(message, name);
+  const e = new DOMExceptionClass(message, name);
   if (cause !== undefined) Object.defineProperty(e, 'cause', { value: cause, writable: true, configurable: true });
   return e;
 }
@@ -72,7 +75,7 @@ function quotaExceeded(requested, quota) {
       // an older constructor shape: fall through
     }
   }
-  const e = new DOMException(message, 'QuotaExceededError');
+  const e = new DOMExceptionClass(message, 'QuotaExceededError');
   Object.defineProperties(e, { requested: { value: requested }, quota: { value: quota } });
   return e;
 }
