@@ -13,8 +13,9 @@
  */
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as polyfill from '../../web/polyfill.js';
 import { startServer } from '../../scripts/serve.mjs';
@@ -413,6 +414,35 @@ test('over HTTP: a model that cannot be downloaded is a NetworkError', { skip, t
   configure({ manifestUrl: `${server.url}manifest.json` });
   assert.equal(await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' }), 'downloadable');
   await rejectsDom(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de' }), 'NetworkError');
+});
+
+// ---------------------------------------------------------------------------------------------
+// The package.
+
+test('the npm package runs the README\'s standard-API sample as written (`nmt-translator/polyfill`)', { skip, timeout: 180000 }, async (t) => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('**Use the standard API.**'));
+  const sample = section.slice(section.indexOf('```js\n') + 6, section.indexOf('\n```', section.indexOf('```js\n')));
+  assert.match(sample, /import \{ install \} from 'nmt-translator\/polyfill'; install\(\);/);
+  const dir = mkdtempSync(path.join(tmpdir(), 'nmt-polyfill-pack-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  for (const f of ['web/polyfill.js', 'web/polyfill.d.ts']) assert.ok(packed.files.some((x) => x.path === f), `the package carries ${f}`);
+  const modules = path.join(dir, 'app', 'node_modules');
+  mkdirSync(modules, { recursive: true });
+  execFileSync('tar', ['xzf', path.join(dir, packed.filename), '-C', modules]);
+  renameSync(path.join(modules, 'package'), path.join(modules, 'nmt-translator'));
+  writeFileSync(path.join(dir, 'app', 'sample.mjs'), `${sample}
+console.log(JSON.stringify({ text: await translator.translate('The house is small.'), best, source: translator.sourceLanguage }));
+translator.destroy();
+`);
+  const lines = execFileSync(process.execPath, ['sample.mjs'], { cwd: path.join(dir, 'app'), encoding: 'utf8', timeout: 120000 }).trim().split('\n');
+  const out = JSON.parse(lines.at(-1));
+  assert.equal(lines[0], '0', 'the monitor logged 0 first');
+  assert.equal(lines.at(-2), '1', 'and 1 last');
+  assert.match(out.text, /Das Haus ist klein/);
+  assert.equal(out.best.detectedLanguage, 'de');
+  assert.equal(out.source, 'en');
 });
 
 // ---------------------------------------------------------------------------------------------
