@@ -28,3 +28,9 @@ export async function launchBrowser(name) {
   }
   throw new Error(`unknown browser ${name}`);
 }
+
+/**
+ * Whether a browser emulates a touch screen (newContext({ hasTouch, isMobile })): Chromium does;
+ * Firefox ESR over WebDriver BiDi does not, so tests of touch run in Chromium only.
+ */
+export const canEmulateTouch = (name) => name === 'chromium';

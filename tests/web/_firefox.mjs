@@ -5,8 +5,10 @@
  * commands that only newer Firefox releases know (emulation.setMediaFeaturesOverride).
  *
  * What is here, and how it follows Playwright:
- * - browser.newContext({ viewport, hasTouch, isMobile, deviceScaleFactor }) → an isolated profile
- *   (a BiDi user context: its own cache, storage and service workers); viewport 1280×720 unless given;
+ * - browser.newContext({ viewport, deviceScaleFactor }) → an isolated profile (a BiDi user context:
+ *   its own cache, storage and service workers); viewport 1280×720 unless given. No hasTouch or
+ *   isMobile: Firefox ESR 153 ignores touch emulation (navigator.maxTouchPoints stays 0, a tap fires
+ *   no touch events), so asking for it throws;
  * - context: newPage, addInitScript (every page opened after it), on('request'), setOffline, close;
  * - page: goto (→ response.headers()), reload, evaluate, waitForFunction (→ handle.jsonValue()),
  *   waitForSelector, waitForTimeout, route (→ route.continue()), on('pageerror'|'console'|'dialog'),
@@ -69,8 +71,9 @@ class FirefoxContext {
 
   async newPage() {
     const raw = await this._context.newPage();
-    const { viewport = DEFAULT_VIEWPORT, deviceScaleFactor = 1, isMobile = false, hasTouch = false } = this._options;
-    await raw.setViewport({ ...viewport, deviceScaleFactor, isMobile, hasTouch });
+    const { viewport = DEFAULT_VIEWPORT, deviceScaleFactor = 1, hasTouch, isMobile } = this._options;
+    if (hasTouch || isMobile) throw new Error('Firefox ESR has no touch emulation over WebDriver BiDi (emulation.setTouchOverride): see canEmulateTouch()');
+    await raw.setViewport({ ...viewport, deviceScaleFactor });
     for (const script of this._initScripts) await addInitScript(raw, script);
     raw.on('request', (r) => { for (const listener of this._requestListeners) listener(r); });
     const page = new FirefoxPage(raw, this);
@@ -115,6 +118,27 @@ function isVisibleInPage(element) {
   return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
 }
 
+/**
+ * An evaluation's result as Playwright returns it: objects with toJSON (DOMRect, ...) as their JSON
+ * (WebDriver BiDi would send them as empty objects), arrays and plain objects element by element.
+ */
+async function plainResult(handlePromise) {
+  const handle = await handlePromise;
+  try {
+    return await handle.evaluate(function plain(v) {
+      if (Array.isArray(v)) return v.map(plain);
+      if (v && typeof v === 'object') {
+        if (typeof v.toJSON === 'function') return v.toJSON();
+        const proto = Object.getPrototypeOf(v);
+        if (proto === Object.prototype || proto === null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+      }
+      return v;
+    });
+  } finally {
+    await handle.dispose().catch(() => {});
+  }
+}
+
 function globToRegExp(glob) {
   const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\?/g, '.');
   return new RegExp(`^${escaped.replace(/\u0000/g, '.*')}$`);
@@ -139,7 +163,7 @@ class FirefoxPage {
 
   goto(url) { return this._page.goto(url); }
   reload() { return this._page.reload(); }
-  evaluate(fn, arg) { return this._page.evaluate(fn, arg); }
+  evaluate(fn, arg) { return plainResult(this._page.evaluateHandle(fn, arg)); }
   waitForTimeout(ms) { return sleep(ms); }
   /** Saved beside Chromium's, with ".firefox" before the extension (web-demo.png → web-demo.firefox.png). */
   screenshot(options = {}) {
@@ -147,8 +171,9 @@ class FirefoxPage {
     return this._page.screenshot({ ...options, path: file });
   }
 
-  waitForFunction(fn, arg, { timeout = ACTION_TIMEOUT, polling = 'raf' } = {}) {
-    return this._page.waitForFunction(fn, { timeout, polling }, arg);
+  async waitForFunction(fn, arg, { timeout = ACTION_TIMEOUT, polling = 'raf' } = {}) {
+    const handle = await this._page.waitForFunction(fn, { timeout, polling }, arg);
+    return { jsonValue: () => plainResult(handle) };
   }
 
   /** route(glob, handler): the handler gets each matching request as `route`, and calls route.continue(). */
@@ -257,11 +282,11 @@ class FirefoxPage {
 
   async isHidden(selector) { return !(await this.isVisible(selector)); }
 
-  async $eval(selector, fn, arg) { return (await this._element(selector)).evaluate(fn, arg); }
+  async $eval(selector, fn, arg) { return plainResult((await this._element(selector)).evaluateHandle(fn, arg)); }
 
   async $$eval(selector, fn, arg) {
     const elements = await this._all(selector);
-    return this._page.evaluate(fn, await this._page.evaluateHandle((...all) => all, ...elements), arg);
+    return plainResult(this._page.evaluateHandle(fn, await this._page.evaluateHandle((...all) => all, ...elements), arg));
   }
 
   locator(selector) {

@@ -1,18 +1,20 @@
 /**
- * The word menu in Debian's Chromium (playwright-core) with the real WASM engine and the shipped
- * models (or the fixture model): clicking a translated word opens a menu of other words, most
+ * The word menu in Debian's Chromium and Firefox ESR (each case in both: tests/web/_browsers.mjs)
+ * with the real WASM engine and the shipped models (or the fixture model): clicking a translated
+ * word opens a menu of other words, most
  * probable first; choosing one translates the rest of that sentence again from the new prefix, the
  * output and the alignment card follow, the other sentences stay; and the same with the keyboard
  * only (Tab to the card, arrows, Enter, Escape), focus coming back to the word. Properties only: no
  * model's words are written down here. The site is built into test-results/ and served under a
  * sub-path, as tests/web/e2e.test.mjs does.
  */
-import test, { before, after } from 'node:test';
+import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startServer } from '../../scripts/serve.mjs';
-import { ROOT, engineSkip, requireEngine, testManifest, resultsDir, launchChromium } from './_helpers.mjs';
+import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
+import { browsers, launchBrowser } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -28,11 +30,9 @@ before(async () => {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'],
     { stdio: 'inherit' });
   server = await startServer({ root: out, base: BASE });
-  browser = await launchChromium();
 });
 
 after(async () => {
-  if (browser) await browser.close();
   if (server) await server.close();
 });
 
@@ -85,119 +85,124 @@ async function openMenuItems(page) {
   return items;
 }
 
-test('clicking a translated word offers other words; choosing one re-translates the rest of its sentence', { skip, timeout: 240000 }, async (t) => {
-  const { page, problems } = await translatedPage(t, 'The house is small. It is very old.');
-  const before0 = await sentence(page, 0);
-  const before1 = await sentence(page, 1);
-  const w = pickWord(before0.words);
-  assert.ok(w > 0, JSON.stringify(before0));
-  await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
-  assert.equal(await page.getAttribute('#alt-menu', 'role'), 'menu');
-  const items = await openMenuItems(page);
-  assert.ok(items[0].focused, 'the first word has the focus');
-  const choice = items.findIndex((i) => !i.current && i.word !== before0.words[w]);
-  assert.ok(choice >= 0);
-  // The prefix: the sentence up to the clicked word, as drawn.
-  const prefix = await page.evaluate(({ w }) => {
-    const sent = document.querySelector('#target .sent[data-s="0"]');
-    const range = document.createRange();
-    range.setStartBefore(sent.firstChild);
-    range.setEndBefore(sent.querySelector(`.w[data-w="${w}"]`));
-    return range.toString();
-  }, { w });
-  await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
-  assert.equal(await page.$('#alt-menu'), null, 'the menu closes');
-  await waitDone(page);
-  const after0 = await sentence(page, 0);
-  assert.ok(after0.text.startsWith(prefix + items[choice].word), `${JSON.stringify(after0.text)} starts with the prefix and the chosen word`);
-  assert.equal(after0.words[w], items[choice].word, 'the chosen word is a word of the new sentence');
-  // the status live region says so (it was left empty: a screen reader heard nothing)
-  assert.equal(await page.textContent('#status'), `Sentence 1 translated again with “${items[choice].word.trim()}”.`);
-  assert.deepEqual(await sentence(page, 1), before1, 'the other sentence stays');
-  assert.equal(await page.textContent('#align-target'), after0.text, 'the alignment card shows the new sentence');
-  const target = await page.textContent('#target');
-  assert.equal(target.trim(), `${after0.text} ${before1.text}`);
-  // Hovering a word of the new sentence highlights its aligned source words.
-  await page.hover(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
-  await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0);
-  // A click elsewhere closes an open menu.
-  await page.click(`#target .sent[data-s="1"] .w[data-w="${pickWord(before1.words)}"]`);
-  await page.waitForSelector('#alt-menu');
-  await page.click('h1');
-  assert.equal(await page.$('#alt-menu'), null);
-  await page.screenshot({ path: path.join(resultsDir(), 'web-alternatives.png') });
-  assert.deepEqual(problems, []);
-});
+for (const name of browsers()) describe(name, () => {
+  before(async () => { if (!skip) browser = await launchBrowser(name); });
+  after(async () => { if (browser) await browser.close(); browser = null; });
 
-test('the word menu with the keyboard only: Enter opens, arrows move, Escape closes, focus comes back', { skip, timeout: 240000 }, async (t) => {
-  const { page, problems } = await translatedPage(t, 'My sister bought a new car yesterday.');
-  const before = await sentence(page, 0);
-  const w = pickWord(before.words);
-  // Tab to the alignment card's target words, then along them with →.
-  for (let i = 0; i < 60 && !(await page.evaluate(() => !!document.activeElement.closest('#align-target'))); i++) {
-    await page.keyboard.press('Tab');
-  }
-  assert.ok(await page.evaluate(() => !!document.activeElement.closest('#align-target')), 'Tab reaches the card\'s target words');
-  for (let i = 0; i < w; i++) await page.keyboard.press('ArrowRight');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w));
-  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-haspopup')), 'menu', 'the word says it opens a menu');
-  await page.keyboard.press('Enter');
-  const items = await openMenuItems(page);
-  assert.ok(items[0].focused);
-  assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'true');
-  await page.keyboard.press('ArrowDown');
-  assert.ok((await menuItems(page))[1].focused, '↓ moves to the next word');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  assert.ok((await menuItems(page)).at(-1).focused, '↑ from the first wraps to the last');
-  await page.keyboard.press('Escape');
-  assert.equal(await page.$('#alt-menu'), null, 'Escape closes the menu');
-  assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'false');
-  assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.dataset.w), String(w),
-    'focus is back on the word');
-  assert.equal((await sentence(page, 0)).text, before.text, 'nothing changed');
+  test('clicking a translated word offers other words; choosing one re-translates the rest of its sentence', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await translatedPage(t, 'The house is small. It is very old.');
+    const before0 = await sentence(page, 0);
+    const before1 = await sentence(page, 1);
+    const w = pickWord(before0.words);
+    assert.ok(w > 0, JSON.stringify(before0));
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    assert.equal(await page.getAttribute('#alt-menu', 'role'), 'menu');
+    const items = await openMenuItems(page);
+    assert.ok(items[0].focused, 'the first word has the focus');
+    const choice = items.findIndex((i) => !i.current && i.word !== before0.words[w]);
+    assert.ok(choice >= 0);
+    // The prefix: the sentence up to the clicked word, as drawn.
+    const prefix = await page.evaluate(({ w }) => {
+      const sent = document.querySelector('#target .sent[data-s="0"]');
+      const range = document.createRange();
+      range.setStartBefore(sent.firstChild);
+      range.setEndBefore(sent.querySelector(`.w[data-w="${w}"]`));
+      return range.toString();
+    }, { w });
+    await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+    assert.equal(await page.$('#alt-menu'), null, 'the menu closes');
+    await waitDone(page);
+    const after0 = await sentence(page, 0);
+    assert.ok(after0.text.startsWith(prefix + items[choice].word), `${JSON.stringify(after0.text)} starts with the prefix and the chosen word`);
+    assert.equal(after0.words[w], items[choice].word, 'the chosen word is a word of the new sentence');
+    // the status live region says so (it was left empty: a screen reader heard nothing)
+    assert.equal(await page.textContent('#status'), `Sentence 1 translated again with “${items[choice].word.trim()}”.`);
+    assert.deepEqual(await sentence(page, 1), before1, 'the other sentence stays');
+    assert.equal(await page.textContent('#align-target'), after0.text, 'the alignment card shows the new sentence');
+    const target = await page.textContent('#target');
+    assert.equal(target.trim(), `${after0.text} ${before1.text}`);
+    // Hovering a word of the new sentence highlights its aligned source words.
+    await page.hover(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0);
+    // A click elsewhere closes an open menu.
+    await page.click(`#target .sent[data-s="1"] .w[data-w="${pickWord(before1.words)}"]`);
+    await page.waitForSelector('#alt-menu');
+    await page.click('h1');
+    assert.equal(await page.$('#alt-menu'), null);
+    await page.screenshot({ path: path.join(resultsDir(), 'web-alternatives.png') });
+    assert.deepEqual(problems, []);
+  });
 
-  await page.keyboard.press(' ');
-  const again = await openMenuItems(page);
-  const choice = again.findIndex((i) => !i.current && i.word !== before.words[w]);
-  for (let i = 0; i < choice; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await waitDone(page);
-  const after = await sentence(page, 0);
-  assert.equal(after.words[w], again[choice].word, `the chosen word is in place: ${after.text}`);
-  assert.deepEqual(after.words.slice(0, w), before.words.slice(0, w), 'the words before it stay');
-  assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.textContent),
-    again[choice].word, 'focus is on the chosen word on the card');
-  assert.deepEqual(problems, []);
-});
+  test('the word menu with the keyboard only: Enter opens, arrows move, Escape closes, focus comes back', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await translatedPage(t, 'My sister bought a new car yesterday.');
+    const before = await sentence(page, 0);
+    const w = pickWord(before.words);
+    // Tab to the alignment card's target words, then along them with →.
+    for (let i = 0; i < 60 && !(await page.evaluate(() => !!document.activeElement.closest('#align-target'))); i++) {
+      await page.keyboard.press('Tab');
+    }
+    assert.ok(await page.evaluate(() => !!document.activeElement.closest('#align-target')), 'Tab reaches the card\'s target words');
+    for (let i = 0; i < w; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w));
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-haspopup')), 'menu', 'the word says it opens a menu');
+    await page.keyboard.press('Enter');
+    const items = await openMenuItems(page);
+    assert.ok(items[0].focused);
+    assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'true');
+    await page.keyboard.press('ArrowDown');
+    assert.ok((await menuItems(page))[1].focused, '↓ moves to the next word');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    assert.ok((await menuItems(page)).at(-1).focused, '↑ from the first wraps to the last');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$('#alt-menu'), null, 'Escape closes the menu');
+    assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.dataset.w), String(w),
+      'focus is back on the word');
+    assert.equal((await sentence(page, 0)).text, before.text, 'nothing changed');
 
-test('after a chosen word, the heatmap\'s layers and heads are those of the new translation, not the old one', { skip, timeout: 240000 }, async (t) => {
-  const { page, problems } = await translatedPage(t, 'The house is small.');
-  await page.click('#attention summary');
-  await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });
-  const before = await sentence(page, 0);
-  const w = pickWord(before.words);
-  await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
-  const items = await openMenuItems(page);
-  const choice = items.findIndex((i) => !i.current && i.word !== before.words[w]);
-  assert.ok(choice >= 0);
-  await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
-  await waitDone(page);
-  const after = await sentence(page, 0);
-  assert.equal(after.words[w], items[choice].word);
-  // The heads are asked for again, for the sentence as it is now (from the same prefix).
-  await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent) &&
-    document.getElementById('head-select').options.length > 1, null, { timeout: 60000 });
-  const rowsOf = async (value) => {
-    await page.selectOption('#head-select', value);
-    const label = await page.getAttribute('#heatmap', 'aria-label');
-    const m = /Translation: (.*)\.$/.exec(label);
-    assert.ok(m, label);
-    return m[1].split(' | ');
-  };
-  const mean = await rowsOf('mean');
-  assert.ok(mean.includes(items[choice].word), `the average's rows are the new translation's words: ${mean}`);
-  const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean'));
-  for (const v of values) assert.deepEqual(await rowsOf(v), mean, `layer/head ${v} labels the rows with the translation shown`);
-  assert.deepEqual(problems, []);
+    await page.keyboard.press(' ');
+    const again = await openMenuItems(page);
+    const choice = again.findIndex((i) => !i.current && i.word !== before.words[w]);
+    for (let i = 0; i < choice; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await waitDone(page);
+    const after = await sentence(page, 0);
+    assert.equal(after.words[w], again[choice].word, `the chosen word is in place: ${after.text}`);
+    assert.deepEqual(after.words.slice(0, w), before.words.slice(0, w), 'the words before it stay');
+    assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.textContent),
+      again[choice].word, 'focus is on the chosen word on the card');
+    assert.deepEqual(problems, []);
+  });
+
+  test('after a chosen word, the heatmap\'s layers and heads are those of the new translation, not the old one', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await translatedPage(t, 'The house is small.');
+    await page.click('#attention summary');
+    await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });
+    const before = await sentence(page, 0);
+    const w = pickWord(before.words);
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    const items = await openMenuItems(page);
+    const choice = items.findIndex((i) => !i.current && i.word !== before.words[w]);
+    assert.ok(choice >= 0);
+    await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+    await waitDone(page);
+    const after = await sentence(page, 0);
+    assert.equal(after.words[w], items[choice].word);
+    // The heads are asked for again, for the sentence as it is now (from the same prefix).
+    await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent) &&
+      document.getElementById('head-select').options.length > 1, null, { timeout: 60000 });
+    const rowsOf = async (value) => {
+      await page.selectOption('#head-select', value);
+      const label = await page.getAttribute('#heatmap', 'aria-label');
+      const m = /Translation: (.*)\.$/.exec(label);
+      assert.ok(m, label);
+      return m[1].split(' | ');
+    };
+    const mean = await rowsOf('mean');
+    assert.ok(mean.includes(items[choice].word), `the average's rows are the new translation's words: ${mean}`);
+    const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean'));
+    for (const v of values) assert.deepEqual(await rowsOf(v), mean, `layer/head ${v} labels the rows with the translation shown`);
+    assert.deepEqual(problems, []);
+  });
 });

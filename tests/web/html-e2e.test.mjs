@@ -1,6 +1,7 @@
 /**
- * The HTML features in Debian's Chromium (playwright-core) with the real engine, on the built site
- * served under a sub-path with the strict Content-Security-Policy header (scripts/serve.mjs):
+ * The HTML features in Debian's Chromium and Firefox ESR (each case in both: tests/web/_browsers.mjs)
+ * with the real engine, on the built site served under a sub-path with the strict
+ * Content-Security-Policy header (scripts/serve.mjs):
  * - the sample article: "Translate this page" (translateElement) in place, with progress; links
  *   and images are the same nodes afterwards (listeners kept, nothing loaded again), no markup was
  *   parsed (innerHTML/outerHTML/insertAdjacentHTML/DOMParser/createContextualFragment are watched);
@@ -11,13 +12,14 @@
  *   and no securitypolicyviolation event fires — while a deliberate violation afterwards is seen,
  *   so the page would have reported one.
  */
-import test, { before, after } from 'node:test';
+import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startServer, CSP } from '../../scripts/serve.mjs';
-import { ROOT, engineSkip, requireEngine, testManifest, resultsDir, launchChromium } from './_helpers.mjs';
+import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
+import { browsers, launchBrowser } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -32,11 +34,9 @@ before(async () => {
   const out = path.join(resultsDir(), 'web-dist-html');
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
   server = await startServer({ root: out, base: BASE });
-  browser = await launchChromium();
 });
 
 after(async () => {
-  if (browser) await browser.close();
   if (server) await server.close();
 });
 
@@ -77,228 +77,235 @@ async function open(t, file) {
   return { page, requests, problems };
 }
 
-test('sample article: translated in place with progress, same nodes, no markup parsed, restored exactly', { skip, timeout: 240000 }, async (t) => {
-  const { page, requests, problems } = await open(t, 'article.html');
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  const before = await page.evaluate(() => {
-    const a = document.querySelector('#article a[href="#bridge"]');
-    window.__link = a;
-    window.__img = document.querySelector('#article img');
-    window.__clicks = 0;
-    a.addEventListener('click', (e) => { e.preventDefault(); window.__clicks += 1; });
-    window.__progress = 0;
-    new MutationObserver(() => {
-      const p = document.getElementById('article-progress');
-      if (!p.hidden && p.hasAttribute('value')) window.__progress += 1;
-    }).observe(document.getElementById('article-progress'), { attributes: true });
-    return { html: document.getElementById('article').innerHTML, text: document.getElementById('article').textContent };
+for (const name of browsers()) describe(name, () => {
+  before(async () => { if (!skip) browser = await launchBrowser(name); });
+  after(async () => { if (browser) await browser.close(); browser = null; });
+
+  test('sample article: translated in place with progress, same nodes, no markup parsed, restored exactly', { skip, timeout: 240000 }, async (t) => {
+    const { page, requests, problems } = await open(t, 'article.html');
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    const before = await page.evaluate(() => {
+      const a = document.querySelector('#article a[href="#bridge"]');
+      window.__link = a;
+      window.__img = document.querySelector('#article img');
+      window.__clicks = 0;
+      a.addEventListener('click', (e) => { e.preventDefault(); window.__clicks += 1; });
+      window.__progress = 0;
+      new MutationObserver(() => {
+        const p = document.getElementById('article-progress');
+        if (!p.hidden && p.hasAttribute('value')) window.__progress += 1;
+      }).observe(document.getElementById('article-progress'), { attributes: true });
+      return { html: document.getElementById('article').innerHTML, text: document.getElementById('article').textContent };
+    });
+    const imgRequests = () => requests.filter((u) => u.endsWith('/icon.svg')).length;
+    const imgBefore = imgRequests();
+    await page.evaluate(() => { window.__markup.length = 0; });
+    await page.click('#article-translate');
+    await page.waitForFunction(() => document.body.dataset.state === 'translated' || /Could not/.test(document.getElementById('article-status').textContent), null, { timeout: 180000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'translated', await page.textContent('#article-status'));
+    const after = await page.evaluate(() => {
+      const art = document.getElementById('article');
+      const a = art.querySelector('a[href="#bridge"]');
+      a.click();
+      return {
+        text: art.textContent,
+        sameLink: a === window.__link,
+        sameImg: art.querySelector('img') === window.__img,
+        linkText: a.textContent,
+        clicks: window.__clicks,
+        markup: [...window.__markup],
+        title: a.title,
+        alt: art.querySelector('img').alt,
+        placeholder: document.getElementById('article-name').placeholder,
+        kept: [...art.querySelectorAll('[translate="no"], code')].map((e) => e.textContent),
+        progress: window.__progress,
+        h1: art.querySelector('h1').textContent,
+        button: document.getElementById('article-send').textContent,
+        links: [...art.querySelectorAll('.article-links a')].map((a) => a.textContent),
+      };
+    });
+    assert.notEqual(after.text, before.text, 'the article changed');
+    assert.ok(!after.h1.includes('A walk by the river'), `the heading was translated: ${after.h1}`);
+    assert.ok(after.sameLink && after.sameImg, 'the link and the image are the page\'s own nodes');
+    assert.match(after.linkText, /\p{L}/u);
+    assert.equal(after.clicks, 1, 'the link\'s listener still works');
+    assert.deepEqual(after.markup, [], 'no string was parsed as markup');
+    assert.notEqual(after.title, 'The old stone bridge', 'title translated');
+    assert.notEqual(after.alt, 'A small boat on the river', 'alt translated');
+    assert.notEqual(after.placeholder, 'Write your name here', 'placeholder translated');
+    assert.deepEqual(after.kept, ['Anna Smith', 'walk --river'], 'translate="no" and code untouched');
+    assert.ok(after.progress >= 2, `progress shown ${after.progress} times`);
+    assert.match(after.button, /\p{L}/u);
+    assert.notEqual(after.button, 'Send', 'the button\'s label translated');
+    assert.equal(after.links.length, 3);
+    for (const [i, text] of after.links.entries()) {
+      assert.match(text, /\p{L}/u, `every link of the list keeps its words: ${after.links}`);
+      assert.notEqual(text, ['Back to the top', 'The bridge', 'Opening hours'][i]);
+    }
+    assert.equal(imgRequests(), imgBefore, 'the image was not loaded again');
+    await page.screenshot({ path: path.join(resultsDir(), 'html-article-translated.png'), fullPage: true });
+
+    await page.click('#article-restore');
+    const restored = await page.evaluate(() => ({
+      html: document.getElementById('article').innerHTML,
+      sameLink: document.querySelector('#article a[href="#bridge"]') === window.__link,
+    }));
+    // (Chromium gives a moved <input> an empty style attribute; nothing else may differ.)
+    const plain = (h) => h.replace(/ style=""/g, '');
+    assert.equal(plain(restored.html), plain(before.html), 'the original DOM, exactly');
+    assert.ok(restored.sameLink);
+
+    // Stop while translating: the page is as it was.
+    await page.click('#article-translate');
+    await page.waitForFunction(() => document.body.dataset.state === 'translating' && document.getElementById('article-progress').hasAttribute('value'), null, { timeout: 60000, polling: 5 });
+    await page.click('#article-stop');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    assert.match(await page.textContent('#article-status'), /Stopped/);
+    assert.equal(plain(await page.evaluate(() => document.getElementById('article').innerHTML)), plain(before.html), 'stopped: restored');
+    assert.deepEqual(await page.evaluate(() => window.__csp), []);
+    assert.deepEqual(problems, []);
   });
-  const imgRequests = () => requests.filter((u) => u.endsWith('/icon.svg')).length;
-  const imgBefore = imgRequests();
-  await page.evaluate(() => { window.__markup.length = 0; });
-  await page.click('#article-translate');
-  await page.waitForFunction(() => document.body.dataset.state === 'translated' || /Could not/.test(document.getElementById('article-status').textContent), null, { timeout: 180000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.state), 'translated', await page.textContent('#article-status'));
-  const after = await page.evaluate(() => {
-    const art = document.getElementById('article');
-    const a = art.querySelector('a[href="#bridge"]');
-    a.click();
-    return {
-      text: art.textContent,
-      sameLink: a === window.__link,
-      sameImg: art.querySelector('img') === window.__img,
-      linkText: a.textContent,
-      clicks: window.__clicks,
-      markup: [...window.__markup],
-      title: a.title,
-      alt: art.querySelector('img').alt,
-      placeholder: document.getElementById('article-name').placeholder,
-      kept: [...art.querySelectorAll('[translate="no"], code')].map((e) => e.textContent),
-      progress: window.__progress,
-      h1: art.querySelector('h1').textContent,
-      button: document.getElementById('article-send').textContent,
-      links: [...art.querySelectorAll('.article-links a')].map((a) => a.textContent),
-    };
+
+  test('HTML mode: pasted HTML translated, drawn safely, source shown', { skip, timeout: 180000 }, async (t) => {
+    const { page, problems } = await open(t, 'html.html');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await page.fill('#html-input', '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p><ul><li>The <em>red</em> house.</li></ul><img src="x.png" alt="A dog">');
+    await page.click('#html-translate');
+    await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 120000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
+    const source = await page.textContent('#html-source');
+    assert.match(source, /^<p>.*<a href="\/x">\p{L}+.*<\/a>.*<b>.*<\/b>.*<\/p><ul><li>.*<em>.*<\/em>.*<\/li><\/ul><img src="x.png" alt="[^"]+">$/u);
+    assert.ok(!source.includes('Click'), source);
+    const rendered = await page.evaluate(() => {
+      const r = document.getElementById('html-rendered');
+      return {
+        tags: [...r.querySelectorAll('*')].map((e) => e.localName),
+        link: r.querySelector('.safe-link').title,
+        img: r.querySelector('.safe-img').textContent,
+        anyUrl: [...r.querySelectorAll('*')].some((e) => e.hasAttribute('href') || e.hasAttribute('src')),
+      };
+    });
+    assert.deepEqual(rendered.tags, ['p', 'span', 'b', 'ul', 'li', 'em', 'span']);
+    assert.match(rendered.link, /link: \/x/);
+    assert.match(rendered.img, /^\[image: .+\]$/);
+    assert.equal(rendered.anyUrl, false);
+    await page.screenshot({ path: path.join(resultsDir(), 'html-mode.png'), fullPage: true });
+    assert.deepEqual(await page.evaluate(() => window.__csp), []);
+    assert.deepEqual(problems, []);
   });
-  assert.notEqual(after.text, before.text, 'the article changed');
-  assert.ok(!after.h1.includes('A walk by the river'), `the heading was translated: ${after.h1}`);
-  assert.ok(after.sameLink && after.sameImg, 'the link and the image are the page\'s own nodes');
-  assert.match(after.linkText, /\p{L}/u);
-  assert.equal(after.clicks, 1, 'the link\'s listener still works');
-  assert.deepEqual(after.markup, [], 'no string was parsed as markup');
-  assert.notEqual(after.title, 'The old stone bridge', 'title translated');
-  assert.notEqual(after.alt, 'A small boat on the river', 'alt translated');
-  assert.notEqual(after.placeholder, 'Write your name here', 'placeholder translated');
-  assert.deepEqual(after.kept, ['Anna Smith', 'walk --river'], 'translate="no" and code untouched');
-  assert.ok(after.progress >= 2, `progress shown ${after.progress} times`);
-  assert.match(after.button, /\p{L}/u);
-  assert.notEqual(after.button, 'Send', 'the button\'s label translated');
-  assert.equal(after.links.length, 3);
-  for (const [i, text] of after.links.entries()) {
-    assert.match(text, /\p{L}/u, `every link of the list keeps its words: ${after.links}`);
-    assert.notEqual(text, ['Back to the top', 'The bridge', 'Opening hours'][i]);
-  }
-  assert.equal(imgRequests(), imgBefore, 'the image was not loaded again');
-  await page.screenshot({ path: path.join(resultsDir(), 'html-article-translated.png'), fullPage: true });
 
-  await page.click('#article-restore');
-  const restored = await page.evaluate(() => ({
-    html: document.getElementById('article').innerHTML,
-    sameLink: document.querySelector('#article a[href="#bridge"]') === window.__link,
-  }));
-  // (Chromium gives a moved <input> an empty style attribute; nothing else may differ.)
-  const plain = (h) => h.replace(/ style=""/g, '');
-  assert.equal(plain(restored.html), plain(before.html), 'the original DOM, exactly');
-  assert.ok(restored.sameLink);
-
-  // Stop while translating: the page is as it was.
-  await page.click('#article-translate');
-  await page.waitForFunction(() => document.body.dataset.state === 'translating' && document.getElementById('article-progress').hasAttribute('value'), null, { timeout: 60000, polling: 5 });
-  await page.click('#article-stop');
-  await page.waitForFunction(() => document.body.dataset.state === 'idle');
-  assert.match(await page.textContent('#article-status'), /Stopped/);
-  assert.equal(plain(await page.evaluate(() => document.getElementById('article').innerHTML)), plain(before.html), 'stopped: restored');
-  assert.deepEqual(await page.evaluate(() => window.__csp), []);
-  assert.deepEqual(problems, []);
-});
-
-test('HTML mode: pasted HTML translated, drawn safely, source shown', { skip, timeout: 180000 }, async (t) => {
-  const { page, problems } = await open(t, 'html.html');
-  await page.waitForFunction(() => document.body.dataset.state === 'ready');
-  await page.fill('#html-input', '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p><ul><li>The <em>red</em> house.</li></ul><img src="x.png" alt="A dog">');
-  await page.click('#html-translate');
-  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 120000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
-  const source = await page.textContent('#html-source');
-  assert.match(source, /^<p>.*<a href="\/x">\p{L}+.*<\/a>.*<b>.*<\/b>.*<\/p><ul><li>.*<em>.*<\/em>.*<\/li><\/ul><img src="x.png" alt="[^"]+">$/u);
-  assert.ok(!source.includes('Click'), source);
-  const rendered = await page.evaluate(() => {
-    const r = document.getElementById('html-rendered');
-    return {
-      tags: [...r.querySelectorAll('*')].map((e) => e.localName),
-      link: r.querySelector('.safe-link').title,
-      img: r.querySelector('.safe-img').textContent,
-      anyUrl: [...r.querySelectorAll('*')].some((e) => e.hasAttribute('href') || e.hasAttribute('src')),
-    };
+  test('HTML mode: translating again while a translation runs never shows the replaced one as stopped', { skip, timeout: 180000 }, async (t) => {
+    const { page, problems } = await open(t, 'html.html');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await page.fill('#html-input', '<p>The weather was bad yesterday, so we stayed at home and read <b>books</b>.</p>\n'.repeat(20));
+    // Every state and status the page shows, from the first click on.
+    await page.evaluate(() => {
+      window.__shown = [];
+      const note = () => window.__shown.push(`${document.body.dataset.state} | ${document.getElementById('html-status').textContent}`);
+      new MutationObserver(note).observe(document.body, { attributes: true, attributeFilter: ['data-state'], subtree: false });
+      new MutationObserver(note).observe(document.getElementById('html-status'), { childList: true, characterData: true, subtree: true });
+    });
+    // Two clicks in one task: the second request replaces the first while it waits for its model.
+    await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-translate').click(); });
+    await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error', null, { timeout: 120000 });
+    const shown = await page.evaluate(() => window.__shown);
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
+    assert.deepEqual(shown.filter((x) => /stopped|Stopped/.test(x)), [], `nothing said "Stopped": ${JSON.stringify(shown)}`);
+    assert.equal(await page.isHidden('#html-stop'), true);
+    assert.equal(await page.isHidden('#html-error'), true);
+    assert.match(await page.textContent('#html-source'), /<b>/);
+    // Stop still stops a request that was not replaced.
+    await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-stop').click(); });
+    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
+    assert.equal(await page.textContent('#html-status'), 'Stopped.');
+    assert.deepEqual(problems, []);
   });
-  assert.deepEqual(rendered.tags, ['p', 'span', 'b', 'ul', 'li', 'em', 'span']);
-  assert.match(rendered.link, /link: \/x/);
-  assert.match(rendered.img, /^\[image: .+\]$/);
-  assert.equal(rendered.anyUrl, false);
-  await page.screenshot({ path: path.join(resultsDir(), 'html-mode.png'), fullPage: true });
-  assert.deepEqual(await page.evaluate(() => window.__csp), []);
-  assert.deepEqual(problems, []);
-});
 
-test('HTML mode: translating again while a translation runs never shows the replaced one as stopped', { skip, timeout: 180000 }, async (t) => {
-  const { page, problems } = await open(t, 'html.html');
-  await page.waitForFunction(() => document.body.dataset.state === 'ready');
-  await page.fill('#html-input', '<p>The weather was bad yesterday, so we stayed at home and read <b>books</b>.</p>\n'.repeat(20));
-  // Every state and status the page shows, from the first click on.
-  await page.evaluate(() => {
-    window.__shown = [];
-    const note = () => window.__shown.push(`${document.body.dataset.state} | ${document.getElementById('html-status').textContent}`);
-    new MutationObserver(note).observe(document.body, { attributes: true, attributeFilter: ['data-state'], subtree: false });
-    new MutationObserver(note).observe(document.getElementById('html-status'), { childList: true, characterData: true, subtree: true });
+  test('translateElement on a software manual: every element stays (links around code, permalinks, parts of words), restored exactly', { skip, timeout: 180000 }, async (t) => {
+    const { page, problems } = await open(t, 'html.html');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    const manual = '<h4>Integrating <code>AsyncResource</code> with <code>EventEmitter</code><span><a class="mark" href="#i">#</a></span></h4>' +
+      '<p>The <a href="modules.html#require"><code>require()</code></a> function can load addons as ordinary modules.</p>' +
+      '<p>It supports <a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like reverse-i-search and ' +
+      '<a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like history search.</p>' +
+      '<p>If you prefer not to use <code>rustup</code> for some reason, please see the <a href="other.html">other methods</a> page.</p>';
+    const r = await page.evaluate(async (html) => {
+      const { Translator, translateElement } = await import('./translator.js');
+      const tr = await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI) });
+      const doc = document.implementation.createHTMLDocument('');
+      doc.body.innerHTML = html;
+      const count = () => Object.fromEntries(['a', 'code', 'span', 'h4', 'p'].map((n) => [n, doc.body.querySelectorAll(n).length]));
+      const before = { html: doc.body.innerHTML, text: doc.body.textContent, counts: count() };
+      const done = await translateElement(doc.body, { translator: tr });
+      const after = { text: doc.body.textContent, counts: count(), codes: [...doc.body.querySelectorAll('code')].map((c) => c.textContent) };
+      done.restore();
+      tr.dispose();
+      return { before, after, restored: doc.body.innerHTML === before.html, lost: done.lost };
+    }, manual);
+    assert.deepEqual(r.after.counts, r.before.counts, `every element is still there: ${r.after.text}`);
+    assert.deepEqual(r.after.codes.sort(), ['AsyncResource', 'EventEmitter', 'require()', 'rustup'].sort());
+    assert.notEqual(r.after.text, r.before.text, 'translated');
+    assert.ok(r.restored, 'restored exactly');
+    assert.deepEqual(problems, []);
   });
-  // Two clicks in one task: the second request replaces the first while it waits for its model.
-  await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-translate').click(); });
-  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error', null, { timeout: 120000 });
-  const shown = await page.evaluate(() => window.__shown);
-  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
-  assert.deepEqual(shown.filter((x) => /stopped|Stopped/.test(x)), [], `nothing said "Stopped": ${JSON.stringify(shown)}`);
-  assert.equal(await page.isHidden('#html-stop'), true);
-  assert.equal(await page.isHidden('#html-error'), true);
-  assert.match(await page.textContent('#html-source'), /<b>/);
-  // Stop still stops a request that was not replaced.
-  await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-stop').click(); });
-  await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
-  assert.equal(await page.textContent('#html-status'), 'Stopped.');
-  assert.deepEqual(problems, []);
-});
 
-test('translateElement on a software manual: every element stays (links around code, permalinks, parts of words), restored exactly', { skip, timeout: 180000 }, async (t) => {
-  const { page, problems } = await open(t, 'html.html');
-  await page.waitForFunction(() => document.body.dataset.state === 'ready');
-  const manual = '<h4>Integrating <code>AsyncResource</code> with <code>EventEmitter</code><span><a class="mark" href="#i">#</a></span></h4>' +
-    '<p>The <a href="modules.html#require"><code>require()</code></a> function can load addons as ordinary modules.</p>' +
-    '<p>It supports <a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like reverse-i-search and ' +
-    '<a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like history search.</p>' +
-    '<p>If you prefer not to use <code>rustup</code> for some reason, please see the <a href="other.html">other methods</a> page.</p>';
-  const r = await page.evaluate(async (html) => {
-    const { Translator, translateElement } = await import('./translator.js');
-    const tr = await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI) });
-    const doc = document.implementation.createHTMLDocument('');
-    doc.body.innerHTML = html;
-    const count = () => Object.fromEntries(['a', 'code', 'span', 'h4', 'p'].map((n) => [n, doc.body.querySelectorAll(n).length]));
-    const before = { html: doc.body.innerHTML, text: doc.body.textContent, counts: count() };
-    const done = await translateElement(doc.body, { translator: tr });
-    const after = { text: doc.body.textContent, counts: count(), codes: [...doc.body.querySelectorAll('code')].map((c) => c.textContent) };
-    done.restore();
-    tr.dispose();
-    return { before, after, restored: doc.body.innerHTML === before.html, lost: done.lost };
-  }, manual);
-  assert.deepEqual(r.after.counts, r.before.counts, `every element is still there: ${r.after.text}`);
-  assert.deepEqual(r.after.codes.sort(), ['AsyncResource', 'EventEmitter', 'require()', 'rustup'].sort());
-  assert.notEqual(r.after.text, r.before.text, 'translated');
-  assert.ok(r.restored, 'restored exactly');
-  assert.deepEqual(problems, []);
-});
+  test('hostile corpus: through the HTML mode and translateElement, nothing runs, loads or violates the CSP', { skip, timeout: 240000 }, async (t) => {
+    const { page, requests, problems } = await open(t, 'html.html');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await page.fill('#html-input', HOSTILE);
+    await page.click('#html-translate');
+    await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 180000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
+    const source = await page.textContent('#html-source');
+    assert.ok(source.includes('onerror'), 'the source view shows the markup as text');
+    assert.deepEqual(await page.evaluate(() => window.__csp), [], 'no CSP violation from the HTML mode');
 
-test('hostile corpus: through the HTML mode and translateElement, nothing runs, loads or violates the CSP', { skip, timeout: 240000 }, async (t) => {
-  const { page, requests, problems } = await open(t, 'html.html');
-  await page.waitForFunction(() => document.body.dataset.state === 'ready');
-  await page.fill('#html-input', HOSTILE);
-  await page.click('#html-translate');
-  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 180000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
-  const source = await page.textContent('#html-source');
-  assert.ok(source.includes('onerror'), 'the source view shows the markup as text');
-  assert.deepEqual(await page.evaluate(() => window.__csp), [], 'no CSP violation from the HTML mode');
+    // translateElement on the corpus in an inert document (no browsing context): the helper itself
+    // must not move anything into the live page or parse anything.
+    const inert = await page.evaluate(async (html) => {
+      const { Translator, translateElement } = await import('./translator.js');
+      const t = await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI) });
+      const doc = document.implementation.createHTMLDocument('');
+      doc.body.innerHTML = html; // (inert: the test's own setup, not the helper)
+      await new Promise((r) => setTimeout(r, 300)); // (violation events are dispatched later)
+      const setupViolations = window.__csp.length;
+      window.__markup.length = 0;
+      const before = doc.body.textContent;
+      const done = await translateElement(doc.body, { translator: t });
+      const changed = doc.body.textContent !== before;
+      const markup = [...window.__markup];
+      done.restore();
+      const restored = doc.body.textContent === before;
+      await new Promise((r) => setTimeout(r, 300));
+      t.dispose();
+      return { changed, markup, restored, segments: done.segments, setupViolations, after: window.__csp.length };
+    }, HOSTILE);
+    assert.ok(inert.changed && inert.segments > 5, JSON.stringify(inert));
+    assert.deepEqual(inert.markup, [], 'translateElement parsed no markup');
+    assert.ok(inert.restored);
+    // (Chromium checks the corpus parsed into the inert document against the page's CSP: its inline
+    // handlers and styles are reported then, by the test's setup; translateElement adds none.
+    // Firefox reports nothing for an inert document: there the deliberate violation at the end is
+    // what shows the listener works.)
+    assert.equal(inert.after, inert.setupViolations, 'translateElement caused no CSP violation');
+    if (name === 'chromium') assert.ok(inert.setupViolations > 0, 'the setup\'s own parse was reported: the listener works');
 
-  // translateElement on the corpus in an inert document (no browsing context): the helper itself
-  // must not move anything into the live page or parse anything.
-  const inert = await page.evaluate(async (html) => {
-    const { Translator, translateElement } = await import('./translator.js');
-    const t = await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI) });
-    const doc = document.implementation.createHTMLDocument('');
-    doc.body.innerHTML = html; // (inert: the test's own setup, not the helper)
-    await new Promise((r) => setTimeout(r, 300)); // (violation events are dispatched later)
-    const setupViolations = window.__csp.length;
-    window.__markup.length = 0;
-    const before = doc.body.textContent;
-    const done = await translateElement(doc.body, { translator: t });
-    const changed = doc.body.textContent !== before;
-    const markup = [...window.__markup];
-    done.restore();
-    const restored = doc.body.textContent === before;
-    await new Promise((r) => setTimeout(r, 300));
-    t.dispose();
-    return { changed, markup, restored, segments: done.segments, setupViolations, after: window.__csp.length };
-  }, HOSTILE);
-  assert.ok(inert.changed && inert.segments > 5, JSON.stringify(inert));
-  assert.deepEqual(inert.markup, [], 'translateElement parsed no markup');
-  assert.ok(inert.restored);
-  // (Parsing the corpus into the inert document is checked against the page's CSP: its inline
-  // handlers and styles are reported then, by the test's setup; translateElement adds none.)
-  assert.equal(inert.after, inert.setupViolations, 'translateElement caused no CSP violation');
-  assert.ok(inert.setupViolations > 0, 'the setup\'s own parse was reported: the listener works');
+    await page.waitForTimeout(500); // (anything the corpus could have started has had time to show)
+    const pwned = await page.evaluate(() => Object.keys(window).filter((k) => k.startsWith('__pwned')));
+    assert.deepEqual(pwned, [], 'no script from the corpus ran');
+    assert.deepEqual(requests.filter((u) => /pwned/i.test(u)), [], 'nothing from the corpus was loaded');
+    assert.equal((await page.evaluate(() => window.__csp)).length, inert.setupViolations, 'no CSP violation but the setup\'s');
+    assert.deepEqual(problems, []);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#html-rendered script, #html-rendered img, #html-rendered iframe, #html-rendered [href], #html-rendered [src], #html-rendered [style]').length), 0);
+    await page.screenshot({ path: path.join(resultsDir(), 'html-hostile.png'), fullPage: true });
 
-  await page.waitForTimeout(500); // (anything the corpus could have started has had time to show)
-  const pwned = await page.evaluate(() => Object.keys(window).filter((k) => k.startsWith('__pwned')));
-  assert.deepEqual(pwned, [], 'no script from the corpus ran');
-  assert.deepEqual(requests.filter((u) => /pwned/i.test(u)), [], 'nothing from the corpus was loaded');
-  assert.equal((await page.evaluate(() => window.__csp)).length, inert.setupViolations, 'no CSP violation but the setup\'s');
-  assert.deepEqual(problems, []);
-  assert.equal(await page.evaluate(() => document.querySelectorAll('#html-rendered script, #html-rendered img, #html-rendered iframe, #html-rendered [href], #html-rendered [src], #html-rendered [style]').length), 0);
-  await page.screenshot({ path: path.join(resultsDir(), 'html-hostile.png'), fullPage: true });
-
-  // The control: a violation made on purpose is seen, so the checks above could have failed.
-  await page.evaluate(() => {
-    const img = document.createElement('img');
-    img.src = 'https://example.invalid/pwned-control.png';
-    document.body.appendChild(img);
+    // The control: a violation made on purpose is seen, so the checks above could have failed.
+    await page.evaluate(() => {
+      const img = document.createElement('img');
+      img.src = 'https://example.invalid/pwned-control.png';
+      document.body.appendChild(img);
+    });
+    await page.waitForFunction((n) => window.__csp.length > n, inert.setupViolations);
+    assert.match((await page.evaluate(() => window.__csp)).at(-1), /img-src/);
   });
-  await page.waitForFunction((n) => window.__csp.length > n, inert.setupViolations);
-  assert.match((await page.evaluate(() => window.__csp)).at(-1), /img-src/);
 });
