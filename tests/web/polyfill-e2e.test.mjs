@@ -71,6 +71,8 @@ async function newPage(t, url) {
 const waitState = (page, states) => page.waitForFunction((s) => s.includes(document.body.dataset.state), states, { timeout: 120000 });
 
 test('standard.html: shows the sample it runs, and translates with it both ways', { skip, timeout: 300000 }, async (t) => {
+  const sw = readFileSync(path.join(site, 'sw.js'), 'utf8');
+  for (const f of ['polyfill.js', 'standard.html', 'standard.js']) assert.ok(sw.includes(`"${f}"`), `the service worker precaches ${f}`);
   const { page, problems } = await newPage(t, `${server.url}standard.html?polyfill`);
   await waitState(page, ['ready', 'error']);
   assert.equal(await page.evaluate(() => document.body.dataset.implementation), 'polyfill', '?polyfill: the polyfill, whatever the browser has');
