@@ -169,8 +169,9 @@ function bestFit(available, requested) {
 
 function anySignal(signals) {
   const list = signals.filter(Boolean);
-  if (list.length === 1) return list[0];
+  // (A dependent signal even for one: listeners on it, not on the object's own, which many calls share.)
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(list);
+  if (list.length === 1) return list[0];
   const controller = new AbortController();
   for (const s of list) {
     if (s.aborted) {
@@ -386,17 +387,19 @@ function computeAvailability(options, validate, compute) {
 
 /**
  * The draft's "create an AI model object". `spec`: validate(options) → checked options (throws
- * TypeError), availability(checked) → Availability or null, init(checked, report, aborted) →
- * the new object (report(fraction) fires monitor events; `downloading` says whether a download is
- * needed). The returned promise rejects with the signal's reason as soon as it aborts, and an
- * object that arrives after that is destroyed at once.
+ * TypeError), availability(checked) → Availability or null, unsupported(checked) → the
+ * NotSupportedError's message, init(checked, {report, download, signal}) → the new object
+ * (report(fraction) fires the monitor's events; `download`: whether one is needed). The returned
+ * promise rejects with the signal's reason as soon as it aborts, and an object that arrives after
+ * that is destroyed at once.
  */
 function createModelObject(options, spec) {
   let checked;
+  let activated;
   let monitor = null;
-  const activated = hasActivation(); // read now: the activation is the caller's, not a later task's
   try {
     checkFullyActive();
+    activated = hasActivation(); // read now: the activation is the caller's, not a later task's
     checked = spec.validate(options);
   } catch (e) {
     return Promise.reject(e);
@@ -429,7 +432,7 @@ function createModelObject(options, spec) {
       if (download && !activated) {
         throw domException('NotAllowedError', 'Downloading a model needs a user activation (call create() from a click or key press).');
       }
-      return spec.init(checked, { report, download, stopped, signal });
+      return spec.init(checked, { report, download, signal });
     })().then((model) => {
       if (signal) signal.removeEventListener('abort', onAbort);
       if (settled) {
