@@ -6,6 +6,10 @@
  *   for (const name of browsers()) describe(name, () => { before(async () => { browser = await launchBrowser(name); }); ... });
  *
  * NMT_BROWSERS=chromium (or firefox, or both comma-separated) picks the browsers, to work on one.
+ *
+ * To keep CI's time, the heavy cases that test the page's own logic more than the browser (long
+ * translations, search options, hint rules) are registered with `heavyCase(name, test)`: they run in
+ * Chromium only, and in Firefox too with NMT_ALL_BROWSERS=1 (they passed there when this was written).
  */
 import { existsSync } from 'node:fs';
 import { launchChromium } from './_helpers.mjs';
@@ -34,3 +38,6 @@ export async function launchBrowser(name) {
  * Firefox ESR over WebDriver BiDi does not, so tests of touch run in Chromium only.
  */
 export const canEmulateTouch = (name) => name === 'chromium';
+
+/** `test` in Chromium (and everywhere with NMT_ALL_BROWSERS=1); elsewhere a no-op: see above. */
+export const heavyCase = (name, test) => (name === 'chromium' || process.env.NMT_ALL_BROWSERS === '1' ? test : () => {});

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startServer } from '../../scripts/serve.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser } from './_browsers.mjs';
+import { browsers, launchBrowser, heavyCase } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -88,6 +88,7 @@ async function openMenuItems(page) {
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
+  const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
   test('clicking a translated word offers other words; choosing one re-translates the rest of its sentence', { skip, timeout: 240000 }, async (t) => {
     const { page, problems } = await translatedPage(t, 'The house is small. It is very old.');
@@ -175,7 +176,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('after a chosen word, the heatmap\'s layers and heads are those of the new translation, not the old one', { skip, timeout: 240000 }, async (t) => {
+  heavy('after a chosen word, the heatmap\'s layers and heads are those of the new translation, not the old one', { skip, timeout: 240000 }, async (t) => {
     const { page, problems } = await translatedPage(t, 'The house is small.');
     await page.click('#attention summary');
     await page.waitForFunction(() => / heads$/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { startServer } from '../../scripts/serve.mjs';
 import { benchDocument } from '../../scripts/bench-pool.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser } from './_browsers.mjs';
+import { browsers, launchBrowser, heavyCase } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -48,6 +48,7 @@ async function openPage(t, url) {
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
+  const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
   test('the module with a pool of two workers: the same translation as one, in order; abort; streaming; start-up timings', { skip, timeout: 600000 }, async (t) => {
     const { page, errors } = await openPage(t, `${server.url}bench.html?n=0`);
@@ -114,7 +115,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('the demo page (default pool) translates a long paste', { skip, timeout: 600000 }, async (t) => {
+  heavy('the demo page (default pool) translates a long paste', { skip, timeout: 600000 }, async (t) => {
     const { page, errors } = await openPage(t, server.url);
     await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 120000 });
     assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { startServer, CSP, PAGE_CSP } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser } from './_browsers.mjs';
+import { browsers, launchBrowser, heavyCase } from './_browsers.mjs';
 
 const engineDir = process.env.NMT_WEB_TEST_ENGINE_DIR;
 const skip = engineDir ? false : engineSkip();
@@ -113,6 +113,7 @@ const checkProblems = async (page) => {
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
+  const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
   test('English → German: progress bar, translation, speed, screenshot', { skip, timeout: 180000 }, async (t) => {
     const context = await newContext(t);
@@ -190,7 +191,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('a direction chosen while the page is still starting is kept, and the text typed then is translated that way', { skip, timeout: 120000 }, async (t) => {
+  heavy('a direction chosen while the page is still starting is kept, and the text typed then is translated that way', { skip, timeout: 120000 }, async (t) => {
     const context = await newContext(t);
     const page = await newPage(context);
     // the list of models comes late, as on a slow network: the menu is already there to be used
@@ -210,7 +211,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('swap while a newer text waits for its translation keeps that text: only a translation of the text in the box moves into it', { skip, timeout: 120000 }, async (t) => {
+  heavy('swap while a newer text waits for its translation keeps that text: only a translation of the text in the box moves into it', { skip, timeout: 120000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     const first = await translate(page, 'The house is small.');
@@ -325,7 +326,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('the heatmap\'s layers and heads label their rows with the translation shown, also where a sentence comes out otherwise alone (Fast)', { skip, timeout: 240000 }, async (t) => {
+  heavy('the heatmap\'s layers and heads label their rows with the translation shown, also where a sentence comes out otherwise alone (Fast)', { skip, timeout: 240000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     await page.selectOption('#beam', '1'); // Fast: a chunk's sentences are decoded over one shortlist
@@ -355,7 +356,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('Best search: the beam is reranked by the reverse model, which loads on demand', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  heavy('Best search: the beam is reranked by the reverse model, which loads on demand', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     const plain = await translate(page, 'The weather is nice today. My sister lives in Berlin.');
@@ -442,7 +443,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('Stop (and Escape) end a long translation at once: what was drawn stays, nothing arrives after it', { skip, timeout: 240000 }, async (t) => {
+  heavy('Stop (and Escape) end a long translation at once: what was drawn stays, nothing arrives after it', { skip, timeout: 240000 }, async (t) => {
     const { page } = await openPage(t);
     const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
     assert.equal(await page.isVisible('#stop'), false, 'no Stop button while nothing runs');
@@ -632,7 +633,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('language hint: "Keep" holds while the person goes on writing the same text; another text is offered again', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  heavy('language hint: "Keep" holds while the person goes on writing the same text; another text is offered again', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     await page.fill('#source', 'Das Haus ist klein, aber der Garten ist sehr schön.');
@@ -655,7 +656,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('language notice: French or Russian text says the models translate only English and German; OK dismisses it; German is offered again', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  heavy('language notice: French or Russian text says the models translate only English and German; OK dismisses it; German is offered again', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'de-en');
     await page.fill('#source', 'Nous avons visité le musée hier et il était très intéressant pour les enfants.');
@@ -683,7 +684,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('typing in a 1 MB text stays quick: the language hint reads its beginning, not the whole text on every key', { skip, timeout: 120000 }, async (t) => {
+  heavy('typing in a 1 MB text stays quick: the language hint reads its beginning, not the whole text on every key', { skip, timeout: 120000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     const german = 'Das Haus ist klein, aber der Garten ist sehr schön und wir sitzen oft dort. ';
@@ -706,7 +707,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('confidence: words the model is unsure of get a dotted underline and a legend; the card says how sure it is', { skip: skip || (!shipped && 'needs the shipped models'), timeout: 180000 }, async (t) => {
+  heavy('confidence: words the model is unsure of get a dotted underline and a legend; the card says how sure it is', { skip: skip || (!shipped && 'needs the shipped models'), timeout: 180000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     const marked = () => page.$$eval('#target .w.unsure', (els) => els.map((e) => e.textContent));
@@ -736,7 +737,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('a long multi-paragraph paste streams: translated sentences show while aria-busy is still true', { skip, timeout: 300000 }, async (t) => {
+  heavy('a long multi-paragraph paste streams: translated sentences show while aria-busy is still true', { skip, timeout: 300000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     const sentences = ['The weather was cold and the streets were empty.', 'She opened the window and looked at the river.',

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startServer } from '../../scripts/serve.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser, canEmulateTouch } from './_browsers.mjs';
+import { browsers, launchBrowser, canEmulateTouch, heavyCase } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -103,8 +103,9 @@ const highlighted = (page) => page.evaluate(() => ({
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
+  const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
-  test('About the models: a short card with size, data, licence and the scores next to the peers\', raw provenance only under Technical details', { skip, timeout: 120000 }, async (t) => {
+  heavy('About the models: a short card with size, data, licence and the scores next to the peers\', raw provenance only under Technical details', { skip, timeout: 120000 }, async (t) => {
     const page = await openPage(t);
     await page.click('#model-info > summary');
     await page.waitForFunction(() => document.getElementById('about-facts').children.length > 0, null, { timeout: 30000 });
@@ -169,7 +170,7 @@ for (const name of browsers()) describe(name, () => {
     assert.match(await page.textContent('#model-provenance pre'), /^\{/);
   });
 
-  test('plain labels: Fast / Careful / Best, with the technical term (greedy, beam search of 4) in the tooltip; no jargon shown', { skip, timeout: 120000 }, async (t) => {
+  heavy('plain labels: Fast / Careful / Best, with the technical term (greedy, beam search of 4) in the tooltip; no jargon shown', { skip, timeout: 120000 }, async (t) => {
     const page = await openPage(t);
     const options = await page.$$eval('#beam option', (os) => os.map((o) => ({ value: o.value, text: o.textContent, title: o.title })));
     assert.deepEqual(options.map((o) => o.text), ['Fast', 'Careful', 'Best (checked both ways)']);
@@ -192,7 +193,7 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
-  test('the heatmap is labelled with words: pieces merged, "end of sentence" named, no ▁ or </s>', { skip, timeout: 120000 }, async (t) => {
+  heavy('the heatmap is labelled with words: pieces merged, "end of sentence" named, no ▁ or </s>', { skip, timeout: 120000 }, async (t) => {
     const page = await openPage(t);
     await translate(page, 'The unbelievably small house is near the station.');
     await page.click('#attention summary');
@@ -343,7 +344,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(await highlighted(page), { words: 0, marks: 0, detail: '' });
   });
 
-  test('the download total is one number from the start (engine and model sizes known up front)', { skip, timeout: 120000 }, async (t) => {
+  heavy('the download total is one number from the start (engine and model sizes known up front)', { skip, timeout: 120000 }, async (t) => {
     const page = await openPage(t, DESKTOP, () => {
       window.__details = [];
       document.addEventListener('DOMContentLoaded', () => {
