@@ -23,6 +23,7 @@
 //       separated by tabs (the training recipe splits long paragraph pairs with it).
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,7 +34,10 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "options.h"
+#include "text/passes.h"
 #include "text/segmenter.h"
 #include "translator.h"
 
@@ -52,7 +56,10 @@ int usage() {
                "       nmt bench --model FILE --input FILE [decoding options] [--repeat N] [--reverse-model FILE]\n"
                "       nmt info --model FILE\n"
                "       nmt segment --lang en|de < lines.txt\n"
-               "decoding options:\n");
+               "decoding options:\n"
+               "  --no-pass NAME         switch a text pass off (repeatable; `nmt info` lists them in order):\n"
+               "                         %s\n",
+               nmt::pass_names().c_str());
   for (const nmt::OptionSpec* spec : nmt::kOptionSpecs) {
     if (!spec->cli) continue;
     const bool flag = spec->kind == nmt::OptionKind::flag, text = spec->kind == nmt::OptionKind::text;
@@ -83,7 +90,12 @@ double peak_rss_mb() {
 
 // Parses and checks a command-line value for `spec`; prints the error and returns false when bad.
 bool parse_value(const nmt::OptionSpec& spec, const char* text, double& out) {
-  if (nmt::parse_number(text, out) && nmt::option_allowed(spec, out)) return true;
+  // an integer option takes digits only: "1e1" or "4.0" is not the integer the help asks for
+  const bool digits = text[0] != '\0' && std::strspn(text + (text[0] == '-' || text[0] == '+'), "0123456789") ==
+                                             std::strlen(text) - (text[0] == '-' || text[0] == '+') &&
+                      std::strlen(text) > size_t(text[0] == '-' || text[0] == '+');
+  const bool integer_ok = spec.kind != nmt::OptionKind::integer || digits;
+  if (integer_ok && nmt::parse_number(text, out) && nmt::option_allowed(spec, out)) return true;
   std::fprintf(stderr, "nmt: %s\n", nmt::option_error(spec, flag_name(spec), '"' + std::string(text) + '"').c_str());
   return false;
 }
@@ -152,6 +164,12 @@ int parse_args(int argc, char** argv, Args& args) {
       args.input_path = v;
     } else if (a == "--reverse-model") {
       args.reverse_path = v;
+    } else if (a == "--no-pass") {  // a text pass switched off by name (text/passes.h)
+      if (!nmt::find_pass(v)) {
+        std::fprintf(stderr, "nmt: --no-pass takes one of %s (got \"%s\")\n", nmt::pass_names().c_str(), v);
+        return 2;
+      }
+      args.options.passes_off.push_back(v);
     } else if (a == "--repeat") {
       if (!parse_value(kRepeat, v, x)) return 2;
       args.repeat = int(x);
@@ -205,6 +223,20 @@ std::string read_all(std::istream& in) {
   return ss.str();
 }
 
+// One sentence from stdin (--prefix, --alternatives), or false when stdin holds more than any
+// sentence could (memory stays bounded whatever is piped in).
+constexpr size_t kMaxSentenceInput = 1 << 20;
+bool read_sentence(std::string& out) {
+  out.clear();
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
+    out.append(buf, n);
+    if (out.size() > kMaxSentenceInput) return false;
+  }
+  return true;
+}
+
 // What `nmt bench` adds up over its passes.
 struct BenchTotals {
   double seconds = 0;
@@ -255,21 +287,80 @@ int bench(const Args& args, const Models& models, double loaded_rss_mb) {
 
 // `nmt --alternatives N`: the next words after --prefix in the translation of stdin, as JSON.
 int alternatives_stdin(const Args& args, const Models& models) {
-  auto result = models.forward->alternatives(read_all(std::cin), args.options);
+  std::string sentence;
+  if (!read_sentence(sentence)) return fail("--alternatives: the input is longer than one sentence can be (1 MiB)");
+  auto result = models.forward->alternatives(sentence, args.options);
   if (!result) return fail(result.error());
   std::printf("%s\n", nmt::to_json(result.value()).c_str());
   return 0;
 }
 
-// `nmt`: stdin translated to stdout, as text or (--alignments) as JSON.
+// Where to end the block of input `buffer` holds (more follows): after its last line break; in a
+// line longer than a block, after its last sentence but one (the last may still go on), else after
+// its last space, else at a character boundary. Never 0 for a buffer of a block or more.
+size_t block_end(const std::string& buffer, const std::string& language) {
+  const size_t newline = buffer.rfind('\n');
+  if (newline != std::string::npos) return newline + 1;
+  size_t end = 0;
+  for (const nmt::TextPiece& piece : nmt::segment_text(buffer, language))
+    if (piece.is_sentence && piece.end < buffer.size()) end = std::max(end, piece.end);
+  if (end > 0) return end;
+  for (size_t i = buffer.size(); i > 1; --i)
+    if (buffer[i - 1] == ' ' || buffer[i - 1] == '\t') return i;
+  // one unbroken run: cut before the first byte of a character (the last byte stays for the next
+  // block: the bytes after it, not read yet, may continue its character)
+  size_t cut = buffer.size() - 1;
+  while (cut > 0 && (static_cast<unsigned char>(buffer[cut]) & 0xC0) == 0x80) --cut;
+  return cut > 0 ? cut : buffer.size();
+}
+
+// The model's source language, for the segmenter that cuts long lines.
+std::string source_language(const nmt::Translator& translator) {
+  const auto info = nlohmann::json::parse(translator.info_json(), nullptr, false);
+  if (info.is_object() && info.contains("languages") && info["languages"].contains("source") &&
+      info["languages"]["source"].is_string())
+    return info["languages"]["source"].get<std::string>();
+  return "en";
+}
+
+// `nmt`: stdin translated to stdout, as text or (--alignments) as JSON. The input is read and
+// translated in blocks of whole lines of about kBlockBytes, each written out at once: memory stays
+// flat on any input length and the first lines come out within seconds. A text shorter than a
+// block is translated whole, exactly as before; a longer one block by block (sentences translate
+// the same alone and in a batch: tests/engine/test_cli_batch.py). With --alignments, each block
+// is one JSON document on its own line (offsets within the block).
+constexpr size_t kBlockBytes = 8 * 1024;
 int translate_stdin(const Args& args, const Models& models) {
   if (args.list_alternatives) return alternatives_stdin(args, models);
-  auto result = models.forward->translate(read_all(std::cin), args.options, models.reverse.get());
-  if (!result) return fail(result.error());
-  if (args.options.alignments)
-    std::printf("%s\n", nmt::to_json(result.value(), args.options).c_str());
-  else
-    std::fwrite(result->text.data(), 1, result->text.size(), stdout);
+  if (!args.options.prefix.empty()) {  // one sentence: read whole (bounded)
+    std::string sentence;
+    if (!read_sentence(sentence)) return fail("--prefix: the input is longer than one sentence can be (1 MiB)");
+    auto result = models.forward->translate(sentence, args.options, models.reverse.get());
+    if (!result) return fail(result.error());
+    if (args.options.alignments) std::printf("%s\n", nmt::to_json(result.value(), args.options).c_str());
+    else std::fwrite(result->text.data(), 1, result->text.size(), stdout);
+    return 0;
+  }
+  const std::string language = source_language(*models.forward);
+  std::string buffer;
+  char chunk[1 << 14];
+  bool at_end = false;
+  while (!at_end || !buffer.empty()) {
+    while (!at_end && buffer.size() < kBlockBytes) {
+      const size_t n = std::fread(chunk, 1, sizeof chunk, stdin);
+      if (n == 0) at_end = true;
+      buffer.append(chunk, n);
+    }
+    const size_t end = at_end ? buffer.size() : block_end(buffer, language);
+    auto result = models.forward->translate(std::string_view(buffer).substr(0, end), args.options, models.reverse.get());
+    if (!result) return fail(result.error());
+    if (args.options.alignments)
+      std::printf("%s\n", nmt::to_json(result.value(), args.options).c_str());
+    else
+      std::fwrite(result->text.data(), 1, result->text.size(), stdout);
+    std::fflush(stdout);
+    buffer.erase(0, end);
+  }
   return 0;
 }
 

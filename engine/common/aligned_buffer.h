@@ -20,6 +20,8 @@ class AlignedBuffer {
   uint8_t* data() { return data_.get(); }
   const uint8_t* data() const { return data_.get(); }
   size_t size() const { return size_; }
+  // Keeps only the first n bytes (a read that ended early); never grows.
+  void shrink_to(size_t n) { size_ = n < size_ ? n : size_; }
 
  private:
   struct Free {

@@ -4,7 +4,12 @@
 #include <algorithm>
 
 #include <array>
+#include <cerrno>
 #include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -210,7 +215,56 @@ Result<ModelFile> ModelFile::parse(const uint8_t* data, size_t size) {
     v.bytes = size_t(bytes);
     if (!m.tensors_.emplace(name, std::move(v)).second) return Error{"tensor " + name + " appears twice"};
   }
+  // The tokenizer the header names: a SentencePiece unigram model stored as a u8 tensor.
+  const json tok = h.contains("tokenizer") ? h["tokenizer"] : json();
+  if (!tok.is_object() || !tok.contains("type") || tok["type"] != "sentencepiece-unigram" || !tok.contains("tensor") ||
+      !tok["tensor"].is_string())
+    return Error{"model header: \"tokenizer\" must be {\"type\": \"sentencepiece-unigram\", \"tensor\": NAME}"};
+  m.tokenizer_tensor_ = tok["tensor"].get<std::string>();
+  const TensorView* spm = m.find(m.tokenizer_tensor_);
+  if (!spm || spm->dtype != DType::u8)
+    return Error{"model header: tokenizer.tensor names " + m.tokenizer_tensor_ + ", which is not a u8 tensor of the file"};
   return m;
+}
+
+Result<AlignedBuffer> read_model_file(const std::string& path, size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; a regular
+  // file ignores the flag. The checks below then refuse anything that is not a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return Error{"cannot open model file " + path + ": " + std::strerror(errno)};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return Error{"cannot read model file " + path + ": " + std::strerror(errno)};
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    const char* what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+                       S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file";
+    return Error{"model file " + path + " is " + what + ", not a regular file"};
+  }
+  const uint64_t size = uint64_t(st.st_size);
+  if (size > max_bytes) {
+    ::close(fd);
+    return Error{"model file " + path + " is " + std::to_string(size) + " bytes, more than the " +
+                 std::to_string(max_bytes) + " a model of this format may have"};
+  }
+  AlignedBuffer bytes = AlignedBuffer::allocate(size_t(size));
+  size_t done = 0;
+  while (done < size) {  // a file that shrinks while read is cut short: parse() then says truncated
+    const ssize_t n = ::read(fd, bytes.data() + done, size_t(size) - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      return Error{"cannot read model file " + path + ": " + why};
+    }
+    if (n == 0) break;
+    done += size_t(n);
+  }
+  ::close(fd);
+  bytes.shrink_to(done);
+  return bytes;
 }
 
 const TensorView* ModelFile::find(const std::string& name) const {

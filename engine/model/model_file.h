@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/aligned_buffer.h"
 #include "common/result.h"
 
 namespace nmt {
@@ -62,6 +63,8 @@ class ModelFile {
   // The tensor called `name`, checked to have this dtype and shape (an error names what differs).
   Result<TensorView> tensor(const std::string& name, DType dtype, const std::vector<int64_t>& shape) const;
   const TensorView* find(const std::string& name) const;
+  // The tensor holding the tokenizer, as the header's tokenizer.tensor names it (checked to exist).
+  const std::string& tokenizer_tensor() const { return tokenizer_tensor_; }
 
  private:
   const uint8_t* data_ = nullptr;
@@ -70,9 +73,16 @@ class ModelFile {
   ModelConfig config_;
   std::string source_language_, target_language_;
   int alignment_layer_ = 0;
+  std::string tokenizer_tensor_;
   std::map<std::string, TensorView> tensors_;
 };
 
 uint32_t crc32(const uint8_t* data, size_t size);
+
+// The bytes of the model file at `path`, for ModelFile::parse. Refuses what is not a regular file
+// (a directory, a FIFO, /dev/zero: never blocks or reads without end) and files over `max_bytes`,
+// with a message that says which.
+constexpr size_t kMaxModelFileBytes = size_t(1) << 30;  // 1 GiB; the shipped models are ~11 MB
+Result<AlignedBuffer> read_model_file(const std::string& path, size_t max_bytes = kMaxModelFileBytes);
 
 }  // namespace nmt

@@ -76,6 +76,22 @@ void add_dropped_runs(std::vector<UnknownRun>& runs, const std::vector<Token>& t
 
 bool is_word_character(char32_t cp) { return is_letter(cp) || is_digit(cp) || is_mark(cp); }
 
+// Whether the run is only Latin letters with diacritics (and combining marks): "ç" of "Barça", "ğ"
+// of "Erdoğan". Inside a word, the model spells such a word with letters it has ("Barca"), so the
+// run is its to spell. Anything else inside a word (CJK, kana, Hangul, emoji, another script:
+// "I like日本", "ab😀cd") is copied: the model cannot write it, and leaving it out loses the text.
+bool latin_letters(std::string_view run) {
+  if (run.empty()) return false;
+  for (size_t i = 0; i < run.size();) {
+    const auto [cp, length] = decode_at(run, i);
+    const bool latin = (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7) || (cp >= 0x1E00 && cp <= 0x1EFF) ||
+                       (cp >= 0x300 && cp <= 0x36F);
+    if (!latin) return false;
+    i += length;
+  }
+  return true;
+}
+
 // Whether the run touches a letter or digit of the source on either side (part of a bigger word).
 bool inside_word(const std::string& source, const UnknownRun& run) {
   char32_t after = 0, before = 0;
@@ -328,10 +344,13 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   }
 
   // 2. Runs the model left out go next to the translation of their neighbour word, when they are
-  //    words of their own: a letter inside a word ("ç" of "Barça") is the model's to spell. Deleted
+  //    words of their own: a Latin letter inside a word ("ç" of "Barça") is the model's to spell (but
+  //    "日本" of "I like日本" is not: latin_letters). Deleted
   //    characters never reached the model, so they go in wherever they stand.
   for (UnknownRun& run : runs) {
-    if (run.used || (!run.dropped && inside_word(source, run))) continue;
+    if (run.used || (!run.dropped && inside_word(source, run) &&
+                     latin_letters(std::string_view(source).substr(run.begin, run.end - run.begin))))
+      continue;
     const std::string text = run_text(run);
     size_t at = target.size();
     bool before = false;
@@ -361,15 +380,23 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   // 3. A copied run that the source follows with a mark at once ("`npm test`.") is not set apart from
   //    it by the space the model wrote before its own mark ("dann `npm test` ."). Last first, so that
   //    each offset still holds.
+  //    Runs with the same text ("\uFFFD!" three times) each take the next copy, never one twice:
+  //    removing one space twice would cut into the character after it.
   std::vector<size_t> spaces;
+  std::unordered_map<std::string, size_t> searched_to;  // per text: where its next copy is looked for
   for (const UnknownRun& run : runs) {
     if (run.end >= source.size() || !std::strchr(".,;:!?", source[run.end])) continue;
     const std::string text = source.substr(run.begin, run.end - run.begin) + " " + source[run.end];
-    const size_t at = target.find(text, fixed_bytes);
-    if (at != std::string::npos) spaces.push_back(at + text.size() - 2);
+    size_t& from = searched_to.emplace(text, fixed_bytes).first->second;
+    const size_t at = target.find(text, from);
+    if (at == std::string::npos) continue;
+    spaces.push_back(at + text.size() - 2);
+    from = at + text.size();
   }
   std::sort(spaces.rbegin(), spaces.rend());
-  for (size_t at : spaces) replace_at(target, spans, at, 1, "");
+  spaces.erase(std::unique(spaces.begin(), spaces.end()), spaces.end());
+  for (size_t at : spaces)
+    if (target[at] == ' ') replace_at(target, spans, at, 1, "");
 }
 
 bool is_invisible(char32_t cp) {

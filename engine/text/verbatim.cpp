@@ -206,6 +206,30 @@ void find_handles(std::string_view text, const std::vector<std::pair<size_t, siz
   }
 }
 
+// --- Letters in a style of their own: fullwidth and mathematical ------------------------------
+// "ＡＢＣ", "１２３" (fullwidth forms) and "𝒳", "𝐁𝐨𝐥𝐝" (mathematical alphanumerics, used as bold or
+// italic in plain text) are folded to plain letters by the tokenizer's NFKC normalization, so the
+// model read "ABC" and wrote "ABC": the writer's choice of form was lost. Such a run is copied.
+bool styled_letter(char32_t cp) {
+  return (cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) || (cp >= 0xFF41 && cp <= 0xFF5A) ||
+         (cp >= 0x1D400 && cp <= 0x1D7FF);
+}
+
+void find_styled_letters(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,  // sorted
+                         std::vector<std::pair<size_t, size_t>>& out) {
+  for (size_t i = 0; i < text.size();) {
+    Decoded d = decode_at(text, i);
+    if (!styled_letter(d.cp)) {
+      i += d.length;
+      continue;
+    }
+    const size_t begin = i;
+    while (i < text.size() && styled_letter((d = decode_at(text, i)).cp)) i += d.length;
+    auto after = std::lower_bound(taken.begin(), taken.end(), std::make_pair(i, size_t(0)));
+    if (after == taken.begin() || std::prev(after)->second <= begin) out.emplace_back(begin, i);
+  }
+}
+
 // --- Identifiers: names from code, file names, paths --------------------------------------------
 // A run of characters that can make up an identifier: ASCII letters and digits, non-ASCII letters
 // (German file names), and _ $ # . / \ : ~ -. Split at hyphens below, so a compound around a
@@ -336,7 +360,9 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
           if (a == b - 1 || (a > begin && text[a - 1] != '-')) break;
           b = a;
         }
-        if (out.size() > first && out.back().second + 1 == b) b = out.back().first, out.pop_back();  // "a_b-c_d": one
+        // "a_b-c_d": one; and the parts taken back above may reach into the name before it
+        // ("ext000-005000-www00012"): one span, never two that overlap
+        if (out.size() > first && out.back().second + 1 >= b) b = std::min(b, out.back().first), out.pop_back();
         out.emplace_back(b, e);
       }
       p = q + 1;
@@ -367,6 +393,10 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   std::vector<std::pair<size_t, size_t>> handles;
   find_handles(text, spans, handles);
   spans.insert(spans.end(), handles.begin(), handles.end());
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<size_t, size_t>> styled;
+  find_styled_letters(text, spans, styled);
+  spans.insert(spans.end(), styled.begin(), styled.end());
   std::sort(spans.begin(), spans.end());
   std::vector<std::pair<size_t, size_t>> identifiers;
   find_identifiers(text, spans, identifiers);

@@ -40,7 +40,9 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // ("package.json", not "z.B."), lowerCamelCase ("getElementById", not "iPhone"), names that end in
 // a number ("Windows11", "Check24", a password "Sunflower2024"; not "MP3", "G7"), names with "::",
 // "$VARIABLES" and paths, each without the punctuation after it, cut at hyphens ("VimRC" of
-// "VimRC-Dateien") unless it is a path (verbatim.cpp, `reads_as_code`).
+// "VimRC-Dateien") unless it is a path (verbatim.cpp, `reads_as_code`). Runs of fullwidth or
+// mathematical letters and digits ("ＡＢＣ", "𝒳") are copied too: the tokenizer folds them to plain
+// ones, which the model would write instead. The spans never overlap.
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text);
 
 // Markdown's fenced code blocks: from a line that starts with ``` or ~~~ (after up to three spaces)

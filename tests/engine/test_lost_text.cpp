@@ -88,6 +88,30 @@ TEST_CASE("pass_through_unknown: a deleted run goes after its neighbour's transl
   CHECK(count(fixed, kFffd) == 1);
 }
 
+TEST_CASE("pass_through_unknown: runs of the same text before a mark each lose their own space, and only a space") {
+  // "\uFFFD!\u03BC\uFFFD!R\uFFFD!": three U+FFFD runs followed by "!"; step 3 found the first copy
+  // for all three and removed its space, then the "!" and the first byte of "μ" (invalid UTF-8)
+  const int unk = 0;
+  const std::string mu = "\xCE\xBC";
+  const std::string source = kFffd + "!" + mu + kFffd + "!R" + kFffd + "!";
+  const std::vector<nmt::Token> toks = {{7, "!", 3, 4}, {8, mu, 4, 6}, {7, "!", 9, 10}, {9, "R", 10, 11}, {7, "!", 14, 15}};
+  std::string target = "!" + mu + " !R !";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 1}, {1, 3}, {3, 5}, {5, 6}, {6, 8}};
+  std::vector<float> attention(5 * 6, 0.0f);  // each target token looks at its source token
+  for (size_t t = 0; t < 5; ++t) attention[t * 6 + t] = 1.0f;
+  nmt::pass_through_unknown(source, toks, unk, {7, 8, 7, 9, 7}, attention, target, spans, 0, {{0, 3}, {6, 9}, {11, 14}});
+  CHECK(nmt::is_valid_utf8(target));
+  CHECK(count(target, kFffd) == 3);
+  CHECK(count(target, mu) == 1);
+  CHECK(count(target, "!") == 3);
+  CHECK(count(target, "R") == 1);
+  for (size_t k = 0; k < spans.size(); ++k) {
+    CHECK(spans[k].first <= spans[k].second);
+    CHECK(spans[k].second <= target.size());
+    if (k > 0) CHECK(spans[k - 1].second <= spans[k].first);
+  }
+}
+
 TEST_CASE("pass_through_unknown: an unknown piece the model wrote inside a name takes the source word's letters") {
   const int unk = 0;
   const std::string q = " \xE2\x81\x87 ";  // the unknown piece's surface " ⁇ "

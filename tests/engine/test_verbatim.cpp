@@ -126,6 +126,30 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   CHECK(found("See https://example.com/my_page.html and `a.b_c`.") == V{"https://example.com/my_page.html", "`a.b_c`"});
 }
 
+TEST_CASE("verbatim_spans: sorted spans that never overlap, whatever the text (fuzz_text found [0,6) and [0,30))") {
+  using V = std::vector<std::string>;
+  // the parts before a name that ends in a number are taken back over the hyphens, up to a name
+  // already found: one span, not two that overlap
+  CHECK(found("ext000-005000-wwwwwwwwwww00012") == V{"ext000-005000-wwwwwwwwwww00012"});
+  for (const std::string text : {"ext000-005000-wwwwwwwwwww00012", "a_b-c_d-e1-f_g", "x_y-ab12-cd-ef34 and a1-b_c-d2",
+                                 "https://a.b/c_d-x_y `q_r`-s_t #u_v-w_x www.y_z-ab1"}) {
+    const auto spans = verbatim_spans(text);
+    for (size_t i = 0; i < spans.size(); ++i) {
+      CHECK(spans[i].first < spans[i].second);
+      CHECK(spans[i].second <= text.size());
+      if (i > 0) CHECK(spans[i - 1].second <= spans[i].first);
+    }
+  }
+}
+
+TEST_CASE("verbatim_spans: fullwidth and mathematical letters are copied, not folded to plain ones") {
+  using V = std::vector<std::string>;
+  CHECK(found("Our company \xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3 makes cars.") == V{"\xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3"});  // ＡＢＣ
+  CHECK(found("Let \xF0\x9D\x92\xB3 be a set.") == V{"\xF0\x9D\x92\xB3"});  // 𝒳
+  CHECK(found("Room \xEF\xBC\x91\xEF\xBC\x92 and \xEF\xBC\x81").size() == 1);  // １２ copied, fullwidth "！" is punctuation
+  CHECK(found("Plain ABC, caf\xC3\xA9 and \xE6\x97\xA5\xE6\x9C\xAC are not styled").empty());
+}
+
 TEST_CASE("fenced_code_blocks: from a fence line to the same fence, closed blocks only") {
   const std::string text = "Intro.\n```js\nnpm install\n\nnpm test\n```\nThen.\n   ~~~\nx\n   ~~~\n```\nstray";
   std::vector<std::string> blocks;
