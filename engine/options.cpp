@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/passes.h"
+
 namespace nmt {
 namespace {
 
@@ -23,6 +25,7 @@ const char* kind_name(OptionKind kind) {
     case OptionKind::number: return "number";
     case OptionKind::flag: return "flag";
     case OptionKind::text: return "text";
+    case OptionKind::switches: return "switches";
   }
   return "";
 }
@@ -62,6 +65,7 @@ std::string allowed_values(const OptionSpec& spec) {
     case OptionKind::number: return "a number from " + number_text(spec.min) + " to " + number_text(spec.max);
     case OptionKind::flag: return "true or false";
     case OptionKind::text: return "a string";
+    case OptionKind::switches: return "an object of pass names (" + pass_names() + ") to true or false";
   }
   return "";
 }
@@ -71,7 +75,7 @@ std::string option_error(const OptionSpec& spec, std::string_view shown_name, st
 }
 
 bool option_allowed(const OptionSpec& spec, double value) {
-  if (spec.kind == OptionKind::text) return true;  // any string (checked by type where it is parsed)
+  if (spec.kind == OptionKind::text || spec.kind == OptionKind::switches) return true;  // (checked where parsed)
   if (spec.kind == OptionKind::flag) return value == 0.0 || value == 1.0;
   if (!(value >= spec.min && value <= spec.max)) return false;  // also false for NaN
   return spec.kind != OptionKind::integer || value == std::floor(value);
@@ -112,6 +116,8 @@ std::string check_options(const TranslateOptions& options) {
     const double value = get_option(options, *spec);
     if (!option_allowed(*spec, value)) return option_error(*spec, spec->name, number_text(value));
   }
+  for (const std::string& name : options.passes_off)
+    if (!find_pass(name)) return option_error(option::passes, option::passes.name, '"' + name + '"');
   return sampling_error(options, option::beam.name, option::sample_top_k.name);
 }
 
@@ -124,6 +130,15 @@ Result<TranslateOptions> options_from_json(std::string_view text) {
     const auto it = j.find(spec->name);
     if (it == j.end()) continue;
     const bool flag = spec->kind == OptionKind::flag;
+    if (spec->kind == OptionKind::switches) {  // {"numbers": false}: known names to booleans
+      const auto bad = [&] { return Error{option_error(*spec, spec->name, it->dump(-1, ' ', false, json::error_handler_t::replace))}; };
+      if (!it->is_object()) return bad();
+      for (const auto& [name, on] : it->items()) {
+        if (!on.is_boolean() || !find_pass(name)) return bad();
+        if (!on.get<bool>()) options.passes_off.push_back(name);
+      }
+      continue;
+    }
     if (spec->kind == OptionKind::text) {
       if (!it->is_string()) return Error{option_error(*spec, spec->name, it->dump(-1, ' ', false, json::error_handler_t::replace))};
       if (spec == &option::prefix) options.prefix = it->get<std::string>();
@@ -147,6 +162,11 @@ std::string option_specs_json() {
       j["default"] = spec->fallback != 0;
     } else if (spec->kind == OptionKind::text) {
       j["default"] = "";
+    } else if (spec->kind == OptionKind::switches) {
+      j["default"] = json::object();
+      json names = json::array();
+      for (const Pass& p : passes()) names.push_back(p.name);
+      j["names"] = std::move(names);
     } else {
       j["default"] = spec->fallback;
       j["min"] = spec->min;

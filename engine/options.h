@@ -11,17 +11,19 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 
 namespace nmt {
 
-enum class OptionKind { integer, number, flag, text };
+// switches: an object of names to true or false (the text passes, text/passes.h)
+enum class OptionKind { integer, number, flag, text, switches };
 
 struct OptionSpec {
   const char* name;  // the JSON key (snake_case); the command-line flag is --name with '-' for '_'
   OptionKind kind;
-  double fallback;   // the default (0 or 1 for a flag; text options default to "")
+  double fallback;   // the default (0 or 1 for a flag; text options default to "", switches to {})
   double min, max;   // allowed values, inclusive (integer and number)
   bool cli;          // the `nmt` command takes it
   const char* doc;
@@ -76,6 +78,10 @@ inline constexpr OptionSpec raw_numbers{"raw_numbers", OptionKind::flag, 0, 0, 1
                                         "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) and its dates with a month's name written the target language's way (3. Oktober 2023, October 3, 2023), putting back a currency sign it left out, writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English), keeping the dot of version and section numbers (Python 3.11), the English ordinal endings (3rd, not 3th) and the source's en dash in ranges (3–5)"};
 // Whole short sentences that the model file's translation memory holds get its human translation
 // (text/memory.h); this leaves every sentence to the model.
+// The text passes (text/passes.h) run on every request; this switches some off by name. The flags
+// above (keep_case, raw_numbers, model_only) are aliases: each switches off the passes that name it.
+inline constexpr OptionSpec passes{"passes", OptionKind::switches, 0, 0, 0, false,
+                                   "switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run"};
 inline constexpr OptionSpec model_only{"model_only", OptionKind::flag, 0, 0, 1, true,
                                        "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds"};
 }  // namespace option
@@ -85,7 +91,7 @@ inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
     &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
     &option::sample_top_k,  &option::seed,           &option::keep_case,        &option::raw_numbers,
-    &option::model_only,
+    &option::model_only,   &option::passes,
 };
 
 struct TranslateOptions {
@@ -107,11 +113,13 @@ struct TranslateOptions {
   bool keep_case = option::keep_case.fallback != 0;        // false: capitals / Title Case recased (text/casing.h)
   bool raw_numbers = option::raw_numbers.fallback != 0;    // false: lost numbers put back (text/numbers.h)
   bool model_only = option::model_only.fallback != 0;      // false: the translation memory's sentences (text/memory.h)
+  std::vector<std::string> passes_off;  // the text passes switched off by name (text/passes.h)
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };
 
-// "an integer from 1 to 16", "a number from 0 to 2", "true or false", "a string".
+// "an integer from 1 to 16", "a number from 0 to 2", "true or false", "a string", "an object of
+// pass names (verbatim, memory, ...) to true or false".
 std::string allowed_values(const OptionSpec& spec);
 // "<shown_name> must be <allowed_values> (got <got>)": the one wording every interface uses.
 std::string option_error(const OptionSpec& spec, std::string_view shown_name, std::string_view got);
@@ -134,7 +142,8 @@ std::string check_options(const TranslateOptions& options);
 // The options a JSON object names (keys as in the table; others ignored), the rest default.
 // "" means {}. Errors: not a JSON object, a value of the wrong type or out of range.
 Result<TranslateOptions> options_from_json(std::string_view json);
-// The table as JSON: [{name, kind, default, min, max, doc}] (flags: default true/false, no range).
+// The table as JSON: [{name, kind, default, min, max, doc}] (flags: default true/false, no range;
+// switches: default {} and `names`, the names it takes, in order).
 std::string option_specs_json();
 
 }  // namespace nmt

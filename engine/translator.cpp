@@ -17,17 +17,13 @@
 #include "search/rerank.h"
 #include "search/sampling.h"
 #include "text/casing.h"
-#include "text/clock_times.h"
 #include "text/dates.h"
 #include "text/emphasis.h"
 #include "text/final_marks.h"
-#include "text/gender_forms.h"
 #include "text/memory.h"
-#include "text/number_labels.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
-#include "text/quotes.h"
-#include "text/repeated_words.h"
+#include "text/passes.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
 #include "text/verbatim.h"
@@ -39,6 +35,16 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// The model's source and target languages.
+struct Languages {
+  std::string from, to;
+};
+
+// The text passes a request runs: all but those it switches off by name or by an older flag.
+PassSwitches pass_switches(const TranslateOptions& o) {
+  return PassSwitches(o.passes_off, o.raw_numbers, o.keep_case, o.model_only);
 }
 
 // A unit of translation: one sentence, or a chunk of a sentence too long for the model.
@@ -68,6 +74,7 @@ struct Unit {
   // Markdown emphasis marks in it ("**Note:**"), bytes relative to `begin`: the model reads the
   // sentence without them, and they go back next to the words aligned with what they mark (text/emphasis.h).
   std::vector<EmphasisMark> emphasis;
+  std::vector<std::string> fired;  // the passes that changed it before decoding and the retries that replaced it
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -113,15 +120,16 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
   return u;
 }
 
-// A sentence's tokens, spans in the sentence as given: recased as `how` says (with a `truecaser`),
-// emphasis marks left out, German gender forms read as the feminine ones, `masked` spans (addresses, numbers) shown as one unknown piece
-// each, and an unknown piece reading as the text it stands for (a masked address: not its mask).
+// A sentence's tokens, spans in the sentence as given: read as the source passes write it (text/passes.h:
+// recased as `how` says, with a `truecaser`; emphasis marks left out; German gender forms read as
+// the feminine ones), `masked` spans (addresses, numbers) shown as one unknown piece each, and an
+// unknown piece reading as the text it stands for (a masked address: not its mask).
 std::vector<Token> sentence_tokens(std::string_view sentence, SentenceCase how, const Truecaser* truecaser,
-                                   const SentencePiece& tokenizer, const ByteSpans& masked, const std::string& language) {
-  const std::string recased = how == SentenceCase::normal || !truecaser ? std::string(sentence) : truecaser->recase(sentence, how);
-  std::string shown = blank_marks(recased, find_emphasis(sentence, masked));
-  if (language == "de") shown = read_gender_forms(shown, masked);
-  std::vector<Token> toks = tokenizer.encode(mask_spans(shown, masked));
+                                   const SentencePiece& tokenizer, const ByteSpans& masked, const std::string& language,
+                                   const PassSwitches& switches, std::vector<std::string>* fired = nullptr) {
+  SourceSentence read{sentence, language, how, truecaser, masked, std::string(sentence)};
+  run_source_passes(read, switches, fired);
+  std::vector<Token> toks = tokenizer.encode(mask_spans(read.shown, masked));
   for (Token& t : toks)
     if (t.id == tokenizer.unk_id() && t.end <= sentence.size()) t.piece = std::string(sentence.substr(t.begin, t.end - t.begin));
   return toks;
@@ -133,7 +141,7 @@ std::vector<Token> sentence_tokens(std::string_view sentence, SentenceCase how, 
 // e-mail addresses become one unknown piece each, copied into the translation (text/verbatim.h).
 std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<TextPiece>& pieces,
                                      const SentencePiece& tokenizer, const ModelConfig& c,
-                                     const Truecaser* truecaser, const std::string& language) {
+                                     const Truecaser* truecaser, const std::string& language, const PassSwitches& switches) {
   std::vector<Unit> units;
   const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
   const bool one_sentence = std::count_if(pieces.begin(), pieces.end(), [](const TextPiece& p) { return p.is_sentence; }) == 1;
@@ -146,12 +154,15 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
     if (how == SentenceCase::fragment && !one_sentence) how = SentenceCase::normal;  // "(see below)" in a text
-    const ByteSpans verbatim = verbatim_spans(sentence);
-    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim, language);
-    const std::vector<EmphasisMark> marks = find_emphasis(sentence, verbatim);
+    const ByteSpans verbatim = switches.on("verbatim") ? verbatim_spans(sentence) : ByteSpans{};
+    std::vector<std::string> fired;
+    if (!verbatim.empty()) fired.push_back("verbatim");
+    const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim, language, switches, &fired);
+    const std::vector<EmphasisMark> marks = switches.on("emphasis") ? find_emphasis(sentence, verbatim) : std::vector<EmphasisMark>{};
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;
+      u.fired = fired;
       const size_t from = u.begin - pieces[p].begin, to = u.end - pieces[p].begin;
       for (EmphasisMark m : marks)  // each mark goes with the chunk it is in, marking within it
         if (m.begin >= from && m.begin < to) {
@@ -188,6 +199,7 @@ void look_up_memory(const std::string& text, const std::vector<TextPiece>& piece
     if (ids.empty() || std::count(ids.begin(), ids.end(), c.unk_id) || int(ids.size()) + 1 >= c.max_length) continue;
     ids.push_back(c.eos_id);
     u.memory_ids = std::move(ids);
+    u.fired.push_back("memory");
   }
 }
 
@@ -315,7 +327,7 @@ std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer,
 // A sentence whose translation came out empty (the model wrote only tokens that write nothing:
 // "sehr" alone came out "▁" and eos) is translated again with none of them allowed as its first
 // token: no text is lost to an empty translation.
-void translate_empty_again(const std::vector<Unit>& units, std::vector<Hypothesis>& hyps, const std::vector<int>& silent,
+void translate_empty_again(std::vector<Unit>& units, std::vector<Hypothesis>& hyps, const std::vector<int>& silent,
                            const std::function<std::vector<Hypothesis>(const std::vector<Unit>&)>& translate_again) {
   std::vector<size_t> redo;
   std::vector<Unit> again;
@@ -329,7 +341,10 @@ void translate_empty_again(const std::vector<Unit>& units, std::vector<Hypothesi
   }
   if (again.empty()) return;
   std::vector<Hypothesis> second = translate_again(again);
-  for (size_t k = 0; k < redo.size(); ++k) hyps[redo[k]] = std::move(second[k]);
+  for (size_t k = 0; k < redo.size(); ++k) {
+    hyps[redo[k]] = std::move(second[k]);
+    units[redo[k]].fired.push_back("retry_empty");
+  }
 }
 
 // Sentences whose translation lost or changed one of their numbers (text/numbers.h) are translated
@@ -339,6 +354,7 @@ void translate_empty_again(const std::vector<Unit>& units, std::vector<Hypothesi
 // if the model itself wrote the unknown pieces (else the digit would be put next to a word). Sentences cut into chunks are left as they
 // are (a chunk's numbers may sit in the next one).
 struct NumberCheck {
+  const PassSwitches& switches;
   const SentencePiece& tokenizer;
   const Truecaser* truecaser;  // the source's, when sentences are recased
   std::string source_language, target_language;
@@ -391,10 +407,12 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     if (masked.size() == addresses.size()) continue;
     std::sort(masked.begin(), masked.end());
     const std::vector<Token> toks =
-        sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked, check.source_language);
+        sentence_tokens(sentence, u.source_case, check.truecaser, check.tokenizer, masked, check.source_language, check.switches);
     if (toks.empty() || toks.size() > size_t(check.max_tokens)) continue;
     Unit r = make_unit(toks, 0, toks.size(), piece, u.piece, check.eos_id);
     r.source_case = u.source_case;
+    r.fired = u.fired;
+    r.fired.push_back("numbers");
     r.dropped = u.dropped;
     r.emphasis = u.emphasis;
     r.copy_source = localize_numbers(sentence, lost, check.source_language, check.target_language);
@@ -448,17 +466,12 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   }
 }
 
-// The source and target languages, when numbers the model wrote as the source does are rewritten
-// as the target writes them (text/numbers.h); null with raw_numbers.
-struct NumberStyle {
-  std::string from, to;
-};
-
-// One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller);
-// with a `prefix`, its text starts with the prefix verbatim.
+// One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller):
+// the decoded text, repaired by the target passes (text/passes.h); with a `prefix`, its text
+// starts with the prefix verbatim.
 SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const SentencePiece& tokenizer,
-                                  int eos_id, bool alignments, const TargetPrefix* prefix, const NumberStyle* numbers,
-                                  const std::string& target_language) {
+                                  int eos_id, bool alignments, const TargetPrefix* prefix, const Languages& languages,
+                                  const PassSwitches& switches) {
   SentenceTranslation s;
   s.source = text.substr(u.begin, u.end - u.begin);
   s.source_begin = u.begin;
@@ -470,90 +483,36 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   // still "</s>", as source_tokens says: one token per id (found by tests/fuzz/fuzz_translate).
   if (s.source_ids.empty()) s.source_ids.push_back(eos_id);
   s.target_ids = h.tokens;
-  for (float lp : h.token_log_probs) s.token_probs.push_back(s.from_memory ? 1.0f : std::exp(lp));
   s.score = h.score;
   std::vector<int> words_ids;  // the target without eos
   for (int id : h.tokens)
     if (id != eos_id) words_ids.push_back(id);
-  std::vector<std::pair<size_t, size_t>> spans;
+  TargetSentence t;
+  t.source = s.source;
+  t.from = languages.from;
+  t.to = languages.to;
+  for (float lp : h.token_log_probs) t.token_probs.push_back(s.from_memory ? 1.0f : std::exp(lp));
+  t.fixed = prefix ? prefix->text.size() : 0;
+  t.prefixed = prefix != nullptr;
+  t.copied = u.copied;
+  t.starts_sentence = u.starts_sentence;
+  t.in_capitals = u.source_case == SentenceCase::upper;
   if (u.copied) {  // its own text, character for character ("…" is not normalized to "..."), over its tokens
-    s.target = s.source;
-    for (const Token& t : u.tokens) spans.emplace_back(t.begin, t.end);
+    t.target = s.source;
+    for (const Token& k : u.tokens) t.spans.emplace_back(k.begin, k.end);
   } else {
-    s.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &spans) : tokenizer.decode(words_ids, &spans);
-    drop_doubled_spaces(s.target, spans, prefix ? prefix->text.size() : 0);
+    t.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &t.spans) : tokenizer.decode(words_ids, &t.spans);
+    drop_doubled_spaces(t.target, t.spans, t.fixed);
   }
-  if (u.source_case == SentenceCase::upper) {  // in capitals, as it came (a prefix stays as given)
-    const size_t kept = prefix ? std::min(prefix->text.size(), s.target.size()) : 0;
-    s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
-  }
-  // emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost
-  // (or an unknown piece the model wrote itself: "Ky" <unk> "to" for "Kyoto", never shown as " ⁇ ")
-  const bool wrote_unknown = std::find(words_ids.begin(), words_ids.end(), tokenizer.unk_id()) != words_ids.end();
-  // (spaced as the source without its emphasis marks: "**nmt_nfkc**" is a word of its own)
-  if (!u.copied && (has_unknown(u.tokens, tokenizer.unk_id()) || !u.dropped.empty() || wrote_unknown))
-    pass_through_unknown(blank_marks(u.copy_source.empty() ? s.source : u.copy_source, u.emphasis, ' '), u.tokens,
-                         tokenizer.unk_id(), words_ids, h.attention, s.target, spans, prefix ? prefix->text.size() : 0,
-                         u.dropped, u.rewrites);
-  if (numbers) {
-    const size_t fixed = prefix ? prefix->text.size() : 0;
-    const ByteSpans source_numbers = find_numbers(s.source, numbers->from, false, verbatim_spans(s.source));
-    // "1,234.56" written as in the English source, in German: "1.234,56" (same length)
-    localize_copied_numbers(s.source, source_numbers, s.target, numbers->from, numbers->to, fixed);
-    // a currency sign the model left out goes back next to its amount ("für mehr als 180 $")
-    for (const auto& [at, sign] : currency_insertions(s.source, source_numbers, s.target, numbers->to, fixed))
-      insert_at(s.target, spans, at, sign);
-    for (const TextEdit& edit : range_dashes(s.source, s.target, fixed))  // "3–5", "2-3" as the source writes it
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    for (const TextEdit& edit : approximate_marks(s.source, s.target, fixed))  // "~50 $", not "50 ~ Dollar"
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    for (const TextEdit& edit : number_labels(s.source, s.target, numbers->from, numbers->to, fixed))  // "Nr. 5", not "Nein. 5"
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    // clock times with the wrong half of the day: "at 6 p.m." -> "um 6 Uhr" (German writes "um 18
-    // Uhr"), "um 9 Uhr" -> "at 9 p.m." (English "at 9 a.m.")
-    std::vector<TextEdit> clock = evening_hours(s.source, s.target, numbers->from, numbers->to, fixed);
-    for (const TextEdit& edit : english_clock_times(s.source, s.target, numbers->from, numbers->to, fixed))
-      clock.push_back(edit);  // (one direction or the other: never both)
-    if (numbers->to == "en")  // "October 3th" -> "3rd"
-      for (const TextEdit& edit : english_ordinal_endings(s.target, fixed)) replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    for (const TextEdit& edit : clock) {
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
-      // the words the rule wrote are sure: the model's doubt was about the ones it replaced ("p.m.")
-      for (size_t k = 0; k < spans.size() && k < s.token_probs.size(); ++k)
-        if (spans[k].second > edit.at && spans[k].first < edit.at + edit.text.size()) s.token_probs[k] = 1.0f;
-    }
-  }
-  if (!u.copied) {
-    const size_t fixed = prefix ? prefix->text.size() : 0;
-    // a word the model wrote twice in a row ("Fernando Alonso Alonso"): once
-    for (const TextEdit& edit : repeated_words(s.source, s.target, fixed))
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    // the source's "!!" or "???" at the end, as many as it has ("I love you!!" -> "Ich liebe dich!")
-    for (const TextEdit& edit : final_marks(s.source, s.target, fixed))
-      replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    // German quotation marks for the English straight ones the model copied ("..." -> „...“)
-    if (target_language == "de")
-      for (const TextEdit& edit : german_quotation_marks(s.target, fixed))
-        replace_at(s.target, spans, edit.at, edit.length, edit.text);
-    // a capital at the start where the sentence has one ("Schätzungen reichen" -> "estimates" -> "Estimates")
-    if (!prefix && u.starts_sentence)
-      for (const TextEdit& edit : capitalized_start(s.source, s.target))
-        replace_at(s.target, spans, edit.at, edit.length, edit.text);
-  }
-  if (!u.copied && !u.emphasis.empty()) {  // "**Note:**" -> "**Hinweis:**"
-    std::vector<Span> source_spans, target_spans;
-    for (const Token& t : u.tokens) source_spans.push_back({t.begin, t.end});
-    source_spans.push_back({s.source.size(), s.source.size()});
-    for (auto [b, e] : spans) target_spans.push_back({b, e});
-    if (s.target_ids.size() > words_ids.size()) target_spans.push_back({s.target.size(), s.target.size()});
-    const bool attended = h.attention.size() >= target_spans.size() * source_spans.size();
-    const WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
-                                            attended ? h.attention.data() : nullptr, int(target_spans.size()),
-                                            int(source_spans.size()));
-    const auto placed = place_emphasis(s.source, u.emphasis, words, s.target, prefix ? prefix->text.size() : 0);
-    for (auto p = placed.rbegin(); p != placed.rend(); ++p) insert_at(s.target, spans, p->first, p->second);
-  }
-  if (alignments) add_alignments(u, words_ids, spans, tokenizer, h, s);
+  const DecodedSentence decoded{u.tokens, tokenizer.unk_id(), words_ids, h.attention, s.target_ids.size() > words_ids.size(),
+                                u.copy_source, u.dropped, u.rewrites, u.emphasis};
+  t.decoded = &decoded;
+  run_target_passes(t, switches);
+  s.passes = u.fired;
+  s.passes.insert(s.passes.end(), t.fired.begin(), t.fired.end());
+  s.target = std::move(t.target);
+  s.token_probs = std::move(t.token_probs);
+  if (alignments) add_alignments(u, words_ids, t.spans, tokenizer, h, s);
   return s;
 }
 
@@ -561,8 +520,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 // replaced by the translations of its units (joined by a space where the source has one).
 void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
               std::vector<Hypothesis>& hyps, const SentencePiece& tokenizer, int eos_id, bool alignments,
-              const TargetPrefix* prefix, const NumberStyle* numbers, const std::string& target_language,
-              Translation& out) {
+              const TargetPrefix* prefix, const Languages& languages, const PassSwitches& switches, Translation& out) {
   size_t next_unit = 0;
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) {
@@ -577,8 +535,7 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
                      (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
         out.text += ' ';
       SentenceTranslation s =
-          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix, numbers,
-                        target_language);
+          describe_unit(text, units[next_unit], hyps[next_unit], tokenizer, eos_id, alignments, prefix, languages, switches);
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();
@@ -689,26 +646,25 @@ std::vector<Alternative> copied_next_word(const std::string& sentence, size_t at
   return {Alternative{sentence.substr(at, end - at), 1.0f, sentence.substr(end)}};
 }
 
-// An alternative as translate() would write it after the prefix: a doubled word once, the source's
-// "!!" at the end, German quotation marks, a capital first letter (text/repeated_words.h,
-// text/final_marks.h, text/quotes.h, text/casing.h);
-// the edits never touch the prefix.
-void tidy(Alternative& a, const std::string& prefix, const std::string& source, const std::string& target_language) {
-  std::string text = prefix + a.word + a.continuation;
-  size_t word_end = prefix.size() + a.word.size();
-  auto apply = [&](const std::vector<TextEdit>& edits) {  // last first
-    for (const TextEdit& e : edits) {
-      text.replace(e.at, e.length, e.text);
-      if (e.at + e.length <= word_end) word_end = word_end + e.text.size() - e.length;
-      else if (e.at < word_end) word_end = e.at + e.text.size();
-    }
-  };
-  apply(repeated_words(source, text, prefix.size()));
-  apply(final_marks(source, text, prefix.size()));
-  if (target_language == "de") apply(german_quotation_marks(text, prefix.size()));
-  if (prefix.empty()) apply(capitalized_start(source, text));
-  a.word = text.substr(prefix.size(), word_end - prefix.size());
-  a.continuation = text.substr(word_end);
+// An alternative as translate() would write it after the prefix: the target passes run over the
+// prefix, word and continuation as one text (text/passes.h; those that place text by the attention
+// have none to read here: fill_unknown has copied what the unknown pieces stand for), and never
+// touch the prefix. The word and its continuation are kept apart as two spans of that text.
+void rewrite_alternative(Alternative& a, const std::string& prefix, bool prefixed, const std::string& source,
+                         bool in_capitals, const Languages& languages, const PassSwitches& switches) {
+  TargetSentence t;
+  t.source = source;
+  t.from = languages.from;
+  t.to = languages.to;
+  t.target = prefix + a.word + a.continuation;
+  const size_t word_end = prefix.size() + a.word.size();
+  t.spans = {{0, prefix.size()}, {prefix.size(), word_end}, {word_end, t.target.size()}};
+  t.fixed = prefix.size();
+  t.prefixed = prefixed;
+  t.in_capitals = in_capitals;
+  run_target_passes(t, switches);
+  a.word = t.target.substr(t.spans[1].first, t.spans[1].second - t.spans[1].first);
+  a.continuation = t.target.substr(t.spans[1].second);
 }
 
 // Alternatives that read the same (two spellings written in capitals, an unknown piece filled) are
@@ -856,43 +812,44 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   out.source_text = sanitize_utf8(input);
   const std::string& text = out.source_text;
   const std::vector<TextPiece> pieces = segment_text(text, m.file.source_language());       // sentences
-  const Truecaser* source_case = options.keep_case ? nullptr : &m.source_case;
+  const PassSwitches switches = pass_switches(options);
+  const Truecaser* source_case = switches.on("casing") ? &m.source_case : nullptr;
   std::vector<Unit> units =
-      tokenize_sentences(text, pieces, m.tokenizer, c, source_case, m.file.source_language());  // tokens
+      tokenize_sentences(text, pieces, m.tokenizer, c, source_case, m.file.source_language(), switches);  // tokens
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
   for (const Unit& u : units)
     search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty() || !u.emphasis.empty();
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
-    prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
+    prefix = prefix_for(units, options.prefix, m.tokenizer, c, source_case ? &m.target_case : nullptr);
     if (!prefix) return Error{prefix.error()};
     search_opts.forced = {prefix->forced};
     // a sentence with nothing to translate stays copied while the prefix is its own start (the
     // page's alternatives offer that); another prefix goes to the model
     units[0].copied = units[0].copied && starts_with(text.substr(units[0].begin, units[0].end - units[0].begin), prefix->text);
   }
-  if (options.prefix.empty() && !options.model_only) look_up_memory(text, pieces, m.memory, m.tokenizer, c, units);
+  if (options.prefix.empty() && switches.on("memory")) look_up_memory(text, pieces, m.memory, m.tokenizer, c, units);
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
   const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
   std::vector<Hypothesis> hyps = translate_units(units, m.model, reverse_model, shortlist, search_opts, options, out);  // encoder, search
-  translate_empty_again(units, hyps, m.silent_tokens, [&](const std::vector<Unit>& again) {  // none comes out empty
-    SearchOptions again_opts = search_opts;
-    again_opts.not_first = m.silent_tokens;
-    return translate_units(again, m.model, reverse_model, shortlist, again_opts, options, out);
-  });
-  if (!options.raw_numbers) {  // a sentence that lost a number: again, with it copied (text/numbers.h)
+  if (switches.on("retry_empty"))
+    translate_empty_again(units, hyps, m.silent_tokens, [&](const std::vector<Unit>& again) {  // none comes out empty
+      SearchOptions again_opts = search_opts;
+      again_opts.not_first = m.silent_tokens;
+      return translate_units(again, m.model, reverse_model, shortlist, again_opts, options, out);
+    });
+  if (switches.on("numbers")) {  // a sentence that lost a number: again, with it copied (text/numbers.h)
     SearchOptions again_opts = search_opts;
     again_opts.keep_attention = true;  // places the copied numbers
     keep_numbers(text, pieces,
-                 {m.tokenizer, source_case, m.file.source_language(), m.file.target_language(), int(c.max_length - 1), c.eos_id},
+                 {switches, m.tokenizer, source_case, m.file.source_language(), m.file.target_language(), int(c.max_length - 1), c.eos_id},
                  units, hyps, [&](const std::vector<Unit>& again) {
                    return translate_units(again, m.model, reverse_model, shortlist, again_opts, options, out);
                  });
   }
-  const NumberStyle number_style{m.file.source_language(), m.file.target_language()};
   assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
-           options.raw_numbers ? nullptr : &number_style, m.file.target_language(), out);                               // text, alignments
+           {m.file.source_language(), m.file.target_language()}, switches, out);  // text (target passes), alignments
   out.ms_total = ms_since(t0);
   return out;
 }
@@ -904,10 +861,11 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const Impl& m = *impl_;
   const ModelConfig& c = m.model.config();
   const std::string text = sanitize_utf8(source);
+  const PassSwitches switches = pass_switches(options);
+  const bool recase = switches.on("casing");
   const std::vector<Unit> units = tokenize_sentences(text, segment_text(text, m.file.source_language()), m.tokenizer, c,
-                                                     options.keep_case ? nullptr : &m.source_case,
-                                                     m.file.source_language());
-  auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, options.keep_case ? nullptr : &m.target_case);
+                                                     recase ? &m.source_case : nullptr, m.file.source_language(), switches);
+  auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, recase ? &m.target_case : nullptr);
   if (!prefix) return Error{prefix.error()};
   const std::string sentence = text.substr(units[0].begin, units[0].end - units[0].begin);
   if (units[0].copied && starts_with(sentence, prefix->text)) return copied_next_word(sentence, prefix->text.size());
@@ -916,11 +874,8 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   // each candidate as translate() would write it, before words that read the same become one
   const auto rewrite = [&](Alternative& a) {
     fill_unknown(a, runs, sentence, prefix->text);
-    if (units[0].source_case == SentenceCase::upper) {  // in capitals, as the sentence came
-      a.word = to_upper_same_length(a.word);
-      a.continuation = to_upper_same_length(a.continuation);
-    }
-    tidy(a, prefix->text, sentence, m.file.target_language());
+    rewrite_alternative(a, prefix->text, !options.prefix.empty(), sentence, units[0].source_case == SentenceCase::upper,
+                        {m.file.source_language(), m.file.target_language()}, switches);
     // the unknown piece's name, which the models learned to write from a few training lines: never offered
     if (sentence.find("<unk>") == std::string::npos && (a.word + a.continuation).find("<unk>") != std::string::npos)
       a.word.clear();
@@ -940,6 +895,15 @@ std::string Translator::info_json() const {
   j["provenance"] = h.contains("provenance") ? h["provenance"] : nlohmann::json::object();
   j["file_bytes"] = file.file_bytes();
   j["shortlist"] = impl_->shortlist.has_value();  // the option shortlist can be used
+  nlohmann::json list = nlohmann::json::array();  // the text passes, in the order they run (text/passes.h)
+  for (const Pass& p : passes()) {
+    nlohmann::json pass = {{"name", p.name},
+                           {"stage", p.stage == PassStage::source ? "source" : p.stage == PassStage::retry ? "retry" : "target"},
+                           {"doc", p.doc}};
+    if (p.alias) pass["alias"] = p.alias;  // the older option that switches it off too
+    list.push_back(std::move(pass));
+  }
+  j["passes"] = std::move(list);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -76,6 +76,10 @@ struct SentenceTranslation {
   // From the translation memory (text/memory.h): the target is a human translation of the sentence,
   // decoded through the model (its attention and alignments are the model's), each token sure
   bool from_memory = false;
+  // The text passes (text/passes.h) that changed this sentence, in the order they ran: what the model
+  // read (source passes, "verbatim" when something was copied, "memory"), a retry that replaced its
+  // first translation, and the repairs of its text (target passes)
+  std::vector<std::string> passes;
   // With options.alignments:
   std::vector<TokenSpan> source_tokens, target_tokens;  // one per id
   std::vector<float> attention;  // [target_ids, source_ids]: alignment layer, mean over heads
@@ -120,7 +124,7 @@ class Translator {
   // Empty if `reverse` can rerank this model's translations, else why not.
   std::string check_reverse(const Translator& reverse) const;
 
-  std::string info_json() const;  // config, languages, provenance, file size
+  std::string info_json() const;  // config, languages, provenance, file size, the text passes in order
   size_t file_bytes() const;      // the model file's size
 
   // The model file, tokenizer and model: defined in translator_internal.h, for tests and benchmarks.

@@ -10,11 +10,13 @@
  * unless asked not to. `prefix` (a text option: translate() forces the translation to start with
  * it) and `alternatives` (how many next words alternatives() lists; its `count`) are in the same
  * table. `sample_top_k` (sampling, for back-translation) needs `beam: 1`: engineOptions() refuses it
- * with a beam, as the engine does.
+ * with a beam, as the engine does. `passes` (kind 'switches') takes an object of the engine's text
+ * pass names (engine/text/passes.h, listed in `names` and in `translator.info.passes`) to booleans:
+ * `passes: { numbers: false }` switches a pass off; the names stay as the engine writes them.
  */
 import { ErrorCode, TranslatorError } from './protocol.js';
 
-/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag'|'text', default: number|boolean|string, min?: number, max?: number, cli: boolean, doc: string}>>} */
+/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag'|'text'|'switches', default: number|boolean|string|Record<string, boolean>, min?: number, max?: number, names?: ReadonlyArray<string>, cli: boolean, doc: string}>>} */
 export const DECODING_OPTIONS = Object.freeze([
   { name: 'beam', kind: 'integer', default: 4, min: 1, max: 16, cli: true, doc: 'beam size; 1 = greedy search' },
   { name: 'length_penalty', kind: 'number', default: 0.6, min: 0, max: 2, cli: true, doc: 'GNMT length penalty alpha for ranking finished beams (0 = raw log-probability)' },
@@ -33,6 +35,7 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'keep_case', kind: 'flag', default: false, cli: true, doc: 'translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)' },
   { name: 'raw_numbers', kind: 'flag', default: false, cli: true, doc: "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) and its dates with a month's name written the target language's way (3. Oktober 2023, October 3, 2023), putting back a currency sign it left out, writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English), keeping the dot of version and section numbers (Python 3.11), the English ordinal endings (3rd, not 3th) and the source's en dash in ranges (3–5)" },
   { name: 'model_only', kind: 'flag', default: false, cli: true, doc: "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds" },
+  { name: 'passes', kind: 'switches', default: {}, names: ['verbatim', 'memory', 'casing', 'emphasis', 'gender_forms', 'retry_empty', 'numbers', 'capitals', 'pass_through', 'number_separators', 'currency', 'ranges', 'approximate', 'number_labels', 'number_commas', 'ordinals', 'clock_times', 'repeated_words', 'final_marks', 'quotes', 'capital_start', 'emphasis_marks'], cli: false, doc: 'switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run' },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */
@@ -41,16 +44,21 @@ const MODULE_DEFAULTS = Object.freeze({ alignments: true });
 /** `length_penalty` → `lengthPenalty`. */
 export const jsName = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
-/** 'an integer from 1 to 16', 'a number from 0 to 2', 'true or false', 'a string' (as engine/options.cpp words it). */
+/** 'an integer from 1 to 16', 'a number from 0 to 2', 'true or false', 'a string', 'an object of pass names (...) to true or false' (as engine/options.cpp words it). */
 export function allowedValues(spec) {
   if (spec.kind === 'flag') return 'true or false';
   if (spec.kind === 'text') return 'a string';
+  if (spec.kind === 'switches') return `an object of pass names (${spec.names.join(', ')}) to true or false`;
   return `${spec.kind === 'integer' ? 'an integer' : 'a number'} from ${spec.min} to ${spec.max}`;
 }
 
 function allowed(spec, value) {
   if (spec.kind === 'flag') return typeof value === 'boolean';
   if (spec.kind === 'text') return typeof value === 'string';
+  if (spec.kind === 'switches') {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) &&
+      Object.entries(value).every(([name, on]) => spec.names.includes(name) && typeof on === 'boolean');
+  }
   if (typeof value !== 'number' || !(value >= spec.min && value <= spec.max)) return false;
   return spec.kind !== 'integer' || Number.isInteger(value);
 }
@@ -83,7 +91,7 @@ export function engineOptions(options, caller = 'translate()', shown = {}, other
     if (value === undefined) value = MODULE_DEFAULTS[spec.name];
     if (value === undefined) continue; // the engine's default
     if (!allowed(spec, value)) {
-      const got = typeof value === 'string' ? JSON.stringify(value) : String(value);
+      const got = typeof value === 'string' || (typeof value === 'object' && value !== null) ? JSON.stringify(value) : String(value);
       throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${shown[spec.name] || key} must be ${allowedValues(spec)} (got ${got}).`);
     }
     out[spec.name] = value;

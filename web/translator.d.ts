@@ -226,6 +226,13 @@ export interface TranslateOptions {
    */
   modelOnly?: boolean;
   /**
+   * The engine's text passes (`translator.info.passes`, in the order they run: addresses copied,
+   * recasing, numbers kept, clock times, quotes, ...) each switched off by name:
+   * `passes: { numbers: false, quotes: false }`. `keepCase`, `rawNumbers` and `modelOnly` are
+   * aliases that switch off the passes of theirs. An unknown name rejects with 'bad-request'.
+   */
+  passes?: Partial<Record<PassName, boolean>>;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model
@@ -368,6 +375,12 @@ export interface Sentence {
    * it reads that translation. Absent otherwise.
    */
   memory?: true;
+  /**
+   * The engine's text passes that changed this sentence, in the order they ran (`translator.info.passes`):
+   * e.g. ['verbatim', 'numbers', 'quotes'] for one whose address was copied, which was translated
+   * again with a lost number copied, and whose quotation marks were set. Absent when none did.
+   */
+  passes?: PassName[];
   /** Soft alignment [targetTokens][sourceTokens]: the alignment layer's cross-attention, mean over heads; rows sum to 1. */
   attention?: number[][];
   /** With allHeads: [decoderLayer][head][targetTokens][sourceTokens]. */
@@ -461,6 +474,11 @@ export interface WorkerMemory {
   modelFileBytes: number | null;
 }
 
+/** The engine's text passes (engine/text/passes.h), in the order they run. */
+export type PassName = 'verbatim' | 'memory' | 'casing' | 'emphasis' | 'gender_forms' | 'retry_empty' | 'numbers' |
+  'capitals' | 'pass_through' | 'number_separators' | 'currency' | 'ranges' | 'approximate' | 'number_labels' |
+  'number_commas' | 'ordinals' | 'clock_times' | 'repeated_words' | 'final_marks' | 'quotes' | 'capital_start' | 'emphasis_marks';
+
 export interface ModelInfo {
   config: { d_model: number; n_heads: number; encoder_layers: number; decoder_layers: number; [key: string]: unknown };
   languages: { source: string; target: string };
@@ -468,6 +486,10 @@ export interface ModelInfo {
   file_bytes: number;
   /** Whether the model file carries a lexical shortlist (the `shortlist` option uses it). */
   shortlist: boolean;
+  /** The text passes in the order they run: 'source' (before tokenizing), 'retry', 'target' (after decoding). */
+  passes: Array<{ name: PassName; stage: 'source' | 'retry' | 'target'; doc: string; alias?: 'keep_case' | 'raw_numbers' | 'model_only' }>;
+  /** The int8 GEMM's kernel: 'relaxed' (relaxed SIMD, 7-bit activations) or 'simd128' (see the `simd` option). */
+  simd: 'relaxed' | 'simd128';
   /** Where the model came from, and the direction that was asked for. */
   url: string;
   requested: { from: string; to: string };
@@ -506,12 +528,14 @@ export declare const PROTOCOL_VERSION: number;
 export interface DecodingOptionSpec {
   /** The engine's name; translate() takes it in camelCase (length_penalty → lengthPenalty). */
   name: string;
-  kind: 'integer' | 'number' | 'flag' | 'text';
-  /** The engine's default (translate()'s own default for `alignments` is true). */
-  default: number | boolean | string;
+  kind: 'integer' | 'number' | 'flag' | 'text' | 'switches';
+  /** The engine's default (translate()'s own default for `alignments` is true; switches: {}). */
+  default: number | boolean | string | Record<string, boolean>;
   /** Allowed values, inclusive (integer and number options). */
   min?: number;
   max?: number;
+  /** The names a 'switches' option takes (`passes`: the text passes, in the order they run). */
+  names?: ReadonlyArray<string>;
   /** The `nmt` command takes it (as --name with '-' for '_'). */
   cli: boolean;
   doc: string;

@@ -247,8 +247,10 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
     while (j < text.size() && (digit(text[j]) || (separator(text[j]) && j + 1 < text.size() && digit(text[j + 1]))))
       ++j;
     if (const size_t date = date_length(text, i)) j = std::max(j, i + date);  // "12/03/2025": one number
-    if (j - i <= 3 && std::all_of(text.begin() + long(i), text.begin() + long(j), digit))
-      while (space_group(text, j)) j += 4;  // "55 000", "5 000 000"
+    // "55 000", "5 000 000"; not a phone number's groups: "0800 555 111", "030 123 456 78"
+    const bool after_group = i >= 2 && text[i - 1] == ' ' && digit(text[i - 2]);
+    if (j - i <= 3 && text[i] != '0' && !after_group && std::all_of(text.begin() + long(i), text.begin() + long(j), digit))
+      while (space_group(text, j)) j += 4;
     const size_t begin = i;
     i = j;
     if (words_too) {
@@ -267,7 +269,20 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
                                     std::string_view target_language) {
   std::vector<std::string> have, as_written;
   for (auto [b, e] : find_numbers(target, "", true)) {
-    as_written.emplace_back(target.substr(b, e - b));
+    const std::string_view written = target.substr(b, e - b);
+    // a score the source writes "1-0" and German "1:0": two numbers, as in the source
+    const size_t colon = written.find(':');
+    if (colon != std::string_view::npos && written.find(':', colon + 1) == std::string_view::npos) {
+      const std::string a(written.substr(0, colon)), z(written.substr(colon + 1));
+      if (source.find(a + "-" + z) != std::string_view::npos || source.find(a + "\xE2\x80\x93" + z) != std::string_view::npos) {
+        for (const std::string& part : {a, z}) {
+          as_written.push_back(part);
+          have.push_back(digits_of(part));
+        }
+        continue;
+      }
+    }
+    as_written.emplace_back(written);
     have.push_back(digits_of(as_written.back()));
   }
   std::vector<bool> used(have.size(), false), found(numbers.size(), false);
@@ -480,6 +495,23 @@ std::vector<TextEdit> approximate_marks(std::string_view source, std::string_vie
   return edits;
 }
 
+namespace {
+
+// Whether the sentence speaks of a match or a game (where "2-3" is a score, not a range).
+bool talks_of_a_match(std::string_view source) {
+  static const char* const kWords[] = {
+      "score", "scored", "won", "win", "wins", "beat", "beats", "lost", "lose", "loses", "draw", "drew", "match",
+      "game", "final", "goal", "goals", "victory", "defeat", "half", "halftime", "led", "leads", "league", "cup",
+      "spiel", "spiels", "gewann", "gewinnt", "siegte", "verlor", "verliert", "tor", "tore", "sieg", "niederlage",
+      "endete", "halbzeit", "endstand", "stand", "unentschieden", "liga", "pokal", "finale", "führte", "führt"};
+  for (const std::string& w : lower_words(source))
+    for (const char* k : kWords)
+      if (w == k) return true;
+  return false;
+}
+
+}  // namespace
+
 std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed) {
   static constexpr std::string_view kEnDash = "\xE2\x80\x93";
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -505,10 +537,14 @@ std::vector<TextEdit> range_dashes(std::string_view source, std::string_view tar
     ranges.push_back({std::string(source.substr(b, at - b)), std::string(source.substr(at + dash.size(), e - at - dash.size())), dash});
   }
   std::vector<TextEdit> edits;
+  const bool sport = talks_of_a_match(source);
   for (const Range& r : ranges) {
     const auto fix = [&](char written) {  // the target's "A<written>B" -> "A<dash>B"
       const std::string range = r.a + written + r.b;
       if (written == ':' && source.find(range) != std::string_view::npos) return;  // the source's own "2:3"
+      // a range goes up: "1-0" and "2-2" are scores, which German writes "1:0" (as it does any score
+      // in a sentence about a match: "lost 1-3" -> "verlor 1:3")
+      if (written == ':' && (sport || std::stoul(r.a) >= std::stoul(r.b))) return;
       for (size_t at = target.find(range); at != std::string_view::npos; at = target.find(range, at + 1)) {
         const bool whole = (at == 0 || !digit(target[at - 1])) && (at + range.size() == target.size() || !digit(target[at + range.size()]));
         if (whole && at >= fixed) edits.push_back({at + r.a.size(), 1, std::string(r.dash)});

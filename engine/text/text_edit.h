@@ -1,6 +1,6 @@
 // An edit the translator makes to a translation's text after decoding (a clock time rewritten,
-// quotation marks set): functions in text/ return them, translator.cpp applies them with
-// replace_at (text/pass_through.h), last first, so that each offset still holds.
+// quotation marks set): functions in text/ return them, and text/passes.h apply_edits applies them,
+// last first, so that each offset still holds.
 #pragma once
 
 #include <cstddef>
@@ -8,10 +8,12 @@
 
 namespace nmt {
 
-// Replace `length` bytes of the target at byte `at` with `text`.
+// Replace `length` bytes of the target at byte `at` with `text`; `outside`: insert `text` between
+// tokens (a currency sign, a copied run), not into the token that holds byte `at`.
 struct TextEdit {
   size_t at, length;
   std::string text;
+  bool outside = false;
 };
 
 }  // namespace nmt

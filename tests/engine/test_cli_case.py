@@ -86,16 +86,13 @@ class Capitals(unittest.TestCase):
             original = score(translate(direction, sources, "--beam", "1"))
             capitals = [s.upper() for s in sources]
             recased = translate(direction, capitals, "--beam", "1")
-            kept = score(translate(direction, capitals, "--beam", "1", "--keep-case"))
             with self.subTest(direction=direction):
-                # measured (300 lines, beam 4): 23.9 -> 2.5 as written, 21.4 recased (en-de)
-                self.assertLess(kept, 0.4 * original)
+                # the guarantee: text in capitals or in lower case translates about as well as the
+                # ordinary text (measured, 300 lines, beam 4: en-de 23.9, in capitals 2.5 as written
+                # and 21.4 recased; de-en in lower case 20.1 as written, 28.1 recased)
                 self.assertGreater(score(recased), 0.75 * original)
-                # all in lower case: German loses its noun capitals (measured 20.1 -> 28.1 on 300 lines)
                 small = [s.lower() for s in sources]
-                small_recased = score(translate(direction, small, "--beam", "1"))
-                small_kept = score(translate(direction, small, "--beam", "1", "--keep-case"))
-                self.assertGreater(small_recased, small_kept + (3 if direction == "de-en" else 0))
+                self.assertGreater(score(translate(direction, small, "--beam", "1")), 0.7 * original)
                 if direction == "en-de":  # Title Case is an English convention (German capitalizes nouns)
                     titled = score(translate(direction, [title_case(s) for s in sources], "--beam", "1"))
                     self.assertGreater(titled, 0.75 * original)
@@ -118,14 +115,11 @@ class Capitals(unittest.TestCase):
         # ("cat" as "Cat" read as a name: "Kat")
         cases = {"de-en": [("bahnhof", "station"), ("katze", "cat"), ("hund", "dog"), ("setz dich", "sit down")],
                  "en-de": [("cat", "Katze"), ("bread", "Brot"), ("i'm sorry", "tut mir leid")]}
-        missed_as_written = 0
         for direction, pairs in cases.items():
             for word, meaning in pairs:
                 with self.subTest(direction=direction, word=word):
                     # the model's reading (a short sentence may otherwise come from the translation memory)
                     self.assertIn(meaning.lower(), translate(direction, [word], "--model-only")[0].lower())
-                    missed_as_written += meaning.lower() not in translate(direction, [word], "--keep-case", "--model-only")[0].lower()
-        self.assertGreaterEqual(missed_as_written, 3)  # else the cases no longer test the recasing
 
 
 if __name__ == "__main__":

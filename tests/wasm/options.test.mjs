@@ -29,6 +29,7 @@ const NEEDS = { sample_top_k: { beam: 1 } };
 function badValues(spec) {
   if (spec.kind === 'flag') return [1, 'yes', null];
   if (spec.kind === 'text') return [5, true, null];
+  if (spec.kind === 'switches') return [1, null, [], { nope: false }, { numbers: 1 }];
   const bad = [spec.min - 1, spec.max + 1, String(spec.default)];
   if (spec.kind === 'integer') bad.push(spec.min + 0.5);
   return bad;
@@ -52,13 +53,14 @@ test('the engine and the JS module refuse the same values with the same wording'
         assert.equal(r.ok, false, `the engine refuses ${label}`);
         assert.equal(r.error, `${spec.name} must be ${allowedValues(spec)} (got ${JSON.stringify(value)})`);
         assert.throws(() => engineOptions({ [jsName(spec.name)]: value }),
-          { code: 'bad-request', message: `translate(): ${jsName(spec.name)} must be ${allowedValues(spec)} (got ${typeof value === 'string' ? JSON.stringify(value) : value}).` },
+          { code: 'bad-request', message: `translate(): ${jsName(spec.name)} must be ${allowedValues(spec)} (got ${typeof value === 'string' || (value && typeof value === 'object') ? JSON.stringify(value) : value}).` },
           `translate() refuses ${label}`);
       }
-      const ends = spec.kind === 'flag' ? [false, true] : spec.kind === 'text' ? ['', 'Das Ha'] : [spec.min, spec.max];
+      const ends = spec.kind === 'flag' ? [false, true] : spec.kind === 'text' ? ['', 'Das Ha']
+        : spec.kind === 'switches' ? [{}, { numbers: false, quotes: true }] : [spec.min, spec.max];
       for (const value of ends) {
         const options = engineOptions({ [jsName(spec.name)]: value, ...NEEDS[spec.name] });
-        assert.equal(options[spec.name], value);
+        assert.deepEqual(options[spec.name], value);
         const r = JSON.parse(t.translate('Hello.', JSON.stringify(options)));
         assert.ok(r.ok, `${spec.name} = ${value}: ${r.error}`);
       }

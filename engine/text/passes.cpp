@@ -1,0 +1,239 @@
+// The text passes' list and the function that applies their edits; see passes.h.
+#include "text/passes.h"
+
+#include <algorithm>
+
+#include "text/casing.h"
+#include "text/clock_times.h"
+#include "text/final_marks.h"
+#include "text/gender_forms.h"
+#include "text/number_commas.h"
+#include "text/number_labels.h"
+#include "text/numbers.h"
+#include "text/quotes.h"
+#include "text/repeated_words.h"
+#include "text/verbatim.h"
+#include "text/word_alignment.h"
+
+namespace nmt {
+namespace {
+
+// ---- source passes: what the model reads (same length as the sentence) ----
+
+void recase_source(SourceSentence& s) {  // "THE MEETING IS CANCELLED." -> "The meeting is cancelled."
+  if (s.truecaser && s.how != SentenceCase::normal) s.shown = s.truecaser->recase(s.shown, s.how);
+}
+
+void hide_emphasis(SourceSentence& s) {  // "**Note:**" read as "Note:"
+  s.shown = blank_marks(s.shown, find_emphasis(s.sentence, s.skip));
+}
+
+void read_gender(SourceSentence& s) {  // "Kund*innen" read as "Kundinnen"
+  if (s.language == "de") s.shown = read_gender_forms(s.shown, s.skip);
+}
+
+// ---- target passes: the translation repaired ----
+
+void write_capitals(TargetSentence& s) {  // a sentence that came in capitals goes out in capitals
+  if (!s.in_capitals) return;
+  const size_t kept = std::min(s.fixed, s.target.size());  // (a prefix stays as given)
+  s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
+}
+
+// Emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost (or an unknown
+// piece the model wrote itself: "Ky" <unk> "to" for "Kyoto", never shown as " ⁇ "); spaced as the
+// source without its emphasis marks ("**nmt_nfkc**" is a word of its own).
+void pass_through(TargetSentence& s) {
+  const DecodedSentence* d = s.decoded;
+  if (!d) return;
+  const bool wrote_unknown = std::find(d->target_ids.begin(), d->target_ids.end(), d->unk_id) != d->target_ids.end();
+  if (!has_unknown(d->source_tokens, d->unk_id) && d->dropped.empty() && !wrote_unknown) return;
+  const std::string copy_from = blank_marks(d->copy_source.empty() ? s.source : d->copy_source, d->emphasis, ' ');
+  pass_through_unknown(copy_from, d->source_tokens, d->unk_id, d->target_ids, d->attention, s.target, s.spans, s.fixed,
+                       d->dropped, d->rewrites);
+}
+
+// The source's numbers (not those inside addresses and names from code).
+ByteSpans source_numbers(const TargetSentence& s) { return find_numbers(s.source, s.from, false, verbatim_spans(s.source)); }
+
+void number_separators(TargetSentence& s) {  // "1,234.56" copied into German -> "1.234,56" (same length)
+  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed);
+}
+
+void currency(TargetSentence& s) {  // "für mehr als 180" -> "für mehr als 180 $"
+  std::vector<TextEdit> edits;
+  for (auto& [at, sign] : currency_insertions(s.source, source_numbers(s), s.target, s.to, s.fixed))
+    edits.push_back(TextEdit{at, 0, std::move(sign), true});
+  apply_edits(s, edits);
+}
+
+void ranges(TargetSentence& s) { apply_edits(s, range_dashes(s.source, s.target, s.fixed)); }  // "3–5", "2-3"
+void approximate(TargetSentence& s) { apply_edits(s, approximate_marks(s.source, s.target, s.fixed)); }  // "~50 $"
+void labels(TargetSentence& s) {  // "Nr. 5", not "Nein. 5"
+  apply_edits(s, number_labels(s.source, s.target, s.from, s.to, s.fixed));
+}
+void commas(TargetSentence& s) { apply_edits(s, number_commas(s.source, s.target, s.fixed)); }  // "12, 10115 Berlin"
+void ordinals(TargetSentence& s) {  // "October 3th" -> "3rd"
+  if (s.to == "en") apply_edits(s, english_ordinal_endings(s.target, s.fixed));
+}
+
+// "at 6 p.m." -> "um 6 Uhr" -> "um 18 Uhr"; "um 9 Uhr" -> "at 9 p.m." -> "at 9 a.m." (one direction
+// or the other: never both). The words it writes are sure.
+void clock_times(TargetSentence& s) {
+  std::vector<TextEdit> edits = evening_hours(s.source, s.target, s.from, s.to, s.fixed);
+  for (TextEdit& e : english_clock_times(s.source, s.target, s.from, s.to, s.fixed)) edits.push_back(std::move(e));
+  apply_edits(s, edits, /*sure=*/true);
+}
+
+void repeats(TargetSentence& s) { apply_edits(s, repeated_words(s.source, s.target, s.fixed)); }  // "Alonso Alonso"
+void marks(TargetSentence& s) { apply_edits(s, final_marks(s.source, s.target, s.fixed)); }      // "!!", "???"
+void quotes(TargetSentence& s) {  // "..." -> „...“ in German
+  if (s.to == "de") apply_edits(s, german_quotation_marks(s.target, s.fixed));
+}
+void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates" -> "Estimates"
+  if (!s.prefixed && s.starts_sentence) apply_edits(s, capitalized_start(s.source, s.target));
+}
+
+// "**Note:**" -> "**Hinweis:**": each mark next to the target words aligned with what it marks.
+void emphasis_marks(TargetSentence& s) {
+  const DecodedSentence* d = s.decoded;
+  if (!d || d->emphasis.empty()) return;
+  std::vector<Span> source_spans, target_spans;
+  for (const Token& t : d->source_tokens) source_spans.push_back({t.begin, t.end});
+  source_spans.push_back({s.source.size(), s.source.size()});
+  for (auto [b, e] : s.spans) target_spans.push_back({b, e});
+  if (d->has_eos) target_spans.push_back({s.target.size(), s.target.size()});
+  const bool attended = d->attention.size() >= target_spans.size() * source_spans.size();
+  const WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
+                                          attended ? d->attention.data() : nullptr, int(target_spans.size()),
+                                          int(source_spans.size()));
+  std::vector<TextEdit> edits;
+  for (auto& [at, mark] : place_emphasis(s.source, d->emphasis, words, s.target, s.fixed))
+    edits.push_back(TextEdit{at, 0, std::move(mark), true});
+  std::reverse(edits.begin(), edits.end());  // (placed in order of position; applied last first)
+  apply_edits(s, edits);
+}
+
+constexpr const char* kRawNumbers = "raw_numbers";
+
+const std::vector<Pass> kPasses = {
+    // name, stage, alias, doc, source work, target work, on a copied sentence too
+    {"verbatim", PassStage::source, nullptr,
+     "web and e-mail addresses, `code`, hashtags, names from code and long runs are copied, not translated (text/verbatim.h)",
+     nullptr, nullptr, false},
+    {"memory", PassStage::source, "model_only",
+     "a short everyday sentence the model file's translation memory holds gets its human translation (text/memory.h)",
+     nullptr, nullptr, false},
+    {"casing", PassStage::source, "keep_case",
+     "a sentence in capitals, Title Case or all lower case is recased for the model (text/casing.h)", recase_source,
+     nullptr, false},
+    {"emphasis", PassStage::source, nullptr, "Markdown emphasis marks (**, _, ~~) are read as invisible (text/emphasis.h)",
+     hide_emphasis, nullptr, false},
+    {"gender_forms", PassStage::source, nullptr,
+     "German gender forms (Kund*innen, jede:r) are read as the feminine ones (text/gender_forms.h)", read_gender, nullptr,
+     false},
+    {"retry_empty", PassStage::retry, nullptr,
+     "a sentence whose translation came out empty is translated again without the tokens that write nothing", nullptr,
+     nullptr, false},
+    {"numbers", PassStage::retry, kRawNumbers,
+     "a sentence whose translation lost a number or a date is translated again with it copied, written the target's way "
+     "(text/numbers.h, text/dates.h)",
+     nullptr, nullptr, false},
+    {"capitals", PassStage::target, nullptr, "a sentence that came in capitals goes out in capitals (text/casing.h)",
+     nullptr, write_capitals, true},
+    {"pass_through", PassStage::target, nullptr,
+     "emoji, other scripts and what the vocabulary cannot write are copied where the model attended to them "
+     "(text/pass_through.h)",
+     nullptr, pass_through, false},
+    {"number_separators", PassStage::target, kRawNumbers,
+     "numbers copied as the source writes them get the target's separators: 1,234.56 -> 1.234,56 (text/numbers.h)",
+     nullptr, number_separators, true},
+    {"currency", PassStage::target, kRawNumbers, "a currency sign the model left out goes back by its amount (text/numbers.h)",
+     nullptr, currency, true},
+    {"ranges", PassStage::target, kRawNumbers,
+     "a range keeps the source's en dash (3–5), and a range the model wrote as a score (2:3) its dash (text/numbers.h)",
+     nullptr, ranges, true},
+    {"approximate", PassStage::target, kRawNumbers, "the source's ~ stays on its number: ~$50 (text/numbers.h)", nullptr,
+     approximate, true},
+    {"number_labels", PassStage::target, kRawNumbers,
+     "the abbreviation before a number in the target's way: No. 5 <-> Nr. 5 (text/number_labels.h)", nullptr, labels,
+     true},
+    {"number_commas", PassStage::target, kRawNumbers,
+     "a comma between two numbers stays a comma: Friedrichstraße 12, 10115 Berlin (text/number_commas.h)", nullptr,
+     commas, false},
+    {"ordinals", PassStage::target, kRawNumbers, "English ordinals get their endings: 3rd, not 3th (text/numbers.h)",
+     nullptr, ordinals, true},
+    {"clock_times", PassStage::target, kRawNumbers,
+     "clock times get the right half of the day: 6 p.m. -> 18 Uhr, um 9 Uhr -> 9 a.m. (text/clock_times.h)", nullptr,
+     clock_times, true},
+    {"repeated_words", PassStage::target, nullptr, "a word the model wrote twice in a row is written once (text/repeated_words.h)",
+     nullptr, repeats, false},
+    {"final_marks", PassStage::target, nullptr, "the source's final !! or ??? end the translation too (text/final_marks.h)",
+     nullptr, marks, false},
+    {"quotes", PassStage::target, nullptr, "German translations get „German quotation marks“ (text/quotes.h)", nullptr,
+     quotes, false},
+    {"capital_start", PassStage::target, nullptr,
+     "a sentence that starts with a capital starts its translation with one (text/casing.h)", nullptr, capital_start,
+     false},
+    {"emphasis_marks", PassStage::target, nullptr,
+     "the emphasis marks go back next to the words aligned with what they mark (text/emphasis.h)", nullptr,
+     emphasis_marks, false},
+};
+
+}  // namespace
+
+const std::vector<Pass>& passes() { return kPasses; }
+
+const Pass* find_pass(std::string_view name) {
+  for (const Pass& p : kPasses)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+std::string pass_names() {
+  std::string out;
+  for (const Pass& p : kPasses) out += (out.empty() ? "" : ", ") + std::string(p.name);
+  return out;
+}
+
+PassSwitches::PassSwitches(const std::vector<std::string>& off, bool raw_numbers, bool keep_case, bool model_only)
+    : off_(off) {
+  for (const Pass& p : kPasses) {
+    if (!p.alias) continue;
+    const std::string_view alias = p.alias;
+    if ((alias == "raw_numbers" && raw_numbers) || (alias == "keep_case" && keep_case) || (alias == "model_only" && model_only))
+      off_.push_back(p.name);
+  }
+}
+
+bool PassSwitches::on(std::string_view name) const { return std::find(off_.begin(), off_.end(), name) == off_.end(); }
+
+void run_source_passes(SourceSentence& s, const PassSwitches& on, std::vector<std::string>* fired) {
+  for (const Pass& p : kPasses) {
+    if (!p.source || !on.on(p)) continue;
+    const std::string before = fired ? s.shown : std::string();
+    p.source(s);
+    if (fired && s.shown != before) fired->push_back(p.name);
+  }
+}
+
+void run_target_passes(TargetSentence& s, const PassSwitches& on) {
+  for (const Pass& p : kPasses) {
+    if (!p.target || (s.copied && !p.on_copied) || !on.on(p)) continue;
+    const std::string before = s.target;
+    p.target(s);
+    if (s.target != before) s.fired.push_back(p.name);
+  }
+}
+
+void apply_edits(TargetSentence& s, const std::vector<TextEdit>& edits, bool sure) {
+  for (const TextEdit& e : edits) {
+    if (e.outside) insert_at(s.target, s.spans, e.at, e.text);
+    else replace_at(s.target, s.spans, e.at, e.length, e.text);
+    if (!sure) continue;
+    for (size_t k = 0; k < s.spans.size() && k < s.token_probs.size(); ++k)
+      if (s.spans[k].second > e.at && s.spans[k].first < e.at + e.text.size()) s.token_probs[k] = 1.0f;
+  }
+}
+
+}  // namespace nmt

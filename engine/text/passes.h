@@ -1,0 +1,121 @@
+// The text passes: every rule the engine applies around the model, in one ordered list.
+//
+// A sentence travels through them in three stages:
+//   source  before tokenizing: what the model reads is rewritten at the same length (recased,
+//           emphasis marks and gender signs made invisible), so token spans stay spans of the text
+//           as given; addresses and names from code are masked as one unknown piece each;
+//   retry   after decoding: a sentence whose translation came out empty or lost a number is
+//           translated again (the translator runs these: they need the model);
+//   target  after decoding: the translation is repaired (numbers, dates, clock times, labels,
+//           quotes, final marks, repeats, pass-through of what the vocabulary cannot write).
+// kPasses (passes.cpp) is the list, in the order the passes run; `translator.info.passes` shows
+// it. translate, alternatives, a forced prefix, HTML (the JS side calls the same entry points) and
+// the CLI all run it. Each pass can be switched off by name (TranslateOptions::passes_off, JSON
+// `"passes": {"numbers": false}`, CLI `--no-pass numbers`); the older flags (raw_numbers,
+// keep_case, model_only) are aliases that switch off the passes that name them.
+//
+// A target pass reads and edits one TargetSentence. Most are a rule function of text/ that
+// returns edits (text/text_edit.h), applied by apply_edits, which keeps the token spans (and so
+// alignments and token probabilities) valid. A new rule: one file in text/ and one line in kPasses.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "text/emphasis.h"
+#include "text/pass_through.h"
+#include "text/text_edit.h"
+
+namespace nmt {
+
+class Truecaser;
+enum class SentenceCase;
+
+enum class PassStage { source, retry, target };
+
+// What the model reads of one sentence: `shown`, the sentence rewritten at its length.
+struct SourceSentence {
+  std::string_view sentence;   // as given
+  std::string_view language;   // the source language
+  SentenceCase how;            // how the sentence is cased (text/casing.h)
+  const Truecaser* truecaser;  // null: no recasing
+  const std::vector<std::pair<size_t, size_t>>& skip;  // masked spans (addresses, names, numbers)
+  std::string shown;           // starts as `sentence`
+};
+
+// What the passes that place text by the model's attention need of a decoded sentence: its
+// source tokens, its target ids (without eos) and the alignment layer's attention
+// ([target ids (+ eos), source tokens + eos]). Absent for alternatives (next words, no attention).
+struct DecodedSentence {
+  const std::vector<Token>& source_tokens;
+  int unk_id;
+  const std::vector<int>& target_ids;
+  const std::vector<float>& attention;
+  bool has_eos;                // the hypothesis ended with eos (its attention has that row)
+  std::string_view copy_source;  // what unknown pieces are copied from (text/pass_through.h)
+  const std::vector<std::pair<size_t, size_t>>& dropped;
+  const Rewrites& rewrites;
+  const std::vector<EmphasisMark>& emphasis;
+};
+
+// One sentence's translation as the target passes see it.
+struct TargetSentence {
+  std::string_view source;  // the sentence as given
+  std::string_view from, to;  // the languages
+  std::string target;       // the translation, edited in place
+  std::vector<std::pair<size_t, size_t>> spans;  // each target token's bytes in `target`
+  std::vector<float> token_probs;  // each token's probability (empty: not kept)
+  size_t fixed = 0;         // the first bytes (a forced prefix) stay as they are
+  bool prefixed = false;    // a prefix was given (even an empty translation start counts)
+  bool copied = false;      // the target is the source's own text (nothing to translate)
+  bool starts_sentence = true;  // false for the second and later chunks of a long sentence
+  bool in_capitals = false;     // the source came in capitals (text/casing.h)
+  const DecodedSentence* decoded = nullptr;  // null: passes that need attention are skipped
+  std::vector<std::string> fired;  // run_target_passes adds the name of each pass that changed `target`
+};
+
+struct Pass {
+  const char* name;
+  PassStage stage;
+  const char* alias;  // the older option that switches it off too ("raw_numbers"), or null
+  const char* doc;
+  void (*source)(SourceSentence&);  // a source pass's work (null: the translator does it)
+  void (*target)(TargetSentence&);  // a target pass's work
+  bool on_copied;     // runs on a sentence copied as it is, too
+};
+
+// The passes in the order they run.
+const std::vector<Pass>& passes();
+// The pass named `name`, or null.
+const Pass* find_pass(std::string_view name);
+// "verbatim, memory, ..." (for messages).
+std::string pass_names();
+
+// Which passes run for one request: every one but those switched off by name or by an alias.
+class PassSwitches {
+ public:
+  PassSwitches() = default;
+  PassSwitches(const std::vector<std::string>& off, bool raw_numbers, bool keep_case, bool model_only);
+  bool on(std::string_view name) const;
+  bool on(const Pass& pass) const { return on(pass.name); }
+
+ private:
+  std::vector<std::string> off_;
+};
+
+// Runs the source passes that are on over `s` (in order); adds the name of each that changed what
+// the model reads to `fired`, when given.
+void run_source_passes(SourceSentence& s, const PassSwitches& on, std::vector<std::string>* fired = nullptr);
+// Runs the target passes that are on over `s` (in order).
+void run_target_passes(TargetSentence& s, const PassSwitches& on);
+
+// Applies `edits` (last first, as the rule functions return them) to the target: an edit with
+// `outside` set inserts text outside any token, any other replaces bytes inside the token that
+// holds them; the spans after it shift. With `sure`, the tokens that hold written text get
+// probability 1 (the rule is sure of them: the model's doubt was about what it replaced).
+void apply_edits(TargetSentence& s, const std::vector<TextEdit>& edits, bool sure = false);
+
+}  // namespace nmt

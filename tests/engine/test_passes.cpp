@@ -1,0 +1,255 @@
+// The text passes (engine/text/passes.h) without a model: each row is a source sentence, a
+// translation as if the model had written it, the passes that run (all, all but some, or one
+// alone) and what the translation must become. Rows cover every target pass, the order between
+// passes, switching passes off by name and by their older flags, a forced prefix, and the source
+// passes' rewriting of what the model reads.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "text/casing.h"
+#include "text/passes.h"
+
+namespace {
+
+using nmt::PassSwitches;
+using nmt::TargetSentence;
+
+// Every pass on, or every pass but `off`.
+PassSwitches all_but(std::vector<std::string> off = {}) { return PassSwitches(off, false, false, false); }
+
+// Only the pass named `name` on.
+PassSwitches only(const std::string& name) {
+  std::vector<std::string> off;
+  for (const nmt::Pass& p : nmt::passes())
+    if (name != p.name) off.push_back(p.name);
+  return PassSwitches(off, false, false, false);
+}
+
+// The translation's tokens as the decoder would span them: one per word with the space before it,
+// and a final full stop of its own.
+std::vector<std::pair<size_t, size_t>> word_spans(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  size_t begin = 0;
+  for (size_t i = 1; i <= text.size(); ++i)
+    if (i == text.size() || text[i] == ' ' || (text[i] == '.' && i + 1 == text.size())) {
+      spans.emplace_back(begin, i);
+      begin = i;
+    }
+  return spans;
+}
+
+struct Row {
+  const char* from;
+  const char* to;
+  const char* source;
+  const char* model;     // the translation as decoded
+  const char* expected;  // after the passes
+  PassSwitches switches;
+  size_t fixed = 0;      // a forced prefix's bytes
+  bool in_capitals = false;
+};
+
+std::string run(const Row& row) {
+  TargetSentence t;
+  t.source = row.source;
+  t.from = row.from;
+  t.to = row.to;
+  t.target = row.model;
+  t.spans = word_spans(t.target);
+  t.token_probs.assign(t.spans.size(), 0.5f);
+  t.fixed = row.fixed;
+  t.prefixed = row.fixed > 0;
+  t.in_capitals = row.in_capitals;
+  nmt::run_target_passes(t, row.switches);
+  return t.target;
+}
+
+void check_rows(const std::vector<Row>& rows) {
+  for (const Row& row : rows) {
+    CAPTURE(row.source);
+    CAPTURE(row.model);
+    CHECK(run(row) == row.expected);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("passes: one list, in the order they run, each name once") {
+  std::vector<std::string> names;
+  for (const nmt::Pass& p : nmt::passes()) names.push_back(p.name);
+  CHECK(names == std::vector<std::string>{"verbatim", "memory", "casing", "emphasis", "gender_forms", "retry_empty",
+                                          "numbers", "capitals", "pass_through", "number_separators", "currency",
+                                          "ranges", "approximate", "number_labels", "number_commas", "ordinals", "clock_times",
+                                          "repeated_words", "final_marks", "quotes", "capital_start", "emphasis_marks"});
+  // stages in order: source, then retry, then target
+  int stage = 0;
+  for (const nmt::Pass& p : nmt::passes()) {
+    CHECK(int(p.stage) >= stage);
+    stage = int(p.stage);
+    CHECK(std::string(p.doc).size() > 20);
+    CHECK((p.stage == nmt::PassStage::target) == (p.target != nullptr));
+    CHECK(nmt::find_pass(p.name) == &p);
+  }
+  CHECK(nmt::find_pass("nope") == nullptr);
+}
+
+TEST_CASE("passes: each target pass alone") {
+  check_rows({
+      // capitals: a sentence that came in capitals goes out in capitals
+      {"en", "de", "THE MEETING IS CANCELLED.", "Die Sitzung ist abgesagt.", "DIE SITZUNG IST ABGESAGT.", only("capitals"), 0, true},
+      {"en", "de", "The meeting is cancelled.", "Die Sitzung ist abgesagt.", "Die Sitzung ist abgesagt.", only("capitals")},
+      // number_separators: numbers copied as the source writes them, in the target's way
+      {"en", "de", "It cost 1,234.56 euros.", "Es kostete 1,234.56 Euro.", "Es kostete 1.234,56 Euro.", only("number_separators")},
+      {"de", "en", "Es kostete 1.234,56 Euro.", "It cost 1.234,56 euros.", "It cost 1,234.56 euros.", only("number_separators")},
+      // currency: a sign the model left out goes back by its amount
+      {"en", "de", "He paid $180 for it.", "Er zahlte 180 dafür.", "Er zahlte 180 $ dafür.", only("currency")},
+      // ranges: the source's en dash
+      {"en", "de", "It takes 3–5 days.", "Es dauert 3-5 Tage.", "Es dauert 3–5 Tage.", only("ranges")},
+      {"en", "de", "It takes 2-3 days.", "Es dauert 2:3 Tage.", "Es dauert 2-3 Tage.", only("ranges")},
+      // approximate: the "~" stays on its number
+      {"en", "de", "It takes ~3 hours.", "Es dauert 3 Stunden.", "Es dauert ~3 Stunden.", only("approximate")},
+      // number_labels
+      {"en", "de", "Order No. 12345 is late.", "Bestellung Nein. 12345 ist spät.", "Bestellung Nr. 12345 ist spät.", only("number_labels")},
+      // number_commas: an address's comma stays
+      {"en", "de", "Visit us at Friedrichstraße 12, 10115 Berlin.", "Besuchen Sie uns in der Friedrichstraße 12. 10115 Berlin.",
+       "Besuchen Sie uns in der Friedrichstraße 12, 10115 Berlin.", only("number_commas")},
+      {"de", "en", "Wir sind in der Hauptstraße 5, 80331 München.", "We are at 5. 80331 Munich on Hauptstrasse.",
+       "We are at 5, 80331 Munich on Hauptstrasse.", only("number_commas")},
+      {"en", "de", "He won in 1990. 2000 people came.", "Er gewann 1990. 2000 Menschen kamen.", "Er gewann 1990. 2000 Menschen kamen.", only("number_commas")},
+      // ordinals
+      {"de", "en", "Am 3. Oktober ist Feiertag.", "On October 3th is a holiday.", "On October 3rd is a holiday.", only("ordinals")},
+      // clock_times, both directions
+      {"en", "de", "We meet at 6 p.m.", "Wir treffen uns um 6 Uhr.", "Wir treffen uns um 18 Uhr.", only("clock_times")},
+      {"de", "en", "Wir treffen uns um 9 Uhr.", "We meet at 9 p.m.", "We meet at 9 a.m.", only("clock_times")},
+      // repeated_words
+      {"en", "de", "Fernando Alonso won.", "Fernando Alonso Alonso gewann.", "Fernando Alonso gewann.", only("repeated_words")},
+      // final_marks
+      {"en", "de", "I love you!!", "Ich liebe dich!", "Ich liebe dich!!", only("final_marks")},
+      // quotes (German targets only)
+      {"en", "de", "He said \"yes\".", "Er sagte \"ja\".", "Er sagte „ja“.", only("quotes")},
+      {"de", "en", "Er sagte \"ja\".", "He said \"yes\".", "He said \"yes\".", only("quotes")},
+      // capital_start
+      {"de", "en", "Schätzungen reichen weit.", "estimates range widely.", "Estimates range widely.", only("capital_start")},
+  });
+}
+
+TEST_CASE("passes: all of them together, and their order") {
+  check_rows({
+      // nothing to repair: nothing changes
+      {"en", "de", "The house is small.", "Das Haus ist klein.", "Das Haus ist klein.", all_but()},
+      // several passes on one sentence
+      {"en", "de", "\"Order No. 5\" costs $180!!", "\"Bestellung Nein. 5\" kostet 180!", "„Bestellung Nr. 5“ kostet 180 $!!", all_but()},
+      // ranges before clock_times: the dash is the source's when the hours go on the 24-hour clock
+      {"en", "de", "Open from 1–2 p.m.", "Geöffnet von 1-2 Uhr.", "Geöffnet von 13–14 Uhr.", all_but()},
+      // capitals before capital_start and quotes: a sentence in capitals stays in capitals
+      {"en", "de", "SAY \"HELLO\"!!", "sag \"hallo\"!", "SAG „HALLO“!!", all_but(), 0, true},
+  });
+}
+
+TEST_CASE("passes: no false positives on phone numbers, postcodes, scores and codes") {
+  check_rows({
+      // a phone number's groups are no thousands
+      {"en", "de", "Call us on 0800 555 111.", "Rufen Sie uns unter 0800 555 111 an.", "Rufen Sie uns unter 0800 555 111 an.", all_but()},
+      {"de", "en", "Rufen Sie 030 123 456 78 an.", "Call 030 123 456 78.", "Call 030 123 456 78.", all_but()},
+      // thousands written with spaces still are
+      {"de", "en", "Es kamen 55 000 Besucher.", "There were 55 000 visitors.", "There were 55,000 visitors.", all_but()},
+      // a score is no range: German writes it with a colon
+      {"en", "de", "The final score was 1-0.", "Das Endergebnis war 1:0.", "Das Endergebnis war 1:0.", all_but()},
+      {"en", "de", "Chelsea lost 1-3 at home.", "Chelsea verlor 1:3 zu Hause.", "Chelsea verlor 1:3 zu Hause.", all_but()},
+      {"en", "de", "It takes 2-3 days.", "Es dauert 2:3 Tage.", "Es dauert 2-3 Tage.", all_but()},
+      // codes and IBANs as they are
+      {"en", "de", "My IBAN is DE89 3704 0044 0532 0130 00.", "Meine IBAN ist DE89 3704 0044 0532 0130 00.",
+       "Meine IBAN ist DE89 3704 0044 0532 0130 00.", all_but()},
+      {"en", "de", "The postcode is 10115.", "Die Postleitzahl ist 10115.", "Die Postleitzahl ist 10115.", all_but()},
+  });
+}
+
+TEST_CASE("passes: switched off by name or by an older flag") {
+  check_rows({
+      {"en", "de", "It takes 3–5 days.", "Es dauert 3-5 Tage.", "Es dauert 3-5 Tage.", all_but({"ranges"})},
+      {"en", "de", "I love you!!", "ich liebe dich!", "Ich liebe dich!", all_but({"final_marks"})},
+      {"en", "de", "We meet at 6 p.m.", "Wir treffen uns um 6 Uhr.", "Wir treffen uns um 6 Uhr.", all_but({"clock_times"})},
+      // raw_numbers switches off every number pass, and only those
+      {"en", "de", "He paid $180 at 6 p.m. today!!", "Er zahlte heute 180 um 6 Uhr!", "Er zahlte heute 180 um 6 Uhr!!",
+       PassSwitches({}, /*raw_numbers=*/true, false, false)},
+  });
+  const PassSwitches raw({}, true, false, false), keep({}, false, true, false), model_only({}, false, false, true);
+  for (const nmt::Pass& p : nmt::passes()) {
+    CAPTURE(p.name);
+    CHECK(raw.on(p) == !(p.alias && std::string(p.alias) == "raw_numbers"));
+    CHECK(keep.on(p) == !(p.alias && std::string(p.alias) == "keep_case"));
+    CHECK(model_only.on(p) == !(p.alias && std::string(p.alias) == "model_only"));
+  }
+  CHECK(!raw.on("numbers"));
+  CHECK(!keep.on("casing"));
+  CHECK(!model_only.on("memory"));
+}
+
+TEST_CASE("passes: a forced prefix stays as it is") {
+  check_rows({
+      // the prefix "ich liebe" is the user's: no capital, but the marks after it are repaired
+      {"en", "de", "I love you!!", "ich liebe dich!", "ich liebe dich!!", all_but(), 9},
+      {"en", "de", "It takes 3–5 days, 2-3 weeks.", "Es dauert 3-5 Tage, 2:3 Wochen.", "Es dauert 3-5 Tage, 2-3 Wochen.", all_but(), 18},
+  });
+}
+
+TEST_CASE("passes: edits keep the token spans, and clock times are sure") {
+  TargetSentence t;
+  t.source = "We meet at 6 p.m. for $180.";
+  t.from = "en";
+  t.to = "de";
+  t.target = "Wir treffen uns um 6 Uhr für 180.";
+  t.spans = word_spans(t.target);
+  t.token_probs.assign(t.spans.size(), 0.5f);
+  nmt::run_target_passes(t, all_but());
+  REQUIRE(t.target == "Wir treffen uns um 18 Uhr für 180 $.");
+  // every span still covers its word: "18" (was "6") is one token, and it is sure
+  std::vector<std::string> words;
+  for (auto [b, e] : t.spans) words.push_back(t.target.substr(b, e - b));
+  CHECK(words == std::vector<std::string>{"Wir", " treffen", " uns", " um", " 18", " Uhr", " für", " 180", "."});
+  CHECK(t.token_probs[4] == 1.0f);
+  CHECK(t.token_probs[3] == 0.5f);
+  // the sign went in between tokens: no token holds it
+  for (auto [b, e] : t.spans) CHECK(t.target.substr(b, e - b).find('$') == std::string::npos);
+}
+
+TEST_CASE("passes: a copied sentence gets only the passes that run on copies") {
+  TargetSentence t;
+  t.source = "1,234.56 !!";
+  t.from = "en";
+  t.to = "de";
+  t.target = "1,234.56 !!";
+  t.spans = word_spans(t.target);
+  t.copied = true;
+  nmt::run_target_passes(t, all_but());
+  CHECK(t.target == "1.234,56 !!");  // the number in German, nothing else touched
+}
+
+TEST_CASE("passes: the source passes rewrite what the model reads, at the sentence's length") {
+  const nmt::Truecaser truecaser = nmt::Truecaser::from_list("Sitzung\n");
+  const std::vector<std::pair<size_t, size_t>> none;
+  struct SourceRow {
+    const char* language;
+    const char* sentence;
+    nmt::SentenceCase how;
+    PassSwitches switches;
+    const char* shown;
+  };
+  const std::vector<SourceRow> rows = {
+      {"de", "DIE SITZUNG IST ABGESAGT.", nmt::SentenceCase::upper, all_but(), "Die Sitzung ist abgesagt."},
+      {"de", "DIE SITZUNG IST ABGESAGT.", nmt::SentenceCase::upper, all_but({"casing"}), "DIE SITZUNG IST ABGESAGT."},
+      {"en", "This is **very** important.", nmt::SentenceCase::normal, all_but(), "This is \x01\x01very\x01\x01 important."},
+      {"en", "This is **very** important.", nmt::SentenceCase::normal, all_but({"emphasis"}), "This is **very** important."},
+      {"de", "Liebe Kund*innen", nmt::SentenceCase::normal, all_but(), "Liebe Kund\x01innen"},
+      {"en", "Dear Kund*innen", nmt::SentenceCase::normal, all_but(), "Dear Kund*innen"},  // German sources only
+  };
+  for (const SourceRow& row : rows) {
+    CAPTURE(row.sentence);
+    nmt::SourceSentence s{row.sentence, row.language, row.how, &truecaser, none, row.sentence};
+    nmt::run_source_passes(s, row.switches);
+    CHECK(s.shown == row.shown);
+    CHECK(s.shown.size() == std::string(row.sentence).size());
+  }
+}
