@@ -12,17 +12,16 @@
  * - context: newPage, addInitScript (every page opened after it), on('request'), setOffline, close;
  * - page: goto (→ response.headers()), reload, evaluate, waitForFunction (→ handle.jsonValue()),
  *   waitForSelector, waitForTimeout, route (→ route.continue()), on('pageerror'|'console'|'dialog'),
- *   screenshot (saved as NAME.firefox.png), keyboard, mouse, touchscreen, context(); and on a selector: click, hover, tap, focus,
- *   fill, type, press, selectOption, dispatchEvent, textContent, innerText, getAttribute,
- *   inputValue, isVisible/isHidden, isEnabled/isDisabled, $, $$, $eval, $$eval, locator (count,
- *   boundingBox, scrollIntoViewIfNeeded).
+ *   screenshot (saved as NAME.firefox.png), keyboard, mouse, touchscreen, context(); and on a
+ *   selector: click, hover, tap, focus, fill, type, press, selectOption, dispatchEvent, textContent,
+ *   innerText, getAttribute, inputValue, isVisible/isHidden, isEnabled/isDisabled, $eval, $$eval,
+ *   locator (count, boundingBox, scrollIntoViewIfNeeded), and $ / $$ (puppeteer's element handles,
+ *   whose hover, click and boundingBox match Playwright's).
  * - Selectors: CSS, optionally followed by Playwright's " >> nth=N". Actions wait (up to 30 s) for
  *   the element to exist and be visible, reads for it to exist; isVisible does not wait.
  * - fill sets the value and fires one `input` event, as Playwright's does.
  * Anything else throws, so a test that needs more says so instead of doing something else.
  */
-import { tmpdir } from 'node:os';
-
 export const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const ACTION_TIMEOUT = 30000;
@@ -35,13 +34,7 @@ export async function launchFirefox() {
   } catch {
     throw new Error('puppeteer-core is not installed: run `npm install` (or `npm ci`) in the repository root.');
   }
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: FIREFOX,
-    headless: true,
-    // Firefox refuses to start as root when $HOME is not root's own (CI containers); a throwaway home avoids it.
-    env: { ...process.env, HOME: process.env.HOME || tmpdir() },
-  });
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
   return new FirefoxBrowser(browser, (await browser.version()).replace(/^firefox\//, ''));
 }
 
