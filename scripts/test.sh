@@ -5,7 +5,7 @@
 #      of each libFuzzer harness in tests/fuzz/; in the background beside 2 and 3), and compiled to
 #      wasm (run in node)
 #   2. the WASM module in node vs the native CLI (tests/wasm)
-#   3. the JS module in node and the demo page in Debian Chromium (tests/web)
+#   3. the JS module in node and the demo page in Debian's Chromium and Firefox ESR (tests/web)
 #   4. Python: the CLI, the shipped models' quality regression, the card, the recipe (tests/engine,
 #      tests/weights), then the totals: how many ran and skipped; an unlisted skip fails
 set -euo pipefail
@@ -34,7 +34,7 @@ asan_pid=$!
 trap 'kill "$asan_pid" 2>/dev/null || true' EXIT
 phase "engine tests (wasm, in node)"
 ctest --test-dir build-wasm --output-on-failure
-phase "wasm module and web tests (node, chromium)"
+phase "wasm module and web tests (node, chromium, firefox)"
 node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination=build/test-results/node.tap tests/wasm/ tests/web/
 phase "waiting for the ASan+UBSan tests and fuzz runs"
