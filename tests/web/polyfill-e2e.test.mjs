@@ -185,21 +185,24 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(s.destroyed, 'AbortError');
     assert.equal(s.streamDestroyed, 'AbortError');
 
-    // A document that is no longer fully active (a removed iframe): InvalidStateError.
-    const detached = await page.evaluate(async () => {
-      const frame = document.createElement('iframe');
-      frame.src = 'standard.html?polyfill';
-      document.body.append(frame);
-      await new Promise((resolve) => { frame.onload = resolve; });
-      while (frame.contentDocument.body.dataset.state !== 'ready') await new Promise((resolve) => setTimeout(resolve, 20));
-      const T = frame.contentWindow.Translator;
-      frame.remove();
-      return Promise.race([
-        T.availability({ sourceLanguage: 'en', targetLanguage: 'de' }).then((a) => a, (e) => e.name),
-        new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000)),
-      ]);
-    });
-    assert.equal(detached, 'InvalidStateError');
+    // A document that is no longer fully active (a removed iframe): InvalidStateError. (Chromium
+    // only: Firefox runs no promise job of a removed iframe's window, so no answer can be seen there.)
+    if (name === 'chromium') {
+      const detached = await page.evaluate(async () => {
+        const frame = document.createElement('iframe');
+        frame.src = 'standard.html?polyfill';
+        document.body.append(frame);
+        await new Promise((resolve) => { frame.onload = resolve; });
+        while (frame.contentDocument.body.dataset.state !== 'ready') await new Promise((resolve) => setTimeout(resolve, 20));
+        const T = frame.contentWindow.Translator;
+        frame.remove();
+        return Promise.race([
+          T.availability({ sourceLanguage: 'en', targetLanguage: 'de' }).then((a) => a, (e) => e.name),
+          new Promise((resolve) => setTimeout(() => resolve('no answer'), 5000)),
+        ]);
+      });
+      assert.equal(detached, 'InvalidStateError');
+    }
     assert.deepEqual(problems, []);
   });
 
