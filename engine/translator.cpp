@@ -291,6 +291,24 @@ Hypothesis copy_hypothesis(const std::vector<int>& ids, const ModelConfig& c, co
   return h;
 }
 
+// The reverse model reads every translated unit's translation back into its source, all at once,
+// for symmetrized word alignments (Hypothesis::reverse_readout).
+void read_back(const Transformer& reverse, const std::vector<Unit>& units, const SearchOptions& search_opts,
+               std::vector<Hypothesis>& hyps) {
+  std::vector<std::vector<int>> candidates;
+  std::vector<const std::vector<int>*> sources;
+  std::vector<size_t> which;
+  for (size_t u = 0; u < units.size(); ++u) {
+    if (units[u].copied || units[u].ids.empty() || hyps[u].tokens.empty() || hyps[u].readout.empty()) continue;
+    candidates.push_back(hyps[u].tokens);
+    sources.push_back(&units[u].ids);
+    which.push_back(u);
+  }
+  std::vector<std::vector<float>> back =
+      reverse_readout(reverse, candidates, sources, search_opts.readout_layer, search_opts.readout_head);
+  for (size_t k = 0; k < which.size(); ++k) hyps[which[k]].reverse_readout = std::move(back[k]);
+}
+
 // Every unit's best hypothesis (empty for a unit with no tokens), translated batch by batch; a
 // copied unit writes its own tokens back.
 std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Transformer& model,
@@ -442,6 +460,26 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
   }
 }
 
+// The word alignment shown to users: the read-out head's attention one step late
+// (text/word_alignment.h read_alignment), symmetrized with the reverse model's when it read the
+// translation back (reverse_readout); a hypothesis without a read-out (a copied sentence) has the
+// alignment layer's attention as it is.
+WordAlignment word_alignment(const SentenceTranslation& s, const std::vector<Span>& src_spans,
+                             const std::vector<Span>& tgt_spans, const Hypothesis& h) {
+  const int rows = int(tgt_spans.size()), cols = int(src_spans.size());
+  if (h.readout.size() < size_t(rows) * size_t(cols))
+    return align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), rows, cols);
+  const std::vector<float> shifted = next_step_rows(h.readout.data(), int(h.readout.size() / size_t(cols)), rows, cols);
+  const WordAlignment forward = read_alignment(s.source, src_spans, s.target, tgt_spans, shifted.data(), rows, cols);
+  // the reverse model read the target's tokens without eos, then eos: one row per source token
+  const bool has_eos = !s.target_tokens.empty() && s.target_tokens.back().piece == "</s>";
+  std::vector<Span> back_cols(tgt_spans.begin(), tgt_spans.end() - (has_eos ? 1 : 0));
+  back_cols.push_back({s.target.size(), s.target.size()});
+  if (h.reverse_readout.empty() || h.reverse_readout.size() != back_cols.size() * size_t(cols)) return forward;
+  const std::vector<float> back = next_step_rows(h.reverse_readout.data(), cols, cols, int(back_cols.size()));
+  return symmetrize(forward, read_alignment(s.target, back_cols, s.source, src_spans, back.data(), cols, int(back_cols.size())));
+}
+
 // The alignments of a translated unit: its source and target tokens with their spans, the
 // hypothesis' attention (moved out of it) and the word alignment computed from them.
 void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
@@ -457,8 +495,7 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   std::vector<Span> src_spans, tgt_spans;
   for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
   for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
-  s.words = align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), int(s.target_tokens.size()),
-                        int(s.source_tokens.size()));
+  s.words = word_alignment(s, src_spans, tgt_spans, h);
   for (const std::vector<int>& toks : word_tokens(s.words.target_words, tgt_spans, tgt_spans.size(), s.target.size())) {
     float p = 1.0f;
     for (int k : toks) p *= s.token_probs[size_t(k)];
@@ -848,6 +885,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
                    return translate_units(again, m.model, reverse_model, shortlist, again_opts, options, out);
                  });
   }
+  if (reverse_model && options.alignments) read_back(*reverse_model, units, search_opts, hyps);  // symmetrized alignments
   assemble(text, pieces, units, hyps, m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
            {m.file.source_language(), m.file.target_language()}, switches, out);  // text (target passes), alignments
   out.ms_total = ms_since(t0);

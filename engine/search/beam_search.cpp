@@ -48,9 +48,15 @@ void add_coverage(const Transformer& model, const EncoderOutput& enc, const Deco
     for (int j = 0; j < len; ++j) coverage[j] += w[hh * stride + j] / float(heads);
 }
 
-// Appends the attention of decoder row `row` (just computed) to the hypothesis.
+// The read-out head (SearchOptions::readout_layer/head) within the model's layers and heads.
+std::pair<int, int> readout_head(const ModelConfig& c, const SearchOptions& o) {
+  return {std::clamp(o.readout_layer, 0, c.decoder_layers - 1), std::clamp(o.readout_head, 0, c.n_heads - 1)};
+}
+
+// Appends the attention of decoder row `row` (just computed) to the hypothesis: the alignment
+// layer's mean over heads, the read-out head's, and with all_heads every layer's every head.
 void record_attention(const Transformer& model, const EncoderOutput& enc, const DecoderState& st, int row, int layer,
-                      int sentence, bool all_heads, Hypothesis& h) {
+                      std::pair<int, int> readout, int sentence, bool all_heads, Hypothesis& h) {
   const ModelConfig& c = model.config();
   const int len = enc.lengths[sentence], heads = c.n_heads, stride = enc.max_length;
   const float* w = &st.cross_weights[layer][size_t(row) * heads * stride];
@@ -58,6 +64,8 @@ void record_attention(const Transformer& model, const EncoderOutput& enc, const 
   h.attention.resize(at + len, 0.0f);
   for (int hh = 0; hh < heads; ++hh)
     for (int j = 0; j < len; ++j) h.attention[at + j] += w[hh * stride + j] / float(heads);
+  const float* r = &st.cross_weights[readout.first][(size_t(row) * heads + size_t(readout.second)) * stride];
+  h.readout.insert(h.readout.end(), r, r + len);
   if (all_heads) {
     for (int l = 0; l < c.decoder_layers; ++l) {
       const float* wl = &st.cross_weights[l][size_t(row) * heads * stride];
@@ -82,6 +90,7 @@ class BatchSearch {
         o_(o),
         beam_(std::max(1, o.beam_size)),
         layer_(alignment_layer(model.config(), o)),
+        readout_(readout_head(model.config(), o)),
         keep_(o.keep_attention || o.keep_all_heads),
         cover_(beam_ > 1 && o.coverage_penalty != 0.0f),
         finished_(enc.lengths.size()) {
@@ -360,7 +369,8 @@ class BatchSearch {
     if (keep_) {
       a.hyp.attention = from.hyp.attention;
       a.hyp.heads = from.hyp.heads;
-      record_attention(model_, enc_, st_, row, layer_, a.sentence, o_.keep_all_heads, a.hyp);
+      a.hyp.readout = from.hyp.readout;
+      record_attention(model_, enc_, st_, row, layer_, readout_, a.sentence, o_.keep_all_heads, a.hyp);
     }
     if (cover_) {
       a.coverage = from.coverage;
@@ -406,6 +416,7 @@ class BatchSearch {
   const EncoderOutput& enc_;
   const SearchOptions& o_;
   const int beam_, layer_;
+  const std::pair<int, int> readout_;  // the read-out head: layer, head
   const bool keep_;   // record each token's attention
   const bool cover_;  // track coverage for the coverage penalty
 

@@ -53,7 +53,11 @@ struct SearchOptions {
   float max_length_ratio = float(option::max_length_ratio.fallback);
   int max_length_offset = TranslateOptions().max_length_offset;
   int alignment_layer = -1;         // decoder layer whose cross-attention is kept (-1: the last)
-  bool keep_attention = false;      // alignment-layer attention, mean over heads
+  bool keep_attention = false;      // alignment-layer attention, mean over heads (and the read-out head's)
+  // The cross-attention head the word alignments are read from (text/word_alignment.h,
+  // AlignmentReadout): layer 0, head 1, chosen on the hand-aligned dev set for the shipped models
+  // (`npm run bench:align` prints every head's AER). Clamped to the model's layers and heads.
+  int readout_layer = 0, readout_head = 1;
   bool keep_all_heads = false;      // every layer and head as well
   std::vector<ForcedTokens> forced; // empty, or one per sentence of the batch (empty tokens = none)
   // The lexical shortlist of this batch (model/shortlist.h): only these tokens can be produced;
@@ -80,6 +84,12 @@ struct Hypothesis {
   float score = 0.0f;            // log_prob / length penalty + coverage penalty (beam only): what beams are ranked by
   std::vector<float> attention;  // [tokens, source_len]: alignment layer, mean over heads
   std::vector<float> heads;      // [tokens, decoder_layers, n_heads, source_len] when keep_all_heads
+  // [tokens, source_len] with keep_attention: the read-out head's attention at the step that
+  // produced each token (so row k + 1 is the step whose input was token k: next_step_rows)
+  std::vector<float> readout;
+  // [source ids, tokens without eos + 1] with a reverse model and alignments: the reverse model's
+  // read-out head reading this translation back into its source (rerank.h reverse_readout)
+  std::vector<float> reverse_readout;
 };
 
 // The best hypothesis of every sentence of the encoded batch, in batch order.

@@ -20,6 +20,13 @@ namespace nmt {
 std::vector<float> reverse_log_probs(const Transformer& reverse, const std::vector<std::vector<int>>& candidates,
                                      const std::vector<const std::vector<int>*>& sources);
 
+// The reverse model's read-out head (SearchOptions::readout_layer/head, clamped) reading each
+// candidate back into its source, for symmetrized word alignments (text/word_alignment.h): the
+// same teacher forcing as reverse_log_probs; out[i] is [sources[i]->size() rows (cut to
+// max_length), candidate ids + eos columns], row k the step that produced source token k.
+std::vector<std::vector<float>> reverse_readout(const Transformer& reverse, const std::vector<std::vector<int>>& candidates,
+                                                const std::vector<const std::vector<int>*>& sources, int layer, int head);
+
 // Picks, for every sentence, the candidate with the best combined score (see above). nbest[s] are
 // sentence s's candidates (search_nbest), sources[s] its source ids with eos. Returns one
 // hypothesis per sentence; its `score` becomes the combined score.

@@ -216,4 +216,114 @@ WordAlignment align_words(std::string_view source, const std::vector<Span>& sour
   return a;
 }
 
+namespace {
+
+// A word of no letters or digits: punctuation, a symbol, an emoji.
+bool is_punctuation(std::string_view text, const Span& w) {
+  for (size_t i = w.begin; i < w.end;) {
+    const Decoded c = decode_at(text, i);
+    if (is_letter(c.cp) || is_digit(c.cp)) return false;
+    i += c.length;
+  }
+  return true;
+}
+
+std::vector<bool> punctuation_of(std::string_view text, const std::vector<Span>& words) {
+  std::vector<bool> out;
+  for (const Span& w : words) out.push_back(is_punctuation(text, w));
+  return out;
+}
+
+}  // namespace
+
+std::vector<float> next_step_rows(const float* rows, int row_count, int tokens, int columns) {
+  std::vector<float> out;
+  if (rows == nullptr || tokens <= 0 || columns <= 0 || row_count <= 0) return out;
+  out.resize(size_t(tokens) * size_t(columns), 0.0f);
+  for (int t = 0; t < tokens && t < row_count; ++t) {
+    const int from = t + 1 < row_count ? t + 1 : t;
+    std::copy_n(rows + size_t(from) * size_t(columns), size_t(columns), out.begin() + ptrdiff_t(size_t(t) * size_t(columns)));
+  }
+  return out;
+}
+
+std::vector<std::pair<int, int>> readout_links(const std::vector<float>& matrix, const std::vector<bool>& target_punctuation,
+                                               const std::vector<bool>& source_punctuation,
+                                               const AlignmentReadout& readout) {
+  const size_t wt = target_punctuation.size(), ws = source_punctuation.size();
+  std::vector<std::pair<int, int>> links;
+  if (matrix.size() < wt * ws || ws == 0) return links;
+  auto at = [&](size_t t, size_t s) { return matrix[t * ws + s]; };
+  auto same_kind = [&](size_t t, size_t s) { return target_punctuation[t] == source_punctuation[s]; };
+  // each target word: its most attended source word of its own kind
+  for (size_t t = 0; t < wt; ++t) {
+    int best = -1;
+    for (size_t s = 0; s < ws; ++s)
+      if (same_kind(t, s) && at(t, s) > 0.0f && (best < 0 || at(t, s) > at(t, size_t(best)))) best = int(s);
+    if (best < 0) continue;
+    if (target_punctuation[t] && at(t, size_t(best)) < readout.punctuation_min) continue;
+    links.push_back({int(t), best});
+  }
+  // each source word: the target word of its kind that attends to it most, if strongly enough
+  for (size_t s = 0; s < ws; ++s) {
+    int best = -1;
+    for (size_t t = 0; t < wt; ++t)
+      if (same_kind(t, s) && (best < 0 || at(t, s) > at(size_t(best), s))) best = int(t);
+    if (best >= 0 && at(size_t(best), s) >= readout.column_min && at(size_t(best), s) > 0.0f) links.push_back({best, int(s)});
+  }
+  std::sort(links.begin(), links.end());
+  links.erase(std::unique(links.begin(), links.end()), links.end());
+  return links;
+}
+
+WordAlignment read_alignment(std::string_view source, const std::vector<Span>& source_token_spans,
+                             std::string_view target, const std::vector<Span>& target_token_spans,
+                             const float* soft, int target_tokens, int source_tokens,
+                             const AlignmentReadout& readout) {
+  WordAlignment a = align_words(source, source_token_spans, target, target_token_spans, soft, target_tokens, source_tokens);
+  if (a.links.empty()) return a;  // no attention reached any word
+  a.links = readout_links(a.matrix, punctuation_of(target, a.target_words), punctuation_of(source, a.source_words), readout);
+  return a;
+}
+
+WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& reverse, Symmetrization how) {
+  WordAlignment out = forward;
+  const int wt = int(forward.target_words.size()), ws = int(forward.source_words.size());
+  if (int(reverse.target_words.size()) != ws || int(reverse.source_words.size()) != wt) return out;  // not the same texts
+  std::vector<char> in_forward(size_t(wt) * size_t(ws), 0), in_union(size_t(wt) * size_t(ws), 0), kept(size_t(wt) * size_t(ws), 0);
+  auto cell = [&](int t, int s) { return size_t(t) * size_t(ws) + size_t(s); };
+  for (auto [t, s] : forward.links) in_forward[cell(t, s)] = in_union[cell(t, s)] = 1;
+  std::vector<char> target_aligned(size_t(wt), 0), source_aligned(size_t(ws), 0);
+  for (auto [s, t] : reverse.links) {  // reverse's target is forward's source
+    if (s < 0 || s >= ws || t < 0 || t >= wt) continue;
+    in_union[cell(t, s)] = 1;
+    if (in_forward[cell(t, s)]) kept[cell(t, s)] = 1, target_aligned[size_t(t)] = source_aligned[size_t(s)] = 1;
+  }
+  if (how == Symmetrization::grow_diag) {
+    // grow: a link of either read-out next to a kept one, that aligns a word not yet aligned
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int t = 0; t < wt; ++t)
+        for (int s = 0; s < ws; ++s) {
+          if (!kept[cell(t, s)]) continue;
+          for (int dt = -1; dt <= 1; ++dt)
+            for (int ds = -1; ds <= 1; ++ds) {
+              const int nt = t + dt, ns = s + ds;
+              if ((dt == 0 && ds == 0) || nt < 0 || nt >= wt || ns < 0 || ns >= ws) continue;
+              if (!in_union[cell(nt, ns)] || kept[cell(nt, ns)]) continue;
+              if (target_aligned[size_t(nt)] && source_aligned[size_t(ns)]) continue;
+              kept[cell(nt, ns)] = 1;
+              target_aligned[size_t(nt)] = source_aligned[size_t(ns)] = 1;
+              grew = true;
+            }
+        }
+    }
+  }
+  out.links.clear();
+  for (int t = 0; t < wt; ++t)
+    for (int s = 0; s < ws; ++s)
+      if (kept[cell(t, s)]) out.links.push_back({t, s});
+  return out;
+}
+
 }  // namespace nmt

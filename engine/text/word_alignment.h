@@ -27,7 +27,8 @@ struct WordAlignment {
   // [target_words.size() x source_words.size()], row-major: soft weight of each source word for
   // each target word; each row sums to 1, or is all 0 when no attention reached a word.
   std::vector<float> matrix;
-  // Hard alignment: (target word, source word) = argmax of each matrix row (rows all ~0 skipped).
+  // Hard alignment, (target word, source word) pairs: align_words gives the argmax of each matrix
+  // row (rows all ~0 skipped); read_alignment and symmetrize may give a word several links.
   std::vector<std::pair<int, int>> links;
 };
 
@@ -48,5 +49,49 @@ std::vector<std::vector<int>> word_tokens(const std::vector<Span>& words, const 
 WordAlignment align_words(std::string_view source, const std::vector<Span>& source_token_spans,
                           std::string_view target, const std::vector<Span>& target_token_spans,
                           const float* soft, int target_tokens, int source_tokens);
+
+// How the alignment shown to users (Sentence.wordAlignments, the page's highlight and the heatmap's
+// word view) is read out of the cross-attention. Chosen on the hand-aligned dev set
+// (tests/fixtures/align/, `npm run bench:align`): one head, read one step late ("shift"), pooled
+// into words as align_words does; then
+//   - each target word links to the source word it attends to most (row argmax),
+//   - each source word links to the target word that attends to it most, when that weight is at
+//     least column_min (a compound or particle verb attended by several words: one-to-many),
+//   - punctuation links only with punctuation, and only when it has at least punctuation_min of the
+//     row (a comma with no counterpart stays unaligned); words link only with words.
+struct AlignmentReadout {
+  float column_min = 0.1f;
+  float punctuation_min = 0.05f;
+};
+
+// Each target token's row of attention read one step late: the row of the decoder step whose
+// *input* is the token (row k + 1 of `rows`, the step that predicted the next token), which shows
+// what the token was translated from; the row of the step that produced a token describes the
+// next one. rows: [row_count, columns], one per step (row_count >= tokens); a token with no later
+// row (a translation cut at the length limit) keeps its own.
+std::vector<float> next_step_rows(const float* rows, int row_count, int tokens, int columns);
+
+// The word alignment of `soft` ([target_tokens, source_tokens], the read-out head's shifted
+// attention: next_step_rows) with the read-out's links. The matrix is align_words'.
+WordAlignment read_alignment(std::string_view source, const std::vector<Span>& source_token_spans,
+                             std::string_view target, const std::vector<Span>& target_token_spans,
+                             const float* soft, int target_tokens, int source_tokens,
+                             const AlignmentReadout& readout = {});
+
+// The links of a word matrix ([target words, source words] rows summing to 1, or all 0) under
+// `readout`; target_punctuation / source_punctuation say which words are punctuation or symbols.
+std::vector<std::pair<int, int>> readout_links(const std::vector<float>& matrix, const std::vector<bool>& target_punctuation,
+                                               const std::vector<bool>& source_punctuation,
+                                               const AlignmentReadout& readout = {});
+
+// Symmetrization with the other direction's model: `forward` aligns this translation's target to
+// its source; `reverse` the same two texts the other way round (its target words are forward's
+// source words). intersection keeps the links both read-outs make (on the dev set: precision ~97,
+// recall ~89); grow_diag (Koehn et al. 2003) then adds the links of either that neighbour a kept
+// one (also diagonally) and bring in a word not yet aligned on one side (more recall, less
+// precision, a higher AER there). The matrix stays forward's; links are (target, source), sorted.
+enum class Symmetrization { intersection, grow_diag };
+WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& reverse,
+                         Symmetrization how = Symmetrization::intersection);
 
 }  // namespace nmt

@@ -1,0 +1,115 @@
+// Tests of the alignment read-out (engine/text/word_alignment.h: next_step_rows, readout_links,
+// read_alignment, symmetrize) on hand-made attention matrices: the shift to the next step's row,
+// one-to-many links from the source side, punctuation kept with punctuation, symmetrization, and
+// bad input. How right the read-out is on real translations is measured by `npm run bench:align`
+// and guarded by tests/web/align.test.mjs.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "text/word_alignment.h"
+
+using namespace nmt;
+
+namespace {
+using Links = std::vector<std::pair<int, int>>;
+}
+
+TEST_CASE("next_step_rows reads each token's row one step late") {
+  // 3 steps x 2 columns: the step that produced token k is row k.
+  const std::vector<float> rows = {1, 2, 3, 4, 5, 6};
+  CHECK(next_step_rows(rows.data(), 3, 3, 2) == std::vector<float>{3, 4, 5, 6, 5, 6});  // last: no later row
+  CHECK(next_step_rows(rows.data(), 3, 2, 2) == std::vector<float>{3, 4, 5, 6});
+  CHECK(next_step_rows(rows.data(), 1, 3, 2) == std::vector<float>{1, 2, 0, 0, 0, 0});  // rows missing: zero
+  CHECK(next_step_rows(nullptr, 3, 3, 2).empty());
+  CHECK(next_step_rows(rows.data(), 3, 0, 2).empty());
+  CHECK(next_step_rows(rows.data(), -1, 3, 2).empty());
+}
+
+TEST_CASE("readout_links: row argmax, one-to-many from the source side, punctuation with punctuation") {
+  // source "trocknet aus ." (2 words + "."), target "dries up when ." (3 words + ".")
+  const std::vector<bool> source_punct = {false, false, true};
+  const std::vector<bool> target_punct = {false, false, false, true};
+  // clang-format off
+  const std::vector<float> m = {
+      // trocknet aus   .
+      0.90f, 0.05f, 0.05f,   // dries
+      0.60f, 0.30f, 0.10f,   // up: argmax "trocknet"; "aus" is the target word it attends most (0.30)
+      0.20f, 0.02f, 0.78f,   // when: most on ".", but a word links only to a word
+      0.90f, 0.06f, 0.04f,   // "." : its only punctuation candidate has 0.04 < 0.05: unaligned
+  };
+  // clang-format on
+  const Links links = readout_links(m, target_punct, source_punct);
+  CHECK(links == Links{{0, 0}, {1, 0}, {1, 1}, {2, 0}});
+
+  AlignmentReadout strict;
+  strict.column_min = 0.5f;  // "aus" (0.30) no longer linked from the source side
+  strict.punctuation_min = 0.0f;  // "." links to "." however weakly
+  CHECK(readout_links(m, target_punct, source_punct, strict) == Links{{0, 0}, {1, 0}, {2, 0}, {3, 2}});
+
+  // a compound: "dog" and "racetrack" both attend to "Hunderennbahn"
+  const std::vector<float> compound = {0.9f, 0.1f, 0.95f, 0.05f, 0.3f, 0.7f};
+  CHECK(readout_links(compound, {false, false, true}, {false, true}) == Links{{0, 0}, {1, 0}, {2, 1}});
+  // all-zero rows and a matrix of the wrong size give nothing
+  CHECK(readout_links(std::vector<float>(6, 0.0f), {false, false, true}, {false, true}).empty());
+  CHECK(readout_links({0.5f}, {false, false}, {false, true}).empty());
+  CHECK(readout_links({}, {}, {}).empty());
+}
+
+TEST_CASE("read_alignment pools tokens into words and reads the shifted rows") {
+  // Source "Das Haus." tokens: ▁Das ▁Haus . </s>; target "The house." tokens: ▁The ▁house . </s>
+  const std::string source = "Das Haus.", target = "The house.";
+  const std::vector<Span> src = {{0, 3}, {3, 8}, {8, 9}, {9, 9}};
+  const std::vector<Span> tgt = {{0, 3}, {3, 9}, {9, 10}, {10, 10}};
+  // Rows as recorded, one per step: row k produced target token k; the read-out uses row k + 1.
+  // clang-format off
+  const std::vector<float> steps = {
+      // Das  Haus  .     </s>
+      0.1f, 0.8f, 0.1f, 0.0f,   // step producing ▁The (looks ahead at "Haus": the lag)
+      0.9f, 0.1f, 0.0f, 0.0f,   // input ▁The
+      0.0f, 0.9f, 0.1f, 0.0f,   // input ▁house
+      0.0f, 0.1f, 0.8f, 0.1f,   // input .
+  };
+  // clang-format on
+  const std::vector<float> shifted = next_step_rows(steps.data(), 4, 4, 4);
+  const WordAlignment a = read_alignment(source, src, target, tgt, shifted.data(), 4, 4);
+  REQUIRE(a.target_words.size() == 3);
+  REQUIRE(a.source_words.size() == 3);
+  CHECK(a.links == Links{{0, 0}, {1, 1}, {2, 2}});
+  CHECK(a.matrix[0 * 3 + 0] == doctest::Approx(0.9f));
+  // unshifted, the same read-out shows the lag: "The" -> "Haus"
+  CHECK(read_alignment(source, src, target, tgt, steps.data(), 4, 4).links.front() == std::make_pair(0, 1));
+  // no attention: words, a zero matrix, no links
+  const WordAlignment none = read_alignment(source, src, target, tgt, nullptr, 4, 4);
+  CHECK(none.target_words.size() == 3);
+  CHECK(none.links.empty());
+}
+
+TEST_CASE("symmetrize keeps what both directions say, grow_diag adds neighbours") {
+  WordAlignment forward, reverse;
+  forward.source_words = {{0, 1}, {2, 3}, {4, 5}};                  // 3 source words
+  forward.target_words = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}};  // 5 target words
+  reverse.source_words = forward.target_words;
+  reverse.target_words = forward.source_words;
+  forward.links = {{0, 0}, {1, 1}, {2, 1}, {4, 0}};  // (target, source)
+  reverse.links = {{0, 0}, {1, 1}, {2, 4}};          // (source, target) of the reverse model
+  CHECK(symmetrize(forward, reverse).links == Links{{0, 0}, {1, 1}});
+  // grow-diag: (2,1) neighbours the kept (1,1) and aligns target 2, not yet aligned; (4,0) and
+  // (4,2) neighbour no kept link
+  CHECK(symmetrize(forward, reverse, Symmetrization::grow_diag).links == Links{{0, 0}, {1, 1}, {2, 1}});
+  // grown diagonally too, one link after another: with (3,2) in the union it joins via (2,1),
+  // and then (4,2) via (3,2)
+  forward.links.push_back({3, 2});
+  CHECK(symmetrize(forward, reverse, Symmetrization::grow_diag).links ==
+        Links{{0, 0}, {1, 1}, {2, 1}, {3, 2}, {4, 2}});
+  // texts that do not match: forward unchanged
+  WordAlignment other = reverse;
+  other.target_words.pop_back();
+  CHECK(symmetrize(forward, other).links == forward.links);
+  // links out of range are ignored
+  reverse.links.push_back({7, -2});
+  CHECK(symmetrize(forward, reverse).links == Links{{0, 0}, {1, 1}});
+}
