@@ -12,7 +12,7 @@ TINY = os.path.join(ROOT, "tests", "fixtures", "tiny.nmt")
 
 # flag -> (allowed-range wording, bad values, good values); the table in engine/options.h
 OPTIONS = {
-    "--beam": ("an integer from 1 to 16", ["abc", "0", "-1", "17", "2.5", "", "4x", "nan"], ["1", "16"]),
+    "--beam": ("an integer from 1 to 16", ["abc", "0", "-1", "17", "2.5", "", "4x", "nan", "1e1", "4.0", "0x4"], ["1", "16"]),
     "--length-penalty": ("a number from 0 to 2", ["x", "-0.1", "2.01", "inf"], ["0", "2"]),
     "--coverage-penalty": ("a number from 0 to 2", ["x", "-1", "3"], ["0", "2"]),
     "--max-length-ratio": ("a number from 0.1 to 4", ["0", "4.5", "one"], ["0.1", "4"]),
