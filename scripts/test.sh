@@ -28,7 +28,7 @@ phase "engine tests under ASan+UBSan (clang, build-asan/), then each libFuzzer h
 asan_log=build/test-results/asan.log
 ( nice -n 19 bash scripts/build-sanitize.sh
   nice -n 19 ctest --test-dir build-asan --output-on-failure
-  FUZZ_BUILD=0 FUZZ_JOBS=2 nice -n 19 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-20}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
+  FUZZ_BUILD=0 FUZZ_JOBS=2 nice -n 19 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-30}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
 ) >"$asan_log" 2>&1 &
 asan_pid=$!
 trap 'kill "$asan_pid" 2>/dev/null || true' EXIT
