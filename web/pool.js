@@ -15,6 +15,7 @@
  * still working for it are ended (the next pooled request starts new ones the same cheap way).
  */
 import { Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks } from './protocol.js';
+import { shiftBlock } from './packed-sentences.js';
 
 /** The most workers one Translator may run. */
 export const MAX_WORKERS = 16;
@@ -212,7 +213,6 @@ export class WorkerPool {
     let emitted = 0;
     let out = ''; // the translation so far
     let consumed = 0; // input characters covered so far
-    const sentences = [];
     const stats = { sourceTokens: 0, targetTokens: 0, engineMs: 0, encodeMs: 0, decodeMs: 0, wasmHeapBytes: 0 };
     const lanesUsed = new Set();
     const finish = (error) => {
@@ -240,7 +240,7 @@ export class WorkerPool {
         status: Status.RESULT,
         result: {
           text: out,
-          sentences,
+          sentences: null, // (the partials carried them: packed-sentences.js)
           stats: {
             sourceTokens: stats.sourceTokens,
             targetTokens: stats.targetTokens,
@@ -261,14 +261,9 @@ export class WorkerPool {
         const gap = text.slice(consumed, b);
         out += gap;
         const offset = out.length;
-        const added = r.sentences.map((s) => ({
-          ...s,
-          sourceRange: [s.sourceRange[0] + b, s.sourceRange[1] + b],
-          targetRange: [s.targetRange[0] + offset, s.targetRange[1] + offset],
-        }));
+        const added = shiftBlock(r.sentences, b, offset);
         out += r.text;
         consumed = e;
-        sentences.push(...added);
         stats.sourceTokens += r.stats.sourceTokens || 0;
         stats.targetTokens += r.stats.targetTokens || 0;
         stats.engineMs += r.timings.engineMs || 0;

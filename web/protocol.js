@@ -20,8 +20,10 @@
  *   {id, type:'translate', text, options,
  *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
  *                                        ←   {id, status:'partial', text, sentences, range, done, total}
- *                                                (one per chunk of a long input; range: the chunk's [b, e))
+ *                                                (one per chunk of a long input; range: the chunk's [b, e);
+ *                                                sentences: the chunk's, packed: packed-sentences.js)
  *                                        ←   {id, status:'result', result}      or {id, status:'error', error}
+ *                                                (result.sentences: packed, or null after 'partial's: theirs, in order)
  *   {id, type:'alternatives', source,
  *    options}                            →   (options: the engine's JSON options with `prefix` and `alternatives`)
  *                                        ←   {id, status:'result', result:{alternatives:[{word, probability, continuation}]}}
@@ -46,6 +48,7 @@
  * of its chunks carries `primaryBusy: true` (main thread only, no worker sends it): that worker is
  * then replaced, so nothing of that chunk reaches the next request.
  */
+import { packSentences } from './packed-sentences.js';
 
 /**
  * The version of this protocol. translator.js sends it in 'init' and the worker refuses another;
@@ -55,8 +58,9 @@
  * 2: 'translate' carries the engine's JSON options (options.js) and chunkChars.
  * 3: 'ready' carries `reuse` and 'init' may; 'partial' carries the chunk's `range`.
  * 4: 'alternatives'; a 'translate' whose options have a `prefix` goes to the engine in one call.
+ * 5: sentences are packed blocks (packed-sentences.js); a 'result' after 'partial's has `sentences: null`.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The Cache Storage cache where sw.js keeps model files (scripts/build-web.mjs writes it into dist/sw.js). */
 export const MODEL_CACHE = 'nmt-models';
@@ -307,72 +311,37 @@ export function planChunks(text, maxChars = 1000) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The engine's result (snake_case JSON, see engine/bindings) → the public result (camelCase).
-
-const shift = (range, by) => [range[0] + by, range[1] + by];
-const token = (t) => ({ piece: t.piece, range: t.range });
+// The engine's results (snake_case JSON) → the result of a request, its sentences packed
+// (packed-sentences.js: translator.js turns them into the public Sentence objects).
 
 /**
- * Converts one engine sentence. `sourceOffset`/`targetOffset` are where the chunk the engine saw
- * starts in the whole input/output, so sentence ranges index the whole texts. Token and word
- * ranges stay relative to the sentence's own text.
+ * Accumulates the results of consecutive chunks into one result. It keeps the translated text, not
+ * the sentences: each chunk's go out in its 'partial' message (add() returns them), and the
+ * result carries them only when there was one chunk (else `sentences: null`: the partials had
+ * them), so the worker's memory follows the chunk, not the document.
  */
-export function convertSentence(s, sourceOffset = 0, targetOffset = 0) {
-  const out = {
-    source: s.source,
-    target: s.target,
-    sourceRange: shift(s.source_range, sourceOffset),
-    targetRange: shift(s.target_range, targetOffset),
-    sourceTokens: (s.source_tokens || []).map(token),
-    targetTokens: (s.target_tokens || []).map(token),
-    score: s.score,
-    tokenProbs: s.token_probs || [],
-  };
-  if (s.copied) out.copied = true;
-  if (s.memory) out.memory = true;
-  if (s.attention) out.attention = s.attention;
-  if (s.heads) out.heads = s.heads;
-  if (s.source_words) out.sourceWords = s.source_words;
-  if (s.target_words) out.targetWords = s.target_words;
-  if (s.target_word_probs) out.targetWordConfidence = s.target_word_probs;
-  if (s.word_attention) out.wordAttention = s.word_attention;
-  if (s.word_alignments) {
-    out.wordAlignments = s.word_alignments.map(([target, source, weight]) => ({
-      target,
-      source,
-      weight,
-      targetRange: s.target_words ? s.target_words[target] : undefined,
-      sourceRange: s.source_words ? s.source_words[source] : undefined,
-    }));
-  }
-  return out;
-}
-
-/** Accumulates the results of consecutive chunks into one public result. */
 export class ResultBuilder {
   constructor(text) {
     this.input = text;
     this.text = '';
     this.consumed = 0; // input characters copied or translated so far
-    this.sentences = [];
+    this.chunks = 0;
+    this.last = null; // the last chunk's packed sentences
     this.stats = { sourceTokens: 0, targetTokens: 0, ms: { total: 0, encode: 0, decode: 0 } };
   }
 
   /**
    * Adds the engine's result for input range [b, e). Returns what was appended, for 'partial'.
-   * @returns {{text: string, sentences: object[], done: number}}
+   * @returns {{text: string, sentences: object, done: number}} (sentences: a packed block)
    */
   add(b, e, engineResult) {
     const gap = this.input.slice(this.consumed, b);
     this.text += gap;
-    const targetOffset = this.text.length;
-    const added = engineResult.sentences.map((s) => convertSentence(s, b, targetOffset));
-    // The engine saw the text cleaned (controls as spaces, lone surrogates as U+FFFD), which keeps
-    // every offset: the caller gets their own characters back as the source.
-    for (const s of added) s.source = this.input.slice(...s.sourceRange);
+    const added = packSentences(engineResult.sentences, b, this.text.length, this.input);
     this.text += engineResult.text;
     this.consumed = e;
-    this.sentences.push(...added);
+    this.chunks += 1;
+    this.last = added;
     const st = engineResult.stats || {};
     this.stats.sourceTokens += st.source_tokens || 0;
     this.stats.targetTokens += st.target_tokens || 0;
@@ -380,14 +349,14 @@ export class ResultBuilder {
     return { text: gap + engineResult.text, sentences: added, done: e };
   }
 
-  /** Copies the trailing whitespace and returns the public result (timings filled in by the caller). */
+  /** Copies the trailing whitespace and returns the result (timings filled in by the caller). */
   finish() {
     this.text += this.input.slice(this.consumed);
     this.consumed = this.input.length;
     const { sourceTokens, targetTokens, ms } = this.stats;
     return {
       text: this.text,
-      sentences: this.sentences,
+      sentences: this.chunks === 0 ? packSentences([]) : this.chunks === 1 ? this.last : null,
       stats: {
         sourceTokens,
         targetTokens,

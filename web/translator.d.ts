@@ -406,6 +406,12 @@ export interface Sentence {
 export interface Translation {
   /** The whole translation; whitespace between sentences and paragraphs is kept as in the input. */
   text: string;
+  /**
+   * Plain objects with the keys above (JSON.stringify, spreading and structuredClone see them all).
+   * Their tokens, probabilities, attention and alignments are held packed (a few kB a sentence) and
+   * turned into arrays the first time each is read, then kept: a long document's result stays small
+   * until it is read through (translateStreaming() keeps nothing at all).
+   */
   sentences: Sentence[];
   stats: {
     sourceTokens: number;

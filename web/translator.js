@@ -18,6 +18,13 @@
  *
  *   for await (const s of t.translateStreaming(longText, { signal })) show(s.target, s.sourceRange);
  *
+ * Memory: a result keeps each sentence's tokens, probabilities, attention and alignments packed
+ * (packed-sentences.js: ~5 kB for a 40-token sentence with alignments, where JavaScript arrays took
+ * ~86 kB) and turns a field into arrays the first time it is read; the worker keeps nothing of a
+ * request but the chunk it is on. A megabyte of prose with the default options peaks at a few hundred
+ * MB in all (scripts/bench-memory.mjs). For a document of many megabytes, read it with
+ * translateStreaming() and let each sentence go once it is used: then nothing grows with the document.
+ *
  * Steering one sentence: translate() with `prefix` makes the translation start with that text
  * (kept exactly; the search goes on after it), and alternatives() lists the words the model would
  * put next after a prefix, each with the rest of the sentence it leads to (greedy):
@@ -50,6 +57,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
+import { unpackSentences } from './packed-sentences.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
 import { translateHtml } from './html/translate-html.js';
 import { translateElement } from './html/translate-element.js';
@@ -619,7 +627,10 @@ export class Translator {
     }
     this.#running = req;
     req.sentAt = performance.now();
-    if (req.text !== undefined) req.partialText = '';
+    if (req.text !== undefined) {
+      req.partialText = '';
+      req.sentences = []; // the partials' (a result after partials carries none: protocol.js)
+    }
     this.#worker.ref();
     const chunks = this.#pool && this.#reuse ? this.#pool.plan(req.msg) : null;
     if (chunks) {
@@ -676,16 +687,19 @@ export class Translator {
           }
         }
         return;
-      case Status.PARTIAL:
+      case Status.PARTIAL: {
         req.partialText += m.text;
+        const sentences = unpackSentences(m.sentences);
+        for (const s of sentences) req.sentences.push(s);
         if (typeof req.onProgress === 'function') {
           try {
-            req.onProgress({ done: m.done, total: m.total, range: m.range, text: req.partialText, sentences: m.sentences });
+            req.onProgress({ done: m.done, total: m.total, range: m.range, text: req.partialText, sentences });
           } catch (e) {
             console.error(e);
           }
         }
         return;
+      }
       case Status.READY:
       case Status.RESULT:
       case Status.ERROR: {
@@ -703,6 +717,7 @@ export class Translator {
           }
         } else {
           const result = m.result;
+          if (result && req.text !== undefined) result.sentences = result.sentences ? unpackSentences(result.sentences) : req.sentences;
           if (result && result.timings) {
             const now = performance.now();
             result.timings.queueMs = req.sentAt - req.queuedAt;

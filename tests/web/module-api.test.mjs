@@ -7,12 +7,13 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels } from '../../web/translator.js';
 import { planChunks, fencedCodeBlocks, ResultBuilder, pickModel } from '../../web/protocol.js';
+import { unpackSentences } from '../../web/packed-sentences.js';
 import { ROOT, fileUrl } from './_helpers.mjs';
 
 const FAKE_ENGINE = fileUrl(path.join(ROOT, 'tests/web/fake-engine.mjs'));
@@ -106,11 +107,12 @@ test('ResultBuilder keeps the gaps between chunks and shifts the ranges', () => 
   const input = '  A b.\n\nC d.\n';
   const b = new ResultBuilder(input);
   const eng = (src, tgt, at) => ({ text: tgt, sentences: [{ source: src, target: tgt, source_range: [0, src.length], target_range: [0, tgt.length], source_tokens: [], target_tokens: [] }], stats: { source_tokens: 3, target_tokens: 4, ms: { total: 10, encode: 4, decode: 6 } }, at });
-  b.add(2, 6, eng('A b.', 'X y z.'));
-  b.add(8, 12, eng('C d.', 'W.'));
+  const first = b.add(2, 6, eng('A b.', 'X y z.'));
+  const second = b.add(8, 12, eng('C d.', 'W.'));
   const r = b.finish();
   assert.equal(r.text, '  X y z.\n\nW.\n');
-  checkRanges(input, r);
+  assert.equal(r.sentences, null, 'after two chunks, the sentences went out with them (packed)');
+  checkRanges(input, { ...r, sentences: [...unpackSentences(first.sentences), ...unpackSentences(second.sentences)] });
   assert.equal(r.stats.targetTokens, 8);
   assert.equal(r.stats.tokensPerSecond, 400);
   assert.throws(() => pickModel({ models: [{ from: 'en', to: 'de', file: 'x' }] }, 'en', 'fr'), /No en→fr model.*available: en→de/);
@@ -342,7 +344,9 @@ test('errors reject with clear messages and the translator stays usable', async 
 test('a module and a worker of different protocol versions refuse each other clearly', async () => {
   // A worker from another build: worker.js beside a protocol.js of version 999.
   const other = mkdtempSync(path.join(tmpdir(), 'nmt-web-other-'));
-  writeFileSync(path.join(other, 'worker.js'), readFileSync(path.join(ROOT, 'web/worker.js')));
+  for (const f of readdirSync(path.join(ROOT, 'web')).filter((x) => x.endsWith('.js') && x !== 'protocol.js')) { // worker.js and what it imports
+    writeFileSync(path.join(other, f), readFileSync(path.join(ROOT, 'web', f)));
+  }
   const protocol = readFileSync(path.join(ROOT, 'web/protocol.js'), 'utf8');
   writeFileSync(path.join(other, 'protocol.js'), protocol.replace(`PROTOCOL_VERSION = ${PROTOCOL_VERSION};`, 'PROTOCOL_VERSION = 999;'));
   await assert.rejects(create({ workerUrl: fileUrl(path.join(other, 'worker.js')) }),

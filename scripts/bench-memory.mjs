@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+/**
+ * Peak memory of a long document through the JS module in Node (worker threads, the real WASM
+ * engine, the shipped en→de model, default options: beam 4, alignments on, workers one per core),
+ * issue 50's two cases, each in a fresh process:
+ *   prose  1,000,000 characters of paragraphs (flores-dev's English sentences, five a paragraph, repeated)
+ *   lines  100,000 short lines (tatoeba-dev's English sentences of at most 24 characters, repeated)
+ * Printed per case: the process's peak RSS (main thread, workers and WebAssembly memory: all of
+ * it), its RSS before the request, the sentences, the time; then the same run once more reading
+ * every field of every Sentence afterwards, which holds them all as JavaScript arrays as the module
+ * did before results were packed (web/packed-sentences.js), in the main thread: the baseline, in
+ * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
+ * this checkout's engine and models), e.g. --old 18d4c2b, the last one before packing.
+ *
+ *   node scripts/bench-memory.mjs [--scale 0.1] [--case prose|lines] [--no-baseline] [--old REV] [--beam 4]
+ *
+ * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const value = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const MiB = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+/** The English side of a dev set (tests/fixtures/dev/*.tsv: English, tab, German). */
+const english = (file) => readFileSync(path.join(ROOT, 'tests/fixtures/dev', file), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+
+function documentFor(kind, scale) {
+  if (kind === 'prose') {
+    const lines = english('flores-dev.en-de.tsv');
+    const chars = Math.round(1000000 * scale);
+    let text = '';
+    for (let i = 0; text.length < chars; i++) text += lines[i % lines.length] + (i % 5 === 4 ? '\n\n' : ' ');
+    return text.slice(0, chars);
+  }
+  const short = english('tatoeba-dev.en-de.tsv').filter((l) => l.length <= 24);
+  return Array.from({ length: Math.round(100000 * scale) }, (_, i) => short[i % short.length]).join('\n');
+}
+
+/** One measurement, in this (fresh) process: prints a JSON line. */
+async function child(kind, scale, readAll, beam, web) {
+  const { Translator } = await import(web ? path.join(web, 'web/translator.js') : '../web/translator.js');
+  const text = documentFor(kind, scale);
+  const t = await Translator.create({ from: 'en', to: 'de' });
+  try {
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    const r = await t.translate(text, beam ? { beam: Number(beam) } : {});
+    const ms = performance.now() - started;
+    if (readAll) {
+      for (const s of r.sentences) for (const k of Object.keys(s)) void s[k]; // every field as JS arrays
+    }
+    globalThis.keep = r; // (held to the end, as a caller would)
+    console.log(JSON.stringify({
+      kind, chars: text.length, sentences: r.sentences.length, workers: r.stats.workers, ms,
+      rssBefore, rssNow: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024,
+    }));
+  } finally {
+    t.dispose();
+  }
+}
+
+if (args.includes('--child')) {
+  await child(value('child'), Number(value('scale', 1)), args.includes('--read-all'), value('beam', null), value('web', null));
+} else {
+  const scale = Number(value('scale', 1));
+  const beam = value('beam', null);
+  const kinds = value('case', null) ? [value('case')] : ['prose', 'lines'];
+  console.log(`node ${process.version}, default options${beam ? ` but beam ${beam}` : ''}, scale ${scale}`);
+  let old = null;
+  if (value('old', null)) { // the web/ folder of that revision, beside this checkout's engine and models
+    old = mkdtempSync(path.join(tmpdir(), 'nmt-bench-old-'));
+    execFileSync('sh', ['-c', `git -C "${ROOT}" archive "${value('old')}" web | tar -x -C "${old}"`]);
+    for (const d of ['build-wasm', 'weights']) symlinkSync(path.join(ROOT, d), path.join(old, d));
+  }
+  for (const kind of kinds) {
+    const runs = [['packed (default)', []]];
+    if (!args.includes('--no-baseline')) runs.push(['every field read', ['--read-all']]);
+    if (old) runs.push([`web/ of ${value('old')}`, ['--web', old]]);
+    const peaks = [];
+    for (const [name, extra] of runs) {
+      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, '--scale', String(scale),
+        ...extra, ...(beam ? ['--beam', beam] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const m = JSON.parse(out.trim().split('\n').pop());
+      peaks.push(m.peakRss);
+      console.log(`${kind.padEnd(5)} ${name.padEnd(20)}: peak RSS ${MiB(m.peakRss)} ` +
+        `(${MiB(m.rssBefore)} before the request, ${MiB(m.rssNow)} after), ${m.chars} chars, ${m.sentences} sentences, ` +
+        `${m.workers} worker(s), ${(m.ms / 1000).toFixed(1)} s`);
+    }
+    for (let i = 1; i < peaks.length; i++) console.log(`${kind.padEnd(5)} packed / ${runs[i][0]}: ${(peaks[0] / peaks[i]).toFixed(2)}x peak RSS`);
+  }
+}
