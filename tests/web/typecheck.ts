@@ -157,3 +157,24 @@ export async function poolUsage(longText: string): Promise<number> {
   t.dispose();
   return used + phases + (how ? 1 : 0) + (first ?? 0) + helpers.length + (engineBytes ?? 0);
 }
+
+// The options the functions above leave out (tests/web/typecheck.test.mjs checks that every option
+// of every options interface is passed somewhere in this file).
+export async function remainingOptions(): Promise<string> {
+  const t = await Translator.create({
+    from: 'en', to: 'de', modelUrl: '../weights/en-de/model.nmt', reverseModelUrl: new URL('https://example.org/de-en.nmt'), simd: 'auto',
+  });
+  const sampled = await t.translate('The house is small.', { beam: 1, sampleTopK: 10, seed: 7 });
+  const plain = await t.translate('THE HOUSE IS SMALL.', {
+    shortlist: true, keepCase: true, rawNumbers: true, modelOnly: true, passes: { numbers: false, quotes: true },
+    glossary: { house: 'Gebäude' },
+  });
+  // @ts-expect-error simd is 'auto', 'relaxed' or 'simd128'
+  await Translator.create({ simd: 'sse' });
+  // @ts-expect-error no such text pass
+  await t.translate('x', { passes: { spelling: false } });
+  // @ts-expect-error glossary terms are strings
+  await t.translate('x', { glossary: { house: 1 } });
+  t.dispose();
+  return sampled.text + plain.text;
+}
