@@ -1,12 +1,14 @@
 // The decoding options' checks, their TranslateOptions fields and their JSON; see options.h.
 #include "options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
+#include "text/glossary.h"
 #include "text/passes.h"
 
 namespace nmt {
@@ -26,6 +28,7 @@ const char* kind_name(OptionKind kind) {
     case OptionKind::flag: return "flag";
     case OptionKind::text: return "text";
     case OptionKind::switches: return "switches";
+    case OptionKind::terms: return "terms";
   }
   return "";
 }
@@ -66,6 +69,7 @@ std::string allowed_values(const OptionSpec& spec) {
     case OptionKind::flag: return "true or false";
     case OptionKind::text: return "a string";
     case OptionKind::switches: return "an object of pass names (" + pass_names() + ") to true or false";
+    case OptionKind::terms: return "an object of source terms to target terms (strings)";
   }
   return "";
 }
@@ -75,7 +79,8 @@ std::string option_error(const OptionSpec& spec, std::string_view shown_name, st
 }
 
 bool option_allowed(const OptionSpec& spec, double value) {
-  if (spec.kind == OptionKind::text || spec.kind == OptionKind::switches) return true;  // (checked where parsed)
+  if (spec.kind == OptionKind::text || spec.kind == OptionKind::switches || spec.kind == OptionKind::terms)
+    return true;  // (checked where parsed)
   if (spec.kind == OptionKind::flag) return value == 0.0 || value == 1.0;
   if (!(value >= spec.min && value <= spec.max)) return false;  // also false for NaN
   return spec.kind != OptionKind::integer || value == std::floor(value);
@@ -118,6 +123,7 @@ std::string check_options(const TranslateOptions& options) {
   }
   for (const std::string& name : options.passes_off)
     if (!find_pass(name)) return option_error(option::passes, option::passes.name, '"' + name + '"');
+  if (const std::string bad = glossary_error(options.glossary); !bad.empty()) return bad;
   return sampling_error(options, option::beam.name, option::sample_top_k.name);
 }
 
@@ -137,6 +143,15 @@ Result<TranslateOptions> options_from_json(std::string_view text) {
         if (!on.is_boolean() || !find_pass(name)) return bad();
         if (!on.get<bool>()) options.passes_off.push_back(name);
       }
+      continue;
+    }
+    if (spec->kind == OptionKind::terms) {  // {"Kündigungsfrist": "notice period"}
+      if (!it->is_object() || std::any_of(it->begin(), it->end(), [](const json& v) { return !v.is_string(); }))
+        return Error{option_error(*spec, spec->name, it->dump(-1, ' ', false, json::error_handler_t::replace))};
+      if (it->size() > kMaxGlossaryTerms)
+        return Error{"the glossary has " + std::to_string(it->size()) + " terms; at most " + std::to_string(kMaxGlossaryTerms)};
+      for (const auto& [source, target] : it->items()) options.glossary.emplace_back(source, target.get<std::string>());
+      if (const std::string bad = glossary_error(options.glossary); !bad.empty()) return Error{bad};
       continue;
     }
     if (spec->kind == OptionKind::text) {
@@ -162,6 +177,8 @@ std::string option_specs_json() {
       j["default"] = spec->fallback != 0;
     } else if (spec->kind == OptionKind::text) {
       j["default"] = "";
+    } else if (spec->kind == OptionKind::terms) {
+      j["default"] = json::object();
     } else if (spec->kind == OptionKind::switches) {
       j["default"] = json::object();
       json names = json::array();

@@ -11,14 +11,16 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
 
 namespace nmt {
 
-// switches: an object of names to true or false (the text passes, text/passes.h)
-enum class OptionKind { integer, number, flag, text, switches };
+// switches: an object of names to true or false (the text passes, text/passes.h); terms: an object
+// of source terms to target terms (the glossary, text/glossary.h)
+enum class OptionKind { integer, number, flag, text, switches, terms };
 
 struct OptionSpec {
   const char* name;  // the JSON key (snake_case); the command-line flag is --name with '-' for '_'
@@ -82,6 +84,9 @@ inline constexpr OptionSpec raw_numbers{"raw_numbers", OptionKind::flag, 0, 0, 1
 // above (keep_case, raw_numbers, model_only) are aliases: each switches off the passes that name it.
 inline constexpr OptionSpec passes{"passes", OptionKind::switches, 0, 0, 0, false,
                                    "switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run"};
+// The user's glossary (text/glossary.h): each source term found comes out as its target term.
+inline constexpr OptionSpec glossary{"glossary", OptionKind::terms, 0, 0, 0, false,
+                                     "source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case, comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins"};
 inline constexpr OptionSpec model_only{"model_only", OptionKind::flag, 0, 0, 1, true,
                                        "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds"};
 }  // namespace option
@@ -91,7 +96,7 @@ inline constexpr const OptionSpec* kOptionSpecs[] = {
     &option::reverse_weight, &option::rerank,       &option::alignments,       &option::all_heads,
     &option::attention_limit, &option::prefix,    &option::alternatives,     &option::shortlist,
     &option::sample_top_k,  &option::seed,           &option::keep_case,        &option::raw_numbers,
-    &option::model_only,   &option::passes,
+    &option::model_only,   &option::passes,         &option::glossary,
 };
 
 struct TranslateOptions {
@@ -114,6 +119,7 @@ struct TranslateOptions {
   bool raw_numbers = option::raw_numbers.fallback != 0;    // false: lost numbers put back (text/numbers.h)
   bool model_only = option::model_only.fallback != 0;      // false: the translation memory's sentences (text/memory.h)
   std::vector<std::string> passes_off;  // the text passes switched off by name (text/passes.h)
+  std::vector<std::pair<std::string, std::string>> glossary;  // (source term, target term): text/glossary.h
   int batch_tokens = 2048;        // sentences are batched up to this many source tokens
   int batch_rows = 64;            // and up to this many decoder rows (sentences x beam)
 };
@@ -143,7 +149,7 @@ std::string check_options(const TranslateOptions& options);
 // "" means {}. Errors: not a JSON object, a value of the wrong type or out of range.
 Result<TranslateOptions> options_from_json(std::string_view json);
 // The table as JSON: [{name, kind, default, min, max, doc}] (flags: default true/false, no range;
-// switches: default {} and `names`, the names it takes, in order).
+// switches: default {} and `names`, the names it takes, in order; terms: default {}).
 std::string option_specs_json();
 
 }  // namespace nmt

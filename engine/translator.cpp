@@ -20,6 +20,7 @@
 #include "text/dates.h"
 #include "text/emphasis.h"
 #include "text/final_marks.h"
+#include "text/glossary.h"
 #include "text/memory.h"
 #include "text/numbers.h"
 #include "text/pass_through.h"
@@ -75,6 +76,9 @@ struct Unit {
   // sentence without them, and they go back next to the words aligned with what they mark (text/emphasis.h).
   std::vector<EmphasisMark> emphasis;
   std::vector<std::string> fired;  // the passes that changed it before decoding and the retries that replaced it
+  // The glossary's terms in it (text/glossary.h), bytes relative to `begin`: each shown to the model
+  // as one unknown piece, and written as its target term (`rewrites` has them too).
+  std::vector<TextEdit> terms;
 };
 
 // Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
@@ -141,7 +145,8 @@ std::vector<Token> sentence_tokens(std::string_view sentence, SentenceCase how, 
 // e-mail addresses become one unknown piece each, copied into the translation (text/verbatim.h).
 std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<TextPiece>& pieces,
                                      const SentencePiece& tokenizer, const ModelConfig& c,
-                                     const Truecaser* truecaser, const std::string& language, const PassSwitches& switches) {
+                                     const Truecaser* truecaser, const std::string& language, const PassSwitches& switches,
+                                     const Glossary& glossary) {
   std::vector<Unit> units;
   const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
   const bool one_sentence = std::count_if(pieces.begin(), pieces.end(), [](const TextPiece& p) { return p.is_sentence; }) == 1;
@@ -154,9 +159,14 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
     const std::string_view sentence(text.data() + pieces[p].begin, pieces[p].end - pieces[p].begin);
     SentenceCase how = truecaser ? sentence_case(sentence, language) : SentenceCase::normal;
     if (how == SentenceCase::fragment && !one_sentence) how = SentenceCase::normal;  // "(see below)" in a text
-    const ByteSpans verbatim = switches.on("verbatim") ? verbatim_spans(sentence) : ByteSpans{};
+    ByteSpans verbatim = switches.on("verbatim") ? verbatim_spans(sentence) : ByteSpans{};
     std::vector<std::string> fired;
     if (!verbatim.empty()) fired.push_back("verbatim");
+    const std::vector<TextEdit> terms =
+        switches.on("glossary") && !in_code ? find_terms(sentence, glossary, verbatim) : std::vector<TextEdit>{};
+    if (!terms.empty()) fired.push_back("glossary");
+    for (const TextEdit& t : terms) verbatim.emplace_back(t.at, t.at + t.length);  // masked as addresses are
+    std::sort(verbatim.begin(), verbatim.end());
     const std::vector<Token> toks = sentence_tokens(sentence, how, truecaser, tokenizer, verbatim, language, switches, &fired);
     const std::vector<EmphasisMark> marks = switches.on("emphasis") ? find_emphasis(sentence, verbatim) : std::vector<EmphasisMark>{};
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
@@ -164,6 +174,11 @@ std::vector<Unit> tokenize_sentences(const std::string& text, const std::vector<
       u.source_case = how;
       u.fired = fired;
       const size_t from = u.begin - pieces[p].begin, to = u.end - pieces[p].begin;
+      for (const TextEdit& t : terms)  // each term goes with the chunk it starts in
+        if (t.at >= from && t.at + t.length <= to) {
+          u.terms.push_back({t.at - from, t.length, t.text});
+          u.rewrites.emplace_back(t.at - from, t.text);
+        }
       for (EmphasisMark m : marks)  // each mark goes with the chunk it is in, marking within it
         if (m.begin >= from && m.begin < to) {
           m.marks_begin = std::clamp(m.marks_begin, from, to) - from;
@@ -190,7 +205,7 @@ void look_up_memory(const std::string& text, const std::vector<TextPiece>& piece
   if (memory.size() == 0) return;
   for (Unit& u : units) {
     const TextPiece& piece = pieces[u.piece];
-    if (u.tokens.empty() || u.copied || u.begin != piece.begin || u.end != piece.end) continue;
+    if (u.tokens.empty() || u.copied || !u.terms.empty() || u.begin != piece.begin || u.end != piece.end) continue;
     const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
     const std::string_view found = memory.find(sentence);
     if (found.empty()) continue;
@@ -391,7 +406,9 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     const TextPiece& piece = pieces[u.piece];
     if (u.tokens.empty() || u.copied || !u.memory_ids.empty() || u.begin != piece.begin || u.end != piece.end) continue;
     const std::string_view sentence(text.data() + u.begin, u.end - u.begin);
-    const ByteSpans addresses = verbatim_spans(sentence);
+    ByteSpans addresses = verbatim_spans(sentence);  // and the glossary's terms: shown as before
+    for (const TextEdit& t : u.terms) addresses.emplace_back(t.at, t.at + t.length);
+    std::sort(addresses.begin(), addresses.end());
     const ByteSpans numbers = find_numbers(sentence, check.source_language, false, addresses);
     const std::vector<NamedDate> dates = find_named_dates(sentence, check.source_language);
     if (numbers.empty() && dates.empty()) continue;
@@ -402,7 +419,7 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
       if (!has_named_date(first, d, check.target_language)) lost_dates.push_back(d);
     if (missing.empty() && lost_dates.empty()) continue;
     ByteSpans lost, had, masked = addresses;
-    Rewrites rewrites;
+    Rewrites rewrites = u.rewrites;
     for (const NamedDate& d : lost_dates) {
       masked.emplace_back(d.begin, d.end);
       rewrites.emplace_back(d.begin, write_named_date(d, check.target_language));
@@ -431,6 +448,7 @@ void keep_numbers(const std::string& text, const std::vector<TextPiece>& pieces,
     r.source_case = u.source_case;
     r.fired = u.fired;
     r.fired.push_back("numbers");
+    r.terms = u.terms;
     r.dropped = u.dropped;
     r.emphasis = u.emphasis;
     r.copy_source = localize_numbers(sentence, lost, check.source_language, check.target_language);
@@ -537,6 +555,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   if (u.copied) {  // its own text, character for character ("…" is not normalized to "..."), over its tokens
     t.target = s.source;
     for (const Token& k : u.tokens) t.spans.emplace_back(k.begin, k.end);
+    for (auto term = u.terms.rbegin(); term != u.terms.rend(); ++term)  // (a sentence of glossary terms)
+      replace_at(t.target, t.spans, term->at, term->length, term->text);
   } else {
     t.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &t.spans) : tokenizer.decode(words_ids, &t.spans);
     drop_doubled_spaces(t.target, t.spans, t.fixed);
@@ -614,6 +634,8 @@ std::vector<std::string> unused_runs(const Unit& u, int unk_id, std::string_view
   for (const Token& t : u.tokens) {
     if (t.id != unk_id) continue;
     std::string run = t.piece;
+    for (const auto& [begin, written] : u.rewrites)  // a glossary term: its target term
+      if (begin >= t.begin && begin < t.end) run = written;
     run.erase(0, run.find_first_not_of(' '));
     if (run.empty()) continue;
     const size_t at = prefix.find(run, from);
@@ -852,7 +874,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const PassSwitches switches = pass_switches(options);
   const Truecaser* source_case = switches.on("casing") ? &m.source_case : nullptr;
   std::vector<Unit> units =
-      tokenize_sentences(text, pieces, m.tokenizer, c, source_case, m.file.source_language(), switches);  // tokens
+      tokenize_sentences(text, pieces, m.tokenizer, c, source_case, m.file.source_language(), switches, options.glossary);  // tokens
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
   for (const Unit& u : units)
@@ -902,7 +924,8 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const PassSwitches switches = pass_switches(options);
   const bool recase = switches.on("casing");
   const std::vector<Unit> units = tokenize_sentences(text, segment_text(text, m.file.source_language()), m.tokenizer, c,
-                                                     recase ? &m.source_case : nullptr, m.file.source_language(), switches);
+                                                     recase ? &m.source_case : nullptr, m.file.source_language(), switches,
+                                                     options.glossary);
   auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, recase ? &m.target_case : nullptr);
   if (!prefix) return Error{prefix.error()};
   const std::string sentence = text.substr(units[0].begin, units[0].end - units[0].begin);
@@ -1033,6 +1056,7 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   j["token_probs"] = probs_json(s.token_probs);
   if (s.copied) j["copied"] = true;
   if (s.from_memory) j["memory"] = true;
+  if (!s.passes.empty()) j["passes"] = s.passes;
   if (!options.alignments) return j;
   const Utf16Offsets ss(s.source), ts(s.target);
   j["source_tokens"] = tokens_json(s.source_tokens, ss);

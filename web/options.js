@@ -13,10 +13,12 @@
  * with a beam, as the engine does. `passes` (kind 'switches') takes an object of the engine's text
  * pass names (engine/text/passes.h, listed in `names` and in `translator.info.passes`) to booleans:
  * `passes: { numbers: false }` switches a pass off; the names stay as the engine writes them.
+ * `glossary` (kind 'terms') takes an object of source terms to target terms; the engine checks its
+ * rules (engine/text/glossary.h: terms of 2 bytes or more, at most 10,000) and says what is wrong.
  */
 import { ErrorCode, TranslatorError } from './protocol.js';
 
-/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag'|'text'|'switches', default: number|boolean|string|Record<string, boolean>, min?: number, max?: number, names?: ReadonlyArray<string>, cli: boolean, doc: string}>>} */
+/** @type {ReadonlyArray<Readonly<{name: string, kind: 'integer'|'number'|'flag'|'text'|'switches'|'terms', default: number|boolean|string|Record<string, boolean|string>, min?: number, max?: number, names?: ReadonlyArray<string>, cli: boolean, doc: string}>>} */
 export const DECODING_OPTIONS = Object.freeze([
   { name: 'beam', kind: 'integer', default: 4, min: 1, max: 16, cli: true, doc: 'beam size; 1 = greedy search' },
   { name: 'length_penalty', kind: 'number', default: 0.6, min: 0, max: 2, cli: true, doc: 'GNMT length penalty alpha for ranking finished beams (0 = raw log-probability)' },
@@ -35,7 +37,8 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'keep_case', kind: 'flag', default: false, cli: true, doc: 'translate sentences as they are written, instead of recasing those in capitals, in Title Case or all in lower case for the model (and writing a sentence in capitals back in capitals)' },
   { name: 'raw_numbers', kind: 'flag', default: false, cli: true, doc: "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) and its dates with a month's name written the target language's way (3. Oktober 2023, October 3, 2023), putting back a currency sign it left out, writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English), keeping the dot of version and section numbers (Python 3.11), the English ordinal endings (3rd, not 3th) and the source's en dash in ranges (3–5)" },
   { name: 'model_only', kind: 'flag', default: false, cli: true, doc: "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds" },
-  { name: 'passes', kind: 'switches', default: {}, names: ['verbatim', 'memory', 'casing', 'emphasis', 'gender_forms', 'retry_empty', 'numbers', 'capitals', 'pass_through', 'number_separators', 'currency', 'ranges', 'approximate', 'number_labels', 'number_commas', 'ordinals', 'clock_times', 'repeated_words', 'final_marks', 'quotes', 'capital_start', 'emphasis_marks'], cli: false, doc: 'switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run' },
+  { name: 'passes', kind: 'switches', default: {}, names: ['verbatim', 'glossary', 'memory', 'casing', 'emphasis', 'gender_forms', 'retry_empty', 'numbers', 'capitals', 'pass_through', 'number_separators', 'currency', 'ranges', 'approximate', 'number_labels', 'number_commas', 'ordinals', 'clock_times', 'repeated_words', 'final_marks', 'quotes', 'capital_start', 'emphasis_marks'], cli: false, doc: 'switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run' },
+  { name: 'glossary', kind: 'terms', default: {}, cli: false, doc: 'source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case, comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins' },
 ].map((o) => Object.freeze(o)));
 
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */
@@ -48,6 +51,7 @@ export const jsName = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCas
 export function allowedValues(spec) {
   if (spec.kind === 'flag') return 'true or false';
   if (spec.kind === 'text') return 'a string';
+  if (spec.kind === 'terms') return 'an object of source terms to target terms (strings)';
   if (spec.kind === 'switches') return `an object of pass names (${spec.names.join(', ')}) to true or false`;
   return `${spec.kind === 'integer' ? 'an integer' : 'a number'} from ${spec.min} to ${spec.max}`;
 }
@@ -55,6 +59,9 @@ export function allowedValues(spec) {
 function allowed(spec, value) {
   if (spec.kind === 'flag') return typeof value === 'boolean';
   if (spec.kind === 'text') return typeof value === 'string';
+  if (spec.kind === 'terms') {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((t) => typeof t === 'string');
+  }
   if (spec.kind === 'switches') {
     return typeof value === 'object' && value !== null && !Array.isArray(value) &&
       Object.entries(value).every(([name, on]) => spec.names.includes(name) && typeof on === 'boolean');

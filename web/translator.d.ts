@@ -233,6 +233,15 @@ export interface TranslateOptions {
    */
   passes?: Partial<Record<PassName, boolean>>;
   /**
+   * The user's glossary: source terms to target terms, `{ 'Kündigungsfrist': 'notice period',
+   * 'Acme Cloud': 'Acme Cloud' }`. Each source term found in a sentence (a whole word, in any letter
+   * case; not inside an address or a name from code) comes out as its target term, with the
+   * alignments pointing at it; a term mapped to itself stays untranslated; overlapping terms: the
+   * longest wins. Terms of 2 bytes or more (target terms not empty), at most 10,000: else the request
+   * rejects with 'bad-request'. Works with beam, prefix, alternatives and HTML. The pass "glossary".
+   */
+  glossary?: Record<string, string>;
+  /**
    * A forced target prefix: the text must be one sentence (else the request rejects with code
    * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
    * beam) continues after it. A prefix ending in a letter or digit may be completed by the model
@@ -481,7 +490,7 @@ export interface WorkerMemory {
 }
 
 /** The engine's text passes (engine/text/passes.h), in the order they run. */
-export type PassName = 'verbatim' | 'memory' | 'casing' | 'emphasis' | 'gender_forms' | 'retry_empty' | 'numbers' |
+export type PassName = 'verbatim' | 'glossary' | 'memory' | 'casing' | 'emphasis' | 'gender_forms' | 'retry_empty' | 'numbers' |
   'capitals' | 'pass_through' | 'number_separators' | 'currency' | 'ranges' | 'approximate' | 'number_labels' |
   'number_commas' | 'ordinals' | 'clock_times' | 'repeated_words' | 'final_marks' | 'quotes' | 'capital_start' | 'emphasis_marks';
 
@@ -534,9 +543,9 @@ export declare const PROTOCOL_VERSION: number;
 export interface DecodingOptionSpec {
   /** The engine's name; translate() takes it in camelCase (length_penalty → lengthPenalty). */
   name: string;
-  kind: 'integer' | 'number' | 'flag' | 'text' | 'switches';
-  /** The engine's default (translate()'s own default for `alignments` is true; switches: {}). */
-  default: number | boolean | string | Record<string, boolean>;
+  kind: 'integer' | 'number' | 'flag' | 'text' | 'switches' | 'terms';
+  /** The engine's default (translate()'s own default for `alignments` is true; switches and terms: {}). */
+  default: number | boolean | string | Record<string, boolean | string>;
   /** Allowed values, inclusive (integer and number options). */
   min?: number;
   max?: number;

@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "options.h"
+#include "text/glossary.h"
 #include "text/passes.h"
 #include "text/segmenter.h"
 #include "translator.h"
@@ -57,6 +58,7 @@ int usage() {
                "       nmt info --model FILE\n"
                "       nmt segment --lang en|de < lines.txt\n"
                "decoding options:\n"
+               "  --glossary FILE        a TSV of source and target terms: each found comes out as its target term\n"
                "  --no-pass NAME         switch a text pass off (repeatable; `nmt info` lists them in order):\n"
                "                         %s\n",
                nmt::pass_names().c_str());
@@ -132,6 +134,33 @@ const nmt::OptionSpec* cli_option(const std::string& arg) {
   return nullptr;
 }
 
+// Reads a glossary file: one term a line, "source<TAB>target"; empty lines and lines starting with
+// "#" are skipped. 0, or exit code 2 with the reason printed (a line without exactly one tab, or a
+// glossary that breaks the rules of text/glossary.h).
+int read_glossary(const char* path, std::vector<std::pair<std::string, std::string>>& glossary) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "nmt: --glossary: cannot read %s\n", path);
+    return 2;
+  }
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos || line.find('\t', tab + 1) != std::string::npos) {
+      std::fprintf(stderr, "nmt: --glossary: %s line %d is not \"source<TAB>target\"\n", path, number);
+      return 2;
+    }
+    glossary.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  if (const std::string bad = nmt::glossary_error(glossary); !bad.empty()) {
+    std::fprintf(stderr, "nmt: --glossary: %s\n", bad.c_str());
+    return 2;
+  }
+  return 0;
+}
+
 // `nmt bench --repeat N` (not a decoding option, but checked the same way).
 constexpr nmt::OptionSpec kRepeat{"repeat", nmt::OptionKind::integer, 1, 1, 1000, true, "bench: passes over the input"};
 
@@ -164,6 +193,8 @@ int parse_args(int argc, char** argv, Args& args) {
       args.input_path = v;
     } else if (a == "--reverse-model") {
       args.reverse_path = v;
+    } else if (a == "--glossary") {  // a TSV file of source and target terms (text/glossary.h)
+      if (const int bad = read_glossary(v, args.options.glossary)) return bad;
     } else if (a == "--no-pass") {  // a text pass switched off by name (text/passes.h)
       if (!nmt::find_pass(v)) {
         std::fprintf(stderr, "nmt: --no-pass takes one of %s (got \"%s\")\n", nmt::pass_names().c_str(), v);

@@ -121,6 +121,10 @@ const std::vector<Pass> kPasses = {
     {"verbatim", PassStage::source, nullptr,
      "web and e-mail addresses, `code`, hashtags, names from code and long runs are copied, not translated (text/verbatim.h)",
      nullptr, nullptr, false},
+    {"glossary", PassStage::source, nullptr,
+     "the user's glossary: each source term is shown as one unknown piece and written as its target term where the model "
+     "puts it (text/glossary.h)",
+     nullptr, nullptr, false},
     {"memory", PassStage::source, "model_only",
      "a short everyday sentence the model file's translation memory holds gets its human translation (text/memory.h)",
      nullptr, nullptr, false},

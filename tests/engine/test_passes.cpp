@@ -2,13 +2,16 @@
 // translation as if the model had written it, the passes that run (all, all but some, or one
 // alone) and what the translation must become. Rows cover every target pass, the order between
 // passes, switching passes off by name and by their older flags, a forced prefix, and the source
-// passes' rewriting of what the model reads.
+// passes' rewriting of what the model reads; the glossary's matching and its rules; the options'
+// JSON for both.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "options.h"
 #include "text/casing.h"
+#include "text/glossary.h"
 #include "text/passes.h"
 
 namespace {
@@ -79,7 +82,7 @@ void check_rows(const std::vector<Row>& rows) {
 TEST_CASE("passes: one list, in the order they run, each name once") {
   std::vector<std::string> names;
   for (const nmt::Pass& p : nmt::passes()) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"verbatim", "memory", "casing", "emphasis", "gender_forms", "retry_empty",
+  CHECK(names == std::vector<std::string>{"verbatim", "glossary", "memory", "casing", "emphasis", "gender_forms", "retry_empty",
                                           "numbers", "capitals", "pass_through", "number_separators", "currency",
                                           "ranges", "approximate", "number_labels", "number_commas", "ordinals", "clock_times",
                                           "repeated_words", "final_marks", "quotes", "capital_start", "emphasis_marks"});
@@ -252,4 +255,44 @@ TEST_CASE("passes: the source passes rewrite what the model reads, at the senten
     CHECK(s.shown == row.shown);
     CHECK(s.shown.size() == std::string(row.sentence).size());
   }
+}
+
+TEST_CASE("glossary: whole words in any letter case, the longest term first, not inside a name from code") {
+  const nmt::Glossary glossary = {{"Kündigungsfrist", "notice period"}, {"Acme Cloud", "Acme Cloud"},
+                                  {"Acme", "ACME Corp."}, {"Haus", "house"}};
+  const auto terms = [&](std::string_view sentence, const std::vector<std::pair<size_t, size_t>>& skip = {}) {
+    std::vector<std::string> out;
+    for (const nmt::TextEdit& t : nmt::find_terms(sentence, glossary, skip))
+      out.push_back(std::string(sentence.substr(t.at, t.length)) + "=" + t.text);
+    return out;
+  };
+  using List = std::vector<std::string>;
+  CHECK(terms("Die Kündigungsfrist beträgt drei Monate.") == List{"Kündigungsfrist=notice period"});
+  CHECK(terms("die kündigungsfrist") == List{"kündigungsfrist=notice period"});
+  CHECK(terms("ACME CLOUD ist schnell, Acme auch.") == List{"ACME CLOUD=Acme Cloud", "Acme=ACME Corp."});
+  CHECK(terms("Die Hausaufgabe im Haus.") == List{"Haus=house"});  // whole words only
+  CHECK(terms("Kein Begriff hier.").empty());
+  CHECK(terms("Das Haus", {{4, 8}}).empty());  // inside an address or a name from code: copied as it is
+  CHECK(nmt::find_terms("Haus", {}, {}).empty());
+}
+
+TEST_CASE("glossary: bad glossaries get a clear error") {
+  CHECK(nmt::glossary_error({{"Haus", "house"}}).empty());
+  CHECK(nmt::glossary_error({{"", "x"}}) == "the glossary's source term \"\" is shorter than 2 bytes");
+  CHECK(nmt::glossary_error({{"Haus", ""}}) == "the glossary's term \"Haus\" has an empty target term");
+  CHECK(nmt::glossary_error({{"  ", "x"}}) == "the glossary has a source term of spaces only");
+  CHECK(nmt::glossary_error({{std::string(201, 'a'), "x"}}).find("longer than 200 bytes") != std::string::npos);
+  nmt::Glossary big;
+  for (int i = 0; i <= 10000; ++i) big.emplace_back("term" + std::to_string(i), "x");
+  CHECK(nmt::glossary_error(big) == "the glossary has 10001 terms; at most 10000");
+  big.pop_back();
+  CHECK(nmt::glossary_error(big).empty());
+  // the options' JSON: the same rules, and not an object or a term that is no string
+  CHECK(nmt::options_from_json(R"({"glossary": {"Haus": "house"}})")->glossary == nmt::Glossary{{"Haus", "house"}});
+  CHECK(nmt::options_from_json(R"({"glossary": ["Haus"]})").error() ==
+        "glossary must be an object of source terms to target terms (strings) (got [\"Haus\"])");
+  CHECK(nmt::options_from_json(R"({"glossary": {"Haus": 1}})").error().find("glossary must be") == 0);
+  CHECK(nmt::options_from_json(R"({"glossary": {"a": "b"}})").error() == "the glossary's source term \"a\" is shorter than 2 bytes");
+  CHECK(nmt::options_from_json(R"({"passes": {"numbers": false}})")->passes_off == std::vector<std::string>{"numbers"});
+  CHECK(nmt::options_from_json(R"({"passes": {"nope": false}})").error().find("passes must be an object of pass names (verbatim,") == 0);
 }

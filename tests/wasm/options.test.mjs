@@ -30,6 +30,7 @@ function badValues(spec) {
   if (spec.kind === 'flag') return [1, 'yes', null];
   if (spec.kind === 'text') return [5, true, null];
   if (spec.kind === 'switches') return [1, null, [], { nope: false }, { numbers: 1 }];
+  if (spec.kind === 'terms') return [1, null, [], { Haus: 1 }];
   const bad = [spec.min - 1, spec.max + 1, String(spec.default)];
   if (spec.kind === 'integer') bad.push(spec.min + 0.5);
   return bad;
@@ -57,7 +58,8 @@ test('the engine and the JS module refuse the same values with the same wording'
           `translate() refuses ${label}`);
       }
       const ends = spec.kind === 'flag' ? [false, true] : spec.kind === 'text' ? ['', 'Das Ha']
-        : spec.kind === 'switches' ? [{}, { numbers: false, quotes: true }] : [spec.min, spec.max];
+        : spec.kind === 'switches' ? [{}, { numbers: false, quotes: true }]
+        : spec.kind === 'terms' ? [{}, { Hello: 'Hallo' }] : [spec.min, spec.max];
       for (const value of ends) {
         const options = engineOptions({ [jsName(spec.name)]: value, ...NEEDS[spec.name] });
         assert.deepEqual(options[spec.name], value);

@@ -1,0 +1,73 @@
+// The user's glossary; see glossary.h.
+#include "text/glossary.h"
+
+#include <algorithm>
+
+#include "text/casing.h"
+#include "text/utf8.h"
+
+namespace nmt {
+namespace {
+
+// Whether a word goes on across byte `at` of `text` from the left (a letter or digit before it).
+bool word_before(std::string_view text, size_t at) {
+  if (at == 0) return false;
+  size_t start = at - 1;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  const char32_t cp = decode_at(text, start).cp;
+  return is_letter(cp) || is_digit(cp) || is_mark(cp);
+}
+
+bool word_after(std::string_view text, size_t at) {
+  if (at >= text.size()) return false;
+  const char32_t cp = decode_at(text, at).cp;
+  return is_letter(cp) || is_digit(cp) || is_mark(cp);
+}
+
+std::string quoted(const std::string& term) {
+  return "\"" + (term.size() > 40 ? term.substr(0, 40) + "..." : term) + "\"";
+}
+
+}  // namespace
+
+std::string glossary_error(const Glossary& glossary) {
+  if (glossary.size() > kMaxGlossaryTerms)
+    return "the glossary has " + std::to_string(glossary.size()) + " terms; at most " + std::to_string(kMaxGlossaryTerms);
+  for (const auto& [source, target] : glossary) {
+    if (source.size() < 2) return "the glossary's source term " + quoted(source) + " is shorter than 2 bytes";
+    if (target.empty()) return "the glossary's term " + quoted(source) + " has an empty target term";
+    if (source.size() > kMaxGlossaryTermBytes || target.size() > kMaxGlossaryTermBytes)
+      return "the glossary's term " + quoted(source) + " is longer than " + std::to_string(kMaxGlossaryTermBytes) + " bytes";
+    if (!is_valid_utf8(source) || !is_valid_utf8(target)) return "the glossary's term " + quoted(source) + " is not valid UTF-8";
+    if (source.find_first_not_of(" \t\n\r") == std::string::npos) return "the glossary has a source term of spaces only";
+  }
+  return "";
+}
+
+std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
+                                 const std::vector<std::pair<size_t, size_t>>& skip) {
+  std::vector<TextEdit> found;
+  if (glossary.empty()) return found;
+  const std::string lower = to_lower_same_length(sentence);  // (the same length: offsets hold)
+  for (const auto& [source, target] : glossary) {
+    const std::string term = to_lower_same_length(source);
+    for (size_t at = lower.find(term); at != std::string::npos; at = lower.find(term, at + 1)) {
+      const size_t end = at + term.size();
+      if (word_before(sentence, at) || word_after(sentence, end)) continue;
+      if (std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return at < s.second && end > s.first; })) continue;
+      found.push_back({at, term.size(), target});
+    }
+  }
+  // longest first, then leftmost; a match that overlaps one taken is dropped
+  std::stable_sort(found.begin(), found.end(), [](const TextEdit& a, const TextEdit& b) {
+    return a.length != b.length ? a.length > b.length : a.at < b.at;
+  });
+  std::vector<TextEdit> taken;
+  for (TextEdit& m : found)
+    if (std::none_of(taken.begin(), taken.end(), [&](const TextEdit& t) { return m.at < t.at + t.length && t.at < m.at + m.length; }))
+      taken.push_back(std::move(m));
+  std::sort(taken.begin(), taken.end(), [](const TextEdit& a, const TextEdit& b) { return a.at < b.at; });
+  return taken;
+}
+
+}  // namespace nmt

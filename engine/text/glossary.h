@@ -1,0 +1,38 @@
+// The user's glossary: terms that must come out as the user says ("Kündigungsfrist" -> "notice
+// period"), or stay as they are ("Acme Cloud" -> "Acme Cloud"). Each source term found in a
+// sentence is shown to the model as one unknown piece, as an address is (text/verbatim.h), and the
+// target term is written where the model puts that piece (text/pass_through.h), so the alignments
+// point at it. Rules:
+//   - whole words only ("Haus" is not found in "Hausaufgabe"), in any letter case of the term
+//     ("acme cloud", "ACME CLOUD"); the target term is written as given (in a sentence written in
+//     capitals, in capitals: the pass "capitals" writes the whole translation so);
+//   - overlapping terms: the longest match wins, then the leftmost;
+//   - not inside an address, code or a name from code (text/verbatim.h: those are copied);
+//   - at most kMaxGlossaryTerms entries of at most kMaxGlossaryTermBytes bytes each; a source or
+//     target term may not be empty, nor a source term shorter than 2 bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "text/text_edit.h"
+
+namespace nmt {
+
+using Glossary = std::vector<std::pair<std::string, std::string>>;  // (source term, target term)
+
+constexpr size_t kMaxGlossaryTerms = 10000;
+constexpr size_t kMaxGlossaryTermBytes = 200;
+
+// Empty when `glossary` keeps the rules above, else why not ("the glossary's source term \"\" is empty").
+std::string glossary_error(const Glossary& glossary);
+
+// The glossary's terms in `sentence` (not overlapping `skip`, sorted), as edits of the sentence:
+// the term's bytes and the target term to write for them, in order.
+std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
+                                 const std::vector<std::pair<size_t, size_t>>& skip);
+
+}  // namespace nmt

@@ -1,0 +1,103 @@
+"""The user's glossary with the shipped models and the native CLI (engine/text/glossary.h,
+`nmt --glossary FILE`): each source term found comes out as its target term, with the word
+alignments pointing at it, with beam or greedy search, a prefix and alternatives; a term mapped to
+itself stays untranslated; a bad glossary file is refused with its reason."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+NMT = os.path.join(ROOT, "build", "nmt")
+
+GLOSSARY = {"de-en": [("Kündigungsfrist", "notice period"), ("Acme Cloud", "Acme Cloud"), ("Betriebsrat", "works council")],
+            "en-de": [("notice period", "Kündigungsfrist"), ("Acme Cloud", "Acme Cloud"), ("invoice", "Rechnung")]}
+SENTENCES = {"de-en": ["Die Kündigungsfrist beträgt drei Monate.", "Bitte fragen Sie den betriebsrat.",
+                       "Acme Cloud ist schneller als alle anderen Dienste.", "Acme Cloud"],
+             "en-de": ["The notice period is three months.", "Please pay the invoice by Friday.",
+                       "Acme Cloud is faster than any other service.", "acme cloud"]}
+EXPECTED = {"de-en": ["notice period", "works council", "Acme Cloud", "Acme Cloud"],
+            "en-de": ["Kündigungsfrist", "Rechnung", "Acme Cloud", "Acme Cloud"]}
+
+
+def glossary_file(pairs):
+    f = tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8")
+    f.write("# source<TAB>target\n" + "".join(f"{s}\t{t}\n" for s, t in pairs))
+    f.close()
+    return f.name
+
+
+def run(direction, text, *options, check=True):
+    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), *options],
+                       input=text, capture_output=True, text=True, timeout=600)
+    if check and r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return r
+
+
+@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+class Glossary(unittest.TestCase):
+    def test_each_term_comes_out_as_its_target_term(self):
+        for direction, pairs in GLOSSARY.items():
+            path = glossary_file(pairs)
+            for beam in ("1", "4"):
+                out = run(direction, "\n".join(SENTENCES[direction]) + "\n", "--glossary", path, "--beam", beam).stdout.split("\n")
+                for source, expected, translated in zip(SENTENCES[direction], EXPECTED[direction], out):
+                    with self.subTest(direction=direction, beam=beam, source=source):
+                        self.assertEqual(translated.count(expected), 1, translated)
+                        self.assertNotIn("\u2047", translated)
+            os.unlink(path)
+
+    def test_alignments_point_at_the_target_term(self):
+        path = glossary_file(GLOSSARY["de-en"])
+        result = json.loads(run("de-en", SENTENCES["de-en"][0], "--glossary", path, "--alignments").stdout)
+        s = result["sentences"][0]
+        self.assertIn("glossary", s["passes"])
+        src, tgt = s["source"], s["target"]
+        linked = {tgt[slice(*s["target_words"][t])]: src[slice(*s["source_words"][w])] for t, w, _ in s["word_alignments"]}
+        self.assertEqual(linked.get("notice"), "Kündigungsfrist", linked)
+        self.assertEqual(linked.get("period"), "Kündigungsfrist", linked)
+        os.unlink(path)
+
+    def test_a_prefix_and_alternatives(self):
+        path = glossary_file(GLOSSARY["de-en"])
+        out = run("de-en", SENTENCES["de-en"][0], "--glossary", path, "--prefix", "The").stdout
+        self.assertTrue(out.startswith("The"), out)
+        self.assertIn("notice period", out)
+        alternatives = json.loads(run("de-en", SENTENCES["de-en"][0], "--glossary", path, "--prefix", "The ",
+                                      "--alternatives", "3").stdout)["alternatives"]
+        self.assertTrue(any("notice period" in a["word"] + a["continuation"] for a in alternatives), alternatives)
+        for a in alternatives:
+            self.assertNotIn("\u2047", a["word"] + a["continuation"])
+        os.unlink(path)
+
+    def test_a_sentence_in_capitals_keeps_its_capitals(self):
+        path = glossary_file(GLOSSARY["en-de"])
+        self.assertEqual(run("en-de", "ACME CLOUD\n", "--glossary", path).stdout, "ACME CLOUD\n")
+        os.unlink(path)
+
+    def test_switched_off_by_name(self):
+        path = glossary_file([("Acme Cloud", "Zeta Sky")])
+        self.assertNotIn("Zeta Sky", run("en-de", "Acme Cloud is fast.\n", "--glossary", path, "--no-pass", "glossary").stdout)
+        self.assertIn("Zeta Sky", run("en-de", "Acme Cloud is fast.\n", "--glossary", path).stdout)
+        os.unlink(path)
+
+    def test_bad_glossaries_are_refused_with_their_reason(self):
+        cases = [("Haus house\n", "line 1 is not"), ("a\tb\n", "shorter than 2 bytes"), ("Haus\t\n", "empty target term"),
+                 ("".join(f"Wort{i}\tword{i}\n" for i in range(10001)), "10001 terms; at most 10000")]
+        for text, reason in cases:
+            with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as f:
+                f.write(text)
+            r = run("en-de", "Hello.\n", "--glossary", f.name, check=False)
+            os.unlink(f.name)
+            with self.subTest(reason=reason):
+                self.assertEqual(r.returncode, 2)
+                self.assertIn(reason, r.stderr)
+        r = run("en-de", "Hello.\n", "--glossary", "/nonexistent.tsv", check=False)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
