@@ -12,7 +12,9 @@
 //   if (result) puts(result->text.c_str());  // "Die Katze schläft. Sie ist müde."
 //   puts(nmt::to_json(result.value(), options).c_str());   // tokens, attention, word alignments
 //
-// The pipeline, top-down (each step in its own folder):
+// The pipeline, top-down (each step in its own folder). The text rules below (numbers, dates,
+// clock times, quotes, casing, pass-through, the glossary, ...) are passes in one ordered list,
+// text/passes.h, each switched off by name (options.passes_off; info_json lists them):
 //   text/segmenter     text -> paragraphs and sentences (gaps kept verbatim, with the marks
 //                      between a menu's items: "Home » News")
 //   tokenizer/         sentence -> SentencePiece tokens with byte spans (a sentence with no word
