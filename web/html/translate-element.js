@@ -154,15 +154,15 @@ function applySegment(doc, u, pieces) {
       // the record's element with its inner wrappers, `el` the innermost (which holds the words)
       const again = used.has(rec.node);
       used.add(rec.node);
-      let into = open.length ? open[open.length - 1].el : frag;
-      for (const n of [rec.node, ...rec.inner]) {
-        const el = again ? n.cloneNode(false) : n; // a shallow clone of an inline element: nothing to load or run
-        if (again) el.removeAttribute('id');
-        else el.replaceChildren();
-        into.appendChild(el);
-        into = el;
-      }
-      open.push({ rec, el: into });
+      const chain = [rec.node, ...rec.inner].map((n) => {
+        if (!again) return n;
+        const el = n.cloneNode(false); // a shallow clone of an inline element: nothing to load or run
+        el.removeAttribute('id');
+        return el;
+      });
+      fillChain(chain, [], again);
+      (open.length ? open[open.length - 1].el : frag).appendChild(chain[0]);
+      open.push({ rec, el: chain[chain.length - 1] });
     }
     const into = open.length ? open[open.length - 1].el : frag;
     if (p.node) {
@@ -174,8 +174,7 @@ function applySegment(doc, u, pieces) {
           const rec = records[i];
           const chain = [rec.node, ...rec.inner];
           for (const n of chain) keep(n);
-          chain.forEach((n, j) => n.replaceChildren(...(j + 1 < chain.length ? [chain[j + 1]]
-            : [...rec.children.map((c) => c.node), ...p.inside.filter((x) => x.rec === rec).map((x) => x.node)])));
+          fillChain(chain, [...rec.children.map((c) => c.node), ...p.inside.filter((x) => x.rec === rec).map((x) => x.node)], false);
         }
       }
       into.appendChild(p.node);
@@ -185,10 +184,24 @@ function applySegment(doc, u, pieces) {
   for (const n of u.nodes) if (n.parentNode === parent) parent.removeChild(n);
   parent.insertBefore(frag, next && next.parentNode === parent ? next : null);
   return () => {
-    for (const [el, children] of saved) el.replaceChildren(...children);
+    // (an element whose children are still its own is left alone: the links of a chain, see fillChain)
+    const same = (el, children) => el.childNodes.length === children.length && children.every((c, i) => el.childNodes[i] === c);
+    for (const [el, children] of saved) if (!same(el, children)) el.replaceChildren(...children);
     const originals = new Set(u.nodes);
     const ref = next && next.parentNode === parent ? next : null;
     for (const n of inserted) if (!originals.has(n) && n.parentNode === parent) parent.removeChild(n);
     for (const n of u.nodes) parent.insertBefore(n, ref);
   };
+}
+
+/**
+ * Makes the innermost element of a chain (outermost first: an element and the wrappers inside it
+ * that hold nothing else, segment.js's `inner`) hold `content`. The page's own elements are still
+ * linked one inside the next, and stay so: a browser walks the ancestors or the descendants of every
+ * node it changes or moves, so re-linking 100,000 nested elements one by one took minutes. Fresh
+ * clones (an element split in two) are linked innermost first.
+ */
+function fillChain(chain, content, fresh) {
+  if (fresh) for (let j = chain.length - 1; j > 0; j--) chain[j - 1].appendChild(chain[j]);
+  chain[chain.length - 1].replaceChildren(...content);
 }
