@@ -6,7 +6,7 @@ A pass fires on a sentence when it changed it: the engine lists those passes in 
 "passes" (nmt --alignments). With --samples N it also prints, for up to N sentences per pass and
 set, the translation with that pass and without it (`--no-pass NAME`), to be read and judged.
 
-    python3 weights/recipe/pass_stats.py [--nmt build/nmt] [--samples 5] [--sets dev,false-positives]
+    python3 weights/recipe/pass_stats.py [--nmt build/nmt] [--samples 5] [--sets dev,false-positives] [--beam 4]
 """
 import argparse
 import collections
@@ -38,14 +38,15 @@ def sets(which):
     return out
 
 
-def run(nmt, direction, lines, *flags):
+def run(nmt, direction, lines, *flags, beam=4):
     """The engine's sentences (JSON, without the token attention) for the lines, one paragraph each."""
     model = os.path.join(ROOT, "weights", direction, "model.nmt")
-    cmd = [nmt, "--model", model, "--beam", "4", "--alignments", "--attention-limit", "1", *flags]
+    cmd = [nmt, "--model", model, "--beam", str(beam), "--alignments", "--attention-limit", "1", *flags]
     out = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}: {out.stderr.strip()}")
-    return json.loads(out.stdout)["sentences"]
+    # (the CLI streams: one JSON object a block of input, one a line)
+    return [s for line in out.stdout.splitlines() if line.strip() for s in json.loads(line)["sentences"]]
 
 
 def main():
@@ -54,6 +55,7 @@ def main():
     ap.add_argument("--samples", type=int, default=0, help="sentences per pass and set to show with and without it")
     ap.add_argument("--sets", default="dev,false-positives")
     ap.add_argument("--seed", type=int, default=49)
+    ap.add_argument("--beam", type=int, default=4)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     info = json.loads(subprocess.run([args.nmt, "info", "--model", os.path.join(ROOT, "weights", "en-de", "model.nmt")],
@@ -62,7 +64,7 @@ def main():
     table = {}  # (set, direction) -> (sentences, Counter of passes)
     fired_on = collections.defaultdict(list)  # (set, direction, pass) -> sentences
     for name, direction, lines in sets(args.sets.split(",")):
-        sentences = run(args.nmt, direction, lines)
+        sentences = run(args.nmt, direction, lines, beam=args.beam)
         counts = collections.Counter(p for s in sentences for p in s.get("passes", []))
         table[(name, direction)] = (len(sentences), counts)
         for s in sentences:
@@ -81,7 +83,7 @@ def main():
         if p in ("verbatim", "casing", "emphasis", "gender_forms"):
             continue  # (what the model reads: its output with and without them differs everywhere)
         sample = rng.sample(sentences, min(args.samples, len(sentences)))
-        without = run(args.nmt, direction, [s["source"] for s in sample], "--no-pass", p)
+        without = run(args.nmt, direction, [s["source"] for s in sample], "--no-pass", p, beam=args.beam)
         print(f"\n## {p}: {name} {direction} ({len(sentences)} sentences)")
         for s, w in zip(sample, without):
             print(f"- source:  {s['source']}\n  with:    {s['target']}\n  without: {w['target']}")
