@@ -14,8 +14,7 @@
  * it are done, then its 'partial' goes out. An abort or a failure stops the request: the helpers
  * still working for it are ended (the next pooled request starts new ones the same cheap way).
  */
-import { Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks } from './protocol.js';
-import { shiftBlock } from './packed-sentences.js';
+import { Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder } from './protocol.js';
 
 /** The most workers one Translator may run. */
 export const MAX_WORKERS = 16;
@@ -211,9 +210,8 @@ export class WorkerPool {
     const results = new Array(chunks.length);
     let next = 0;
     let emitted = 0;
-    let out = ''; // the translation so far
-    let consumed = 0; // input characters covered so far
-    const stats = { sourceTokens: 0, targetTokens: 0, engineMs: 0, encodeMs: 0, decodeMs: 0, wasmHeapBytes: 0 };
+    const builder = new ResultBuilder(text); // the translation so far, as the one-worker path assembles it
+    let wasmHeapBytes = 0; // the largest worker's
     const lanesUsed = new Set();
     const finish = (error) => {
       if (job.cancelled || job.failed) return;
@@ -234,44 +232,21 @@ export class WorkerPool {
         emit({ id: req.id, status: Status.ERROR, error: errorPayload(error.code || ErrorCode.TRANSLATE, error.message || String(error)), primaryBusy });
         return;
       }
-      out += text.slice(consumed);
-      emit({
-        id: req.id,
-        status: Status.RESULT,
-        result: {
-          text: out,
-          sentences: null, // (the partials carried them: packed-sentences.js)
-          stats: {
-            sourceTokens: stats.sourceTokens,
-            targetTokens: stats.targetTokens,
-            tokensPerSecond: stats.engineMs > 0 ? (stats.targetTokens * 1000) / stats.engineMs : 0,
-            chunks: chunks.length,
-            wasmHeapBytes: stats.wasmHeapBytes || null,
-            workers: lanesUsed.size,
-          },
-          timings: { engineMs: stats.engineMs, encodeMs: stats.encodeMs, decodeMs: stats.decodeMs, workerMs: performance.now() - started, queueMs: 0, totalMs: 0 },
-        },
-      });
+      const result = builder.finish();
+      result.sentences = null; // (the partials carried them: packed-sentences.js)
+      Object.assign(result.stats, { chunks: chunks.length, wasmHeapBytes: wasmHeapBytes || null, workers: lanesUsed.size });
+      result.timings.workerMs = performance.now() - started;
+      emit({ id: req.id, status: Status.RESULT, result });
     };
     const flush = () => {
       while (emitted < chunks.length && results[emitted]) {
         const [b, e] = chunks[emitted];
         const r = results[emitted];
         results[emitted] = true; // (done: let it be collected)
-        const gap = text.slice(consumed, b);
-        out += gap;
-        const offset = out.length;
-        const added = shiftBlock(r.sentences, b, offset);
-        out += r.text;
-        consumed = e;
-        stats.sourceTokens += r.stats.sourceTokens || 0;
-        stats.targetTokens += r.stats.targetTokens || 0;
-        stats.engineMs += r.timings.engineMs || 0;
-        stats.encodeMs += r.timings.encodeMs || 0;
-        stats.decodeMs += r.timings.decodeMs || 0;
-        stats.wasmHeapBytes = Math.max(stats.wasmHeapBytes, r.stats.wasmHeapBytes || 0);
+        const added = builder.addResult(b, e, r);
+        wasmHeapBytes = Math.max(wasmHeapBytes, r.stats.wasmHeapBytes || 0);
         emitted += 1;
-        emit({ id: req.id, status: Status.PARTIAL, text: gap + r.text, sentences: added, range: [b, e], done: e, total: text.length });
+        emit({ id: req.id, status: Status.PARTIAL, text: added.text, sentences: added.sentences, range: [b, e], done: e, total: text.length });
       }
       if (emitted === chunks.length) finish(null);
     };

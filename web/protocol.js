@@ -48,7 +48,7 @@
  * of its chunks carries `primaryBusy: true` (main thread only, no worker sends it): that worker is
  * then replaced, so nothing of that chunk reaches the next request.
  */
-import { packSentences } from './packed-sentences.js';
+import { packSentences, shiftBlock } from './packed-sentences.js';
 
 /**
  * The version of this protocol. translator.js sends it in 'init' and the worker refuses another;
@@ -335,18 +335,37 @@ export class ResultBuilder {
    * @returns {{text: string, sentences: object, done: number}} (sentences: a packed block)
    */
   add(b, e, engineResult) {
+    const st = engineResult.stats || {};
+    const ms = st.ms || {};
+    return this.#append(b, e, engineResult.text, (offset) => packSentences(engineResult.sentences, b, offset, this.input),
+      [st.source_tokens, st.target_tokens, ms.total, ms.encode, ms.decode]);
+  }
+
+  /**
+   * Adds a worker's finished result for the chunk [b, e) of the input (its sentences a packed block
+   * with ranges within the chunk): the pool (pool.js) assembles its helpers' chunks this way.
+   */
+  addResult(b, e, result) {
+    const t = result.timings || {};
+    return this.#append(b, e, result.text, (offset) => shiftBlock(result.sentences, b, offset),
+      [result.stats.sourceTokens, result.stats.targetTokens, t.engineMs, t.encodeMs, t.decodeMs]);
+  }
+
+  /** The input's gap before b, then the chunk's text; `place(offset)` gives its block placed at offset. */
+  #append(b, e, text, place, [sourceTokens, targetTokens, total, encode, decode]) {
     const gap = this.input.slice(this.consumed, b);
     this.text += gap;
-    const added = packSentences(engineResult.sentences, b, this.text.length, this.input);
-    this.text += engineResult.text;
+    const added = place(this.text.length);
+    this.text += text;
     this.consumed = e;
     this.chunks += 1;
     this.last = added;
-    const st = engineResult.stats || {};
-    this.stats.sourceTokens += st.source_tokens || 0;
-    this.stats.targetTokens += st.target_tokens || 0;
-    for (const k of ['total', 'encode', 'decode']) this.stats.ms[k] += (st.ms && st.ms[k]) || 0;
-    return { text: gap + engineResult.text, sentences: added, done: e };
+    this.stats.sourceTokens += sourceTokens || 0;
+    this.stats.targetTokens += targetTokens || 0;
+    this.stats.ms.total += total || 0;
+    this.stats.ms.encode += encode || 0;
+    this.stats.ms.decode += decode || 0;
+    return { text: gap + text, sentences: added, done: e };
   }
 
   /** Copies the trailing whitespace and returns the result (timings filled in by the caller). */
