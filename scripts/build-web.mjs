@@ -96,8 +96,11 @@ export function build(options) {
     if (!/^bench\.|\.d\.ts$/.test(f)) shell.push(f);
   }
 
-  // 4. The engine.
-  for (const f of [engineJs, engineWasm]) {
+  // 4. The engine, and its relaxed-SIMD GEMM where it was built (web/relaxed-simd.js; without it
+  // the worker runs SIMD128).
+  const relaxedWasm = path.join(options.engine, 'relaxed_gemm.wasm');
+  if (!existsSync(relaxedWasm)) console.warn(`build-web: ${path.relative(ROOT, relaxedWasm)} is missing: the site will run SIMD128 only.`);
+  for (const f of [engineJs, engineWasm, ...(existsSync(relaxedWasm) ? [relaxedWasm] : [])]) {
     const name = `engine/${path.basename(f)}`;
     copyFileSync(f, path.join(out, name));
     versionHash.update(name).update(readFileSync(f));

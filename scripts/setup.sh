@@ -3,7 +3,8 @@
 # Quiet and quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium python3)
+# clang-19 + lld-19 build the relaxed-SIMD GEMM module (build-wasm/relaxed_gemm.wasm, CMakeLists.txt).
+packages=(cmake g++ emscripten libxsimd-dev nlohmann-json3-dev doctest-dev sentencepiece chromium python3 clang-19 lld-19)
 # `setup.sh --tests` (scripts/test.sh) also installs what only the tests need: PyTorch for the
 # recipe's tests (training schedule, grown models, cached decoding, the GPU plan on CPU), the Python
 # SentencePiece the GPU machine uses (tested against Debian's tools), the

@@ -113,7 +113,7 @@ class Helper {
       await this.lane.request(init);
     } catch (e) {
       if (!(e && e.name === 'DataCloneError') || !init.reuse || !init.reuse.wasmModule) throw e;
-      await this.lane.request({ ...init, reuse: { ...init.reuse, wasmModule: null } }); // a module that cannot be posted here
+      await this.lane.request({ ...init, reuse: { ...init.reuse, wasmModule: null, relaxedModule: null } }); // a module that cannot be posted here
     }
     this.startMs = performance.now() - started;
     this.idle();

@@ -83,6 +83,14 @@ export interface TranslatorOptions {
    */
   recycleChars?: number;
   /**
+   * The int8 GEMM's kernel. 'auto' (default): WebAssembly relaxed SIMD where the browser has it
+   * (Chrome/Edge 114+, Firefox 145+), with activations quantized to 7 bits, else SIMD128 with 8
+   * bits. 'relaxed' or 'simd128' force one, for benchmarks and tests: 'relaxed' where it cannot
+   * run rejects create() with code 'no-simd'; any other value with 'bad-request'.
+   * `info.simd` says which runs.
+   */
+  simd?: 'auto' | 'relaxed' | 'simd128';
+  /**
    * How many workers, each with its own engine instance, translate the chunks of a long input at
    * once (1 to 16). Only inputs of several chunks (about 1,000 characters each, see chunkChars)
    * are spread; shorter ones run on the first worker. The extra workers start, the first time such

@@ -58,6 +58,7 @@ import {
 } from './protocol.js';
 import { engineOptions } from './options.js';
 import { unpackSentences } from './packed-sentences.js';
+import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
 import { translateHtml } from './html/translate-html.js';
 import { translateElement } from './html/translate-element.js';
@@ -88,6 +89,17 @@ function requireSimd() {
   if (!hasWasmSimd()) {
     throw new TranslatorError(ErrorCode.NO_SIMD, 'This browser does not support WebAssembly SIMD, which the translator needs. ' +
       'Use a current version of Chrome, Edge, Firefox or Safari (16.4 or later).');
+  }
+}
+
+/** Translator.create's `simd` option: absent, 'auto', 'relaxed' (where it runs) or 'simd128'. */
+function checkSimdChoice(simd) {
+  if (simd === undefined) return;
+  if (!SIMD_CHOICES.includes(simd)) {
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): simd must be one of ${SIMD_CHOICES.map((c) => `'${c}'`).join(', ')} (got ${JSON.stringify(simd)}).`);
+  }
+  if (simd === 'relaxed' && !relaxedSimdSupported()) {
+    throw new TranslatorError(ErrorCode.NO_SIMD, "Translator.create(): simd: 'relaxed' was asked for, but this JavaScript engine has no WebAssembly relaxed SIMD (Chrome/Edge 114+, Firefox 145+; not Node 20 or Safari).");
   }
 }
 
@@ -250,6 +262,7 @@ export class Translator {
     if (options === null) options = {}; // (null: no options, as for translate())
     if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): options must be an object (got ${typeof options}).`);
     requireSimd();
+    checkSimdChoice(options.simd);
     const workers = checkWorkers(options.workers) ?? await defaultWorkers();
     const t = new Translator(options, { ...(await defaultLocations()), workers, createdAt });
     try {
@@ -304,6 +317,7 @@ export class Translator {
       modelBytes: options.modelBytes,
       modelSha256: options.modelSha256,
       rerank: !!options.rerank,
+      simd: options.simd || 'auto',
       reverseModelUrl: options.reverseModelUrl ? toUrl(options.reverseModelUrl, base) : undefined,
     };
     this.#workerUrl = options.workerUrl ? toUrl(options.workerUrl, base) : new URL('./worker.js', import.meta.url);
@@ -561,7 +575,7 @@ export class Translator {
             w.post({ ...this.#init, id, reuse });
           } catch {
             // A compiled module that cannot be posted here: the new worker compiles the engine itself.
-            w.post({ ...this.#init, id, reuse: { ...reuse, wasmModule: null } });
+            w.post({ ...this.#init, id, reuse: { ...reuse, wasmModule: null, relaxedModule: null } });
           }
         })
         .catch(current((e) => this.#onDeath(e.message || String(e))));

@@ -15,6 +15,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel, MODEL_CACHE,
   PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
+import { relaxedSimdSupported, relaxedKernelUrl } from './relaxed-simd.js';
 
 const isNode = typeof self === 'undefined' && typeof process !== 'undefined' && !!process.versions?.node;
 const port = isNode ? (await import('node:worker_threads')).parentPort : self;
@@ -173,6 +174,7 @@ async function sha256Hex(bytes) {
 let engine = null; // Module.Translator instance
 let Module = null;
 let wasmModule = null; // the compiled engine.wasm (WebAssembly.Module), when it compiled here
+let relaxedModule = null; // the compiled relaxed_gemm.wasm, when the int8 GEMMs run relaxed SIMD
 let loaded = null; // {model, reverse, info}: the checked model bytes, until sent to the main thread
 let info = null;
 let broken = null; // set when the engine trapped: nothing more can run
@@ -386,6 +388,48 @@ async function startEngine(createEngine, wasmBinary, wasmModule) {
 }
 
 /**
+ * The relaxed-SIMD GEMM module (relaxed-simd.js), fetched and compiled unless msg.simd is
+ * 'simd128' or relaxed SIMD is missing here; null then.
+ */
+async function loadRelaxedKernel(msg) {
+  if (msg.simd === 'simd128' || !relaxedSimdSupported()) return null;
+  return WebAssembly.compile(await readUrl(relaxedKernelUrl(msg.wasmUrl), 0, () => {}));
+}
+
+/**
+ * Plugs the relaxed GEMM into the engine where it can run, and returns which kernel the int8
+ * GEMMs use: 'relaxed' or 'simd128' (msg.simd: 'auto' or absent, 'relaxed', 'simd128'). A forced
+ * 'relaxed' that cannot run is an error; 'auto' falls back to SIMD128.
+ */
+async function chooseSimd(msg, relaxedKernel) {
+  const forced = msg.simd === 'relaxed';
+  if (typeof Module.setSimd !== 'function') { // an engine built before relaxed SIMD (or a test's fake)
+    if (forced) throw new TranslatorError(ErrorCode.ENGINE_LOAD, 'This engine build has no relaxed-SIMD kernel support.');
+    return 'simd128';
+  }
+  if (forced && !relaxedSimdSupported()) {
+    throw new TranslatorError(ErrorCode.NO_SIMD, 'simd: \'relaxed\' was asked for, but this browser has no WebAssembly relaxed SIMD (Chrome/Edge 114+, Firefox 145+).');
+  }
+  let compiled = null;
+  try {
+    compiled = await relaxedKernel;
+  } catch (e) {
+    if (forced) throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the relaxed-SIMD kernel ${relaxedKernelUrl(msg.wasmUrl)}: ${e.message || e}`);
+    console.warn('[engine] relaxed SIMD kernel unavailable, using SIMD128:', e.message || e);
+  }
+  if (compiled) {
+    Module.relaxedModule = compiled;
+    if (Module.setSimd('relaxed')) {
+      relaxedModule = compiled;
+      return 'relaxed';
+    }
+    if (forced) throw new TranslatorError(ErrorCode.ENGINE_LOAD, 'The relaxed-SIMD kernel could not be plugged into the engine.');
+  }
+  Module.setSimd('simd128');
+  return 'simd128';
+}
+
+/**
  * A restart: a new worker that takes over from one the main thread ended (a cancelled request, a
  * large one), or a pool worker (pool.js). It gets what the first worker loaded and checked (the
  * model bytes and the compiled engine), so it downloads, verifies and compiles nothing, and reports
@@ -403,9 +447,10 @@ async function restart(msg) {
   const wasmBinary = wasmModule ? undefined : await readUrl(msg.wasmUrl, 0, () => {});
   if (!wasmModule) wasmModule = await compileWasm(wasmBinary);
   Module = await mark('instantiate', startEngine(createEngine, wasmBinary, wasmModule));
+  const simd = await chooseSimd(msg, reuse.relaxedModule ? Promise.resolve(reuse.relaxedModule) : loadRelaxedKernel(msg));
   mark('modelLoad', () => loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url));
   info = JSON.parse(engine.info());
-  Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to } });
+  Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to }, simd });
   loaded = null; // the main thread keeps its own copy
   return info;
 }
@@ -468,6 +513,8 @@ async function init(msg) {
     return mark('instantiate', startEngine(createEngine, compiled.bytes, compiled.module));
   });
   engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
+  const relaxedKernel = loadRelaxedKernel(msg); // 4 kB, beside the model's download
+  relaxedKernel.catch(() => {});
 
   // Which files: an explicit model URL, or the manifest's entry for from→to (and, to rerank, to→from).
   let modelUrl = msg.modelUrl;
@@ -534,6 +581,7 @@ async function init(msg) {
 
   progress('compile', true);
   Module = await Promise.race([engineReady, failureOf(checked)]);
+  const simd = await chooseSimd(msg, relaxedKernel);
 
   progress('load', true);
   let loadFailed = false; // the bytes as read; a copy that fails its check is read again, and loaded again
@@ -551,6 +599,7 @@ async function init(msg) {
   info.source = model.source;
   info.reverse = reverse ? { url: reverseUrl, source: reverse.source, bytes: reverse.bytes.length } : null;
   info.requested = { from: msg.from, to: msg.to };
+  info.simd = simd;
   loaded = {
     model: model.bytes,
     reverse: reverse ? reverse.bytes : null,
@@ -573,7 +622,7 @@ function startupMarks() {
 function reusable() {
   if (!loaded) return { reuse: null, transfer: [] };
   const whole = (b) => (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b && b.slice());
-  const reuse = { model: whole(loaded.model), reverse: whole(loaded.reverse), info: loaded.info, wasmModule };
+  const reuse = { model: whole(loaded.model), reverse: whole(loaded.reverse), info: loaded.info, wasmModule, relaxedModule };
   const transfer = [reuse.model.buffer, ...(reuse.reverse ? [reuse.reverse.buffer] : [])];
   loaded = null;
   return { reuse, transfer };
@@ -693,8 +742,8 @@ function postReply(id, { transfer, ...reply }) {
   try {
     post({ id, ...reply }, transfer);
   } catch (e) {
-    if (!(reply.reuse && reply.reuse.wasmModule)) throw e;
-    post({ id, ...reply, reuse: { ...reply.reuse, wasmModule: null } }, transfer);
+    if (!(reply.reuse && (reply.reuse.wasmModule || reply.reuse.relaxedModule))) throw e;
+    post({ id, ...reply, reuse: { ...reply.reuse, wasmModule: null, relaxedModule: null } }, transfer);
   }
 }
 

@@ -13,10 +13,13 @@
 //   // a = { ok: true, result: { alternatives: [{ word, probability, continuation }] } }
 //   t.delete();
 //   const specs = JSON.parse(Module.optionSpecs());  // the decoding options' table (engine/options.h)
+//   Module.relaxedModule = await WebAssembly.compile(relaxedGemmBytes);  // build-wasm/relaxed_gemm.wasm
+//   Module.setSimd('relaxed');                   // true once its kernel runs the int8 GEMMs ('simd128': back)
 //
 // Strings cross the boundary as JSON so the JS side needs no embind value types, and nothing here
 // throws: every failure comes back as a message.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <memory>
@@ -26,7 +29,25 @@
 #include <nlohmann/json.hpp>
 
 #include "common/profile.h"
+#include "kernels/kernels.h"
 #include "translator.h"
+
+// The relaxed-SIMD int8 GEMM (engine/kernels/gemm_relaxed.c) is a separate module: instantiated
+// here on the engine's own memory from the compiled module the worker put in Module.relaxedModule,
+// and called through this import (one JS hop per GEMM, ~17 per decoder step).
+EM_JS(int, nmt_relaxed_attach, (), {
+  if (!Module.relaxedGemm) {
+    if (!Module.relaxedModule) return 0;
+    var instance = new WebAssembly.Instance(Module.relaxedModule, { env: { memory: wasmMemory } });
+    Module.relaxedGemm = instance.exports.gemm_u7i8_nt;
+  }
+  return 1;
+});
+EM_JS(void, nmt_relaxed_gemm, (const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B,
+                               const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int M, int N,
+                               int K), {
+  Module.relaxedGemm(U, a_scale, zero, B, b_scale, b_sums, bias, C, M, N, K);
+});
 
 namespace {
 
@@ -97,6 +118,24 @@ class WasmTranslator {
   std::unique_ptr<nmt::Translator> reverse_;
 };
 
+// 'relaxed': the shifted 7-bit scheme on the relaxed kernel (false if no module was given);
+// 'shifted7': the same scheme on the built-in SIMD128 kernel (bit-identical results, for tests
+// where relaxed SIMD is missing); 'simd128': the 8-bit scheme, the default. Anything else: false.
+bool set_simd(const std::string& kind) {
+  namespace k = nmt::kernels;
+  if (kind == "relaxed") {
+    if (!nmt_relaxed_attach()) return false;
+    k::set_u7_gemm(nmt_relaxed_gemm);
+    k::set_int8_scheme(k::Int8Scheme::shifted7);
+  } else if (kind == "shifted7" || kind == "simd128") {
+    k::set_u7_gemm(nullptr);
+    k::set_int8_scheme(kind == "simd128" ? k::Int8Scheme::exact8 : k::Int8Scheme::shifted7);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nmt_engine) {
@@ -108,6 +147,7 @@ EMSCRIPTEN_BINDINGS(nmt_engine) {
       .function("translate", &WasmTranslator::translate)
       .function("alternatives", &WasmTranslator::alternatives);
   emscripten::function("optionSpecs", &nmt::option_specs_json);
+  emscripten::function("setSimd", &set_simd);
   // Opt-in profiler (engine/common/profile.h), for the benchmarks: profileEnable(true) turns it on
   // and zeroes it, profileReport() is its JSON.
   emscripten::function("profileEnable", &nmt::profile::set_enabled);

@@ -14,8 +14,13 @@
 // instruction) beats extend_low/high in Chromium. The N loop is outermost so the 4 B rows stay
 // in L1 while all of A streams past. K tails (K not a multiple of kStep) are summed in scalar
 // after the lane reduction, so any K is exact.
-
-#include <algorithm>
+//
+// Native run-time dispatch: the portable x86-64 build (AVX2) compiles this file a second time
+// with AVX-512BW + VNNI (gemm_int8_avx512.cpp defines NMT_GEMM_ISA = avx512 and includes it), and
+// the public functions at the end pick that copy where the CPU has both (__builtin_cpu_supports).
+// Both copies compute the same exact int32 sums and the same epilogue, so results are identical.
+// No standard-library code here: an inline std:: function compiled with AVX-512 in the second copy
+// could be the one the linker keeps for both.
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -26,8 +31,12 @@
 #include "kernels/kernels.h"
 #include "kernels/unroll.h"
 
+#ifndef NMT_GEMM_ISA
+#define NMT_GEMM_ISA base  // this file's own flags: AVX2 (or -march=native) natively, SIMD128 in wasm
+#endif
+
 namespace nmt::kernels {
-namespace {
+namespace NMT_GEMM_ISA {
 
 #if defined(__wasm_simd128__)
 
@@ -161,12 +170,19 @@ void dot_block(const int8_t* A, const int8_t* B, int K, int32_t sums[MR][kCols])
 // and in a batch (3 of 100 flores lines, greedy, natively).
 inline float epilogue(int32_t sum, float scale, float bias) { return float(sum) * scale + bias; }
 
-// One MR×NR block of C: integer dot products, then the dequantizing epilogue.
+// One MR×NR block of C: integer dot products, the shifted scheme's zero-point correction
+// (a_zero/b_sums, nullptr for plain int8: sum −= zero[i]·b_sums[j], exact in int32), then the
+// dequantizing epilogue.
 template <int MR, int NR>
-void block(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale, const float* bias, float* C,
-           int N, int K) {
+void block(const int8_t* A, const float* a_scale, const int32_t* a_zero, const int8_t* B, const float* b_scale,
+           const int32_t* b_sums, const float* bias, float* C, int N, int K) {
   int32_t sums[MR][kCols];
   dot_block<MR, NR>(A, B, K, sums);
+  if (a_zero) {
+    for (int i = 0; i < MR; ++i) {
+      for (int j = 0; j < NR; ++j) sums[i][j] -= a_zero[i] * b_sums[j];
+    }
+  }
 #if defined(__wasm_simd128__)
   // A full block's epilogue as 4 lanes: the same operations (wasm has no fused multiply-add that
   // a compiler could contract the scalar form into), so the same results; measured ~7% faster at
@@ -190,32 +206,116 @@ void block(const int8_t* A, const float* a_scale, const int8_t* B, const float* 
 }
 
 template <int MR>
-void block_cols(int cols, const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
-                const float* bias, float* C, int N, int K) {
+void block_cols(int cols, const int8_t* A, const float* a_scale, const int32_t* a_zero, const int8_t* B,
+                const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int N, int K) {
   static_assert(kCols == 4, "update the switch");
   switch (cols) {
-    case 4: block<MR, 4>(A, a_scale, B, b_scale, bias, C, N, K); break;
-    case 3: block<MR, 3>(A, a_scale, B, b_scale, bias, C, N, K); break;
-    case 2: block<MR, 2>(A, a_scale, B, b_scale, bias, C, N, K); break;
-    default: block<MR, 1>(A, a_scale, B, b_scale, bias, C, N, K); break;
+    case 4: block<MR, 4>(A, a_scale, a_zero, B, b_scale, b_sums, bias, C, N, K); break;
+    case 3: block<MR, 3>(A, a_scale, a_zero, B, b_scale, b_sums, bias, C, N, K); break;
+    case 2: block<MR, 2>(A, a_scale, a_zero, B, b_scale, b_sums, bias, C, N, K); break;
+    default: block<MR, 1>(A, a_scale, a_zero, B, b_scale, b_sums, bias, C, N, K); break;
   }
+}
+
+// Both public GEMMs: a_zero/b_sums are nullptr for plain int8.
+void gemm(const int8_t* A, const float* a_scale, const int32_t* a_zero, const int8_t* B, const float* b_scale,
+          const int32_t* b_sums, const float* bias, float* C, int M, int N, int K) {
+  static_assert(kRows == 2, "update the row dispatch");
+  for (int n = 0; n < N; n += kCols) {
+    const int cols = N - n < kCols ? N - n : kCols;
+    const int8_t* Bn = B + size_t(n) * K;
+    const int32_t* sums_n = b_sums ? b_sums + n : nullptr;
+    const float* bias_n = bias ? bias + n : nullptr;
+    int m = 0;
+    for (; m + 2 <= M; m += 2)
+      block_cols<2>(cols, A + size_t(m) * K, a_scale + m, a_zero ? a_zero + m : nullptr, Bn, b_scale + n, sums_n,
+                    bias_n, C + size_t(m) * N + n, N, K);
+    if (m < M)
+      block_cols<1>(cols, A + size_t(m) * K, a_scale + m, a_zero ? a_zero + m : nullptr, Bn, b_scale + n, sums_n,
+                    bias_n, C + size_t(m) * N + n, N, K);
+  }
+}
+
+}  // namespace NMT_GEMM_ISA
+
+#ifndef NMT_GEMM_SECOND_COPY  // the public functions, once
+
+#if defined(NMT_AVX512_DISPATCH)
+namespace avx512 {  // gemm_int8_avx512.cpp
+void gemm(const int8_t* A, const float* a_scale, const int32_t* a_zero, const int8_t* B, const float* b_scale,
+          const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
+}
+#endif
+
+namespace {
+
+using GemmFn = void (*)(const int8_t*, const float*, const int32_t*, const int8_t*, const float*, const int32_t*,
+                        const float*, float*, int, int, int);
+struct Isa {
+  const char* name;
+  GemmFn gemm;
+  bool available;
+};
+
+#if defined(__wasm_simd128__)
+constexpr const char* kBaseName = "simd128";
+#elif defined(__AVX512BW__)
+constexpr const char* kBaseName = "avx512bw";
+#elif defined(__AVX2__)
+constexpr const char* kBaseName = "avx2";
+#else
+constexpr const char* kBaseName = "scalar";
+#endif
+
+#if defined(NMT_AVX512_DISPATCH)
+bool cpu_has_avx512vnni() { return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni"); }
+const Isa kIsas[] = {{kBaseName, base::gemm, true}, {"avx512vnni", avx512::gemm, cpu_has_avx512vnni()}};
+#else
+const Isa kIsas[] = {{kBaseName, base::gemm, true}};
+#endif
+constexpr int kIsaCount = int(sizeof(kIsas) / sizeof(kIsas[0]));
+
+// The best available: the last one the CPU runs.
+int best_isa() {
+  int best = 0;
+  for (int i = 0; i < kIsaCount; ++i)
+    if (kIsas[i].available) best = i;
+  return best;
+}
+int g_isa = best_isa();
+
+bool same(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
 }
 
 }  // namespace
 
+const char* int8_isa() { return kIsas[g_isa].name; }
+int int8_isa_count() { return kIsaCount; }
+const char* int8_isa_name(int i) { return i >= 0 && i < kIsaCount && kIsas[i].available ? kIsas[i].name : nullptr; }
+bool set_int8_isa(const char* name) {
+  for (int i = 0; i < kIsaCount; ++i) {
+    if (kIsas[i].available && same(kIsas[i].name, name)) {
+      g_isa = i;
+      return true;
+    }
+  }
+  return false;
+}
+
 void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale, const float* bias,
                 float* C, int M, int N, int K) {
-  static_assert(kRows == 2, "update the row dispatch");
-  for (int n = 0; n < N; n += kCols) {
-    const int cols = std::min(kCols, N - n);
-    const int8_t* Bn = B + size_t(n) * K;
-    const float* bias_n = bias ? bias + n : nullptr;
-    int m = 0;
-    for (; m + 2 <= M; m += 2)
-      block_cols<2>(cols, A + size_t(m) * K, a_scale + m, Bn, b_scale + n, bias_n, C + size_t(m) * N + n, N, K);
-    if (m < M)
-      block_cols<1>(cols, A + size_t(m) * K, a_scale + m, Bn, b_scale + n, bias_n, C + size_t(m) * N + n, N, K);
-  }
+  kIsas[g_isa].gemm(A, a_scale, nullptr, B, b_scale, nullptr, bias, C, M, N, K);
 }
+
+// The built-in shifted GEMM (shifted.cpp chooses between it and an installed relaxed kernel):
+// U's values are 0..127, so as int8 they are the same numbers.
+void gemm_u7i8_builtin(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B,
+                       const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int M, int N, int K) {
+  kIsas[g_isa].gemm(reinterpret_cast<const int8_t*>(U), a_scale, zero, B, b_scale, b_sums, bias, C, M, N, K);
+}
+
+#endif  // NMT_GEMM_SECOND_COPY
 
 }  // namespace nmt::kernels

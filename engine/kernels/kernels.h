@@ -25,6 +25,40 @@ void quantize_rows(const float* X, int8_t* Q, float* scale, int M, int K);
 // C[M,N] = float(Σ_k A[m,k]·B[n,k] in exact int32) * (a_scale[m] * b_scale[n]) + bias[n]; A,B,C contiguous.
 void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale, const float* bias,
                 float* C, int M, int N, int K);
+// The "shifted" 7-bit scheme of the relaxed-SIMD GEMM (kernels/gemm_relaxed.c; engine/BUILDING.md):
+// activations as unsigned 7-bit U in 0..127 with a zero point, so that relaxed SIMD's i7 operand
+// never has its top bit set and every browser computes the same sums. Per row m:
+//   min X[m,:] >= 0:  zero[m] = 0,  scale[m] = max(max X, 1e-12f) / 127, U = clamp(round(X / scale), 0, 127)
+//   otherwise:        zero[m] = 64, scale[m] = max(max |X|, 1e-12f) / 63, U = clamp(round(X / scale), -63, 63) + 64
+// (round half to even; a ReLU's output keeps all 7 bits, as the 8-bit scheme gives it.)
+void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, int M, int K);
+// sums[n] = Σ_k B[n,k]: the weights' row sums the shifted GEMM subtracts zero[m] times.
+void row_sums_i8(const int8_t* B, int N, int K, int32_t* sums);
+// C[M,N] = float(Σ_k U[m,k]·B[n,k] − zero[m]·b_sums[n] in exact int32) * (a_scale[m] * b_scale[n]) + bias[n]
+// (= gemm_i8_nt on the signed values U − zero). Runs the relaxed-SIMD kernel when one is installed
+// (set_u7_gemm), else the blocked int8 kernel.
+void gemm_u7i8_nt(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B, const float* b_scale,
+                  const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
+
+// Which activation scheme the engine's int8 Linears use: `exact8` (quantize_rows + gemm_i8_nt,
+// the default) or `shifted7` (quantize_rows_u7 + gemm_u7i8_nt). In WebAssembly shifted7 is chosen
+// with the relaxed-SIMD kernel (set_u7_gemm); natively the environment variable
+// NMT_INT8_SCHEME=shifted7 selects it, to measure its accuracy (kernels/dispatch.cpp).
+enum class Int8Scheme { exact8, shifted7 };
+Int8Scheme int8_scheme();
+void set_int8_scheme(Int8Scheme scheme);
+// An external gemm_u7i8_nt (the relaxed-SIMD module in a browser), or nullptr for the built-in one.
+using U7GemmFn = void (*)(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B,
+                          const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
+void set_u7_gemm(U7GemmFn fn);
+// The int8 GEMM's instruction set, chosen once at start-up (gemm_int8.cpp): the portable x86-64
+// build also carries an AVX-512BW + VNNI copy, used where the CPU has both. Names: "avx2",
+// "avx512vnni", "avx512bw" (a -march=native build), "simd128", "scalar". int8_isa_name(i) is
+// nullptr for one this CPU lacks; set_int8_isa forces an available one (tests, benchmarks).
+const char* int8_isa();
+int int8_isa_count();
+const char* int8_isa_name(int i);
+bool set_int8_isa(const char* name);
 // X[m,:] = exp(X[m,:] - max X[m,:]) / Σ exp(...), in place; -INFINITY gives 0 (a row of only -INFINITY gives 0s).
 void softmax_rows(float* X, int M, int N);
 // out[m] = log Σ_n exp(X[m,n]) = max + log Σ exp(X[m,:] - max) (a token's log-probability is its logit
@@ -53,6 +87,10 @@ void gemm_f32_nn(const float* A, int lda, const float* B, int ldb, float* C, int
 void quantize_rows(const float* X, int8_t* Q, float* scale, int M, int K);
 void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale, const float* bias,
                 float* C, int M, int N, int K);
+void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, int M, int K);
+void row_sums_i8(const int8_t* B, int N, int K, int32_t* sums);
+void gemm_u7i8_nt(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B, const float* b_scale,
+                  const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
 void softmax_rows(float* X, int M, int N);
 void logsumexp_rows(const float* X, int M, int N, float* out);
 void layer_norm_rows(const float* X, const float* gamma, const float* beta, float* Y, int M, int N, float eps);

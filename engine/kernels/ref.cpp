@@ -54,6 +54,43 @@ void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const fl
   }
 }
 
+void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, int M, int K) {
+  for (int m = 0; m < M; ++m) {
+    const float* x = X + size_t(m) * K;
+    float lo = 0.0f, hi = 0.0f;
+    for (int k = 0; k < K; ++k) lo = std::min(lo, x[k]), hi = std::max(hi, std::fabs(x[k]));
+    const bool unsigned_row = lo >= 0.0f;
+    const float top = unsigned_row ? 127.0f : 63.0f;
+    const float s = std::max(hi, 1e-12f) / top;
+    scale[m] = s;
+    zero[m] = unsigned_row ? 0 : 64;
+    for (int k = 0; k < K; ++k) {
+      const float q = std::min(top, std::max(unsigned_row ? 0.0f : -63.0f, std::nearbyint(x[k] / s)));
+      U[size_t(m) * K + k] = uint8_t(int(q) + zero[m]);
+    }
+  }
+}
+
+void row_sums_i8(const int8_t* B, int N, int K, int32_t* sums) {
+  for (int n = 0; n < N; ++n) {
+    int32_t sum = 0;
+    for (int k = 0; k < K; ++k) sum += B[size_t(n) * K + k];
+    sums[n] = sum;
+  }
+}
+
+void gemm_u7i8_nt(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B, const float* b_scale,
+                  const int32_t* b_sums, const float* bias, float* C, int M, int N, int K) {
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < N; ++n) {
+      int32_t sum = 0;
+      for (int k = 0; k < K; ++k) sum += int32_t(U[size_t(m) * K + k]) * int32_t(B[size_t(n) * K + k]);
+      sum -= zero[m] * b_sums[n];
+      C[size_t(m) * N + n] = float(sum) * (a_scale[m] * b_scale[n]) + (bias ? bias[n] : 0.0f);
+    }
+  }
+}
+
 void softmax_rows(float* X, int M, int N) {
   for (int m = 0; m < M; ++m) {
     float* x = X + size_t(m) * N;

@@ -120,6 +120,22 @@ Result<Transformer> Transformer::create(const ModelFile& file) {
   }
   if (!b.error.empty()) return Error{b.error};
 
+  // Row sums of every int8 weight matrix, for the shifted scheme (a few ms for a 10 MB model).
+  std::vector<Linear*> all{&t.w_.embed};
+  for (EncoderLayer& l : t.w_.encoder)
+    all.insert(all.end(), {&l.self_attn.q_proj, &l.self_attn.k_proj, &l.self_attn.v_proj, &l.self_attn.o_proj,
+                           &l.ffn.fc1, &l.ffn.fc2});
+  for (DecoderLayer& l : t.w_.decoder)
+    all.insert(all.end(), {&l.self_attn.q_proj, &l.self_attn.k_proj, &l.self_attn.v_proj, &l.self_attn.o_proj,
+                           &l.cross_attn.q_proj, &l.cross_attn.k_proj, &l.cross_attn.v_proj, &l.cross_attn.o_proj,
+                           &l.ffn.fc1, &l.ffn.fc2});
+  for (Linear* l : all) {
+    if (!l->q) continue;
+    t.row_sums_.emplace_back(size_t(l->out));
+    kernels::row_sums_i8(l->q, l->out, l->in, t.row_sums_.back().data());
+    l->sums = t.row_sums_.back().data();
+  }
+
   // PE[p, 2i] = sin(p * exp(2i * -ln(10000)/d)), PE[p, 2i+1] = cos(...), in float32 like the reference.
   t.positions_.assign(size_t(c.max_length + 1) * d, 0.0f);
   const float step = float(-std::log(10000.0) / d);
@@ -146,17 +162,28 @@ void Transformer::linears(std::initializer_list<std::pair<const Linear*, float*>
 void Transformer::linears_impl(std::initializer_list<std::pair<const Linear*, float*>> layers, const float* x,
                                int rows, Workspace& ws, profile::Category category) const {
   bool quantized = false;  // ws.quantized holds x's rows
+  const bool shifted = kernels::int8_scheme() == kernels::Int8Scheme::shifted7;
   for (const auto& [l, y] : layers) {
     if (l->q) {
       if (!quantized) {
         NMT_PROFILE(quantize);
         if (ws.quantized.size() < size_t(rows) * l->in) ws.quantized.resize(size_t(rows) * l->in);
         ensure(ws.row_scales, rows);
-        kernels::quantize_rows(x, ws.quantized.data(), ws.row_scales.data(), rows, l->in);
+        if (shifted) {
+          if (ws.row_zeros.size() < size_t(rows)) ws.row_zeros.resize(size_t(rows));
+          kernels::quantize_rows_u7(x, reinterpret_cast<uint8_t*>(ws.quantized.data()), ws.row_scales.data(),
+                                    ws.row_zeros.data(), rows, l->in);
+        } else {
+          kernels::quantize_rows(x, ws.quantized.data(), ws.row_scales.data(), rows, l->in);
+        }
         quantized = true;
       }
       profile::GemmScope timed(category, rows, l->out, l->in);
-      kernels::gemm_i8_nt(ws.quantized.data(), ws.row_scales.data(), l->q, l->scale, l->bias, y, rows, l->out, l->in);
+      if (shifted)
+        kernels::gemm_u7i8_nt(reinterpret_cast<const uint8_t*>(ws.quantized.data()), ws.row_scales.data(),
+                              ws.row_zeros.data(), l->q, l->scale, l->sums, l->bias, y, rows, l->out, l->in);
+      else
+        kernels::gemm_i8_nt(ws.quantized.data(), ws.row_scales.data(), l->q, l->scale, l->bias, y, rows, l->out, l->in);
     } else {
       profile::GemmScope timed(category, rows, l->out, l->in);
       kernels::gemm_f32_nt(x, l->in, l->w, l->in, l->bias, y, l->out, rows, l->out, l->in);
@@ -358,12 +385,15 @@ OutputRows Transformer::output_rows(const std::vector<int>& ids) const {
   if (w_.embed.q) {
     o.q.resize(size_t(n) * d);
     o.scale.resize(size_t(n));
+    o.sums.resize(size_t(n));
     for (int i = 0; i < n; ++i) {
       std::memcpy(&o.q[size_t(i) * d], w_.embed.q + size_t(ids[size_t(i)]) * d, size_t(d));
       o.scale[size_t(i)] = w_.embed.scale[ids[size_t(i)]];
+      o.sums[size_t(i)] = w_.embed.sums[ids[size_t(i)]];
     }
     o.linear.q = o.q.data();
     o.linear.scale = o.scale.data();
+    o.linear.sums = o.sums.data();
   } else {
     o.w.resize(size_t(n) * d);
     for (int i = 0; i < n; ++i)

@@ -26,6 +26,7 @@ struct Linear {
   const float* scale = nullptr; // [out]
   const float* w = nullptr;     // [out, in] f32 weights when q == nullptr
   const float* bias = nullptr;  // [out] or nullptr
+  const int32_t* sums = nullptr; // [out] Σ of each int8 row (the shifted 7-bit scheme, kernels.h)
   int out = 0, in = 0;
 };
 
@@ -67,6 +68,7 @@ struct OutputRows {
   std::vector<int> ids;          // ascending target token ids
   std::vector<int8_t> q;         // [ids, d_model] their int8 rows (an int8 model)
   std::vector<float> scale;      // [ids]
+  std::vector<int32_t> sums;     // [ids] their row sums (an int8 model)
   std::vector<float> w;          // [ids, d_model] their f32 rows (an f32 model)
   Linear linear;                 // a view of the rows above
 };
@@ -79,6 +81,7 @@ struct Workspace {
   std::vector<float> scores;                // [rows or 1, keys]
   std::vector<int8_t> quantized;            // activations quantized for the int8 GEMM
   std::vector<float> row_scales;
+  std::vector<int32_t> row_zeros;           // the shifted scheme's zero points (kernels::quantize_rows_u7)
   std::vector<float> x;                     // [rows, d_model] the decoder step's residual stream
   std::vector<int> positions;               // [rows] the decoder step's position of each row
   std::vector<float> short_logits;          // [rows, shortlist] an OutputRows step's logits (the search reads them)
@@ -154,6 +157,7 @@ class Transformer {
   ModelConfig cfg_;
   Weights w_;
   std::vector<float> positions_;  // [max_length + 1, d_model] sinusoids
+  std::vector<std::vector<int32_t>> row_sums_;  // each int8 Linear's sums (Linear::sums points here)
 };
 
 }  // namespace nmt

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/kernels.h"
@@ -433,4 +434,112 @@ TEST_CASE("kernels: block_max matches the reference (whole, partial and odd bloc
   float m = 0.0f;
   k::block_max(all_masked, 5, 8, &m);
   CHECK(m == -INFINITY);
+}
+
+// The shifted 7-bit scheme of the relaxed-SIMD GEMM (kernels.h). Its activations are relaxed
+// SIMD's "i7" operand: their top bit must never be set, or browsers may compute different sums.
+TEST_CASE("kernels: quantize_rows_u7 stays in 0..127 (the i7 operand's top bit is never set) and is the reference") {
+  Rng rng;
+  std::vector<std::vector<float>> rows;
+  for (int K : {1, 3, 15, 16, 17, 64, 100, 256, 1024}) {
+    rows.push_back(random_floats(rng, K));                 // signed: zero 64
+    rows.push_back(random_floats(rng, K, 0.0f, 5.0f));     // a ReLU's output: zero 0
+    rows.push_back(random_floats(rng, K, -1.5e38f, 1.5e38f));  // near float's limits
+    rows.push_back(random_floats(rng, K, -1e-30f, 1e-30f));
+    rows.push_back(std::vector<float>(size_t(K), 0.0f));
+    rows.push_back(std::vector<float>(size_t(K), -2.5f));
+    std::vector<float> ties = random_floats(rng, K);
+    for (size_t i = 0; i < ties.size(); i += 2) ties[i] = (i % 4 ? 1.0f : -1.0f) * (0.5f + float(i % 63));  // x.5 ties
+    rows.push_back(ties);
+  }
+  for (const std::vector<float>& x : rows) {
+    const int K = int(x.size());
+    INFO("K=", K, " x[0]=", x[0]);
+    std::vector<uint8_t> U(size_t(K) + kPad, 0xEE), R(static_cast<size_t>(K));
+    float s, rs;
+    int32_t z, rz;
+    k::quantize_rows_u7(x.data(), U.data(), &s, &z, 1, K);
+    k::ref::quantize_rows_u7(x.data(), R.data(), &rs, &rz, 1, K);
+    CHECK(s == rs);
+    CHECK(z == rz);
+    const bool nonnegative = *std::min_element(x.begin(), x.end()) >= 0.0f;
+    CHECK(z == (nonnegative ? 0 : 64));
+    for (int i = 0; i < K; ++i) {
+      REQUIRE(U[size_t(i)] <= 127);
+      REQUIRE(U[size_t(i)] == R[size_t(i)]);
+      // dequantized within half a step of the input
+      REQUIRE(std::fabs((float(U[size_t(i)]) - float(z)) * s - x[size_t(i)]) <= 0.5f * s * 1.0001f);
+    }
+    for (size_t i = size_t(K); i < U.size(); ++i) REQUIRE(U[i] == 0xEE);
+  }
+}
+
+TEST_CASE("kernels: gemm_u7i8_nt removes the zero point exactly (= gemm_i8_nt on U - zero) and matches the reference") {
+  Rng rng;
+  auto run = [&](int M, int N, int K) {
+    INFO("M=", M, " N=", N, " K=", K);
+    std::vector<uint8_t> U(size_t(M) * K);
+    std::vector<int8_t> B(size_t(N) * K), signed_u(U.size());
+    std::vector<int32_t> zero(static_cast<size_t>(M)), sums(static_cast<size_t>(N)), ref_sums(static_cast<size_t>(N));
+    for (int m = 0; m < M; ++m) zero[size_t(m)] = m % 2 ? 0 : 64;
+    for (size_t i = 0; i < U.size(); ++i) {
+      U[i] = uint8_t(rng.next() >> 25);  // 0..127
+      signed_u[i] = int8_t(int(U[i]) - zero[i / size_t(K)]);
+    }
+    for (int8_t& b : B) b = rng.i8();
+    k::row_sums_i8(B.data(), N, K, sums.data());
+    k::ref::row_sums_i8(B.data(), N, K, ref_sums.data());
+    REQUIRE(sums == ref_sums);
+    const std::vector<float> as = random_floats(rng, M, 1e-3f, 2e-2f), bs = random_floats(rng, N, 1e-3f, 2e-2f);
+    const std::vector<float> bias = random_floats(rng, N);
+    for (const float* b : {static_cast<const float*>(nullptr), bias.data()}) {
+      std::vector<float> C = sentinel_buffer(M, N), E = sentinel_buffer(M, N), R = sentinel_buffer(M, N);
+      k::gemm_u7i8_nt(U.data(), as.data(), zero.data(), B.data(), bs.data(), sums.data(), b, C.data(), M, N, K);
+      k::gemm_i8_nt(signed_u.data(), as.data(), B.data(), bs.data(), b, E.data(), M, N, K);
+      k::ref::gemm_u7i8_nt(U.data(), as.data(), zero.data(), B.data(), bs.data(), sums.data(), b, R.data(), M, N, K);
+      for (int i = 0; i < M * N; ++i) {
+        REQUIRE(C[size_t(i)] == E[size_t(i)]);
+        REQUIRE(std::fabs(C[size_t(i)] - R[size_t(i)]) <= 1e-6f * std::fabs(R[size_t(i)]) + 1e-6f);
+      }
+      check_untouched(C, M, N, N);
+    }
+  };
+  for (int M : kMs)
+    for (int N : kNs)
+      for (int K : kKs) run(M, N, K);
+  run(4, 33, 256);
+  run(2, 5, 1031);
+}
+
+// Every int8 GEMM this CPU runs (the build's own, and natively the AVX-512 VNNI copy chosen at run
+// time) against the reference, and bit-identical to each other.
+TEST_CASE("kernels: every available int8 GEMM instruction set = the reference, and identical to each other") {
+  const char* chosen = k::int8_isa();
+  Rng rng;
+  const int shapes[][3] = {{1, 1, 1}, {1, 9, 33}, {2, 7, 64}, {3, 17, 100}, {5, 33, 256}, {4, 5, 1031}, {1, 64, 1024}};
+  for (const auto& s : shapes) {
+    const int M = s[0], N = s[1], K = s[2];
+    std::vector<int8_t> A(size_t(M) * K), B(size_t(N) * K);
+    for (int8_t& a : A) a = rng.i8();
+    for (int8_t& b : B) b = rng.i8();
+    const std::vector<float> as = random_floats(rng, M, 1e-3f, 2e-2f), bs = random_floats(rng, N, 1e-3f, 2e-2f);
+    const std::vector<float> bias = random_floats(rng, N);
+    std::vector<float> R = sentinel_buffer(M, N), first;
+    k::ref::gemm_i8_nt(A.data(), as.data(), B.data(), bs.data(), bias.data(), R.data(), M, N, K);
+    for (int i = 0; i < k::int8_isa_count(); ++i) {
+      const char* name = k::int8_isa_name(i);
+      if (!name) continue;  // this CPU lacks it
+      INFO("isa=", name, " M=", M, " N=", N, " K=", K);
+      REQUIRE(k::set_int8_isa(name));
+      CHECK(std::string(k::int8_isa()) == name);
+      std::vector<float> C = sentinel_buffer(M, N);
+      k::gemm_i8_nt(A.data(), as.data(), B.data(), bs.data(), bias.data(), C.data(), M, N, K);
+      for (int j = 0; j < M * N; ++j) REQUIRE(std::fabs(C[size_t(j)] - R[size_t(j)]) <= 1e-6f * std::fabs(R[size_t(j)]) + 1e-6f);
+      check_untouched(C, M, N, N);
+      if (first.empty()) first = C;
+      REQUIRE(C == first);
+    }
+  }
+  CHECK_FALSE(k::set_int8_isa("sse2"));
+  REQUIRE(k::set_int8_isa(chosen));
 }
