@@ -21,9 +21,11 @@
  * Memory: a result keeps each sentence's tokens, probabilities, attention and alignments packed
  * (packed-sentences.js: ~5 kB for a 40-token sentence with alignments, where JavaScript arrays took
  * ~86 kB) and turns a field into arrays the first time it is read; the worker keeps nothing of a
- * request but the chunk it is on. A megabyte of prose with the default options peaks at a few hundred
- * MB in all (scripts/bench-memory.mjs). For a document of many megabytes, read it with
- * translateStreaming() and let each sentence go once it is used: then nothing grows with the document.
+ * request but the chunk it is on. Measured in Node with the default options and two workers
+ * (scripts/bench-memory.mjs --scale 0.1 --old 18d4c2b): 100 kB of prose peaked at 264 MiB in all
+ * (308 before), 10,000 short lines at 245 MiB (320 before); two workers with their engines take
+ * ~210 MiB before any text. For a document of many megabytes, read it with translateStreaming() and
+ * let each sentence go once it is used: then nothing grows with the document.
  *
  * Steering one sentence: translate() with `prefix` makes the translation start with that text
  * (kept exactly; the search goes on after it), and alternatives() lists the words the model would
