@@ -2,9 +2,11 @@
  * The word menu in Debian's Chromium and Firefox ESR (each case in both: tests/web/_browsers.mjs)
  * with the real WASM engine and the shipped models (or the fixture model): clicking a translated
  * word opens a menu of other words, most
- * probable first; choosing one translates the rest of that sentence again from the new prefix, the
- * output and the alignment card follow, the other sentences stay; and the same with the keyboard
- * only (Tab to the card, arrows, Enter, Escape), focus coming back to the word. Properties only: no
+ * probable first, the word now in the sentence listed and marked, each with a preview of how the
+ * sentence goes on and the model's rating in words (no percentages); choosing one shows the whole
+ * new sentence first, "Use this sentence" puts it in place (the output and the alignment card
+ * follow, the other sentences stay) and Undo brings the old one back; and the same with the
+ * keyboard only (Tab to the card, arrows, Enter, Escape), focus coming back to the word. Properties only: no
  * model's words are written down here. The site is built into test-results/ and served under a
  * sub-path, as tests/web/e2e.test.mjs does.
  */
@@ -67,22 +69,59 @@ const sentence = (page, s) => page.evaluate((s) => {
 /** The first word after the first one that has letters (so it has a prefix, and a menu). */
 const pickWord = (words) => words.findIndex((w, i) => i > 0 && WORDLIKE.test(w));
 
-/** The open menu's items: word, percent, whether it is the word now there, whether focused. */
+/** The open menu's items: word, the rest it leads to, its rating, whether it is the word now there, whether focused. */
 const menuItems = (page) => page.$$eval('#alt-menu [role="menuitem"]', (items) => items.map((i) => ({
-  word: i.firstChild.textContent, pct: i.lastChild.textContent, current: i.getAttribute('aria-current') === 'true',
-  focused: document.activeElement === i,
+  word: i.querySelector('.alt-word').textContent, rest: i.querySelector('.alt-rest').textContent, rating: i.querySelector('.alt-p').textContent,
+  current: i.getAttribute('aria-current') === 'true', focused: document.activeElement === i,
 })));
 
-const percent = (p) => (p === '<1%' ? 0.5 : Number(p.replace('%', '')));
+const RATINGS = ['the model’s choice', 'also likely', 'possible', 'unlikely', 'not among the model’s likeliest'];
+const RANK = (rating) => RATINGS.indexOf(rating.replace(' · in your sentence now', ''));
 
-async function openMenuItems(page) {
+/** The menu's items once filled, for the word `current` (followed in its sentence by `rest`). */
+async function openMenuItems(page, current, rest) {
   await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
   const items = await menuItems(page);
   assert.ok(items.length >= 2, `the menu offers words: ${JSON.stringify(items)}`);
-  const pcts = items.map((i) => percent(i.pct));
-  assert.deepEqual(pcts, [...pcts].sort((a, b) => b - a), 'most probable first');
   assert.equal(new Set(items.map((i) => i.word)).size, items.length, 'distinct words');
+  assert.ok(items.every((i) => RANK(i.rating) >= 0), `ratings in words: ${JSON.stringify(items.map((i) => i.rating))}`);
+  assert.equal(RANK(items[0].rating), 0, 'the first is the model\'s choice');
+  const ranks = items.map((i) => RANK(i.rating));
+  assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), 'most probable first');
+  assert.doesNotMatch(await page.textContent('#alt-menu'), /%/, 'no raw percentages');
+  const marked = items.filter((i) => i.current);
+  assert.equal(marked.length, 1, `the word now in the sentence is listed once and marked: ${JSON.stringify(items)}`);
+  if (current !== undefined) {
+    assert.equal(marked[0].word, current);
+    assert.match(marked[0].rating, / · in your sentence now$/);
+    // (the model's choice previews its greedy continuation, which a beam's sentence may not share)
+    if (RANK(marked[0].rating) === RATINGS.length - 1) assert.equal(marked[0].rest, rest, 'a word the model would not list previews the sentence as it is');
+  }
   return items;
+}
+
+/** The text after word `w` of sentence `s` in the output, as drawn. */
+const restAfter = (page, s, w) => page.evaluate(({ s, w }) => {
+  const sent = document.querySelector(`#target .sent[data-s="${s}"]`);
+  const range = document.createRange();
+  range.setStartAfter(sent.querySelector(`.w[data-w="${w}"]`));
+  range.setEndAfter(sent.lastChild);
+  return range.toString();
+}, { s, w });
+
+/** After a choice: the preview of the whole new sentence, then "Use this sentence" (by click or Enter). */
+async function useChoice(page, how = 'click') {
+  await page.waitForSelector('#alt-preview', { timeout: 120000 });
+  await page.waitForSelector('#alt-menu[aria-busy="false"]');
+  const preview = await page.textContent('#alt-preview');
+  const use = await page.$$eval('#alt-menu [role="menuitem"]', (b) => b.map((x) => x.textContent));
+  assert.deepEqual(use, ['Use this sentence', 'Keep the old one']);
+  if (how === 'click') await page.click('#alt-menu button:first-of-type');
+  else {
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Use this sentence', 'focus is on "Use this sentence"');
+    await page.keyboard.press('Enter');
+  }
+  return preview;
 }
 
 for (const name of browsers()) describe(name, () => {
@@ -96,9 +135,10 @@ for (const name of browsers()) describe(name, () => {
     const before1 = await sentence(page, 1);
     const w = pickWord(before0.words);
     assert.ok(w > 0, JSON.stringify(before0));
+    const rest = await restAfter(page, 0, w);
     await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
     assert.equal(await page.getAttribute('#alt-menu', 'role'), 'menu');
-    const items = await openMenuItems(page);
+    const items = await openMenuItems(page, before0.words[w], rest);
     assert.ok(items[0].focused, 'the first word has the focus');
     const choice = items.findIndex((i) => !i.current && i.word !== before0.words[w]);
     assert.ok(choice >= 0);
@@ -111,10 +151,12 @@ for (const name of browsers()) describe(name, () => {
       return range.toString();
     }, { w });
     await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+    const preview = await useChoice(page, 'click');
+    assert.ok(preview.startsWith(prefix + items[choice].word), `the preview ${JSON.stringify(preview)} starts with the prefix and the chosen word`);
     assert.equal(await page.$('#alt-menu'), null, 'the menu closes');
     await waitDone(page);
     const after0 = await sentence(page, 0);
-    assert.ok(after0.text.startsWith(prefix + items[choice].word), `${JSON.stringify(after0.text)} starts with the prefix and the chosen word`);
+    assert.equal(after0.text, preview, 'the sentence put in place is the one previewed');
     assert.equal(after0.words[w], items[choice].word, 'the chosen word is a word of the new sentence');
     // the status live region says so (it was left empty: a screen reader heard nothing)
     assert.equal(await page.textContent('#status'), `Sentence 1 translated again with “${items[choice].word.trim()}”.`);
@@ -122,6 +164,18 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#align-target'), after0.text, 'the alignment card shows the new sentence');
     const target = await page.textContent('#target');
     assert.equal(target.trim(), `${after0.text} ${before1.text}`);
+    // Undo brings the old sentence back, and goes.
+    assert.equal(await page.isVisible('#undo-choice'), true, 'Undo is offered');
+    await page.click('#undo-choice');
+    assert.deepEqual(await sentence(page, 0), before0, 'Undo: the old sentence is back');
+    assert.equal(await page.isVisible('#undo-choice'), false);
+    assert.equal(await page.textContent('#align-target'), before0.text);
+    // choose it again, for what follows
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    await openMenuItems(page, before0.words[w], rest);
+    await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+    assert.equal(await useChoice(page, 'click'), preview, 'the same choice previews the same sentence');
+    await waitDone(page);
     // Hovering a word of the new sentence highlights its aligned source words.
     await page.hover(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
     await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0);
@@ -147,7 +201,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w));
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-haspopup')), 'menu', 'the word says it opens a menu');
     await page.keyboard.press('Enter');
-    const items = await openMenuItems(page);
+    const items = await openMenuItems(page, before.words[w]);
     assert.ok(items[0].focused);
     assert.equal(await page.getAttribute(`#align-target .w[data-w="${w}"]`, 'aria-expanded'), 'true');
     await page.keyboard.press('ArrowDown');
@@ -163,10 +217,12 @@ for (const name of browsers()) describe(name, () => {
     assert.equal((await sentence(page, 0)).text, before.text, 'nothing changed');
 
     await page.keyboard.press(' ');
-    const again = await openMenuItems(page);
+    const again = await openMenuItems(page, before.words[w]);
     const choice = again.findIndex((i) => !i.current && i.word !== before.words[w]);
     for (let i = 0; i < choice; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
+    assert.equal((await sentence(page, 0)).text, before.text, 'the old sentence stays while the new one is previewed');
+    await useChoice(page, 'Enter');
     await waitDone(page);
     const after = await sentence(page, 0);
     assert.equal(after.words[w], again[choice].word, `the chosen word is in place: ${after.text}`);
@@ -183,10 +239,11 @@ for (const name of browsers()) describe(name, () => {
     const before = await sentence(page, 0);
     const w = pickWord(before.words);
     await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
-    const items = await openMenuItems(page);
+    const items = await openMenuItems(page, before.words[w]);
     const choice = items.findIndex((i) => !i.current && i.word !== before.words[w]);
     assert.ok(choice >= 0);
     await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+    await useChoice(page, 'click');
     await waitDone(page);
     const after = await sentence(page, 0);
     assert.equal(after.words[w], items[choice].word);

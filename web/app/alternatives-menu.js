@@ -2,10 +2,15 @@
  * The word menu: clicking or tapping a translated word (in the output or on the alignment card),
  * or Enter/Space on a focused one on the card, opens a small menu of other words the model would
  * put there (translator.alternatives(): the sentence's source, the translation up to that word).
+ * The word now in the sentence is always listed and marked; each entry previews how the sentence
+ * would go on after it (the model's greedy continuation) and says in words how the model rates it
+ * (ratingOf: "the model's choice", "also likely", ...; the percentage only in its tooltip).
  * Choosing one translates the rest of that sentence again from the new prefix (the translation up
- * to the word + the chosen word) with the page's Search setting, puts it in place of the old
- * sentence, and redraws the output and the alignment card. Keys in the menu: ↑/↓ (and Home/End)
- * move, Enter or Space chooses, Escape or Tab closes; focus goes back to the word.
+ * to the word + the chosen word) with the page's Search setting and shows the whole new sentence
+ * in the menu; "Use this sentence" puts it in place of the old one and redraws the output and the
+ * alignment card, and the output's Undo button (#undo-choice) brings the old one back. Keys in the
+ * menu: ↑/↓ (and Home/End) move, Enter or Space chooses, Escape or Tab closes; focus goes back to
+ * the word.
  */
 import { el, text, showError, setState } from './dom.js';
 import { state } from './state.js';
@@ -17,6 +22,18 @@ const COUNT = 5;
 const WORDLIKE = /[\p{L}\p{N}]/u;
 
 let menu = null; // {root, invoker, s, w}
+let undo = null; // {before, after}: the translation before the last chosen word, and after it
+
+/**
+ * How the model rates a word, in words. The first (most probable) is the model's own choice, the
+ * one greedy search takes; the thresholds are the word's probability at that place.
+ */
+export function ratingOf(probability, first) {
+  if (first) return 'the model\u2019s choice';
+  if (probability >= 0.15) return 'also likely';
+  if (probability >= 0.03) return 'possible';
+  return 'unlikely';
+}
 
 /** The target word span an event is about, with its sentence and word index, or null. */
 function targetWord(event) {
@@ -52,13 +69,31 @@ function focusItem(i) {
   list[k].focus();
 }
 
-/** Places the menu under the word (above it when there is no room below), inside the viewport. */
+/**
+ * Places the menu below the word's sentence (all its lines, so that the menu never hides the
+ * sentence it is about), or above it when there is more room there, inside the visible screen (on
+ * a phone: above the keyboard); when neither side has room for all of it, its list scrolls.
+ */
 function place(root, word) {
+  const area = word.closest('#target, #align-target') || word.parentElement;
+  const words = [...area.querySelectorAll(`.w[data-side="t"][data-s="${word.dataset.s}"]`)];
+  const rects = (words.length ? words : [word]).map((w) => w.getBoundingClientRect());
+  const top = Math.min(...rects.map((r) => r.top));
+  const bottom = Math.max(...rects.map((r) => r.bottom));
+  const view = window.visualViewport;
+  const viewTop = view ? view.offsetTop : 0;
+  const viewHeight = view ? view.height : window.innerHeight;
+  const viewWidth = document.documentElement.clientWidth;
+  const roomBelow = viewTop + viewHeight - bottom - 8;
+  const roomAbove = top - viewTop - 8;
+  root.style.maxHeight = '';
+  const below = root.offsetHeight <= roomBelow || roomBelow >= roomAbove;
+  const room = Math.max(below ? roomBelow : roomAbove, 48);
+  if (root.offsetHeight > room) root.style.maxHeight = `${room}px`;
+  const height = root.offsetHeight;
   const r = word.getBoundingClientRect();
-  const m = root.getBoundingClientRect();
-  const below = r.bottom + 4 + m.height <= window.innerHeight || r.top < m.height + 4;
-  root.style.top = `${window.scrollY + (below ? r.bottom + 4 : r.top - 4 - m.height)}px`;
-  root.style.left = `${window.scrollX + Math.max(4, Math.min(r.left, window.innerWidth - m.width - 4))}px`;
+  root.style.top = `${window.scrollY + (below ? bottom + 4 : top - 4 - height)}px`;
+  root.style.left = `${window.scrollX + Math.max(4, Math.min(r.left, viewWidth - root.offsetWidth - 4))}px`;
 }
 
 /** Opens the menu for a word span and fills it with the model's alternatives. */
@@ -89,7 +124,14 @@ async function open(hit) {
     const t = await getTranslator(state.resultDir);
     const alternatives = await t.alternatives(sentence.source, prefix, { count: COUNT });
     if (!menu || menu.root !== root) return;
-    fill(root, alternatives, current, (a) => { if (state.result === shown) choose(hit, prefix, a); else close(); });
+    const listed = alternatives.some((a) => a.word.trim() === current) ? alternatives
+      : [...alternatives, { word: current, probability: null, continuation: sentence.target.slice(range[1]) }];
+    fill(root, listed, current, (a) => {
+      if (state.result !== shown) close();
+      else if (a.word.trim() === current) close(); // (the word already there: nothing changes)
+      else choose(hit, prefix, a);
+    });
+    place(root, word); // (its size changed)
   } catch (e) {
     if (menu && menu.root === root) text(root.firstChild, `No alternatives: ${e && e.message ? e.message : e}`);
   } finally {
@@ -97,7 +139,11 @@ async function open(hit) {
   }
 }
 
-/** The menu's items: each word with how likely the model finds it; the word now there is marked. */
+/**
+ * The menu's items, most probable first: each word, the rest of the sentence it leads to, and how
+ * the model rates it; the word now in the sentence is marked (and listed last, unrated, when the
+ * model would not put it among its likeliest).
+ */
 function fill(root, alternatives, current, onChoose) {
   root.replaceChildren();
   alternatives.forEach((a, i) => {
@@ -107,12 +153,19 @@ function fill(root, alternatives, current, onChoose) {
     item.setAttribute('role', 'menuitem');
     item.tabIndex = i === 0 ? 0 : -1;
     const word = a.word.trim();
-    item.append(text(document.createElement('span'), word));
-    const pct = a.probability >= 0.01 ? `${Math.round(a.probability * 100)}%` : '<1%';
-    item.append(text(document.createElement('span'), pct));
+    const isCurrent = word === current;
+    const line = document.createElement('span');
+    line.className = 'alt-line';
+    line.append(text(document.createElement('span'), word));
+    line.firstChild.className = 'alt-word';
+    line.append(text(document.createElement('span'), a.continuation));
+    line.lastChild.className = 'alt-rest';
+    item.append(line);
+    const rated = a.probability === null ? 'not among the model\u2019s likeliest' : ratingOf(a.probability, i === 0);
+    item.append(text(document.createElement('span'), isCurrent ? `${rated} · in your sentence now` : rated));
     item.lastChild.className = 'alt-p';
-    item.title = `…${word}${a.continuation}`;
-    if (word === current) {
+    if (a.probability !== null) item.title = `The model gives “${word}” ${a.probability >= 0.01 ? `${Math.round(a.probability * 100)}%` : 'less than 1%'} here.`;
+    if (isCurrent) {
       item.classList.add('alt-current');
       item.setAttribute('aria-current', 'true');
     }
@@ -144,50 +197,94 @@ function onMenuKey(event) {
 }
 
 /**
- * Translates sentence `hit.s` again from `prefix` + the chosen word, and puts the new sentence in
- * place of the old one (the ranges of the sentences after it shift); a newer request (typing, the
- * Search menu) drops it, as it drops any translation.
+ * Translates sentence `hit.s` again from `prefix` + the chosen word and shows the whole new
+ * sentence in the menu, the old one still in place: "Use this sentence" puts it in place of the
+ * old one (the ranges of the sentences after it shift), "Keep the old one" closes. A newer
+ * translation (typing, the Quality menu) closes the menu and drops the answer.
  */
 async function choose(hit, prefix, alternative) {
-  const onCard = hit.el.closest('#align-target') !== null;
-  close({ refocus: false });
+  if (!menu) return;
+  const { root } = menu;
   // The continuation's first character, when it is a space or punctuation, keeps the chosen word
   // whole: a prefix ending in a letter could be completed into a longer word.
   const next = alternative.continuation.match(/^[\s\p{P}]/u);
   const newPrefix = prefix + alternative.word + (next ? next[0] : '');
-  if (state.controller) state.controller.abort();
-  const controller = new AbortController();
-  state.controller = controller;
-  const seq = ++state.seq;
+  const seq = state.seq;
   const result = state.result;
   const old = result.sentences[hit.s];
-  setState('translating');
-  el.target.setAttribute('aria-busy', 'true');
-  text(el.status, 'Translating the rest of the sentence…');
+  const word = alternative.word.trim();
+  root.setAttribute('aria-busy', 'true');
+  root.replaceChildren(text(document.createElement('p'), `Writing the sentence with “${word}”…`));
+  root.firstChild.className = 'alt-status';
+  root.focus();
   try {
     const t = await getTranslator(state.resultDir);
-    const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix, signal: controller.signal });
-    if (seq !== state.seq) return;
-    state.result = withSentence(result, hit.s, r.sentences[0], newPrefix);
-    render(state.result);
-    selectSentence(hit.s, true);
-    setState('done');
-    text(el.status, `Sentence ${hit.s + 1} translated again with “${alternative.word.trim()}”.`); // (a live region)
-    const again = onCard ? el.alignTarget.querySelector(`.w[data-w="${hit.w}"]`)
-      : state.outWords[hit.s] && state.outWords[hit.s][hit.w];
-    if (again) {
-      if (!again.hasAttribute('tabindex') || again.tabIndex < 0) again.tabIndex = onCard ? 0 : -1;
-      again.focus();
-    }
+    const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix });
+    if (!menu || menu.root !== root) return;
+    if (seq !== state.seq || state.result !== result) { close({ refocus: false }); return; }
+    preview(root, old.target, r.sentences[0].target, () => use(hit, result, withSentence(result, hit.s, r.sentences[0], newPrefix), word));
   } catch (e) {
-    if (e && e.name === 'AbortError') return;
-    if (seq !== state.seq) return;
-    setState('error');
-    text(el.status, '');
-    showError(e && e.message ? e.message : String(e));
+    if (menu && menu.root === root) text(root.firstChild, `Could not write it: ${e && e.message ? e.message : e}`);
   } finally {
-    if (seq === state.seq) el.target.setAttribute('aria-busy', 'false');
+    root.setAttribute('aria-busy', 'false');
   }
+}
+
+/** The menu shows the new sentence under the old one, with "Use this sentence" and "Keep the old one". */
+function preview(root, oldText, newText, onUse) {
+  root.replaceChildren();
+  const add = (tag, className, content) => {
+    const node = text(document.createElement(tag), content);
+    node.className = className;
+    root.append(node);
+    return node;
+  };
+  add('p', 'alt-label', 'The sentence would become:');
+  add('p', 'alt-preview', newText).id = 'alt-preview';
+  add('p', 'alt-label', 'Instead of:');
+  add('p', 'alt-old', oldText);
+  const button = (label, onClick) => {
+    const b = add('button', 'alt-item alt-action', label);
+    b.type = 'button';
+    b.setAttribute('role', 'menuitem');
+    b.addEventListener('click', onClick);
+  };
+  button('Use this sentence', onUse);
+  button('Keep the old one', () => close());
+  focusItem(0);
+  if (menu) place(root, menu.invoker);
+}
+
+/** Puts the chosen sentence in place (`after`: the translation with it), and offers Undo. */
+function use(hit, before, after, word) {
+  const onCard = hit.el.closest('#align-target') !== null;
+  close({ refocus: false });
+  state.result = after;
+  render(after);
+  selectSentence(hit.s, true);
+  setState('done');
+  text(el.status, `Sentence ${hit.s + 1} translated again with “${word}”.`); // (a live region)
+  undo = { before, after, s: hit.s };
+  const button = document.getElementById('undo-choice');
+  button.hidden = false;
+  const again = onCard ? el.alignTarget.querySelector(`.w[data-w="${hit.w}"]`)
+    : state.outWords[hit.s] && state.outWords[hit.s][hit.w];
+  if (again) {
+    if (!again.hasAttribute('tabindex') || again.tabIndex < 0) again.tabIndex = onCard ? 0 : -1;
+    again.focus();
+  }
+}
+
+/** Undo: the translation as it was before the last chosen word (while nothing newer replaced it). */
+function undoChoice() {
+  document.getElementById('undo-choice').hidden = true;
+  if (!undo || state.result !== undo.after) { undo = null; return; }
+  const { before, s } = undo;
+  undo = null;
+  state.result = before;
+  render(before);
+  selectSentence(s, true);
+  text(el.status, `Sentence ${s + 1} is back as it was.`);
 }
 
 /**
@@ -233,4 +330,5 @@ export function bindAlternativesMenu() {
     close({ refocus: false });
   });
   window.addEventListener('resize', () => close({ refocus: false }));
+  document.getElementById('undo-choice').addEventListener('click', undoChoice);
 }

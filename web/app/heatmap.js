@@ -132,6 +132,18 @@ const tokenLabel = (label) => (label.length > 16 ? `${label.slice(0, 15)}…` : 
 
 let heatLayout = null;
 
+/**
+ * A long sentence's map can be wider than its box (on a phone): then the box scrolls sideways, and
+ * a line above it says so and its scrollbar stays drawn (CSS .heat-wrap.scrolls), since a phone
+ * hides scrollbars until one touches them.
+ */
+function showScrollHint(canvas) {
+  const wrap = canvas.parentElement;
+  const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+  wrap.classList.toggle('scrolls', scrolls);
+  document.getElementById('heat-scroll').hidden = !scrolls;
+}
+
 export function drawHeatmap() {
   const canvas = el.heatmap;
   const ctx = canvas.getContext('2d');
@@ -141,6 +153,7 @@ export function drawHeatmap() {
     canvas.height = 1;
     canvas.style.width = '1px';
     canvas.style.height = '1px';
+    showScrollHint(canvas);
     heatLayout = null;
     return;
   }
@@ -151,16 +164,20 @@ export function drawHeatmap() {
   ctx.font = font;
   const rowLabelW = Math.ceil(Math.max(...rows.map((t) => ctx.measureText(tokenLabel(t)).width))) + 10;
   const colLabelH = Math.ceil(Math.max(...cols.map((t) => ctx.measureText(tokenLabel(t)).width)) * 0.75) + 16;
-  const avail = Math.max(200, canvas.parentElement.clientWidth - rowLabelW - 8);
+  const lastLabel = Math.ceil(colLabelH * 0.75) + 4; // room for the last rotated label
+  // The cells share what the box leaves (its padding: 2 × 6 px), so that on a phone the map of a
+  // short sentence fits; at 14 px a cell a longer one scrolls (showScrollHint).
+  const avail = canvas.parentElement.clientWidth - 12 - rowLabelW - lastLabel;
   const cell = Math.max(14, Math.min(32, Math.floor(avail / Math.max(1, cols.length))));
   const legendH = 28;
-  const width = rowLabelW + cell * cols.length + Math.ceil(colLabelH * 0.75) + 4; // room for the last rotated label
+  const width = rowLabelW + cell * cols.length + lastLabel;
   const height = colLabelH + cell * rows.length + legendH + 8;
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.ceil(width * dpr);
   canvas.height = Math.ceil(height * dpr);
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
+  showScrollHint(canvas);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, width, height);
   ctx.font = font;

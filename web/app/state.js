@@ -20,7 +20,8 @@ export const state = {
   controller: null, // AbortController of the current request
   seq: 0,
   timer: 0,
-  result: null, // the last complete Translation
+  result: null, // the last Translation (complete, or partial: what a stopped request had finished)
+  kept: null, // {seq, dir, input, text, sentences}: what the running request has finished so far
   resultDir: null,
   resultInput: null, // the text box's text that `result` translates (swap moves the result in only for it)
   sel: 0, // selected sentence

@@ -56,9 +56,13 @@ export async function translateNow() {
     setState('idle');
     return;
   }
+  document.getElementById('undo-choice').hidden = true; // (a new translation: nothing to undo)
   setState('translating');
   el.target.setAttribute('aria-busy', 'true');
   text(el.status, 'Translating…');
+  // What this request has finished so far: Stop keeps it as a usable, partial result.
+  const kept = { seq, dir, input, text: '', sentences: [] };
+  state.kept = kept;
   try {
     const t = await getTranslator(dir);
     if (controller.signal.aborted) return;
@@ -75,6 +79,7 @@ export async function translateNow() {
         const pct = Math.round((100 * p.done) / Math.max(1, p.total));
         text(el.status, `Translating… ${pct}%`);
         if (!streaming) renderPartial(p.text);
+        if (!streaming) { kept.text = p.text; kept.sentences.push(...p.sentences); }
       },
     };
     let result;
@@ -84,6 +89,8 @@ export async function translateNow() {
       for await (const sentence of stream) {
         if (seq !== state.seq) return; // (a newer request aborted this one)
         draw(sentence);
+        kept.sentences.push(sentence);
+        kept.text = el.target.textContent;
       }
       result = await stream.translation;
     } else {
@@ -175,6 +182,7 @@ export function render(result) {
   if (pos < result.text.length) frag.append(result.text.slice(pos));
   el.target.replaceChildren(frag);
   el.target.dataset.sentences = String(result.sentences.length);
+  delete el.target.dataset.partial;
   el.copy.disabled = !result.text;
   el.unsureLegend.hidden = unsure === 0;
 
@@ -217,11 +225,38 @@ function stopTranslating() {
   clearTimeout(state.timer);
   if (state.controller) state.controller.abort();
   state.controller = null;
+  const kept = state.kept && state.kept.seq === state.seq ? state.kept : null;
   state.seq += 1; // an answer of the stopped request that is already on its way is ignored
   el.target.setAttribute('aria-busy', 'false');
+  if (kept && kept.sentences.length) keepPartial(kept);
   setState('idle');
   text(el.status, 'Stopped.');
   el.source.focus();
+}
+
+/**
+ * The sentences a stopped request had finished become the page's result, marked partial: the
+ * same text stays on screen, and its words answer hovering and tapping, the alignment card and
+ * the heatmap show them, and Copy copies them. The foot of the output says it is partial.
+ */
+function keepPartial(kept) {
+  const sum = (key) => kept.sentences.reduce((n, s) => n + ((s[key] && s[key].length) || 0), 0);
+  const result = {
+    text: kept.text,
+    sentences: kept.sentences,
+    partial: true,
+    stats: { sourceTokens: sum('sourceTokens'), targetTokens: sum('targetTokens'), tokensPerSecond: 0, chunks: 0 },
+    timings: { engineMs: 0, encodeMs: 0, decodeMs: 0, queueMs: 0, totalMs: 0 },
+  };
+  state.result = result;
+  state.resultDir = kept.dir;
+  state.resultInput = kept.input;
+  state.heads = null;
+  render(result);
+  el.target.dataset.partial = 'true';
+  const n = kept.sentences.length;
+  text(el.stats, `Partial: stopped after ${n} sentence${n === 1 ? '' : 's'}`);
+  el.stats.title = 'Stop ended the translation: the rest of the text was not translated. Edit the text or press Ctrl+Enter to translate it all.';
 }
 
 /** Typing, Ctrl+Enter, Escape, Clear, Stop, a new Quality (search) setting, Copy. */

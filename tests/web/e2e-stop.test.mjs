@@ -1,0 +1,78 @@
+/**
+ * Stop keeps what was done (issue 53), in Debian's Chromium with the real WASM engine and the
+ * shipped models (or the fixture model): a long text streams sentence by sentence; after Stop, the
+ * sentences already translated stay on screen as a usable result that says it is partial: Copy
+ * copies exactly that text, a word of it lights its source words on the alignment card, and the
+ * next edit translates everything again (and the mark goes).
+ */
+import test, { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startServer } from '../../scripts/serve.mjs';
+import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
+import { launchBrowser } from './_browsers.mjs';
+
+const skip = engineSkip();
+requireEngine(test);
+
+let server;
+let browser;
+
+before(async () => {
+  if (skip) return;
+  const out = path.join(resultsDir(), 'web-dist-stop');
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
+  server = await startServer({ root: out, base: '/stop/' });
+  browser = await launchBrowser('chromium');
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+test('after Stop the finished sentences stay usable (copy, alignments) and say they are partial', { skip, timeout: 240000 }, async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  t.after(() => context.close());
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+
+  const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
+  await page.fill('#source', text);
+  // Stop once a few sentences are drawn, long before the 40th.
+  await page.waitForFunction(() => document.querySelectorAll('#target .sent').length >= 2, null, { timeout: 120000 });
+  await page.click('#stop');
+  assert.equal(await page.textContent('#status'), 'Stopped.');
+  const drawn = await page.textContent('#target');
+  const n = Number(await page.getAttribute('#target', 'data-sentences'));
+  assert.ok(n >= 2 && n < 40, `${n} sentences kept`);
+  assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
+  assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences$`));
+  assert.equal(await page.textContent('#target'), drawn, 'the drawn text stays as it was');
+
+  // Copy: exactly the kept text.
+  assert.equal(await page.isEnabled('#copy'), true, 'Copy is on');
+  await page.click('#copy');
+  await page.waitForFunction(() => document.getElementById('copy').textContent === 'Copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(copied.trim().length > 0 && drawn.startsWith(copied), `the clipboard holds the kept translation: ${JSON.stringify(copied.slice(0, 80))}`);
+
+  // Alignments: a word of the last kept sentence lights its source words on the card.
+  const last = n - 1;
+  await page.hover(`#target .sent[data-s="${last}"] .w[data-w="0"]`);
+  await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0, null, { timeout: 10000 });
+  assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`, 'the card steps through the kept sentences');
+
+  // The next edit translates all of it; the partial mark goes.
+  await page.fill('#source', 'The house is small.');
+  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 120000 });
+  assert.equal(await page.getAttribute('#target', 'data-partial'), null);
+  assert.doesNotMatch(await page.textContent('#stats'), /Partial/);
+  assert.deepEqual(problems, []);
+});
