@@ -326,7 +326,8 @@ export function bindAlternativesMenu() {
     open(hit);
   });
   document.addEventListener('click', (event) => {
-    if (!menu || menu.root.contains(event.target) || menu.invoker.contains(event.target)) return;
+    // (composedPath: a click in the menu may have replaced the item it hit, e.g. by the preview)
+    if (!menu || event.composedPath().includes(menu.root) || menu.invoker.contains(event.target)) return;
     close({ refocus: false });
   });
   window.addEventListener('resize', () => close({ refocus: false }));
