@@ -768,8 +768,7 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
   if (bytes.size() == 0) return Error{"model file is empty"};
   auto file = ModelFile::parse(bytes.data(), bytes.size());
   if (!file) return Error{file.error()};
-  const TensorView* spm = file->find("tokenizer.spm");
-  if (!spm || spm->dtype != DType::u8) return Error{"model file lacks its tokenizer (tensor tokenizer.spm)"};
+  const TensorView* spm = file->find(file->tokenizer_tensor());  // checked by parse: a u8 tensor
   auto tokenizer = SentencePiece::load(spm->data, spm->bytes);
   if (!tokenizer) return Error{"model's tokenizer: " + tokenizer.error()};
   const ModelConfig& c = file->config();
@@ -796,16 +795,9 @@ Result<std::unique_ptr<Translator>> Translator::load(AlignedBuffer bytes) {
 }
 
 Result<std::unique_ptr<Translator>> Translator::load_file(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return Error{"cannot open model file " + path};
-  std::vector<uint8_t> data;
-  uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.insert(data.end(), buf, buf + n);
-  const bool read_failed = std::ferror(f) != 0;  // e.g. a directory: fopen succeeds, reading does not
-  std::fclose(f);
-  if (read_failed) return Error{"cannot read model file " + path + " (is it a directory?)"};
-  return load(data.data(), data.size());
+  auto bytes = read_model_file(path);  // a regular file of a sane size only (model/model_file.h)
+  if (!bytes) return Error{bytes.error()};
+  return load(std::move(bytes.value()));
 }
 
 SearchOptions Translator::Impl::search_options(const TranslateOptions& o) const {

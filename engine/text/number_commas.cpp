@@ -33,9 +33,10 @@ std::vector<TextEdit> number_commas(std::string_view source, std::string_view ta
   std::vector<TextEdit> edits;
   const auto commas = number_pairs(source, ',');
   if (commas.empty()) return edits;
-  for (const auto& [pair, at] : number_pairs(target, '.')) {
+  for (const auto& found : number_pairs(target, '.')) {
+    const std::string& pair = found.first;  // (clang 14 cannot capture a structured binding)
     const bool in_source = std::any_of(commas.begin(), commas.end(), [&](const auto& c) { return c.first == pair; });
-    if (in_source && at >= fixed) edits.push_back({at, 1, ","});
+    if (in_source && found.second >= fixed) edits.push_back({found.second, 1, ","});
   }
   std::reverse(edits.begin(), edits.end());  // last first
   return edits;
