@@ -17,7 +17,7 @@ export const RELAXED_PROBE = new Uint8Array([
   0xfd, 0x93, 0x02, 0x0b, // i32x4.relaxed_dot_i8x16_i7x16_add_s (0xfd 0x113), end
 ]);
 
-/** The values of Translator.create's `simd` option; 'auto' is relaxed where the browser has it. */
+/** The values of Translator.create's `simd` option (default 'simd128'); 'auto' is relaxed where the browser has it. */
 export const SIMD_CHOICES = ['auto', 'relaxed', 'simd128'];
 
 export const relaxedSimdSupported = () => typeof WebAssembly === 'object' && WebAssembly.validate(RELAXED_PROBE);

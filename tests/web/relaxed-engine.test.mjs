@@ -2,7 +2,8 @@
  * The relaxed-SIMD int8 GEMM inside the engine (web/relaxed-simd.js, engine/kernels/gemm_relaxed.c):
  * - `Translator.create({ simd })`: an unknown value is 'bad-request', 'relaxed' where relaxed SIMD
  *   is missing (Node 20) is 'no-simd', and Node runs 'simd128' (`info.simd`).
- * - In Chromium: the default is 'relaxed', 'simd128' can be forced, and both translate.
+ * - In Chromium: the default is 'simd128' (relaxed is opt-in), 'auto' and 'relaxed' run relaxed,
+ *   and both translate.
  * - In Chromium, the engine with the relaxed kernel gives exactly the results (texts, scores,
  *   token probabilities, attention) of the same engine running the same 7-bit scheme on its
  *   built-in SIMD128 kernel (Module.setSimd('shifted7')): the relaxed kernel changes nothing but
@@ -77,23 +78,25 @@ async function inChromium(fn, arg) {
   }
 }
 
-test('Chromium: relaxed by default, simd128 when forced, both translate', { skip: skipRelaxed, timeout: 180_000 }, async () => {
+test('Chromium: simd128 by default, relaxed with auto or relaxed, both translate', { skip: skipRelaxed, timeout: 180_000 }, async () => {
   const manifestName = path.basename(manifest.file);
   const r = await inChromium(async ({ manifestName, sentence }) => {
     const { Translator } = await import('/web/translator.js');
     const out = {};
-    for (const simd of [undefined, 'relaxed', 'simd128']) {
+    for (const simd of [undefined, 'auto', 'relaxed', 'simd128']) {
       const t = await Translator.create({ from: 'en', to: 'de', simd, workers: 1, warmUp: false, engineUrl: '/engine/engine.js', manifestUrl: `/models/${manifestName}` });
       out[String(simd)] = { simd: t.info.simd, text: (await t.translate(sentence, { beam: 4 })).text };
       t.dispose();
     }
     return out;
   }, { manifestName, sentence: SENTENCES[1] });
-  assert.equal(r.undefined.simd, 'relaxed');
+  assert.equal(r.undefined.simd, 'simd128');
+  assert.equal(r.auto.simd, 'relaxed');
   assert.equal(r.relaxed.simd, 'relaxed');
   assert.equal(r.simd128.simd, 'simd128');
   for (const k of Object.keys(r)) assert.ok(r[k].text.length > 10, JSON.stringify(r[k]));
-  assert.equal(r.undefined.text, r.relaxed.text);
+  assert.equal(r.undefined.text, r.simd128.text);
+  assert.equal(r.auto.text, r.relaxed.text);
 });
 
 test('Chromium: the relaxed kernel gives the engine exactly the built-in kernel\'s results on the 7-bit scheme', { skip: skipRelaxed, timeout: 180_000 }, async () => {
