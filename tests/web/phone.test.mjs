@@ -73,8 +73,7 @@ test('phone: while typing, the first translated words are in the top half of the
   const box = await page.evaluate(() => document.getElementById('source').getBoundingClientRect().height);
   const more = await firstWord(page);
   assert.ok(more.bottom <= more.height / 2, `with longer text the first word ends at y=${more.bottom}`);
-  const empty = await page.evaluate(() => { const s = document.getElementById('source'); const h = s.getBoundingClientRect().height; return h; });
-  assert.ok(box <= 844 / 3 + 1 && empty > 40, `the text box stays within a third of the screen (${box} px)`);
+  assert.ok(box <= 844 / 3 + 1, `the text box stays within a third of the screen (${box} px)`);
   await page.screenshot({ path: path.join(resultsDir(), 'web-phone.png') });
 });
 
