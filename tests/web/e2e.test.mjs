@@ -318,6 +318,13 @@ for (const name of browsers()) describe(name, () => {
     assert.doesNotMatch(canvas.label, /▁|<\/s>/);
     await page.selectOption('#head-select', '0:0');
     assert.match(await page.getAttribute('#heatmap', 'aria-label'), /layer 1, head 1/);
+    // the word links the highlight shows: the translation's words by the source's, no special token
+    await page.selectOption('#head-select', 'links');
+    const links = await page.getAttribute('#heatmap', 'aria-label');
+    assert.match(links, /word links, as the highlight shows them/);
+    assert.match(links, /Your text: Where \| is \| the \| station \| \?/);
+    assert.doesNotMatch(links, /end of sentence/);
+    await page.selectOption('#head-select', '0:0');
     // Reading a cell with the keyboard.
     await page.focus('#heatmap');
     await page.keyboard.press('ArrowDown');
@@ -349,7 +356,7 @@ for (const name of browsers()) describe(name, () => {
         / heads$|not available|no per-head|Could not/.test(document.getElementById('heat-status').textContent), i, { timeout: 60000 });
       assert.match(await page.textContent('#heat-status'), / heads$/, `sentence ${i + 1}: every head is shown`);
       const mean = await rowsOf('mean');
-      const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean'));
+      const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean' && v !== 'links'));
       assert.ok(values.length > 1);
       for (const v of values) assert.equal(await rowsOf(v), mean, `sentence ${i + 1}, layer/head ${v}: the rows are the translation shown`);
     }

@@ -3,7 +3,8 @@
  * translation's words as rows and the input's words as columns (word pieces merged, special tokens
  * named: app/token-words.js), coloured on a viridis ramp with a 0–1 legend. It shows the mean of
  * heads of the alignment layer, or, once the worker has sent every layer's and head's attention
- * (asked for when the section is open), any layer's mean or any single head. Moving the mouse over
+ * (asked for when the section is open), any layer's mean or any single head, or the word links the
+ * highlight shows (wordAttention: the read-out head one step late, text/word_alignment.h). Moving the mouse over
  * a cell, tapping it (a tap sends mousemove too), or the arrow keys on the focused canvas read the
  * cell aloud (#heat-cell); the canvas's aria-label lists both rows of words.
  */
@@ -18,7 +19,7 @@ const headsKey = (s) => `${state.resultDir}|${el.beam.value}|${s.source}|${s.for
 
 function updateHeadOptions() {
   const keep = el.headSelect.value;
-  const opts = [['mean', 'Average (what the matching uses)']];
+  const opts = [['mean', 'Average of the alignment layer\'s heads'], ['links', 'Word links (what the highlight shows)']];
   const h = state.heads && state.heads.sentence.heads;
   if (h) {
     h.forEach((layer, l) => {
@@ -103,7 +104,12 @@ function heatData() {
   const s = currentSentence();
   if (!s || !s.attention) return null;
   const v = el.headSelect.value;
-  if (v === 'mean' || !state.heads) {
+  if (v === 'links' && s.wordAttention && s.targetWords && s.sourceWords) {  // words as the highlight links them
+    const words = (textOf, ranges) => ranges.map(([b, e]) => textOf.slice(b, e));
+    return { rows: words(s.target, s.targetWords), cols: words(s.source, s.sourceWords), m: s.wordAttention,
+      title: 'word links, as the highlight shows them' };
+  }
+  if (v === 'mean' || v === 'links' || !state.heads) {
     return { ...asWords(s, s.attention), title: 'average of the heads of the alignment layer' };
   }
   const hs = state.heads.sentence;
