@@ -1,0 +1,62 @@
+/**
+ * The documentation holds together (issue 53): every relative link and image in README.md and
+ * docs/*.md names a file that exists (and, for a `#anchor` into a Markdown file, one of its
+ * headings, slugged as GitHub does); README.md stays a five-minute read (at most 200 lines) with its
+ * sections in the order a newcomer needs them. (The README's code samples are run by
+ * tests/web/polyfill.test.mjs and module-wasm.test.mjs.)
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './_helpers.mjs';
+
+const DOCS = ['README.md', ...(existsSync(path.join(ROOT, 'docs')) ? readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : [])];
+
+/** The Markdown without its fenced code blocks and inline code (links there are not links). */
+const prose = (md) => md.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+
+/** [text](target) and ![alt](target), the target without a title. */
+const links = (md) => [...prose(md).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]);
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to '-'. */
+const anchors = (md) => new Set([...prose(md).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)]
+  .map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-')));
+
+test('every relative link in README.md and docs/*.md resolves to a file (and its anchor to a heading)', () => {
+  const broken = [];
+  let checked = 0;
+  for (const doc of DOCS) {
+    const md = readFileSync(path.join(ROOT, doc), 'utf8');
+    for (const link of links(md)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue; // http:, https:, mailto:
+      checked += 1;
+      const [file, anchor] = link.split('#');
+      const target = file ? path.resolve(path.dirname(path.join(ROOT, doc)), decodeURIComponent(file)) : path.join(ROOT, doc);
+      if (!target.startsWith(ROOT) || !existsSync(target)) { broken.push(`${doc}: ${link} (no such file)`); continue; }
+      if (anchor && statSync(target).isFile() && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor)) {
+        broken.push(`${doc}: ${link} (no heading #${anchor})`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
+  assert.ok(checked >= 10, `the links were found (${checked})`);
+});
+
+test('the link checker finds a broken link and a broken anchor', () => {
+  assert.deepEqual(links('see [a](docs/x.md#y), ![img](a.png "t"), `[no](code.md)`, [web](https://x.org)'), ['docs/x.md#y', 'a.png', 'https://x.org']);
+  assert.ok(anchors('# The numbers that matter\n## Use it (ES module)\n').has('use-it-es-module'));
+  assert.ok(anchors('# The numbers that matter\n').has('the-numbers-that-matter'));
+});
+
+test('README.md is at most 200 lines, its sections in a newcomer\'s order', () => {
+  const md = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const lines = md.split('\n').length - (md.endsWith('\n') ? 1 : 0);
+  assert.ok(lines <= 200, `README.md has ${lines} lines`);
+  const headings = [...md.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(headings, ['The two commands', 'Use it', 'Limitations', 'The numbers that matter', 'Layout', 'More']);
+  for (const doc of ['api', 'architecture', 'text-rules', 'html', 'benchmarks', 'security']) {
+    assert.ok(existsSync(path.join(ROOT, `docs/${doc}.md`)), `docs/${doc}.md`);
+  }
+  assert.match(readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'), /text ──► sentences ──► tokens ──► encoder ──► decoder/);
+});
