@@ -2,14 +2,16 @@
  * The documentation holds together (issue 53): every relative link and image in README.md and
  * docs/*.md names a file that exists (and, for a `#anchor` into a Markdown file, one of its
  * headings, slugged as GitHub does); README.md stays a five-minute read (at most 200 lines) with its
- * sections in the order a newcomer needs them. (The README's code samples are run by
- * tests/web/polyfill.test.mjs and module-wasm.test.mjs.)
+ * sections in the order a newcomer needs them; its samples run as written: the CLI lines print what
+ * their comments say, the ES module sample runs in Node (the standard-API sample: polyfill.test.mjs).
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './_helpers.mjs';
+import { pathToFileURL } from 'node:url';
+import { ROOT, engineSkip } from './_helpers.mjs';
 
 const DOCS = ['README.md', ...(existsSync(path.join(ROOT, 'docs')) ? readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : [])];
 
@@ -59,4 +61,37 @@ test('README.md is at most 200 lines, its sections in a newcomer\'s order', () =
     assert.ok(existsSync(path.join(ROOT, `docs/${doc}.md`)), `docs/${doc}.md`);
   }
   assert.match(readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'), /text ──► sentences ──► tokens ──► encoder ──► decoder/);
+});
+
+// ---- the README's samples run as written
+
+const readme = () => readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const NMT = path.join(ROOT, 'build/nmt');
+
+test('the README\'s one-line CLI samples print what their comments say', { skip: !existsSync(NMT) && 'build/nmt is missing (npm run build)' }, () => {
+  const samples = [...readme().matchAll(/^echo "([^"]+)" \| build\/nmt (.+?)\s+# (.+)$/gm)];
+  assert.ok(samples.length >= 1, 'README.md has a CLI sample');
+  for (const [, input, args, expected] of samples) {
+    const r = spawnSync(NMT, args.trim().split(/\s+/), { cwd: ROOT, input: `${input}\n`, encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), expected.trim(), `echo "${input}" | build/nmt ${args}`);
+  }
+});
+
+test('the README\'s ES module sample runs in Node against web/translator.js', { skip: engineSkip(), timeout: 180000 }, () => {
+  const md = readme();
+  const at = md.indexOf('**In a page or in Node (ES module).**');
+  assert.ok(at >= 0, 'README.md has the module section');
+  const start = md.indexOf('```js\n', at) + 6;
+  const sample = md.slice(start, md.indexOf('\n```', start));
+  assert.match(sample, /^import \{ Translator \} from '\.\/translator\.js';/);
+  // The sample as written, importing the module from the checkout, reporting what it computed.
+  const code = sample.replace("'./translator.js'", JSON.stringify(pathToFileURL(path.join(ROOT, 'web/translator.js')).href))
+    .replace(/^r\.text;.*$/m, 'const text = r.text;')
+    .replace(/^r\.sentences\[0\]\.wordAlignments;.*$/m, 'const links = r.sentences[0].wordAlignments;')
+    .concat('\nconsole.log(JSON.stringify({ text, links: links.length }));\n');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8', timeout: 170000 });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1));
+  assert.ok(out.text.trim().length > 0 && out.links > 0, JSON.stringify(out));
 });
