@@ -5,7 +5,8 @@
 # few JS module tests in Node that need no browser: the public API over the fake engine, the .d.ts
 # against the module, the option table, the HTML pass, the page's pure helpers, the docs' links and
 # the README's samples. The tests that need the WASM engine (build-wasm/, built by `npm run build`
-# or `npm test`) use it when it is there and skip otherwise. `npm test` stays the full run (every browser test, ASan+UBSan, fuzz, Python).
+# or `npm test`) use it when it is there and skip otherwise. `npm test` stays the full run (every
+# browser test, ASan+UBSan, fuzz, Python).
 # BUILD_DIR=folder builds and tests the native engine in another folder than build/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
