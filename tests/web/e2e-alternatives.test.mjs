@@ -259,8 +259,10 @@ for (const name of browsers()) describe(name, () => {
     };
     const mean = await rowsOf('mean');
     assert.ok(mean.includes(items[choice].word), `the average's rows are the new translation's words: ${mean}`);
-    const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean'));
+    const values = await page.$$eval('#head-select option', (os) => os.map((o) => o.value).filter((v) => v !== 'mean' && v !== 'links'));
     for (const v of values) assert.deepEqual(await rowsOf(v), mean, `layer/head ${v} labels the rows with the translation shown`);
+    // the word links: the same words, without the end-of-sentence row
+    assert.deepEqual(await rowsOf('links'), mean.filter((w) => w !== 'end of sentence'), 'the word links label the rows with the translation shown');
     assert.deepEqual(problems, []);
   });
 });
