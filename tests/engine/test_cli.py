@@ -79,7 +79,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         r = nmt("--model", os.path.join(ROOT, "weights"))  # a directory: said so, not "empty"
         self.assertEqual(r.returncode, 1)
-        self.assertIn("is it a directory?", r.stderr)
+        self.assertIn("is a directory, not a regular file", r.stderr)
 
 
 if __name__ == "__main__":
