@@ -13,8 +13,10 @@
  * with a beam, as the engine does. `passes` (kind 'switches') takes an object of the engine's text
  * pass names (engine/text/passes.h, listed in `names` and in `translator.info.passes`) to booleans:
  * `passes: { numbers: false }` switches a pass off; the names stay as the engine writes them.
- * `glossary` (kind 'terms') takes an object of source terms to target terms; the engine checks its
- * rules (engine/text/glossary.h: terms of 2 bytes or more, at most 10,000) and says what is wrong.
+ * `glossary` (kind 'terms') takes an object of source terms to target terms; glossaryError() checks
+ * the engine's rules here too (engine/text/glossary.h: terms of 2 bytes or more, at most 10,000), in
+ * the engine's words, so that a bad glossary rejects with 'bad-request' before it queues
+ * (tests/wasm/glossary-options.test.mjs: the same glossaries refused in the same words).
  */
 import { ErrorCode, TranslatorError } from './protocol.js';
 
@@ -70,6 +72,41 @@ function allowed(spec, value) {
   return spec.kind !== 'integer' || Number.isInteger(value);
 }
 
+// engine/text/glossary.h's limits.
+const MAX_GLOSSARY_TERMS = 10000;
+const MAX_GLOSSARY_TERM_BYTES = 200;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a glossary (an object of strings) breaks engine/text/glossary.h's rules, in glossary_error()'s
+ * words, or '' when it keeps them. The engine reads the terms in UTF-8 byte order (a JSON object
+ * in nlohmann::json) and names the first bad one: so does this.
+ * @param {Record<string, string>} terms
+ */
+export function glossaryError(terms) {
+  const entries = Object.entries(terms);
+  if (entries.length > MAX_GLOSSARY_TERMS) return `the glossary has ${entries.length} terms; at most ${MAX_GLOSSARY_TERMS}`;
+  const utf8 = new TextEncoder();
+  const quoted = (bytes) => `"${bytes.length > 40 ? `${new TextDecoder().decode(bytes.subarray(0, 40))}...` : new TextDecoder().decode(bytes)}"`;
+  const problems = [];
+  for (const [source, target] of entries) {
+    const [s, t] = [utf8.encode(source), utf8.encode(target)];
+    let why = '';
+    if (s.length < 2) why = `the glossary's source term ${quoted(s)} is shorter than 2 bytes`;
+    else if (!t.length) why = `the glossary's term ${quoted(s)} has an empty target term`;
+    else if (s.length > MAX_GLOSSARY_TERM_BYTES || t.length > MAX_GLOSSARY_TERM_BYTES) why = `the glossary's term ${quoted(s)} is longer than ${MAX_GLOSSARY_TERM_BYTES} bytes`;
+    else if (LONE_SURROGATE.test(source) || LONE_SURROGATE.test(target)) why = `the glossary's term ${quoted(s)} is not valid UTF-8`;
+    else if (!/[^ \t\n\r]/.test(source)) why = 'the glossary has a source term of spaces only';
+    if (why) problems.push({ bytes: s, why });
+  }
+  if (!problems.length) return '';
+  const byteOrder = (a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return a.length - b.length;
+  };
+  return problems.sort((a, b) => byteOrder(a.bytes, b.bytes))[0].why;
+}
+
 /**
  * Checks translate()'s decoding options (camelCase keys; undefined = not given) and returns them as
  * the engine's JSON options (snake_case keys), with the module's own defaults filled in. Throws a
@@ -100,6 +137,10 @@ export function engineOptions(options, caller = 'translate()', shown = {}, other
     if (!allowed(spec, value)) {
       const got = typeof value === 'string' || (typeof value === 'object' && value !== null) ? JSON.stringify(value) : String(value);
       throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${shown[spec.name] || key} must be ${allowedValues(spec)} (got ${got}).`);
+    }
+    if (spec.kind === 'terms') {
+      const why = glossaryError(value);
+      if (why) throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${why}.`);
     }
     out[spec.name] = value;
   }
