@@ -1,13 +1,14 @@
 /**
  * The facts behind the demo page's "About the models" card, gathered at build time so that no
- * number on the page is a hand copy that goes stale: each model's size (the manifest), its scores
- * (the scores.json next to each model file, written by weights/recipe/evaluate.py), the card's
- * parameter count, training data and licence (the model card, README.md next to the manifest), and
- * the peers' published scores on the same test set (peers.json next to the manifest, which names
- * its source). scripts/build-web.mjs writes the result as models/about.json.
+ * number on the page is a hand copy that goes stale. They come from the model card's machine-readable
+ * facts, weights/card.json (card.json next to the manifest): each model's scores and parameters
+ * (its `shipped` part, written by weights/recipe/make_card.py from the shipped files), the training
+ * data, the licence, the intended use and the peers' published scores on the same test set (with
+ * their source). Each model's size is the built file's own. scripts/build-web.mjs writes the result
+ * as models/about.json.
  *
- * Anything missing (the test fixture has no card, scores or peers) is left out, and the page says
- * so; a card whose layout changed loses only the parts that can no longer be read.
+ * A build without card.json (the test fixture) gets sizes only, and the page says so; a card.json
+ * that lacks a part loses only that part.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,115 +21,79 @@ export const SCORE_SETS = [
 ];
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 
-/** Markdown inline formatting off: **bold**, `code`, [text](url) → plain text. */
-export function plain(md) {
-  return md.replace(/\*\*([^*]+)\*\*/g, '$1').replace(/`([^`]+)`/g, '$1').replace(/\[([^\]]+)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim();
+/** A data row's pairs as one number (the first direction's for a per-direction count) and as text. */
+function pairsOf(row) {
+  if (typeof row.pairs === 'number') return { pairs: row.pairs, pairsText: row.pairs.toLocaleString('en') };
+  if (!isObject(row.pairs)) return { pairs: null, pairsText: '' };
+  const counts = Object.entries(row.pairs);
+  return {
+    pairs: counts.length ? counts[0][1] : null,
+    pairsText: counts.map(([d, n]) => `${n.toLocaleString('en')} (${d.replace('-', '→')})`).join(' / '),
+  };
 }
 
-/** The rows of the first markdown table whose header row satisfies `isHeader`: [{header: cell}]. */
-function table(lines, isHeader) {
-  const cells = (line) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
-  const start = lines.findIndex((l) => l.trim().startsWith('|') && isHeader(cells(l)));
-  if (start < 0) return [];
-  const header = cells(lines[start]);
-  const rows = [];
-  for (let i = start + 2; i < lines.length && lines[i].trim().startsWith('|'); i++) {
-    const c = cells(lines[i]);
-    rows.push(Object.fromEntries(header.map((h, k) => [h || String(k), c[k] ?? ''])));
-  }
-  return rows;
-}
-
-/** The first number in `text` (thousands separators allowed), or null. */
-const number = (text) => {
-  const m = /(\d[\d,]*(?:\.\d+)?)/.exec(text || '');
-  return m ? Number(m[1].replace(/,/g, '')) : null;
-};
-
-/** What the page needs from the model card: parameters, intended use, the training data, the licence. */
-export function readCard(markdown) {
-  const lines = markdown.split('\n');
+/**
+ * What the page needs from card.json besides the scores: parameters, intended use, the training data
+ * (one row per source: {source, synthetic, pairs, pairsText, share, domain, licence}), the licence.
+ */
+export function readCard(card) {
   const out = {};
-  // The key/value table at the top.
-  const facts = table(lines, (h) => h.length === 2 && !h[0] && !h[1]);
-  for (const row of facts) {
-    const [k, v] = Object.values(row);
-    if (k === 'parameters') out.parameters = plain(v);
-    if (k === 'intended use') out.intendedUse = plain(v);
+  if (!isObject(card)) return out;
+  const params = [...new Set(Object.values(card.shipped || {}).map((s) => s && s.parameters).filter((n) => typeof n === 'number'))];
+  if (params.length) out.parameters = params[0];
+  if (card.model && typeof card.model.intended_use === 'string') out.intendedUse = card.model.intended_use;
+  const sources = card.data && Array.isArray(card.data.sources) ? card.data.sources : [];
+  if (sources.length) {
+    out.data = sources.filter((r) => isObject(r) && r.source).map((r) => ({
+      source: r.source,
+      synthetic: Boolean(r.synthetic),
+      ...pairsOf(r),
+      share: typeof r.share_percent === 'number' ? r.share_percent : null,
+      domain: r.domain || '',
+      licence: r.licence || '',
+    }));
   }
-  // The data table: one row per source.
-  const data = table(lines, (h) => h[0] === 'source' && h.some((x) => /^domain/.test(x)));
-  if (data.length) {
-    const col = (row, re) => { const k = Object.keys(row).find((h) => re.test(h)); return k ? row[k] : ''; };
-    out.data = data.map((row) => {
-      const source = plain(col(row, /^source$/));
-      return {
-        source,
-        synthetic: /back-translation/i.test(source),
-        pairs: number(col(row, /^pairs/)),
-        pairsText: plain(col(row, /^pairs/)),
-        share: number(col(row, /^share/)),
-        domain: plain(col(row, /^domain/)),
-        licence: plain(col(row, /^licence/)),
-      };
-    }).filter((d) => d.source);
-  }
-  // The licence bullet under Limitations ("- **Licence:** …", maybe over several lines).
-  const at = lines.findIndex((l) => /^\s*-\s+\*\*Licen[cs]e:?\*\*/.test(l));
-  if (at >= 0) {
-    let text = lines[at];
-    for (let i = at + 1; i < lines.length && /^\s{2,}\S/.test(lines[i]); i++) text += ` ${lines[i]}`;
-    out.licence = plain(text.replace(/^\s*-\s+\*\*Licen[cs]e:?\*\*/, '')).replace(/\s*\(see [^)]*\)/g, '');
-  }
+  if (typeof card.licence === 'string') out.licence = card.licence;
   return out;
 }
 
-/** One model's scores from its scores.json: per set, int8 beam 4 BLEU and chrF and the sentence count. */
-export function readScores(scores) {
+/** One model's scores from card.json's shipped part: per set shown, int8 beam 4 BLEU and chrF and the sentence count. */
+export function readScores(shipped) {
   const sets = {};
   for (const { key } of SCORE_SETS) {
-    const s = scores && scores.sets && scores.sets[key];
-    const beam = s && s.int8_beam4;
-    if (beam && typeof beam.bleu === 'number') sets[key] = { bleu: beam.bleu, chrf: beam.chrf, sentences: s.sentences };
+    const s = shipped && shipped.scores && shipped.scores[key];
+    if (s && typeof s.bleu === 'number') sets[key] = { bleu: s.bleu, chrf: s.chrf, sentences: s.sentences };
   }
   return Object.keys(sets).length ? sets : null;
 }
 
 /**
- * The summary: `manifestPath` (its folder holds README.md and peers.json), `entries` the manifest's
- * models as built ({from, to, bytes, source: path of the model file}), `engineBytes` engine.wasm's
- * size, `codeLicence` the code's licence (package.json), `root` what the file names in builtFrom are
- * relative to (the repository).
+ * The summary: `manifestPath` (its folder may hold card.json), `entries` the manifest's models as
+ * built ({from, to, bytes}), `engineBytes` engine.wasm's size, `codeLicence` the code's licence
+ * (package.json), `root` what the file names in builtFrom are relative to (the repository).
  */
 export function aboutModels({ manifestPath, entries, engineBytes, codeLicence, root = path.dirname(manifestPath) }) {
   const dir = path.dirname(manifestPath);
+  const cardFile = path.join(dir, 'card.json');
+  const card = existsSync(cardFile) ? readJson(cardFile) : null;
   const sources = [path.basename(manifestPath)];
   const models = entries.map((m) => {
-    const scoresFile = path.join(path.dirname(m.source), 'scores.json');
     const model = { from: m.from, to: m.to, bytes: m.bytes };
-    if (existsSync(scoresFile)) {
-      const scores = readScores(readJson(scoresFile));
-      if (scores) {
-        model.scores = scores;
-        model.scoresFrom = path.relative(dir, scoresFile).split(path.sep).join('/');
-        sources.push(model.scoresFrom);
-      }
-    }
+    // Scores only for the file they were measured on (make_card.py records its size; the card test its hash).
+    const shipped = card && (card.shipped || {})[`${m.from}-${m.to}`];
+    const scores = shipped && shipped.bytes === m.bytes ? readScores(shipped) : null;
+    if (scores) model.scores = scores;
     return model;
   });
   const about = { models, engineBytes, sets: SCORE_SETS };
   if (codeLicence) about.codeLicence = codeLicence;
-  const cardFile = path.join(dir, 'README.md');
-  if (existsSync(cardFile)) {
-    about.card = readCard(readFileSync(cardFile, 'utf8'));
-    sources.push('README.md');
-  }
-  const peersFile = path.join(dir, 'peers.json');
-  if (existsSync(peersFile)) {
-    const { comment: _c, ...peers } = readJson(peersFile);
-    about.peers = peers;
-    sources.push('peers.json');
+  if (card) {
+    about.card = readCard(card);
+    if (isObject(card.peers)) about.peers = card.peers;
+    sources.push('card.json');
+    about.scoresFrom = path.relative(root, cardFile).split(path.sep).join('/');
   }
   about.builtFrom = sources.map((f) => path.relative(root, path.join(dir, f)).split(path.sep).join('/'));
   return about;

@@ -1,7 +1,7 @@
 /**
  * Node tests of the pure parts behind the newcomer's page: the heatmap's tokens-as-words
  * (web/app/token-words.js) and the build-time facts of "About the models" (scripts/about-models.mjs:
- * the model card, scores.json and peers.json read into models/about.json). No browser, no engine.
+ * the model card's facts, weights/card.json, read into models/about.json). No browser, no engine.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { tokenWords, mergeAttention, SPECIAL_NAMES } from '../../web/app/token-words.js';
-import { aboutModels, readCard, readScores, plain } from '../../scripts/about-models.mjs';
+import { aboutModels, readCard, readScores } from '../../scripts/about-models.mjs';
 import { ROOT, FIXTURE_MANIFEST } from './_helpers.mjs';
 
 const tok = (piece, b, e) => ({ piece, range: [b, e] });
@@ -61,52 +61,67 @@ test('mergeAttention: a target word\'s row is the mean of its pieces\' rows, a s
   for (const row of merged) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'rows still sum to 1');
 });
 
-test('readCard: the model card gives the parameters, the data table and the licence', () => {
-  const card = readCard(readFileSync(path.join(ROOT, 'weights/README.md'), 'utf8'));
-  assert.match(card.parameters, /\d[\d,]* \([\d.]+ M\) per direction/);
+test('readCard: card.json gives the parameters, the data table and the licence', () => {
+  const json = JSON.parse(readFileSync(path.join(ROOT, 'weights/card.json'), 'utf8'));
+  const card = readCard(json);
+  assert.equal(card.parameters, json.shipped['en-de'].parameters);
+  assert.ok(card.parameters > 1e6, `${card.parameters} parameters`);
   assert.ok(card.data.length >= 5, `${card.data.length} sources`);
   for (const d of card.data) {
     assert.ok(d.source && d.domain && d.licence, JSON.stringify(d));
     assert.ok(d.pairs > 0, `${d.source}: ${d.pairsText}`);
-    assert.doesNotMatch(`${d.source}${d.domain}${d.licence}`, /\*\*|`|\|/, 'no markdown left');
+    assert.match(d.pairsText, /^\d{1,3}(,\d{3})*( \(\w+→\w+\)( \/ [\d,]+ \(\w+→\w+\))*)?$/);
   }
   assert.equal(card.data.filter((d) => d.synthetic).length, 1, 'the back-translations are one row, marked');
+  assert.ok(card.data.filter((d) => !d.synthetic).every((d) => d.share > 0), 'every real source has its share of the text');
   assert.match(card.licence, /non-commercial/);
-  assert.doesNotMatch(card.licence, /see Data|\*\*/);
-  // A card laid out differently loses only what can no longer be read.
-  assert.deepEqual(readCard('# A card\n\nNo tables here.\n'), {});
-  assert.equal(plain('**bold** `code` [link](http://x) \n more'), 'bold code link more');
+  assert.match(card.intendedUse, /English↔German/);
+  // A card.json that lacks a part loses only that part; anything else reads as nothing.
+  assert.deepEqual(readCard({ licence: 'CC0' }), { licence: 'CC0' });
+  assert.deepEqual(readCard({ data: { sources: [{ source: 'x', pairs: { 'en-de': 1200, 'de-en': 3 } }] } }).data,
+    [{ source: 'x', synthetic: false, pairs: 1200, pairsText: '1,200 (en→de) / 3 (de→en)', share: null, domain: '', licence: '' }]);
+  assert.deepEqual(readCard(null), {});
+  assert.deepEqual(readCard([1, 2]), {});
 });
 
-test('readScores and aboutModels: scores from scores.json, peers from peers.json, nothing invented for the fixture', () => {
-  const real = JSON.parse(readFileSync(path.join(ROOT, 'weights/en-de/scores.json'), 'utf8'));
-  const s = readScores(real);
-  assert.equal(s['flores-dev'].bleu, real.sets['flores-dev'].int8_beam4.bleu);
-  assert.equal(s['flores-dev'].sentences, real.sets['flores-dev'].sentences);
-  assert.equal(readScores({ sets: {} }), null);
+test('readScores and aboutModels: scores and peers from card.json, only for the file they were measured on, nothing invented for the fixture', () => {
+  const json = JSON.parse(readFileSync(path.join(ROOT, 'weights/card.json'), 'utf8'));
+  const s = readScores(json.shipped['en-de']);
+  assert.equal(s['flores-dev'].bleu, json.shipped['en-de'].scores['flores-dev'].bleu);
+  assert.equal(s['flores-dev'].sentences, json.shipped['en-de'].scores['flores-dev'].sentences);
+  assert.equal(readScores({ scores: {} }), null);
+  assert.equal(readScores(undefined), null);
 
   const manifest = path.join(ROOT, 'weights/manifest.json');
   const entries = JSON.parse(readFileSync(manifest, 'utf8')).models.map((m) => ({ from: m.from, to: m.to, bytes: m.bytes, source: path.join(ROOT, 'weights', m.file) }));
   const about = aboutModels({ manifestPath: manifest, entries, engineBytes: 1234, codeLicence: 'MIT', root: ROOT });
   assert.equal(about.engineBytes, 1234);
-  assert.equal(about.models[0].scores['flores-dev'].bleu, readScores(JSON.parse(readFileSync(path.join(ROOT, 'weights', about.models[0].scoresFrom), 'utf8')))['flores-dev'].bleu);
+  for (const m of about.models) {
+    const real = JSON.parse(readFileSync(path.join(ROOT, `weights/${m.from}-${m.to}/scores.json`), 'utf8'));
+    assert.equal(m.scores['flores-dev'].bleu, real.sets['flores-dev'].int8_beam4.bleu, 'card.json holds what evaluate.py measured');
+  }
+  assert.equal(about.scoresFrom, 'weights/card.json');
   assert.equal(about.peers.set, about.sets[0].key, 'the peers\' scores are on the set shown first');
   assert.ok(about.peers.systems.length >= 2 && about.peers.systems.every((p) => p.scores['en-de'] > 0 && p.scores['de-en'] > 0));
   assert.match(about.peers.source.url, /^https:\/\//);
-  assert.deepEqual(about.builtFrom, ['weights/manifest.json', 'weights/en-de/scores.json', 'weights/de-en/scores.json', 'weights/README.md', 'weights/peers.json']);
+  assert.deepEqual(about.builtFrom, ['weights/manifest.json', 'weights/card.json']);
+  // A model file other than the one measured (another size) gets no scores.
+  const other = aboutModels({ manifestPath: manifest, entries: [{ ...entries[0], bytes: entries[0].bytes + 1 }], engineBytes: 1, root: ROOT });
+  assert.equal(other.models[0].scores, undefined);
 
   const fixture = aboutModels({ manifestPath: FIXTURE_MANIFEST, entries: [{ from: 'en', to: 'de', bytes: 10, source: path.join(ROOT, 'tests/fixtures/tiny.nmt') }], engineBytes: 5, root: ROOT });
   assert.equal(fixture.models[0].scores, undefined);
   assert.equal(fixture.card, undefined);
   assert.equal(fixture.peers, undefined);
 
-  // A scores.json next to a model is picked up, with the set names the page uses.
+  // A card.json next to a manifest is picked up, with the set names the page uses.
   const dir = mkdtempSync(path.join(tmpdir(), 'nmt-about-'));
   writeFileSync(path.join(dir, 'manifest.json'), '{"models":[]}');
-  writeFileSync(path.join(dir, 'scores.json'), JSON.stringify({ sets: { 'flores-dev': { sentences: 3, int8_beam4: { bleu: 12.5, chrf: 40 } } } }));
+  writeFileSync(path.join(dir, 'card.json'), JSON.stringify({ shipped: { 'en-de': { bytes: 1, parameters: 5, scores: { 'flores-dev': { sentences: 3, bleu: 12.5, chrf: 40 }, other: { bleu: 1 } } } } }));
   const own = aboutModels({ manifestPath: path.join(dir, 'manifest.json'), entries: [{ from: 'en', to: 'de', bytes: 1, source: path.join(dir, 'm.nmt') }], engineBytes: 1 });
   assert.deepEqual(own.models[0].scores, { 'flores-dev': { bleu: 12.5, chrf: 40, sentences: 3 } });
-  assert.ok(existsSync(path.join(dir, 'scores.json')));
+  assert.deepEqual(own.card, { parameters: 5 });
+  assert.ok(existsSync(path.join(dir, 'card.json')));
 });
 
 test('load progress: the total is 0 until every file\'s size is known, then one number to the end (module + worker, fake engine)', async () => {

@@ -128,10 +128,9 @@ for (const name of browsers()) describe(name, () => {
 
     if (shipped) {
       const scores = Object.fromEntries(['en-de', 'de-en'].map((d) => [d, JSON.parse(readFileSync(path.join(ROOT, `weights/${d}/scores.json`), 'utf8'))]));
-      const peers = JSON.parse(readFileSync(path.join(ROOT, 'weights/peers.json'), 'utf8'));
-      const card = readFileSync(path.join(ROOT, 'weights/README.md'), 'utf8');
-      assert.match(size, new RegExp(`${/\(([\d.]+ M)\)/.exec(card)[1]} parameters`), 'the parameter count comes from the card');
-      // The scores table: ours from scores.json, the peers' from peers.json, same set, each direction.
+      const { peers, shipped: cardShipped } = JSON.parse(readFileSync(path.join(ROOT, 'weights/card.json'), 'utf8'));
+      assert.match(size, new RegExp(`${(cardShipped['en-de'].parameters / 1e6).toFixed(1)} M parameters`), 'the parameter count comes from card.json');
+      // The scores table: ours as evaluate.py measured them (scores.json, via card.json), the peers' from card.json, same set, each direction.
       const table = await page.$$eval('#about-scores tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
       const heads = table[0];
       const dirs = heads.slice(1).map((h) => (h === 'English → German' ? 'en-de' : h === 'German → English' ? 'de-en' : h));
@@ -148,7 +147,7 @@ for (const name of browsers()) describe(name, () => {
       assert.equal(peers.set, 'flores-dev', 'the peers were scored on the set the table names');
       // Where the numbers come from, with a link to the peers' source.
       const sources = await page.textContent('#about-sources');
-      assert.match(sources, /weights\/en-de\/scores\.json and weights\/de-en\/scores\.json/);
+      assert.match(sources, /ours from weights\/card\.json /);
       assert.equal(await page.getAttribute('#about-sources a', 'href'), peers.source.url);
       const tatoeba = dirs.map((d) => `${scores[d].sets['tatoeba-dev'].int8_beam4.bleu.toFixed(1)} \\(${d === 'en-de' ? 'English → German' : 'German → English'}\\)`).join(' and ');
       assert.match(await page.textContent('#about-scores-more'), new RegExp(`^On easier text it does better: ${tatoeba} on short everyday sentences \\(Tatoeba dev\\)`));

@@ -1,13 +1,15 @@
-"""The model card (weights/README.md) must describe the models that ship: its score table must be
-what the shipped scores.json files say, and its training table what the shipped model files'
-provenance says. Both are written by weights/recipe/make_card.py; a round shipped without rerunning
-it fails here."""
+"""The model card must describe the models that ship: card.json's shipped part (sizes, hashes,
+parameters, scores: what the page's "About the models" shows) must be what the shipped files say, and
+weights/README.md's tables what card.json, the scores.json files and the model files' provenance say.
+All are written by weights/recipe/make_card.py; a round shipped without rerunning it fails here."""
+import json
 import os
 import unittest
 
 from recipe_env import ROOT  # first: it puts weights/recipe on the import path
 from model_file import read_header
-from make_card import averaging, expected_train_args, options_table, read_block, recipe_defaults, score_table, training_table  # (stdlib only: no torch needed here)
+from make_card import (averaging, data_table, dump_card, expected_train_args, facts_table, load_card, options_table,  # (stdlib only:
+                       read_block, recipe_defaults, score_table, shipped_facts, training_table)  # no torch needed here)
 
 CARD = os.path.join(ROOT, "weights", "README.md")
 
@@ -16,6 +18,47 @@ class CardMatchesShippedModels(unittest.TestCase):
     def setUp(self):
         with open(CARD, encoding="utf-8") as f:
             self.card = f.read()
+
+    def test_card_json_is_the_shipped_files(self):
+        card = load_card()
+        self.assertEqual(card["shipped"], shipped_facts(),
+                         "weights/card.json's shipped part differs from the shipped files: run make_card.py")
+        with open(os.path.join(ROOT, "weights", "manifest.json"), encoding="utf-8") as f:
+            manifest = {f'{m["from"]}-{m["to"]}': m for m in json.load(f)["models"]}
+        for d, facts in card["shipped"].items():
+            self.assertEqual((facts["bytes"], facts["sha256"]), (manifest[d]["bytes"], manifest[d]["sha256"]), d)
+
+    def test_card_json_is_written_the_way_make_card_writes_it(self):
+        with open(os.path.join(ROOT, "weights", "card.json"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), dump_card(load_card()), "card.json edited by hand: run make_card.py to format it")
+
+    def test_card_json_holds_what_the_page_needs(self):
+        card = load_card()
+        self.assertIn("non-commercial", card["licence"])
+        self.assertTrue(card["model"]["intended_use"])
+        sources = card["data"]["sources"]
+        self.assertGreaterEqual(len(sources), 5)
+        for row in sources:
+            for key in ("source", "pairs", "copies_per_epoch", "lines_per_epoch", "domain", "licence"):
+                self.assertIn(key, row, row.get("source"))
+            self.assertTrue("share_percent" in row or row.get("synthetic"), row["source"])
+        self.assertEqual(sum(1 for r in sources if r.get("synthetic")), 1)
+        self.assertEqual(card["peers"]["set"], "flores-dev")
+        self.assertTrue(card["peers"]["source"]["url"].startswith("https://"))
+        for system in card["peers"]["systems"]:
+            self.assertEqual(set(system["scores"]), {"en-de", "de-en"}, system["name"])
+
+    def test_facts_and_data_tables_are_card_json(self):
+        card = load_card()
+        self.assertEqual(read_block(self.card, "facts"), facts_table(card),
+                         "weights/README.md's facts differ from card.json: run make_card.py")
+        self.assertEqual(read_block(self.card, "data"), data_table(card),
+                         "weights/README.md's data table differs from card.json: run make_card.py")
+        self.assertNotIn("| max|", facts_table(card), "no | inside a cell")
+
+    def test_limitations_come_first(self):
+        headings = [line for line in self.card.split("\n") if line.startswith("## ")]
+        self.assertEqual(headings[0], "## Limitations")
 
     def test_score_table_is_the_shipped_scores(self):
         self.assertEqual(read_block(self.card, "scores"), score_table(),

@@ -1,7 +1,7 @@
 /**
  * "About the models" (#model-info): a short card a newcomer can read, built from models/about.json,
- * which scripts/build-web.mjs makes from the manifest, each model's scores.json, the model card
- * (weights/README.md) and the peers' published scores (weights/peers.json): the size and the first
+ * which scripts/build-web.mjs makes from the manifest and the model card's facts (weights/card.json:
+ * scores, parameters, data, licence and the peers' published scores): the size and the first
  * download, what the models were trained on, the licence, their scores next to the peers' on the
  * same test set with where each number comes from. The list of what they get wrong is in
  * index.html. Under "Technical details", each loaded model's facts (the Transformer's shape, how it
@@ -64,7 +64,7 @@ export function showAbout(about) {
   facts.replaceChildren();
   if (models.length) {
     const sizes = [...new Set(models.map((m) => formatBytes(m.bytes)))];
-    const params = card.parameters ? (/\(([^)]+)\)/.exec(card.parameters) || [null, card.parameters])[1] : null;
+    const params = typeof card.parameters === 'number' ? `${(card.parameters / 1e6).toFixed(1)} M` : null;
     fact(facts, 'Size', `${sizes.join(' / ')} per direction${params ? `, ${params} parameters` : ''}, stored as 8-bit integers`, 'about-size');
     if (about.engineBytes) {
       fact(facts, 'First download', `${formatBytes(about.engineBytes + models[0].bytes)}: the translation engine (${formatBytes(about.engineBytes)}) and one direction's model; the other direction downloads when you first use it. After that it works offline.`);
@@ -122,7 +122,7 @@ function showScores(about) {
     text(more, `On easier text it does better: ${both(a, true)} on ${a.what} (${a.name})${b ? `; ${both(b, false)} on ${b.what} (${b.name})` : ''}. ` +
       'BLEU compares a translation with one reference translation word by word, so good translations worded differently score lower too.');
   }
-  sources.append(`Where the numbers come from: ours from ${models.map((m) => m.scoresFrom).filter(Boolean).map((f) => `weights/${f}`).join(' and ')} in the project's repository (made by weights/recipe/evaluate.py)`);
+  sources.append(`Where the numbers come from: ours from ${about.scoresFrom || 'the model card'} in the project's repository (measured by weights/recipe/evaluate.py, gathered by make_card.py)`);
   if (peers && peers.source) {
     const a = node('a', peers.source.name);
     a.href = peers.source.url;

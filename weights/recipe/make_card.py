@@ -1,11 +1,16 @@
-"""Writes the measured parts of the model card (weights/README.md) between its marker comments:
-the score table (from each direction's scores.json), the training facts (from the model files'
-provenance) and ten example translations of everyday sentences (run through the C++ engine).
-tests/weights/test_card.py checks that the first two match what ships.
+"""Keeps the model card in step with the shipped files. weights/card.json holds the card's facts
+(one source for weights/README.md and the demo page's "About the models"); this script writes its
+`shipped` part (each direction's file size, parameters, int8 beam-4 scores and validation loss, read
+from the model files and the scores.json that evaluate.py wrote), then the card's tables between
+their marker comments in weights/README.md: the facts and the data (from card.json), the scores
+(scores.json), the training facts and options (the model files' provenance, train.py, gpu_round.py)
+and ten example translations of everyday sentences (run through the C++ engine; skipped with
+--no-examples). tests/weights/test_card.py fails when any of it is stale.
 
-  python3 weights/recipe/make_card.py [--nmt build/nmt]
+  python3 weights/recipe/make_card.py [--nmt build/nmt] [--no-examples]
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -14,6 +19,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WEIGHTS = os.path.abspath(os.path.join(HERE, ".."))
+DIRECTIONS = ("en-de", "de-en")
 ROOT = os.path.abspath(os.path.join(WEIGHTS, ".."))
 sys.path.insert(0, HERE)
 from model_file import read_header  # noqa: E402  (standard library only: the card test runs in CI)
@@ -43,6 +49,115 @@ def read_block(text, name):
     return m.group(1).rstrip() if m else None
 
 
+def load_card(weights=WEIGHTS):
+    with open(os.path.join(weights, "card.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def dump_card(card):
+    """card.json's text: indented, but a short object or list holding no object or list stays on
+    one line (a data row, a score), so the file reads as a short table."""
+    def flat(v):
+        return not any(isinstance(x, (dict, list)) for x in (v.values() if isinstance(v, dict) else v))
+
+    def fmt(v, indent):
+        one_line = json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+        if isinstance(v, (dict, list)) and v and (not flat(v) or len(one_line) > 300):
+            pad, inner = " " * indent, " " * (indent + 2)
+            if isinstance(v, dict):
+                items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {fmt(x, indent + 2)}" for k, x in v.items()]
+                return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+            return "[\n" + ",\n".join(f"{inner}{fmt(x, indent + 2)}" for x in v) + f"\n{pad}]"
+        return one_line
+    return fmt(card, 0) + "\n"
+
+
+def parameter_count(header):
+    """The network's weights and biases (not the row scales, the tokenizer or the tables), from the
+    model file's tensor table."""
+    count = 0
+    for t in header["tensors"]:
+        if t["name"].endswith((".weight", ".bias")):
+            n = 1
+            for dim in t["shape"]:
+                n *= dim
+            count += n
+    return count
+
+
+def shipped_facts(weights=WEIGHTS):
+    """card.json's `shipped` part, read from the shipped files: per direction the file, its size and
+    SHA-256, the parameters, the last validation loss and the int8 beam-4 BLEU / chrF of each dev set."""
+    out = {}
+    for d in DIRECTIONS:
+        model_file = os.path.join(weights, d, "model.nmt")
+        header = read_header(model_file)
+        provenance = header.get("provenance", {})
+        history = provenance.get("history", [])
+        with open(os.path.join(weights, d, "scores.json"), encoding="utf-8") as f:
+            scores = json.load(f)
+        with open(model_file, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        out[d] = {
+            "file": f"{d}/model.nmt",
+            "bytes": os.path.getsize(model_file),
+            "sha256": digest,
+            "parameters": parameter_count(header),
+            "valid_nll": provenance.get("valid_nll", history[-1]["valid_nll"] if history else None),
+            "scores": {name: {"sentences": row["sentences"], "bleu": row["int8_beam4"]["bleu"],
+                              "chrf": row["int8_beam4"]["chrf"]}
+                       for name, row in scores["sets"].items()},
+        }
+    return out
+
+
+def millions(n):
+    return f"{n:,} ({n / 1e6:.1f} M)"
+
+
+def facts_table(card):
+    """The card's opening table, from card.json (the hand-kept model facts and the shipped part)."""
+    model, shipped = card["model"], card["shipped"]
+    params = sorted({s["parameters"] for s in shipped.values()})
+    files = ", ".join(f'`{s["file"]}` ({s["bytes"] / 1e6:.1f} MB)' for s in shipped.values())
+    rows = [("files", f"{files}, format `engine/FORMAT.md`, listed with size and SHA-256 in `manifest.json`; "
+                      "each also carries its lexical shortlist table, the word lists for text in capitals and a "
+                      "translation memory of short sentences (\"Decoding\")"),
+            ("architecture", model["architecture"]),
+            ("parameters", " / ".join(millions(p) for p in params) + " per direction"),
+            ("vocabulary", model["vocabulary"]),
+            ("weights", model["weights"]),
+            ("max length", model["max_length"]),
+            ("alignment", model["alignment"]),
+            ("intended use", model["intended_use"]),
+            ("licence", card["licence"])]
+    return "\n".join(["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows])
+
+
+def pairs_text(row):
+    """A data row's pairs as the card writes them: "159,648", or per direction for the synthetic rows."""
+    p = row["pairs"]
+    if isinstance(p, dict):
+        return " / ".join(f'{n:,} ({d.replace("-", "→")})' for d, n in p.items())
+    return f"{p:,}"
+
+
+def data_table(card):
+    """The card's data table, from card.json's data.sources."""
+    rows = ["| source | pairs | copies per pair per epoch | lines per epoch | share of the text (characters, parallel data) | domain | licence |",
+            "|---|---|---|---|---|---|---|"]
+    for r in card["data"]["sources"]:
+        lines = r["lines_per_epoch"]
+        lines = " / ".join(f"{n:,}" for n in lines.values()) if isinstance(lines, dict) else f"{lines:,}"
+        if "share_percent_on_top" in r:
+            share = " / ".join(f"+{v:g}%" for v in r["share_percent_on_top"].values()) + " on top"
+        else:
+            share = f'{r["share_percent"]:g}%'
+        name = f'**{r["source"]}**' if r.get("synthetic") else r["source"] + (" (v2)" if r.get("corpus_version") == 2 else "")
+        rows.append(f'| {name} | {pairs_text(r)} | {r["copies_per_epoch"]:g} | {lines} | {share} | {r["domain"]} | {r["licence"]} |')
+    return "\n".join(rows)
+
+
 def score_table(weights=WEIGHTS):
     """The card's score table, from each direction's scores.json (written by evaluate.py)."""
     rows = ["| direction | dev set | sentences | fp32 greedy (PyTorch) | fp32 beam 4 (engine) | int8 greedy (engine) | int8 beam 4 (engine) | int8 beam 4, reranked by the reverse model (engine) | BLEU lost to int8: greedy / beam |",
@@ -50,7 +165,7 @@ def score_table(weights=WEIGHTS):
 
     def cell(score):
         return f'{score["bleu"]:.1f} / {score["chrf"]:.1f}' if score else "–"
-    for d in ("en-de", "de-en"):
+    for d in DIRECTIONS:
         with open(os.path.join(weights, d, "scores.json"), encoding="utf-8") as f:
             scores = json.load(f)
         for name, row in scores["sets"].items():
@@ -148,29 +263,46 @@ def options_table(weights=WEIGHTS):
     return "\n".join(rows)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
-    args = ap.parse_args()
-    card_path = os.path.join(WEIGHTS, "README.md")
-    card = open(card_path, encoding="utf-8").read()
+def update_card_json(weights=WEIGHTS):
+    """Writes card.json's shipped part from the shipped files; returns the card."""
+    card = load_card(weights)
+    card["shipped"] = shipped_facts(weights)
+    with open(os.path.join(weights, "card.json"), "w", encoding="utf-8") as f:
+        f.write(dump_card(card))
+    return card
 
+
+def examples_block(nmt, weights=WEIGHTS):
+    """Ten everyday sentences per direction through the shipped models (beam 4)."""
     examples = []
-    for d in ("en-de", "de-en"):
-        model_file = os.path.join(WEIGHTS, d, "model.nmt")
-        out = subprocess.run([args.nmt, "--model", model_file, "--beam", "4"], input="\n".join(EVERYDAY[d]) + "\n",
+    for d in DIRECTIONS:
+        model_file = os.path.join(weights, d, "model.nmt")
+        out = subprocess.run([nmt, "--model", model_file, "--beam", "4"], input="\n".join(EVERYDAY[d]) + "\n",
                              capture_output=True, text=True, check=True).stdout.split("\n")
         examples.append(f"**{d}**\n\n| source | engine (int8, beam 4) |\n|---|---|")
         for s, h in zip(EVERYDAY[d], out):
             examples.append(f"| {s} | {h} |")
         examples.append("")
+    return "\n".join(examples)
 
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
+    ap.add_argument("--no-examples", action="store_true", help="keep the example translations (no engine needed)")
+    args = ap.parse_args()
+    card_json = update_card_json()
+    card_path = os.path.join(WEIGHTS, "README.md")
+    card = open(card_path, encoding="utf-8").read()
+    card = replace_block(card, "facts", facts_table(card_json))
+    card = replace_block(card, "data", data_table(card_json))
     card = replace_block(card, "scores", score_table())
     card = replace_block(card, "training", training_table())
     card = replace_block(card, "options", options_table())
-    card = replace_block(card, "examples", "\n".join(examples))
+    if not args.no_examples:
+        card = replace_block(card, "examples", examples_block(args.nmt))
     open(card_path, "w", encoding="utf-8").write(card)
-    print("updated", card_path)
+    print("updated", os.path.join(WEIGHTS, "card.json"), "and", card_path)
 
 
 if __name__ == "__main__":
