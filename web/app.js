@@ -17,6 +17,7 @@
  *   app/alternatives-menu.js  a translated word's menu of other words; choosing one re-translates the rest
  *   app/source-overlay.js  the highlights behind the text box (a mirror of the textarea)
  *   app/hints.js           hints that fit touch or pointer, the Quality menu's technical tooltip
+ *   app/terms.js           the "Terms" box: the reader's glossary per direction, passed to every translation
  */
 import { listModels, hasWasmSimd } from './translator.js';
 import { el, showError, setState } from './app/dom.js';
@@ -31,6 +32,7 @@ import { bindAlternativesMenu } from './app/alternatives-menu.js';
 import { bindModelInfo, loadAbout } from './app/model-info.js';
 import { bindHints } from './app/hints.js';
 import { bindSourceOverlay } from './app/source-overlay.js';
+import { bindTerms } from './app/terms.js';
 
 async function main() {
   if (!hasWasmSimd()) {
@@ -53,6 +55,7 @@ async function main() {
   bindModelInfo();
   bindHints();
   bindSourceOverlay();
+  bindTerms(translateNow);
   loadAbout();
   updateCount();
   benchLinkOnlyOnline();

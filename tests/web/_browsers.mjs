@@ -11,8 +11,12 @@
  * translations, search options, hint rules) are registered with `heavyCase(name, test)`: they run in
  * Chromium only, and in Firefox too with NMT_ALL_BROWSERS=1 (they passed there when this was written).
  */
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { launchChromium } from './_helpers.mjs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium, ROOT, testManifest, resultsDir } from './_helpers.mjs';
 import { launchFirefox, FIREFOX } from './_firefox.mjs';
 
 export const BROWSERS = ['chromium', 'firefox'];
@@ -41,3 +45,39 @@ export const canEmulateTouch = (name) => name === 'chromium';
 
 /** `test` in Chromium (and everywhere with NMT_ALL_BROWSERS=1); elsewhere a no-op: see above. */
 export const heavyCase = (name, test) => (name === 'chromium' || process.env.NMT_ALL_BROWSERS === '1' ? test : () => {});
+
+/**
+ * The demo site built for one test file (scripts/build-web.mjs with the test's models, into
+ * test-results/web-dist-NAME: node --test may run files side by side) and served under /NAME/ as
+ * deployed: { site, server } (server.url, server.close()).
+ */
+export async function serveSite(name) {
+  const site = path.join(resultsDir(), `web-dist-${name}`);
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', site, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
+  return { site, server: await startServer({ root: site, base: `/${name}/` }) };
+}
+
+/**
+ * The demo page at `url` in a fresh context of `browser` (no cache, no service worker; `options`:
+ * viewport, touch, ...; `init`: a script that runs before the page's own), the model loaded. The
+ * page's errors and console errors fail the test; the context closes after it.
+ */
+export async function openPage(t, browser, url, options = {}, init) {
+  const context = await browser.newContext(options);
+  t.after(() => context.close());
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  t.after(() => assert.deepEqual(problems, [], 'no page errors'));
+  await page.goto(url);
+  await waitReady(page);
+  return page;
+}
+
+/** Waits until the page has loaded its model (body[data-ready]); fails with the page's error otherwise. */
+export async function waitReady(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+}

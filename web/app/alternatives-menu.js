@@ -17,6 +17,7 @@ import { state } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { render } from './translate-view.js';
 import { selectSentence } from './alignment-view.js';
+import { termsOption } from './terms.js';
 
 const COUNT = 5;
 const WORDLIKE = /[\p{L}\p{N}]/u;
@@ -122,7 +123,7 @@ async function open(hit) {
   root.addEventListener('keydown', onMenuKey);
   try {
     const t = await getTranslator(state.resultDir);
-    const alternatives = await t.alternatives(sentence.source, prefix, { count: COUNT });
+    const alternatives = await t.alternatives(sentence.source, prefix, { count: COUNT, ...termsOption(state.resultDir) });
     if (!menu || menu.root !== root) return;
     const listed = alternatives.some((a) => a.word.trim() === current) ? alternatives
       : [...alternatives, { word: current, probability: null, continuation: sentence.target.slice(range[1]) }];
@@ -219,7 +220,7 @@ async function choose(hit, prefix, alternative) {
   root.focus();
   try {
     const t = await getTranslator(state.resultDir);
-    const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix });
+    const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix, ...termsOption(state.resultDir) });
     if (!menu || menu.root !== root) return;
     if (seq !== state.seq || state.result !== result) { close({ refocus: false }); return; }
     preview(root, old.target, r.sentences[0].target, () => use(hit, result, withSentence(result, hit.s, r.sentences[0], newPrefix), word));

@@ -10,6 +10,7 @@ import { state, langName, fromOf, toOf } from './state.js';
 import { getTranslator } from './loader.js';
 import { updateCount, clearOutput, translateNow } from './translate-view.js';
 import { bindLanguageHint, updateLanguageHint } from './language-hint.js';
+import { showTermsFor } from './terms.js';
 
 function applyDirection() {
   const from = fromOf(state.dir);
@@ -25,6 +26,7 @@ function applyDirection() {
   el.direction.value = state.dir;
   try { localStorage.setItem('nmt.direction', state.dir); } catch { /* private mode */ }
   updateLanguageHint();
+  showTermsFor(state.dir);
 }
 
 function setDirection(dir, { swapText = false } = {}) {

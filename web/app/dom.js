@@ -15,7 +15,7 @@ export const el = {
   source: $('source'), sourceLabel: $('source-label'), count: $('count'), clear: $('clear'), stop: $('stop'),
   langHint: $('lang-hint'), langHintText: $('lang-hint-text'), langHintAccept: $('lang-hint-accept'), langHintDismiss: $('lang-hint-dismiss'),
   target: $('target'), targetLabel: $('target-label'), status: $('status'), stats: $('stats'), copy: $('copy'),
-  unsureLegend: $('unsure-legend'),
+  unsureLegend: $('unsure-legend'), termLegend: $('term-legend'),
   prev: $('prev-sent'), next: $('next-sent'), sentPos: $('sent-pos'), sentConfidence: $('sent-confidence'),
   alignSource: $('align-source'), alignTarget: $('align-target'),
   alignSourceLabel: $('align-source-label'), alignTargetLabel: $('align-target-label'), alignDetail: $('align-detail'),

@@ -12,6 +12,7 @@ import { el, text } from './dom.js';
 import { state, currentSentence } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { tokenWords, mergeAttention } from './token-words.js';
+import { termsOption } from './terms.js';
 
 // The per-head attention belongs to one translation of one sentence: its source, the translation
 // shown (which a chosen alternative word changes) and the search that made it.
@@ -49,7 +50,7 @@ async function ensureHeads() {
     const t = await getTranslator(state.resultDir);
     // The sentence is translated again, alone, with every head kept; a sentence whose translation
     // was steered by a chosen word (app/alternatives-menu.js) again from the same prefix.
-    const options = { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, allHeads: true, signal: controller.signal };
+    const options = { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, allHeads: true, ...termsOption(state.resultDir), signal: controller.signal };
     if (s.forcedPrefix) options.prefix = s.forcedPrefix;
     const withHeads = (r) => r.sentences.find((x) => x.heads) || r.sentences[0];
     let sentence = withHeads(await t.translate(s.source, options));

@@ -12,6 +12,7 @@ import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
 import { unsureWords } from './confidence.js';
 import { updateLanguageHint } from './language-hint.js';
+import { termsOption, rejectedTerms, markTermWords } from './terms.js';
 
 const DEBOUNCE_MS = 250;
 /** Inputs longer than this are cut into chunks (planChunks' default size): they are streamed. */
@@ -36,6 +37,7 @@ export function clearOutput() {
   el.target.dataset.sentences = '0';
   el.copy.disabled = true;
   el.unsureLegend.hidden = true;
+  el.termLegend.hidden = true;
   text(el.stats, '');
   state.outWords = [];
   selectSentence(0);
@@ -73,6 +75,7 @@ export async function translateNow() {
       beam,
       shortlist,
       alignments: true,
+      ...termsOption(dir),
       signal: controller.signal,
       onProgress: (p) => {
         if (seq !== state.seq) return;
@@ -109,6 +112,8 @@ export async function translateNow() {
   } catch (e) {
     if (e && e.name === 'AbortError') return;
     if (seq !== state.seq) return;
+    // a term the engine's rules refuse: its line says so, and the text is translated without it
+    if (rejectedTerms(dir, e)) { translateNow(); return; }
     setState('error');
     text(el.status, '');
     showError(e && e.message ? e.message : String(e));
@@ -120,6 +125,7 @@ export async function translateNow() {
 function renderPartial(partialText) {
   el.target.replaceChildren(document.createTextNode(partialText));
   el.unsureLegend.hidden = true;
+  el.termLegend.hidden = true;
 }
 
 /**
@@ -136,6 +142,7 @@ function streamedOutput(input) {
   el.target.dataset.sentences = '0';
   el.copy.disabled = true;
   el.unsureLegend.hidden = true;
+  el.termLegend.hidden = true;
   text(el.stats, '');
   selectSentence(0, true);
   let sourceEnd = 0;
@@ -156,6 +163,7 @@ function streamedOutput(input) {
     state.outWords[n] = appendWords(sent, s.target, s.targetWords, 't', n, false, marked);
     el.target.append(sent);
     if (marked.size) el.unsureLegend.hidden = false;
+    if (markTermWords(state.dir, [s], state.outWords, n)) el.termLegend.hidden = false;
     n += 1;
     el.target.dataset.sentences = String(n);
     [sourceEnd, targetEnd] = [s.sourceRange[1], s.targetRange[1]];
@@ -185,6 +193,7 @@ export function render(result) {
   delete el.target.dataset.partial;
   el.copy.disabled = !result.text;
   el.unsureLegend.hidden = unsure === 0;
+  el.termLegend.hidden = markTermWords(state.resultDir, result.sentences, state.outWords) === 0;
 
   const secs = result.timings.engineMs / 1000;
   const tps = result.stats.tokensPerSecond;

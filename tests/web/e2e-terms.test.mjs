@@ -1,0 +1,85 @@
+/**
+ * The demo page's "Terms" box (issue 49), at a phone's width (390 px) in Debian's Chromium and
+ * Firefox ESR (tests/web/_browsers.mjs), with the real WASM engine and the shipped models (or the
+ * fixture model): a term entered in the box comes out in the translation, marked as the reader's;
+ * the box keeps it across a reload (localStorage); a line the page cannot read and a term the
+ * engine's rules refuse each get a message that names the line, while the good terms still apply;
+ * text from the box reaches the page as text only (a term's markup stays letters). What the model
+ * makes of the other words is not checked: the glossary guarantees only its terms.
+ */
+import test, { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineSkip, requireEngine } from './_helpers.mjs';
+import { browsers, launchBrowser, serveSite, openPage, waitReady } from './_browsers.mjs';
+
+const skip = engineSkip();
+requireEngine(test);
+const NARROW = { viewport: { width: 390, height: 844 } };
+
+let server;
+let browser;
+
+before(async () => {
+  if (!skip) ({ server } = await serveSite('terms'));
+});
+
+after(async () => {
+  if (server) await server.close();
+});
+
+/** Types `value` into the text box and waits for its finished translation; returns its text. */
+async function translate(page, value) {
+  await page.fill('#source', value);
+  await page.waitForFunction((v) => document.body.dataset.state === 'done' && document.getElementById('source').value === v &&
+    document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), value, { timeout: 120000 });
+  return page.textContent('#target');
+}
+
+/** The output's words marked as the reader's terms, joined. */
+const termWords = (page) => page.evaluate(() => [...document.querySelectorAll('#target .w.term')].map((w) => w.textContent).join(' '));
+
+for (const name of browsers()) describe(name, () => {
+  before(async () => { if (!skip) browser = await launchBrowser(name); });
+  after(async () => { if (browser) await browser.close(); browser = null; });
+
+  test('terms: applied and marked, kept across a reload, bad lines named, shown as text', { skip, timeout: 300000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, NARROW);
+    await page.click('#terms > summary');
+    await page.fill('#terms-text', 'notice period = Kündigungsfrist\nhouse = <b>Heim</b>');
+    const source = 'The notice period is three months. The house is small.';
+    let out = await translate(page, source);
+    assert.match(out, /Kündigungsfrist/i, 'the term is in the translation');
+    assert.ok(out.includes('<b>Heim</b>'), `a term's markup is written as letters: ${out}`);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#target b, #terms-problems b').length), 0, 'no element from the box');
+    assert.match(await termWords(page), /Kündigungsfrist/i, 'the term\'s words are marked');
+    assert.equal(await page.isVisible('#term-legend'), true, 'the legend says what the mark means');
+    assert.equal(await page.textContent('#terms-count'), '(2)');
+
+    // At 390 px nothing sticks out sideways: the box and its messages wrap or scroll inside.
+    const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, box: document.getElementById('terms').getBoundingClientRect().right }));
+    assert.ok(wide.page <= 390 && wide.box <= 390, `the page is ${wide.page} px wide, the box ends at ${wide.box} px`);
+
+    // Kept: after a reload the box holds the terms and the page uses them.
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.inputValue('#terms-text'), 'notice period = Kündigungsfrist\nhouse = <b>Heim</b>');
+    out = await translate(page, 'The notice period ends today.');
+    assert.match(out, /Kündigungsfrist/i, 'the kept term is applied after the reload');
+
+    // Bad lines: one the page cannot read, one the engine's rules refuse (a source term of one
+    // byte: the module's 'bad-request' message); the good term still applies.
+    await page.click('#terms > summary');
+    await page.fill('#terms-text', 'notice period = Kündigungsfrist\n<i>no equals sign</i>\nx = y');
+    out = await translate(page, 'The notice period is short.');
+    await page.waitForFunction(() => document.querySelectorAll('#terms-problems li').length === 2, null, { timeout: 30000 });
+    const problems = await page.evaluate(() => [...document.querySelectorAll('#terms-problems li')].map((li) => li.textContent));
+    assert.match(problems[0], /^Line 2: write the term and its translation with "="/);
+    assert.ok(problems[0].includes('<i>no equals sign</i>'), 'the line is quoted as text');
+    assert.equal(problems[1], 'Line 3: the glossary\'s source term "x" is shorter than 2 bytes.');
+    assert.equal(await page.isVisible('#terms-problems'), true);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#terms-problems i').length), 0, 'no element from the box');
+    assert.match(out, /Kündigungsfrist/i, 'the good term still applies');
+    assert.equal(await page.textContent('#terms-count'), '(1)');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', 'no error for the page');
+  });
+});
