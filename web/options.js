@@ -3,7 +3,9 @@
  * defaults and allowed ranges (engine/options.h), copied here for the main thread, which checks a
  * request before it queues it. tests/wasm/options.test.mjs fails when this copy and the WASM
  * module's own table (`Module.optionSpecs()`) differ. The engine checks every value again with the
- * same table and the same wording; nothing is ever clamped.
+ * same table and the same wording; nothing is ever clamped. The module's types (web/translator.d.ts,
+ * TranslateOptions and PassName) and docs/api.md's options table are generated from this file by
+ * scripts/gen-options.mjs (OPTION_NOTES below adds the prose the types carry).
  *
  * In JavaScript an option is named in camelCase (`length_penalty` → `lengthPenalty`); the module's
  * one default of its own is `alignments: true` (the engine's is false): results carry alignments
@@ -43,8 +45,93 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'glossary', kind: 'terms', default: {}, cli: false, doc: 'source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case, comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins' },
 ].map((o) => Object.freeze(o)));
 
+/**
+ * What the module's types (web/translator.d.ts, TranslateOptions) and docs/api.md say about an
+ * option beyond its `doc` line (which the engine shares, so it stays short): a few lines of prose
+ * each, in JavaScript's names. scripts/gen-options.mjs writes those files' generated regions from
+ * the table, these notes and MODULE_DEFAULTS: the type, the allowed values and the default come
+ * from the table, never from the prose. An option without a note gets its `doc` line.
+ * @type {Readonly<Record<string, ReadonlyArray<string>>>}
+ */
+export const OPTION_NOTES = Object.freeze({
+  beam: ['Beam size: 1 is greedy search (fastest).'],
+  max_length_ratio: ["At most source tokens × this + 10 target tokens (and at most the model's max_length)."],
+  reverse_weight: ["With `rerank`: the weight of the reverse model's score, log p(source | candidate), when reranking."],
+  alignments: ['Return the attention and the word alignments (Sentence.attention, wordAlignments,', 'targetWordConfidence, ...).'],
+  all_heads: ["Also return every decoder layer's per-head cross-attention (Sentence.heads)."],
+  attention_limit: [
+    "A cap on the result's size: sentences with more than this many source or target tokens come",
+    'without `attention` (and `heads`); their word alignments, words and confidence stay (0 = no',
+    "limit). A 255-token chunk's matrices are ~1 MB of JSON.",
+  ],
+  rerank: ["With a Translator created with `rerank`: rerank this request's candidates. Ignored for beam 1."],
+  shortlist: [
+    "Decode over the model's lexical shortlist (the likely target pieces of the source's pieces)",
+    'instead of the whole vocabulary: faster, and the translation may differ slightly. No effect with',
+    'a model that has none (`translator.info.shortlist` says whether it has one).',
+  ],
+  sample_top_k: [
+    "Sampling, for back-translation: with `beam: 1`, each next token is drawn from the model's",
+    '`sampleTopK` most probable ones (renormalized; at least the vocabulary size = unrestricted)',
+    'instead of taking the most probable (0 = off). With a beam above 1 the request rejects with',
+    "code 'bad-request'.",
+  ],
+  seed: ['With `sampleTopK`: the random stream (the same seed and sentence draw the same translation).'],
+  keep_case: [
+    'Sentences in capitals ("THE MEETING IS CANCELLED."), in Title Case or all in lower case ("wir',
+    'treffen uns in berlin") are recased for the model, which saw few of them in training, and a',
+    'sentence in capitals comes back in capitals ("DIE SITZUNG IST ABGESAGT."). `keepCase: true`',
+    'translates them as written.',
+  ],
+  raw_numbers: [
+    'The model sometimes drops or garbles a number ("50.000 Besucher" → "5,000 visitors", "im Juni',
+    '2014" → "in June"). A sentence whose translation lacks one of its numbers is translated again',
+    'with the numbers it lost copied in, written the target language\'s way ("50,000"), and numbers',
+    'the model copied in the source\'s form are rewritten so ("1,234.56" in German: "1.234,56"); a',
+    'currency sign the model left out goes back by its amount ("mehr als 180 $"), and clock times',
+    'get the right half of the day: an English p.m. hour the model wrote as a morning one in German',
+    'goes on the 24-hour clock ("um 18 Uhr"), a German hour gets the right a.m. or p.m. in English',
+    '("um 8 Uhr" → "at 8 a.m.", not "8 p.m."; "19:30 Uhr" → "7:30 p.m."). Version and section',
+    'numbers keep their dot ("Python 3.11", not "Python 3,11"), English ordinals their ending ("am 3.',
+    'Oktober" → "on October 3rd", not "3th") and ranges the source\'s en dash ("3–5 Werktage").',
+    "`rawNumbers: true` keeps the model's first translation as it wrote it.",
+  ],
+  model_only: [
+    'Short everyday sentences that the small model gets wrong although the training corpus holds',
+    'them word for word ("Tschüss, bis morgen!" came out "Shut up until tomorrow.") are in the model',
+    "file's translation memory: such a sentence, written alone (case, spacing and its final marks do",
+    "not count), gets the memory's human translation (\"Goodbye till tomorrow!\"), decoded through the",
+    "model so that its alignments are the model's, and says `memory: true`. `modelOnly: true` leaves",
+    'every sentence to the model.',
+  ],
+  passes: [
+    "The engine's text passes (`translator.info.passes`, in the order they run: addresses copied,",
+    'recasing, numbers kept, clock times, quotes, ...) each switched off by name:',
+    '`passes: { numbers: false, quotes: false }`. `keepCase`, `rawNumbers` and `modelOnly` are',
+    "aliases that switch off the passes of theirs. An unknown name rejects with 'bad-request'.",
+  ],
+  glossary: [
+    "The user's glossary: source terms to target terms, `{ 'Kündigungsfrist': 'notice period',",
+    "'Acme Cloud': 'Acme Cloud' }`. Each source term found in a sentence (a whole word, in any letter",
+    'case; not inside an address or a name from code) comes out as its target term, with the',
+    'alignments pointing at it; a term mapped to itself stays untranslated; overlapping terms: the',
+    'longest wins. Terms of 2 bytes or more (target terms not empty), at most 10,000: else the request',
+    "rejects with 'bad-request'. Works with beam, prefix, alternatives and HTML. The pass \"glossary\".",
+  ],
+  prefix: [
+    "A forced target prefix: the text must be one sentence (else the request rejects with code",
+    "'bad-request'), and its translation starts with this string exactly; the search (greedy or",
+    'beam) continues after it. A prefix ending in a letter or digit may be completed by the model',
+    '("Das Ha" → "Das Haus ist klein."; "Das Haus" may become "Das Hauses …"); one ending in a space',
+    'is followed by a new word. Token probabilities and alignments cover the prefix\'s tokens too',
+    '(their probabilities under the model).',
+    '@example',
+    "await t.translate('The house is small.', { prefix: 'Das Gebäude ' });   // \"Das Gebäude ist klein.\"",
+  ],
+});
+
 /** Defaults of the JavaScript module that differ from the engine's (see the file comment). */
-const MODULE_DEFAULTS = Object.freeze({ alignments: true });
+export const MODULE_DEFAULTS = Object.freeze({ alignments: true });
 
 /** `length_penalty` → `lengthPenalty`. */
 export const jsName = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());

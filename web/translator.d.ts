@@ -165,50 +165,97 @@ export interface TranslateProgress {
 /**
  * The decoding options, as checked by translate() and by the engine: DECODING_OPTIONS (web/options.js,
  * the engine's table in engine/options.h). A value outside its range rejects with code 'bad-request'.
+ * The table's options below are generated from it (scripts/gen-options.mjs); translate()'s own
+ * (`signal`, `onProgress`, `chunkChars`) are written here.
  */
 export interface TranslateOptions {
-  /** Beam size, 1 (greedy, fastest) to 16. Default 4. */
+  // BEGIN generated options: scripts/gen-options.mjs writes this from web/options.js: edit there
+  /**
+   * Beam size: 1 is greedy search (fastest).
+   * An integer from 1 to 16; default 4.
+   */
   beam?: number;
-  /** GNMT length penalty alpha for ranking finished beams, 0 to 2 (0 = raw log-probability). Default 0.6. */
+  /**
+   * GNMT length penalty alpha for ranking finished beams (0 = raw log-probability).
+   * A number from 0 to 2; default 0.6.
+   */
   lengthPenalty?: number;
-  /** GNMT coverage penalty beta, 0 to 2: marks down beams that skipped source words (0 = off). Default 0.1. */
+  /**
+   * GNMT coverage penalty beta: marks down beams that skipped source words (0 = off).
+   * A number from 0 to 2; default 0.1.
+   */
   coveragePenalty?: number;
-  /** At most source tokens × this + 10 target tokens, 0.1 to 4. Default 1.5. */
+  /**
+   * At most source tokens × this + 10 target tokens (and at most the model's max_length).
+   * A number from 0.1 to 4; default 1.5.
+   */
   maxLengthRatio?: number;
-  /** With `rerank`: weight of the reverse model's score, 0 to 5. Default 0.3. */
+  /**
+   * With `rerank`: the weight of the reverse model's score, log p(source | candidate), when reranking.
+   * A number from 0 to 5; default 0.3.
+   */
   reverseWeight?: number;
-  /** Return attention and word alignments. Default true. */
+  /**
+   * With a Translator created with `rerank`: rerank this request's candidates. Ignored for beam 1.
+   * Default true.
+   */
+  rerank?: boolean;
+  /**
+   * Return the attention and the word alignments (Sentence.attention, wordAlignments,
+   * targetWordConfidence, ...).
+   * Default true.
+   */
   alignments?: boolean;
-  /** Also return every decoder layer's per-head cross-attention (Sentence.heads). Default false. */
+  /**
+   * Also return every decoder layer's per-head cross-attention (Sentence.heads).
+   * Default false.
+   */
   allHeads?: boolean;
   /**
    * A cap on the result's size: sentences with more than this many source or target tokens come
-   * without `attention` (and `heads`); their word alignments, words and confidence stay. 0 to 1024;
-   * default 0 (no limit). A 255-token chunk's matrices are ~1 MB of JSON.
+   * without `attention` (and `heads`); their word alignments, words and confidence stay (0 = no
+   * limit). A 255-token chunk's matrices are ~1 MB of JSON.
+   * An integer from 0 to 1024; default 0.
    */
   attentionLimit?: number;
-  /** With a Translator created with `rerank`: rerank this request's candidates (default true). Ignored for beam 1. */
-  rerank?: boolean;
+  /**
+   * A forced target prefix: the text must be one sentence (else the request rejects with code
+   * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
+   * beam) continues after it. A prefix ending in a letter or digit may be completed by the model
+   * ("Das Ha" → "Das Haus ist klein."; "Das Haus" may become "Das Hauses …"); one ending in a space
+   * is followed by a new word. Token probabilities and alignments cover the prefix's tokens too
+   * (their probabilities under the model).
+   * Default: none.
+   * @example
+   * await t.translate('The house is small.', { prefix: 'Das Gebäude ' });   // "Das Gebäude ist klein."
+   */
+  prefix?: string;
   /**
    * Decode over the model's lexical shortlist (the likely target pieces of the source's pieces)
-   * instead of the whole vocabulary: faster, and the translation may differ slightly. Default
-   * false. No effect with a model that has none (`translator.info.shortlist` says whether it has one).
+   * instead of the whole vocabulary: faster, and the translation may differ slightly. No effect with
+   * a model that has none (`translator.info.shortlist` says whether it has one).
+   * Default false.
    */
   shortlist?: boolean;
   /**
    * Sampling, for back-translation: with `beam: 1`, each next token is drawn from the model's
    * `sampleTopK` most probable ones (renormalized; at least the vocabulary size = unrestricted)
-   * instead of taking the most probable. 0 to 1000000; default 0 (off). With a beam above 1 the
-   * request rejects with code 'bad-request'.
+   * instead of taking the most probable (0 = off). With a beam above 1 the request rejects with
+   * code 'bad-request'.
+   * An integer from 0 to 1000000; default 0.
    */
   sampleTopK?: number;
-  /** With `sampleTopK`: the random stream, 0 to 2147483647 (the same seed and sentence draw the same translation). Default 0. */
+  /**
+   * With `sampleTopK`: the random stream (the same seed and sentence draw the same translation).
+   * An integer from 0 to 2147483647; default 0.
+   */
   seed?: number;
   /**
    * Sentences in capitals ("THE MEETING IS CANCELLED."), in Title Case or all in lower case ("wir
    * treffen uns in berlin") are recased for the model, which saw few of them in training, and a
    * sentence in capitals comes back in capitals ("DIE SITZUNG IST ABGESAGT."). `keepCase: true`
-   * translates them as written. Default false.
+   * translates them as written.
+   * Default false.
    */
   keepCase?: boolean;
   /**
@@ -222,7 +269,8 @@ export interface TranslateOptions {
    * ("um 8 Uhr" → "at 8 a.m.", not "8 p.m."; "19:30 Uhr" → "7:30 p.m."). Version and section
    * numbers keep their dot ("Python 3.11", not "Python 3,11"), English ordinals their ending ("am 3.
    * Oktober" → "on October 3rd", not "3th") and ranges the source's en dash ("3–5 Werktage").
-   * `rawNumbers: true` keeps the model's first translation as it wrote it. Default false.
+   * `rawNumbers: true` keeps the model's first translation as it wrote it.
+   * Default false.
    */
   rawNumbers?: boolean;
   /**
@@ -231,7 +279,8 @@ export interface TranslateOptions {
    * file's translation memory: such a sentence, written alone (case, spacing and its final marks do
    * not count), gets the memory's human translation ("Goodbye till tomorrow!"), decoded through the
    * model so that its alignments are the model's, and says `memory: true`. `modelOnly: true` leaves
-   * every sentence to the model. Default false.
+   * every sentence to the model.
+   * Default false.
    */
   modelOnly?: boolean;
   /**
@@ -239,6 +288,7 @@ export interface TranslateOptions {
    * recasing, numbers kept, clock times, quotes, ...) each switched off by name:
    * `passes: { numbers: false, quotes: false }`. `keepCase`, `rawNumbers` and `modelOnly` are
    * aliases that switch off the passes of theirs. An unknown name rejects with 'bad-request'.
+   * Default: all on.
    */
   passes?: Partial<Record<PassName, boolean>>;
   /**
@@ -248,19 +298,10 @@ export interface TranslateOptions {
    * alignments pointing at it; a term mapped to itself stays untranslated; overlapping terms: the
    * longest wins. Terms of 2 bytes or more (target terms not empty), at most 10,000: else the request
    * rejects with 'bad-request'. Works with beam, prefix, alternatives and HTML. The pass "glossary".
+   * Default: none.
    */
   glossary?: Record<string, string>;
-  /**
-   * A forced target prefix: the text must be one sentence (else the request rejects with code
-   * 'bad-request'), and its translation starts with this string exactly; the search (greedy or
-   * beam) continues after it. A prefix ending in a letter or digit may be completed by the model
-   * ("Das Ha" → "Das Haus ist klein."; "Das Haus" may become "Das Hauses …"); one ending in a space
-   * is followed by a new word. Token probabilities and alignments cover the prefix's tokens too
-   * (their probabilities under the model). Default: none.
-   * @example
-   * await t.translate('The house is small.', { prefix: 'Das Gebäude ' });   // "Das Gebäude ist klein."
-   */
-  prefix?: string;
+  // END generated options
   /**
    * Cancels the request: a queued one never runs; a running one rejects at once with an AbortError,
    * and its worker is replaced by a fresh one (from the model already loaded) so that the requests
@@ -498,10 +539,13 @@ export interface WorkerMemory {
   modelFileBytes: number | null;
 }
 
+// BEGIN generated pass names: scripts/gen-options.mjs writes this from web/options.js: edit there
 /** The engine's text passes (engine/text/passes.h), in the order they run. */
-export type PassName = 'verbatim' | 'glossary' | 'memory' | 'casing' | 'emphasis' | 'gender_forms' | 'retry_empty' | 'numbers' |
-  'capitals' | 'pass_through' | 'number_separators' | 'currency' | 'ranges' | 'approximate' | 'number_labels' |
-  'number_commas' | 'ordinals' | 'clock_times' | 'repeated_words' | 'final_marks' | 'quotes' | 'capital_start' | 'emphasis_marks';
+export type PassName = 'verbatim' | 'glossary' | 'memory' | 'casing' | 'emphasis' | 'gender_forms'
+  | 'retry_empty' | 'numbers' | 'capitals' | 'pass_through' | 'number_separators' | 'currency' | 'ranges'
+  | 'approximate' | 'number_labels' | 'number_commas' | 'ordinals' | 'clock_times' | 'repeated_words'
+  | 'final_marks' | 'quotes' | 'capital_start' | 'emphasis_marks';
+// END generated pass names
 
 export interface ModelInfo {
   config: { d_model: number; n_heads: number; encoder_layers: number; decoder_layers: number; [key: string]: unknown };

@@ -87,3 +87,11 @@ test('the declared methods exist on the class, and TranslateOptions names exactl
   }
   assert.throws(() => engineOptions({ notAnOption: 1 }), /is not an option/);
 });
+
+test('translator.d.ts and docs/api.md hold what scripts/gen-options.mjs writes from web/options.js (no hand edits)', async () => {
+  const { generatedFiles } = await import('../../scripts/gen-options.mjs');
+  for (const [rel, text] of Object.entries(generatedFiles())) {
+    assert.ok(readFileSync(path.join(ROOT, rel), 'utf8') === text,
+      `${rel}: a generated region differs from web/options.js (edit the table or its notes there, then run node scripts/gen-options.mjs)`);
+  }
+});
