@@ -21,8 +21,8 @@ const prose = (md) => md.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g,
 /** [text](target) and ![alt](target), the target without a title. */
 const links = (md) => [...prose(md).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]);
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to '-'. */
-const anchors = (md) => new Set([...prose(md).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)]
+/** GitHub's heading anchors: lower case, punctuation (and code's backticks, not its text) dropped, spaces to '-'. */
+const anchors = (md) => new Set([...md.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)]
   .map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-')));
 
 test('every relative link in README.md and docs/*.md resolves to a file (and its anchor to a heading)', () => {
@@ -49,6 +49,8 @@ test('the link checker finds a broken link and a broken anchor', () => {
   assert.deepEqual(links('see [a](docs/x.md#y), ![img](a.png "t"), `[no](code.md)`, [web](https://x.org)'), ['docs/x.md#y', 'a.png', 'https://x.org']);
   assert.ok(anchors('# The numbers that matter\n## Use it (ES module)\n').has('use-it-es-module'));
   assert.ok(anchors('# The numbers that matter\n').has('the-numbers-that-matter'));
+  assert.ok(anchors('### Side by side (`npm run bench:peers`)\n').has('side-by-side-npm-run-benchpeers'), 'code in a heading keeps its words');
+  assert.ok(!anchors('```sh\n# a comment\n```\n').has('a-comment'), 'no heading inside a code block');
 });
 
 test('README.md is at most 200 lines, its sections in a newcomer\'s order', () => {
