@@ -44,6 +44,7 @@ import { Translator as ModuleTranslator, listModels, detectLanguage, hasWasmSimd
 import { ErrorCode, MODEL_CACHE } from './protocol.js';
 import { DETECTABLE_LANGUAGES } from './detect.js';
 import { OTHER_LANGUAGES } from './other-languages.js';
+import { asyncIterable } from './async-iterable.js';
 
 const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -482,22 +483,20 @@ function runOperation(model, options, what, operation) {
   });
 }
 
-/** A ReadableStream's async iterator, where the browser's streams are not async-iterable yet (Safari). */
-function readerIterator() {
-  const reader = this.getReader();
-  return {
-    next: () => reader.read(),
-    async return(value) {
-      try {
-        await reader.cancel();
-      } catch {
-        // (already errored)
-      }
-      reader.releaseLock();
-      return { value, done: true };
-    },
-    [Symbol.asyncIterator]() { return this; },
-  };
+/**
+ * A method on one input string (translate(), detect(), measureInputUsage()): the input required
+ * and converted as WebIDL does (a missing one or a Symbol rejects with a TypeError), then the
+ * operation run as runOperation() runs it, given the string and the operation's signal.
+ */
+function inputOperation(model, what, argumentCount, input, options, operation) {
+  let text;
+  try {
+    requireArgument(argumentCount, what);
+    text = domString(input);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return runOperation(model, options, what, (signal) => operation(text, signal));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -657,17 +656,11 @@ export class Translator extends DestroyableModel {
    * @returns {Promise<string>}
    */
   translate(input, options = {}) {
-    try {
-      requireArgument(arguments.length, 'translate()');
-      input = domString(input);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return runOperation(this, options, 'translate()', async (signal) => {
-      const requested = inputUsage(input);
+    return inputOperation(this, 'translate()', arguments.length, input, options, async (text, signal) => {
+      const requested = inputUsage(text);
       if (requested > this.#quota) throw quotaExceeded(requested, this.#quota);
-      if (!this.#lease || untranslatable(input)) return input;
-      return (await this.#engineCall(input, { signal })).text;
+      if (!this.#lease || untranslatable(text)) return text;
+      return (await this.#engineCall(text, { signal })).text;
     });
   }
 
@@ -725,8 +718,7 @@ export class Translator extends DestroyableModel {
         cancelled.abort(reason);
       },
     });
-    if (typeof stream[Symbol.asyncIterator] !== 'function') stream[Symbol.asyncIterator] = readerIterator;
-    return stream;
+    return asyncIterable(stream);
   }
 
   /**
@@ -735,13 +727,7 @@ export class Translator extends DestroyableModel {
    * @returns {Promise<number>}
    */
   measureInputUsage(input, options = {}) {
-    try {
-      requireArgument(arguments.length, 'measureInputUsage()');
-      input = domString(input);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return runOperation(this, options, 'measureInputUsage()', () => inputUsage(input));
+    return inputOperation(this, 'measureInputUsage()', arguments.length, input, options, (text) => inputUsage(text));
   }
 
   [RELEASE]() {
@@ -869,24 +855,12 @@ export class LanguageDetector extends DestroyableModel {
    * @returns {Promise<Array<{detectedLanguage: string, confidence: number}>>}
    */
   detect(input, options = {}) {
-    try {
-      requireArgument(arguments.length, 'detect()');
-      input = domString(input);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return runOperation(this, options, 'detect()', () => detectLanguages(input));
+    return inputOperation(this, 'detect()', arguments.length, input, options, (text) => detectLanguages(text));
   }
 
   /** 0: the quota is infinite (the draft: then the usage must be 0). */
   measureInputUsage(input, options = {}) {
-    try {
-      requireArgument(arguments.length, 'measureInputUsage()');
-      input = domString(input);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return runOperation(this, options, 'measureInputUsage()', () => 0);
+    return inputOperation(this, 'measureInputUsage()', arguments.length, input, options, () => 0);
   }
 }
 

@@ -64,6 +64,7 @@ import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
 import { translateHtml } from './html/translate-html.js';
 import { translateElement } from './html/translate-element.js';
+import { asyncIterable } from './async-iterable.js';
 
 export { TranslatorError, ErrorCode, PROTOCOL_VERSION } from './protocol.js';
 export { DECODING_OPTIONS } from './options.js';
@@ -223,27 +224,6 @@ function startupTimings(startup, createdAt, readyAt) {
     compiled: startup.compiled || null,
     source: startup.source || null,
     phases,
-  };
-}
-
-/**
- * The async iterator of a ReadableStream, for browsers whose streams are not async-iterable yet
- * (Safari): leaving a `for await` loop early cancels the stream, as the built-in one does.
- */
-function readerIterator() {
-  const reader = this.getReader();
-  return {
-    next: () => reader.read(),
-    async return(value) {
-      try {
-        await reader.cancel();
-      } catch {
-        // (already errored: nothing to cancel)
-      }
-      reader.releaseLock();
-      return { value, done: true };
-    },
-    [Symbol.asyncIterator]() { return this; },
   };
 }
 
@@ -473,8 +453,7 @@ export class Translator {
     });
     translation.catch(() => {}); // read through the stream; awaiting `translation` still sees the error
     stream.translation = translation;
-    if (typeof stream[Symbol.asyncIterator] !== 'function') stream[Symbol.asyncIterator] = readerIterator;
-    return stream;
+    return asyncIterable(stream);
   }
 
   /** translate() and translateStreaming(): checks the request and queues it. */
