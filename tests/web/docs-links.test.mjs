@@ -1,6 +1,6 @@
 /**
- * The documentation holds together (issue 53): every relative link and image in README.md and
- * docs/*.md names a file that exists (and, for a `#anchor` into a Markdown file, one of its
+ * The documentation holds together (issue 53): every relative link and image in README.md,
+ * docs/*.md and weights/ (the model card, the recipe's guide, EXPERIMENTS.md) names a file that exists (and, for a `#anchor` into a Markdown file, one of its
  * headings, slugged as GitHub does); README.md stays a five-minute read (at most 200 lines) with its
  * sections in the order a newcomer needs them; its samples run as written: the CLI lines print what
  * their comments say, the ES module sample runs in Node (the standard-API sample: polyfill.test.mjs).
@@ -13,7 +13,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, engineSkip } from './_helpers.mjs';
 
-const DOCS = ['README.md', ...(existsSync(path.join(ROOT, 'docs')) ? readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : [])];
+const DOCS = ['README.md', ...(existsSync(path.join(ROOT, 'docs')) ? readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : []),
+  // the model card, the recipe's guide and the experiments' record (its summary links its sections)
+  ...['weights/README.md', 'weights/recipe/README.md', 'weights/EXPERIMENTS.md'].filter((f) => existsSync(path.join(ROOT, f)))];
 
 /** The Markdown without its fenced code blocks and inline code (links there are not links). */
 const prose = (md) => md.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
@@ -25,7 +27,7 @@ const links = (md) => [...prose(md).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]
 const anchors = (md) => new Set([...md.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)]
   .map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-')));
 
-test('every relative link in README.md and docs/*.md resolves to a file (and its anchor to a heading)', () => {
+test('every relative link in README.md, docs/*.md and the model card\'s pages resolves to a file (and its anchor to a heading)', () => {
   const broken = [];
   let checked = 0;
   for (const doc of DOCS) {
