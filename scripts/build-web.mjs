@@ -6,7 +6,9 @@
  * bytes and SHA-256, and engine.wasm's size), the facts of the "About the models" card
  * (models/about.json: scripts/about-models.mjs), and writes the service worker's precache list, version and model cache name
  * (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
- * folder works from any static server, under any sub-path.
+ * folder works from any static server, under any sub-path. The pages' common <head> lines
+ * (charset, viewport, the Content-Security-Policy, referrer, icon, style sheet) are written once,
+ * in web/head.html: each page's `<!-- head.html -->` line becomes them.
  *
  *   node scripts/build-web.mjs [--out dist] [--manifest weights/manifest.json] [--engine build-wasm] [--quiet]
  *
@@ -55,6 +57,15 @@ function listFiles(dir, base = dir) {
   return out;
 }
 
+/** A page of web/ with its `<!-- head.html -->` line replaced by web/head.html's lines (indented as the mark is). */
+function withHead(page, head, name) {
+  const mark = /^([ \t]*)<!-- head\.html -->\n/m;
+  const m = mark.exec(page);
+  if (!m || !/<head>\s*$/.test(page.slice(0, m.index))) throw new Error(`web/${name}: its <head> must start with a line <!-- head.html --> (the common head lines: web/head.html)`);
+  const lines = head.split('\n').map((line) => `${m[1]}${line}\n`).join('');
+  return page.slice(0, m.index) + lines + page.slice(m.index + m[0].length);
+}
+
 export function build(options) {
   const log = options.quiet ? () => {} : (...a) => console.log(...a);
   const webDir = path.join(ROOT, 'web');
@@ -87,12 +98,14 @@ export function build(options) {
   const versionHash = createHash('sha256');
   const shell = ['./'];
 
-  // 3. The web files (sw.js last: it needs the version).
-  const webFiles = listFiles(webDir).filter((f) => f !== 'sw.js');
+  // 3. The web files (sw.js last: it needs the version), the pages with their common head.
+  const head = readFileSync(path.join(webDir, 'head.html'), 'utf8').trimEnd();
+  const webFiles = listFiles(webDir).filter((f) => f !== 'sw.js' && f !== 'head.html');
   for (const f of webFiles) {
     mkdirSync(path.dirname(path.join(out, f)), { recursive: true });
-    copyFileSync(path.join(webDir, f), path.join(out, f));
-    versionHash.update(f).update(readFileSync(path.join(webDir, f)));
+    const bytes = f.endsWith('.html') ? Buffer.from(withHead(readFileSync(path.join(webDir, f), 'utf8'), head, f)) : readFileSync(path.join(webDir, f));
+    writeFileSync(path.join(out, f), bytes);
+    versionHash.update(f).update(bytes);
     if (!/^bench\.|\.d\.ts$/.test(f)) shell.push(f);
   }
 

@@ -15,15 +15,12 @@ import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { startServer } from '../../scripts/serve.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser, canEmulateTouch, heavyCase } from './_browsers.mjs';
+import { browsers, launchBrowser, canEmulateTouch, heavyCase, serveSite, openPage as openSitePage } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
 const shipped = testManifest().shipped;
-const BASE = '/newcomer/';
 const DESKTOP = { viewport: { width: 1200, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
@@ -33,9 +30,7 @@ let browser;
 
 before(async () => {
   if (skip) return;
-  site = path.join(resultsDir(), 'web-dist-newcomer');
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', site, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
-  server = await startServer({ root: site, base: BASE });
+  ({ site, server } = await serveSite('newcomer'));
 });
 
 after(async () => {
@@ -46,20 +41,7 @@ const builtJson = (rel) => JSON.parse(readFileSync(path.join(site, rel), 'utf8')
 const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** A fresh context (no cache, no service worker) whose page errors fail the test; the page, model loaded. */
-async function openPage(t, options = DESKTOP, init) {
-  const context = await browser.newContext(options);
-  t.after(() => context.close());
-  if (init) await context.addInitScript(init);
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  t.after(() => assert.deepEqual(problems, [], 'no page errors'));
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
-  return page;
-}
+const openPage = (t, options = DESKTOP, init) => openSitePage(t, browser, server.url, options, init);
 
 async function translate(page, text) {
   const before = await page.evaluate(() => document.getElementById('target').textContent);
@@ -157,8 +139,24 @@ for (const name of browsers()) describe(name, () => {
       assert.match(await page.textContent('#about-data-summary'), new RegExp(`^${pairs.toLocaleString('en')} English–German sentence pairs from \\d+ public sources \\(share of the text: news \\d+%`));
       assert.match(await page.textContent('#about-licence'), /^Models: .*non-commercial.* Code: MIT\.$/);
       assert.equal(await page.$$eval('#about-data-table tbody tr', (rows) => rows.length), about.card.data.length);
+      // What they get wrong: card.json's limitations (via about.json), as text, each example's two
+      // sides marked with their language.
+      const limits = about.card.limitations;
+      assert.ok(limits.items.length >= 5, 'the card\'s limitations reach the page');
+      assert.equal(await page.textContent('#about-limits-summary'), limits.summary);
+      const shown = await page.$$eval('#about-limits li', (lis) => lis.map((li) => ({
+        text: li.textContent,
+        tags: [...li.querySelectorAll('*')].map((n) => n.tagName.toLowerCase()).join(' '),
+        langs: [...li.querySelectorAll('[lang]')].map((n) => n.lang).join(' '),
+      })));
+      assert.deepEqual(shown, limits.items.map((i) => ({
+        text: `${i.title}. ${i.text}\u00a0`.trimEnd() + `${langNames[i.example.from]} → ${langNames[i.example.to]}: “${i.example.source}” → “${i.example.output}” (${i.example.wrong}).`,
+        tags: 'strong br span span span',
+        langs: `${i.example.from} ${i.example.to}`,
+      })).map((x) => ({ ...x, text: x.text.replace('\u00a0', '') })));
     } else {
       assert.equal(await page.textContent('#about-scores-more'), 'No scores: this build uses a test model.');
+      assert.equal(await page.isHidden('#about-limits'), true, 'no card.json, no list: only the fixed sentence');
     }
     assert.match(await page.textContent('#model-info'), /What they get wrong/);
 

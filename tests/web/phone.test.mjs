@@ -9,10 +9,8 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { startServer } from '../../scripts/serve.mjs';
-import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { launchBrowser } from './_browsers.mjs';
+import { engineSkip, requireEngine, resultsDir } from './_helpers.mjs';
+import { launchBrowser, serveSite, openPage } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -24,9 +22,7 @@ let browser;
 
 before(async () => {
   if (skip) return;
-  const out = path.join(resultsDir(), 'web-dist-phone');
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
-  server = await startServer({ root: out, base: '/phone/' });
+  ({ server } = await serveSite('phone'));
   browser = await launchBrowser('chromium');
 });
 
@@ -36,19 +32,7 @@ after(async () => {
 });
 
 /** A phone page with the model loaded; its errors fail the test. */
-async function phonePage(t) {
-  const context = await browser.newContext(PHONE);
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  t.after(() => assert.deepEqual(problems, [], 'no page errors'));
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
-  return page;
-}
+const phonePage = (t) => openPage(t, browser, server.url, PHONE);
 
 const waitDone = (page) => page.waitForFunction(() => document.body.dataset.state === 'done' &&
   document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), null, { timeout: 120000 });
