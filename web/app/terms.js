@@ -9,8 +9,8 @@
  * a term written twice); the module's own for a term the engine's rules refuse (a source term
  * under 2 bytes, an empty target term, ...): translate() rejects with code 'bad-request', and
  * rejectedTerms() finds the line its message quotes, leaves that line out and lets the page
- * translate again. Editing the box only parses it and saves it; the translation follows after a
- * pause (never on every key). User text goes in as text, never as HTML.
+ * translate again. Editing the box only parses it and saves it; the messages and the translation
+ * follow after a pause (never on every key). User text goes in as text, never as HTML.
  */
 import { $, el, text } from './dom.js';
 import { state, langName, fromOf, toOf } from './state.js';
@@ -155,9 +155,12 @@ export function bindTerms(retranslate) {
     const value = box.input.value;
     save(dir, value);
     parsed.set(dir, { text: value, ...parseTerms(value), refused: new Map() });
-    showProblems(parsed.get(dir));
     clearTimeout(timer);
-    timer = setTimeout(() => { if (el.source.value.trim()) retranslate(); }, EDIT_PAUSE_MS);
+    // (after a pause: a line being typed is not "wrong" at every key)
+    timer = setTimeout(() => {
+      if (dir === state.dir) showProblems(parsed.get(dir));
+      if (el.source.value.trim()) retranslate();
+    }, EDIT_PAUSE_MS);
   });
   showTermsFor(state.dir);
 }
