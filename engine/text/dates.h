@@ -5,7 +5,7 @@
 // The translator checks each date against the translation (the day and the month's name in the
 // target language) and translates a sentence that lost one again with the date shown to the model as
 // an unknown piece, which is then written as the target language writes dates
-// (translator.cpp keep_numbers, text/pass_through.h).
+// (retries.cpp retry_numbers, text/pass_through.h).
 #pragma once
 
 #include <cstddef>

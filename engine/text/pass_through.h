@@ -60,7 +60,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
 // ("Ky" <unk> "to" for "Kyoto": the data had "Kyōto"), at target bytes [b, e) (its surface " ⁇ "
 // or "⁇"): the 1-3 characters in its place in the source word that reads like the target word around
 // it ("o"), exactly so first; empty when no source word does. pass_through_unknown fills such pieces,
-// and the alternatives (translator.cpp) theirs.
+// and the alternatives (alternative_text.cpp) theirs.
 std::string letters_from_source(const std::string& source, const std::string& target, size_t b, size_t e);
 
 // A token that decodes to a lone space before one that starts with a space: the model wrote a "▁"

@@ -7,6 +7,7 @@
 #include "text/clock_times.h"
 #include "text/final_marks.h"
 #include "text/gender_forms.h"
+#include "text/memory.h"
 #include "text/number_commas.h"
 #include "text/number_labels.h"
 #include "text/numbers.h"
@@ -14,22 +15,48 @@
 #include "text/repeated_words.h"
 #include "text/verbatim.h"
 #include "text/word_alignment.h"
+#include "retries.h"
 
 namespace nmt {
 namespace {
 
 // ---- source passes: what the model reads (same length as the sentence) ----
 
+// Adds `spans` to the sorted `to`, each once.
+void add_spans(std::vector<std::pair<size_t, size_t>>& to, const std::vector<std::pair<size_t, size_t>>& spans) {
+  for (const auto& span : spans)
+    if (std::find(to.begin(), to.end(), span) == to.end()) to.push_back(span);
+  std::sort(to.begin(), to.end());
+}
+
+void mask_verbatim(SourceSentence& s) {  // "see https://example.org" -> "see <one unknown piece>"
+  add_spans(s.masked, verbatim_spans(s.sentence));
+}
+
+void mask_terms(SourceSentence& s) {  // each glossary term masked as an address is; written as its target term
+  if (!s.glossary || s.in_code) return;
+  s.terms = find_terms(s.sentence, *s.glossary, s.masked);
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (const TextEdit& t : s.terms) spans.emplace_back(t.at, t.at + t.length);
+  add_spans(s.masked, spans);
+}
+
+void look_up_memory(SourceSentence& s) {  // "Thank you!" -> its human translation (units.cpp forces it)
+  if (!s.memory || !s.terms.empty()) return;
+  const std::string_view found = s.memory->find(s.sentence);
+  if (!found.empty()) s.memory_translation = with_final_marks(found, s.sentence);
+}
+
 void recase_source(SourceSentence& s) {  // "THE MEETING IS CANCELLED." -> "The meeting is cancelled."
   if (s.truecaser && s.how != SentenceCase::normal) s.shown = s.truecaser->recase(s.shown, s.how);
 }
 
 void hide_emphasis(SourceSentence& s) {  // "**Note:**" read as "Note:"
-  s.shown = blank_marks(s.shown, find_emphasis(s.sentence, s.skip));
+  s.shown = blank_marks(s.shown, find_emphasis(s.sentence, s.masked));
 }
 
 void read_gender(SourceSentence& s) {  // "Kund*innen" read as "Kundinnen"
-  if (s.language == "de") s.shown = read_gender_forms(s.shown, s.skip);
+  if (s.language == "de") s.shown = read_gender_forms(s.shown, s.masked);
 }
 
 // ---- target passes: the translation repaired ----
@@ -117,70 +144,70 @@ void emphasis_marks(TargetSentence& s) {
 constexpr const char* kRawNumbers = "raw_numbers";
 
 const std::vector<Pass> kPasses = {
-    // name, stage, alias, doc, source work, target work, on a copied sentence too
+    // name, stage, alias, doc, source work, retry work, target work, on a copied sentence too
     {"verbatim", PassStage::source, nullptr,
      "web and e-mail addresses, `code`, hashtags, names from code and long runs are copied, not translated (text/verbatim.h)",
-     nullptr, nullptr, false},
+     mask_verbatim, nullptr, nullptr, false},
     {"glossary", PassStage::source, nullptr,
      "the user's glossary: each source term is shown as one unknown piece and written as its target term where the model "
      "puts it (text/glossary.h)",
-     nullptr, nullptr, false},
+     mask_terms, nullptr, nullptr, false},
     {"memory", PassStage::source, "model_only",
      "a short everyday sentence the model file's translation memory holds gets its human translation (text/memory.h)",
-     nullptr, nullptr, false},
+     look_up_memory, nullptr, nullptr, false},
     {"casing", PassStage::source, "keep_case",
      "a sentence in capitals, Title Case or all lower case is recased for the model (text/casing.h)", recase_source,
-     nullptr, false},
+     nullptr, nullptr, false},
     {"emphasis", PassStage::source, nullptr, "Markdown emphasis marks (**, _, ~~) are read as invisible (text/emphasis.h)",
-     hide_emphasis, nullptr, false},
+     hide_emphasis, nullptr, nullptr, false},
     {"gender_forms", PassStage::source, nullptr,
      "German gender forms (Kund*innen, jede:r) are read as the feminine ones (text/gender_forms.h)", read_gender, nullptr,
-     false},
-    {"retry_empty", PassStage::retry, nullptr,
-     "a sentence whose translation came out empty is translated again without the tokens that write nothing", nullptr,
      nullptr, false},
+    {"retry_empty", PassStage::retry, nullptr,
+     "a sentence whose translation came out empty is translated again without the tokens that write nothing (retries.h)",
+     nullptr, retry_empty, nullptr, false},
     {"numbers", PassStage::retry, kRawNumbers,
      "a sentence whose translation lost a number or a date is translated again with it copied, written the target's way "
-     "(text/numbers.h, text/dates.h)",
-     nullptr, nullptr, false},
+     "(retries.h, text/numbers.h, text/dates.h)",
+     nullptr, retry_numbers, nullptr, false},
     {"capitals", PassStage::target, nullptr, "a sentence that came in capitals goes out in capitals (text/casing.h)",
-     nullptr, write_capitals, true},
+     nullptr, nullptr, write_capitals, true},
     {"pass_through", PassStage::target, nullptr,
      "emoji, other scripts and what the vocabulary cannot write are copied where the model attended to them "
      "(text/pass_through.h)",
-     nullptr, pass_through, false},
+     nullptr, nullptr, pass_through, false},
     {"number_separators", PassStage::target, kRawNumbers,
      "numbers copied as the source writes them get the target's separators: 1,234.56 -> 1.234,56 (text/numbers.h)",
-     nullptr, number_separators, true},
+     nullptr, nullptr, number_separators, true},
     {"currency", PassStage::target, kRawNumbers, "a currency sign the model left out goes back by its amount (text/numbers.h)",
-     nullptr, currency, true},
+     nullptr, nullptr, currency, true},
     {"ranges", PassStage::target, kRawNumbers,
      "a range keeps the source's en dash (3–5), and a range the model wrote as a score (2:3) its dash (text/numbers.h)",
-     nullptr, ranges, true},
-    {"approximate", PassStage::target, kRawNumbers, "the source's ~ stays on its number: ~$50 (text/numbers.h)", nullptr,
+     nullptr, nullptr, ranges, true},
+    {"approximate", PassStage::target, kRawNumbers, "the source's ~ stays on its number: ~$50 (text/numbers.h)", nullptr, nullptr,
      approximate, true},
     {"number_labels", PassStage::target, kRawNumbers,
-     "the abbreviation before a number in the target's way: No. 5 <-> Nr. 5 (text/number_labels.h)", nullptr, labels,
-     true},
+     "the abbreviation before a number in the target's way: No. 5 <-> Nr. 5 (text/number_labels.h)", nullptr, nullptr,
+     labels, true},
     {"number_commas", PassStage::target, kRawNumbers,
-     "a comma between two numbers stays a comma: Friedrichstraße 12, 10115 Berlin (text/number_commas.h)", nullptr,
+     "a comma between two numbers stays a comma: Friedrichstraße 12, 10115 Berlin (text/number_commas.h)", nullptr, nullptr,
      commas, false},
     {"ordinals", PassStage::target, kRawNumbers, "English ordinals get their endings: 3rd, not 3th (text/numbers.h)",
-     nullptr, ordinals, true},
+     nullptr, nullptr, ordinals, true},
     {"clock_times", PassStage::target, kRawNumbers,
-     "clock times get the right half of the day: 6 p.m. -> 18 Uhr, um 9 Uhr -> 9 a.m. (text/clock_times.h)", nullptr,
+     "clock times get the right half of the day: 6 p.m. -> 18 Uhr, um 9 Uhr -> 9 a.m. (text/clock_times.h)", nullptr, nullptr,
      clock_times, true},
     {"repeated_words", PassStage::target, nullptr, "a word the model wrote twice in a row is written once (text/repeated_words.h)",
-     nullptr, repeats, false},
+     nullptr, nullptr, repeats, false},
     {"final_marks", PassStage::target, nullptr, "the source's final !! or ??? end the translation too (text/final_marks.h)",
-     nullptr, marks, false},
-    {"quotes", PassStage::target, nullptr, "German translations get „German quotation marks“ (text/quotes.h)", nullptr,
+     nullptr, nullptr, marks, false},
+    {"quotes", PassStage::target, nullptr, "German translations get „German quotation marks“ (text/quotes.h)", nullptr, nullptr,
      quotes, false},
     {"capital_start", PassStage::target, nullptr,
-     "a sentence that starts with a capital starts its translation with one (text/casing.h)", nullptr, capital_start,
-     false},
+     "a sentence that starts with a capital starts its translation with one (text/casing.h)", nullptr, nullptr,
+     capital_start, false},
     {"emphasis_marks", PassStage::target, nullptr,
-     "the emphasis marks go back next to the words aligned with what they mark (text/emphasis.h)", nullptr,
+     "the emphasis marks go back next to the words aligned with what they mark (text/emphasis.h)", nullptr, nullptr,
      emphasis_marks, false},
 };
 
@@ -216,9 +243,17 @@ void run_source_passes(SourceSentence& s, const PassSwitches& on, std::vector<st
   for (const Pass& p : kPasses) {
     if (!p.source || !on.on(p)) continue;
     const std::string before = fired ? s.shown : std::string();
+    const size_t masked = s.masked.size();
+    const size_t remembered = s.memory_translation.size();
     p.source(s);
-    if (fired && s.shown != before) fired->push_back(p.name);
+    if (fired && (s.shown != before || s.masked.size() != masked || s.memory_translation.size() != remembered))
+      fired->push_back(p.name);
   }
+}
+
+void run_retry_passes(RetryRound& round, const PassSwitches& on) {
+  for (const Pass& p : kPasses)
+    if (p.retry && on.on(p)) p.retry(round);
 }
 
 void run_target_passes(TargetSentence& s, const PassSwitches& on) {

@@ -1,11 +1,13 @@
 // The text passes: every rule the engine applies around the model, in one ordered list.
 //
 // A sentence travels through them in three stages:
-//   source  before tokenizing: what the model reads is rewritten at the same length (recased,
-//           emphasis marks and gender signs made invisible), so token spans stay spans of the text
-//           as given; addresses and names from code are masked as one unknown piece each;
+//   source  before tokenizing: spans the model must not translate are masked as one unknown piece
+//           each (addresses and names from code, the user's glossary terms), the translation
+//           memory is looked up, and what the model reads is rewritten at the same length
+//           (recased, emphasis marks and gender signs made invisible), so token spans stay spans
+//           of the text as given;
 //   retry   after decoding: a sentence whose translation came out empty or lost a number is
-//           translated again (the translator runs these: they need the model);
+//           translated again (retries.h: these need the model, which the translator lends them);
 //   target  after decoding: the translation is repaired (numbers, dates, clock times, labels,
 //           quotes, final marks, repeats, pass-through of what the vocabulary cannot write).
 // kPasses (passes.cpp) is the list, in the order the passes run; `translator.info.passes` shows
@@ -14,9 +16,11 @@
 // `"passes": {"numbers": false}`, CLI `--no-pass numbers`); the older flags (raw_numbers,
 // keep_case, model_only) are aliases that switch off the passes that name them.
 //
-// A target pass reads and edits one TargetSentence. Most are a rule function of text/ that
-// returns edits (text/text_edit.h), applied by apply_edits, which keeps the token spans (and so
-// alignments and token probabilities) valid. A new rule: one file in text/ and one line in kPasses.
+// Each pass is one function of its stage's shape: a source pass edits a SourceSentence, a retry
+// pass a RetryRound, a target pass a TargetSentence. Most target passes are a rule function of
+// text/ that returns edits (text/text_edit.h), applied by apply_edits, which keeps the token spans
+// (and so alignments and token probabilities) valid. A new rule: one file in text/ and one line in
+// kPasses.
 #pragma once
 
 #include <cstddef>
@@ -26,24 +30,38 @@
 #include <vector>
 
 #include "text/emphasis.h"
+#include "text/glossary.h"
 #include "text/pass_through.h"
 #include "text/text_edit.h"
 
 namespace nmt {
 
 class Truecaser;
+class TranslationMemory;
 enum class SentenceCase;
+struct RetryRound;  // retries.h
 
 enum class PassStage { source, retry, target };
 
-// What the model reads of one sentence: `shown`, the sentence rewritten at its length.
+// One sentence as the source passes read it: what the model is shown of it (`shown`, the sentence
+// rewritten at its length, with the `masked` spans shown as one unknown piece each), and what it
+// is forced through (`memory_translation`).
 struct SourceSentence {
+  SourceSentence(std::string_view sentence, std::string_view language, SentenceCase how, const Truecaser* truecaser,
+                 std::vector<std::pair<size_t, size_t>> masked = {})
+      : sentence(sentence), language(language), how(how), truecaser(truecaser), masked(std::move(masked)),
+        shown(sentence) {}
   std::string_view sentence;   // as given
   std::string_view language;   // the source language
   SentenceCase how;            // how the sentence is cased (text/casing.h)
   const Truecaser* truecaser;  // null: no recasing
-  const std::vector<std::pair<size_t, size_t>>& skip;  // masked spans (addresses, names, numbers)
+  std::vector<std::pair<size_t, size_t>> masked;  // sorted; the passes add to it
   std::string shown;           // starts as `sentence`
+  const Glossary* glossary = nullptr;  // null: none
+  bool in_code = false;        // in a fenced code block (copied as it is: no glossary terms)
+  const TranslationMemory* memory = nullptr;  // null: not looked up
+  std::vector<TextEdit> terms;  // the glossary's terms found (masked too), bytes of the sentence
+  std::string memory_translation;  // the memory's translation, ending as the sentence ends; or empty
 };
 
 // What the passes that place text by the model's attention need of a decoded sentence: its
@@ -82,7 +100,8 @@ struct Pass {
   PassStage stage;
   const char* alias;  // the older option that switches it off too ("raw_numbers"), or null
   const char* doc;
-  void (*source)(SourceSentence&);  // a source pass's work (null: the translator does it)
+  void (*source)(SourceSentence&);  // a source pass's work
+  void (*retry)(RetryRound&);       // a retry pass's work (retries.h)
   void (*target)(TargetSentence&);  // a target pass's work
   bool on_copied;     // runs on a sentence copied as it is, too
 };
@@ -107,8 +126,10 @@ class PassSwitches {
 };
 
 // Runs the source passes that are on over `s` (in order); adds the name of each that changed what
-// the model reads to `fired`, when given.
+// the model reads (or found the memory's translation) to `fired`, when given.
 void run_source_passes(SourceSentence& s, const PassSwitches& on, std::vector<std::string>* fired = nullptr);
+// Runs the retry passes that are on over `round` (in order).
+void run_retry_passes(RetryRound& round, const PassSwitches& on);
 // Runs the target passes that are on over `s` (in order).
 void run_target_passes(TargetSentence& s, const PassSwitches& on);
 

@@ -2,7 +2,7 @@
 // the whitespace between them, which is kept verbatim so the translation can be reassembled with
 // the same paragraph breaks, newlines and spaces. Rule-based (English and German rules), one linear
 // pass, no exceptions. (A sentence too long for the model is cut later, into token chunks:
-// translator.cpp's chunk_tokens.)
+// units.cpp's chunk_tokens.)
 #pragma once
 
 #include <cstddef>

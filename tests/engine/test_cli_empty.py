@@ -1,7 +1,7 @@
 """No translation comes out empty: with the shipped de->en model and the native CLI, German words
 alone that the model answered with nothing ("sehr" -> "▁" and eos; 15 of 600 frequent dictionary
 words given one a line) are translated again with the tokens that write nothing not allowed first
-(engine/translator.cpp translate_empty_again; tests/engine/test_empty_translation.cpp checks the
+(engine/retries.cpp retry_empty; tests/engine/test_empty_translation.cpp checks the
 search itself)."""
 import os
 import subprocess

@@ -12,6 +12,7 @@
 #include "options.h"
 #include "text/casing.h"
 #include "text/glossary.h"
+#include "text/memory.h"
 #include "text/passes.h"
 
 namespace {
@@ -92,6 +93,9 @@ TEST_CASE("passes: one list, in the order they run, each name once") {
     CHECK(int(p.stage) >= stage);
     stage = int(p.stage);
     CHECK(std::string(p.doc).size() > 20);
+    // each pass is one function of its stage's shape
+    CHECK((p.stage == nmt::PassStage::source) == (p.source != nullptr));
+    CHECK((p.stage == nmt::PassStage::retry) == (p.retry != nullptr));
     CHECK((p.stage == nmt::PassStage::target) == (p.target != nullptr));
     CHECK(nmt::find_pass(p.name) == &p);
   }
@@ -232,7 +236,6 @@ TEST_CASE("passes: a copied sentence gets only the passes that run on copies") {
 
 TEST_CASE("passes: the source passes rewrite what the model reads, at the sentence's length") {
   const nmt::Truecaser truecaser = nmt::Truecaser::from_list("Sitzung\n");
-  const std::vector<std::pair<size_t, size_t>> none;
   struct SourceRow {
     const char* language;
     const char* sentence;
@@ -250,11 +253,67 @@ TEST_CASE("passes: the source passes rewrite what the model reads, at the senten
   };
   for (const SourceRow& row : rows) {
     CAPTURE(row.sentence);
-    nmt::SourceSentence s{row.sentence, row.language, row.how, &truecaser, none, row.sentence};
+    nmt::SourceSentence s(row.sentence, row.language, row.how, &truecaser);
     nmt::run_source_passes(s, row.switches);
     CHECK(s.shown == row.shown);
     CHECK(s.shown.size() == std::string(row.sentence).size());
   }
+}
+
+TEST_CASE("passes: the source passes mask addresses and glossary terms and look up the memory, in order") {
+  const nmt::Glossary glossary = {{"Acme Cloud", "Acme Cloud"}, {"Kündigungsfrist", "notice period"}};
+  const nmt::TranslationMemory memory = nmt::TranslationMemory::from_table("thank you\tDanke.\n").value();
+  struct Read {
+    std::vector<std::string> fired;
+    std::vector<std::string> masked;  // the masked spans' text
+    std::string memory_translation;
+  };
+  const auto read = [&](std::string_view sentence, const PassSwitches& switches, bool in_code = false) {
+    nmt::SourceSentence s(sentence, "en", nmt::SentenceCase::normal, nullptr);
+    s.glossary = &glossary;
+    s.memory = &memory;
+    s.in_code = in_code;
+    Read r;
+    nmt::run_source_passes(s, switches, &r.fired);
+    for (auto [b, e] : s.masked) r.masked.push_back(std::string(sentence.substr(b, e - b)));
+    r.memory_translation = s.memory_translation;
+    CHECK(s.shown.size() == sentence.size());
+    return r;
+  };
+  using List = std::vector<std::string>;
+  // an address and a term: both masked, in the order of the text; each pass listed once
+  Read r = read("Acme Cloud is at https://acme.example.org now.", all_but());
+  CHECK(r.fired == List{"verbatim", "glossary"});
+  CHECK(r.masked == List{"Acme Cloud", "https://acme.example.org"});
+  // a term inside an address is the address's (verbatim runs first)
+  r = read("See https://example.org/Acme Cloud.", all_but());
+  CHECK(r.masked.front() == "https://example.org/Acme");
+  // switched off: not masked
+  r = read("Acme Cloud is at https://acme.example.org now.", all_but({"verbatim", "glossary"}));
+  CHECK(r.masked.empty());
+  CHECK(r.fired.empty());
+  // in a code block the glossary finds nothing
+  CHECK(read("Acme Cloud", all_but(), /*in_code=*/true).masked.empty());
+  // the memory: its translation ending as the sentence ends; not for a sentence with a glossary term
+  r = read("Thank you!", all_but());
+  CHECK(r.memory_translation == "Danke!");
+  CHECK(r.fired == List{"memory"});
+  CHECK(read("Thank you!", all_but({"memory"})).memory_translation.empty());
+  CHECK(read("Thank you!", PassSwitches({}, false, false, /*model_only=*/true)).memory_translation.empty());
+  const nmt::Glossary thanks = {{"Thank", "Cheers"}};
+  nmt::SourceSentence s("Thank you!", "en", nmt::SentenceCase::normal, nullptr);
+  s.glossary = &thanks;
+  s.memory = &memory;
+  nmt::run_source_passes(s, all_but());
+  CHECK(s.terms.size() == 1);
+  CHECK(s.memory_translation.empty());
+  // read again with spans already masked (a retry's lost numbers): the addresses are not added twice
+  const std::string_view again = "Call 0800 555 at https://acme.example.org.";
+  nmt::SourceSentence t(again, "en", nmt::SentenceCase::normal, nullptr, {{5, 9}, {17, 41}});
+  std::vector<std::string> fired;
+  nmt::run_source_passes(t, all_but(), &fired);
+  CHECK(t.masked == std::vector<std::pair<size_t, size_t>>{{5, 9}, {17, 41}});
+  CHECK(fired.empty());
 }
 
 TEST_CASE("glossary: whole words in any letter case, the longest term first, not inside a name from code") {

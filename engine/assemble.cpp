@@ -1,0 +1,138 @@
+// Hypotheses -> the translation; see assemble.h.
+#include "assemble.h"
+
+#include <cctype>
+#include <cmath>
+
+#include "text/word_alignment.h"
+
+namespace nmt {
+namespace {
+
+// The word alignment shown to users: the read-out head's attention one step late
+// (text/word_alignment.h read_alignment), symmetrized with the reverse model's when it read the
+// translation back (reverse_readout); a hypothesis without a read-out (a copied sentence) has the
+// alignment layer's attention as it is.
+WordAlignment word_alignment(const SentenceTranslation& s, const std::vector<Span>& src_spans,
+                             const std::vector<Span>& tgt_spans, const Hypothesis& h) {
+  const int rows = int(tgt_spans.size()), cols = int(src_spans.size());
+  if (h.readout.size() < size_t(rows) * size_t(cols))
+    return align_words(s.source, src_spans, s.target, tgt_spans, s.attention.data(), rows, cols);
+  const std::vector<float> shifted = next_step_rows(h.readout.data(), int(h.readout.size() / size_t(cols)), rows, cols);
+  const WordAlignment forward = read_alignment(s.source, src_spans, s.target, tgt_spans, shifted.data(), rows, cols);
+  // the reverse model read the target's tokens without eos, then eos: one row per source token
+  const bool has_eos = !s.target_tokens.empty() && s.target_tokens.back().piece == "</s>";
+  std::vector<Span> back_cols(tgt_spans.begin(), tgt_spans.end() - (has_eos ? 1 : 0));
+  back_cols.push_back({s.target.size(), s.target.size()});
+  if (h.reverse_readout.empty() || h.reverse_readout.size() != back_cols.size() * size_t(cols)) return forward;
+  const std::vector<float> back = next_step_rows(h.reverse_readout.data(), cols, cols, int(back_cols.size()));
+  return symmetrize(forward, read_alignment(s.target, back_cols, s.source, src_spans, back.data(), cols, int(back_cols.size())));
+}
+
+// The alignments of a translated unit: its source and target tokens with their spans, the
+// hypothesis' attention (moved out of it) and the word alignment computed from them.
+void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
+                    const std::vector<std::pair<size_t, size_t>>& target_spans, const SentencePiece& tokenizer,
+                    Hypothesis& h, SentenceTranslation& s) {
+  for (const Token& t : u.tokens) s.source_tokens.push_back({t.piece, t.begin, t.end});
+  s.source_tokens.push_back({"</s>", s.source.size(), s.source.size()});
+  for (size_t k = 0; k < target_words_ids.size(); ++k)
+    s.target_tokens.push_back({tokenizer.id_to_piece(target_words_ids[k]), target_spans[k].first, target_spans[k].second});
+  if (s.target_ids.size() > target_words_ids.size()) s.target_tokens.push_back({"</s>", s.target.size(), s.target.size()});
+  s.attention = std::move(h.attention);
+  s.heads = std::move(h.heads);
+  std::vector<Span> src_spans, tgt_spans;
+  for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
+  for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
+  s.words = word_alignment(s, src_spans, tgt_spans, h);
+  for (const std::vector<int>& toks : word_tokens(s.words.target_words, tgt_spans, tgt_spans.size(), s.target.size())) {
+    float p = 1.0f;
+    for (int k : toks) p *= s.token_probs[size_t(k)];
+    s.target_word_probs.push_back(p);
+  }
+}
+
+// One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller):
+// the decoded text, repaired by the target passes (text/passes.h); with a `prefix`, its text
+// starts with the prefix verbatim.
+SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const TargetWriter& writer) {
+  const SentencePiece& tokenizer = writer.tokenizer;
+  const int eos_id = writer.eos_id;
+  const TargetPrefix* prefix = writer.prefix;
+  SentenceTranslation s;
+  s.source = text.substr(u.begin, u.end - u.begin);
+  s.source_begin = u.begin;
+  s.source_end = u.end;
+  s.source_ids = u.ids;
+  s.copied = u.copied;
+  s.from_memory = !u.memory_ids.empty();
+  // A unit with no tokens (only zero-width or deleted characters) is not run, but its source is
+  // still "</s>", as source_tokens says: one token per id (found by tests/fuzz/fuzz_translate).
+  if (s.source_ids.empty()) s.source_ids.push_back(eos_id);
+  s.target_ids = h.tokens;
+  s.score = h.score;
+  std::vector<int> words_ids;  // the target without eos
+  for (int id : h.tokens)
+    if (id != eos_id) words_ids.push_back(id);
+  TargetSentence t;
+  t.source = s.source;
+  t.from = writer.languages.from;
+  t.to = writer.languages.to;
+  for (float lp : h.token_log_probs) t.token_probs.push_back(s.from_memory ? 1.0f : std::exp(lp));
+  t.fixed = prefix ? prefix->text.size() : 0;
+  t.prefixed = prefix != nullptr;
+  t.copied = u.copied;
+  t.starts_sentence = u.starts_sentence;
+  t.in_capitals = u.source_case == SentenceCase::upper;
+  if (u.copied) {  // its own text, character for character ("…" is not normalized to "..."), over its tokens
+    t.target = s.source;
+    for (const Token& k : u.tokens) t.spans.emplace_back(k.begin, k.end);
+    for (auto term = u.terms.rbegin(); term != u.terms.rend(); ++term)  // (a sentence of glossary terms)
+      replace_at(t.target, t.spans, term->at, term->length, term->text);
+  } else {
+    t.target = prefix ? prefixed_decode(*prefix, tokenizer, words_ids, &t.spans) : tokenizer.decode(words_ids, &t.spans);
+    drop_doubled_spaces(t.target, t.spans, t.fixed);
+  }
+  const DecodedSentence decoded{u.tokens, tokenizer.unk_id(), words_ids, h.attention, s.target_ids.size() > words_ids.size(),
+                                u.copy_source, u.dropped, u.rewrites, u.emphasis};
+  t.decoded = &decoded;
+  run_target_passes(t, writer.switches);
+  s.passes = u.fired;
+  s.passes.insert(s.passes.end(), t.fired.begin(), t.fired.end());
+  s.target = std::move(t.target);
+  s.token_probs = std::move(t.token_probs);
+  if (writer.alignments) add_alignments(u, words_ids, t.spans, tokenizer, h, s);
+  return s;
+}
+
+}  // namespace
+
+void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
+              std::vector<Hypothesis>& hyps, const TargetWriter& writer, Translation& out) {
+  size_t next_unit = 0;
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    if (!pieces[p].is_sentence) {
+      out.text.append(text, pieces[p].begin, pieces[p].end - pieces[p].begin);
+      continue;
+    }
+    for (bool first = true; next_unit < units.size() && units[next_unit].piece == p; ++next_unit, first = false) {
+      // chunks of a long sentence: a space between their translations where the source had one
+      // at the cut (a run of 5,000 letters with no space in it stays one word)
+      const size_t cut = units[next_unit].begin;
+      if (!first && (std::isspace(static_cast<unsigned char>(text[cut])) ||
+                     (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
+        out.text += ' ';
+      SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], writer);
+      s.target_begin = out.text.size();
+      out.text += s.target;
+      s.target_end = out.text.size();
+      out.source_tokens += int(s.source_ids.size());
+      out.target_tokens += int(s.target_ids.size());
+      out.sentences.push_back(std::move(s));
+    }
+  }
+  // Whitespace-only input comes back as it is, like the whitespace around any sentence (and as the
+  // JS module, which keeps the gaps between its chunks, returns it).
+}
+
+}  // namespace nmt

@@ -1,0 +1,156 @@
+// The retry passes; see retries.h.
+#include "retries.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "text/dates.h"
+#include "text/numbers.h"
+#include "text/verbatim.h"
+
+namespace nmt {
+namespace {
+
+// The text a hypothesis' tokens spell (without eos), before anything is copied into it.
+std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer, int eos_id) {
+  std::vector<int> ids;
+  for (int id : h.tokens)
+    if (id != eos_id) ids.push_back(id);
+  return tokenizer.decode(ids);
+}
+
+// A unit the model ran on a whole sentence of its own (not copied, not from the memory, not a chunk).
+bool whole_translated_sentence(const Unit& u, const TextPiece& piece) {
+  return !u.tokens.empty() && !u.copied && u.memory_ids.empty() && u.begin == piece.begin && u.end == piece.end;
+}
+
+// One sentence to translate again: its unit read with what it lost masked, the numbers its first
+// translation kept, and how many unknown pieces the model must write for the retry to count.
+struct NumberRetry {
+  size_t unit;
+  Unit again;
+  ByteSpans kept;
+  size_t masks;  // how many unknown pieces its source has, when a lost number is one digit; else 0
+};
+
+// The retry of unit `i` when its first translation lost a number or a date; none otherwise.
+std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
+  const Unit& u = round.units[i];
+  const TextPiece& piece = round.pieces[u.piece];
+  if (!whole_translated_sentence(u, piece)) return std::nullopt;
+  const SourceReader& reader = round.reader;
+  const std::string_view sentence(round.text.data() + u.begin, u.end - u.begin);
+  ByteSpans addresses = verbatim_spans(sentence);  // and the glossary's terms: their numbers are no numbers
+  for (const TextEdit& t : u.terms) addresses.emplace_back(t.at, t.at + t.length);
+  std::sort(addresses.begin(), addresses.end());
+  const ByteSpans numbers = find_numbers(sentence, reader.language, false, addresses);
+  const std::vector<NamedDate> dates = find_named_dates(sentence, reader.language);
+  if (numbers.empty() && dates.empty()) return std::nullopt;
+  const std::string first = hypothesis_text(round.hyps[i], reader.tokenizer, reader.config.eos_id);
+  const std::vector<size_t> missing = missing_numbers(sentence, numbers, first, round.target_language);
+  std::vector<NamedDate> lost_dates;  // shown whole as an unknown piece, written the target's way
+  for (const NamedDate& d : dates)
+    if (!has_named_date(first, d, round.target_language)) lost_dates.push_back(d);
+  if (missing.empty() && lost_dates.empty()) return std::nullopt;
+  ByteSpans lost, had, added;  // added: the spans masked now, besides the first reading's
+  Rewrites rewrites = u.rewrites;
+  for (const NamedDate& d : lost_dates) {
+    added.emplace_back(d.begin, d.end);
+    rewrites.emplace_back(d.begin, write_named_date(d, round.target_language));
+  }
+  const auto in_lost_date = [&](const std::pair<size_t, size_t>& n) {
+    return std::any_of(lost_dates.begin(), lost_dates.end(), [&](const NamedDate& d) { return d.begin <= n.first && n.second <= d.end; });
+  };
+  for (size_t k = 0; k < numbers.size(); ++k) {
+    if (in_lost_date(numbers[k])) continue;  // (the date's own numbers come back with it)
+    if (std::find(missing.begin(), missing.end(), k) == missing.end()) {
+      had.push_back(numbers[k]);
+      continue;
+    }
+    lost.push_back(numbers[k]);
+    auto [b, e] = numbers[k];
+    // a one-digit number takes the space before it: a mask needs 2 bytes
+    if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
+    if (e - b >= 2) added.emplace_back(b, e);  // (one that starts the sentence cannot be shown)
+  }
+  if (added.empty()) return std::nullopt;
+  ByteSpans masked = u.masked;
+  masked.insert(masked.end(), added.begin(), added.end());
+  std::sort(masked.begin(), masked.end());
+  Unit r = reread_sentence(round.text, piece, u.piece, u.source_case, masked, reader);
+  if (r.tokens.empty()) return std::nullopt;
+  r.source_case = u.source_case;
+  r.fired = u.fired;
+  r.fired.push_back("numbers");
+  r.terms = u.terms;
+  r.dropped = u.dropped;
+  r.emphasis = u.emphasis;
+  r.masked = std::move(masked);
+  r.copy_source = localize_numbers(sentence, lost, reader.language, round.target_language);
+  r.rewrites = std::move(rewrites);
+  const bool one_digit = std::any_of(lost.begin(), lost.end(), [](const auto& n) { return n.second - n.first == 1; });
+  // (a date the model leaves out goes next to its neighbour word)
+  const size_t masks = one_digit ? r.masked.size() - lost_dates.size() : 0;
+  return NumberRetry{i, std::move(r), std::move(had), masks};
+}
+
+// Whether the retry's translation `second` replaces the first one of its sentence (retries.h).
+bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, const Hypothesis& second) {
+  const SentencePiece& tokenizer = round.reader.tokenizer;
+  const int eos_id = round.reader.config.eos_id;
+  const std::string_view sentence(round.text.data() + retry.again.begin, retry.again.end - retry.again.begin);
+  const std::string text = hypothesis_text(second, tokenizer, eos_id);
+  if (!missing_numbers(sentence, retry.kept, text, round.target_language).empty()) return false;
+  // a currency the source does not name, guessed for an amount shown as an unknown piece ("$ <unk>
+  // million" -> "Millionen Pfund": € and £ are unknown pieces in the training data)
+  if (adds_currency(sentence, text) && !adds_currency(sentence, hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id)))
+    return false;
+  // a lone digit only where the model wrote it: put next to a word ("nach 3 Washington" for "to
+  // Washington at 3 p.m.") it says nothing, unlike a year or an amount
+  const long written = std::count(second.tokens.begin(), second.tokens.end(), tokenizer.unk_id());
+  return size_t(written) >= retry.masks;
+}
+
+}  // namespace
+
+void retry_empty(RetryRound& round) {
+  const std::vector<int>& silent = round.silent_tokens;
+  std::vector<size_t> redo;
+  std::vector<Unit> again;
+  for (size_t u = 0; u < round.units.size(); ++u) {
+    const Unit& unit = round.units[u];
+    if (unit.tokens.empty() || unit.copied || !unit.memory_ids.empty()) continue;
+    const std::vector<int>& tokens = round.hyps[u].tokens;
+    if (!std::all_of(tokens.begin(), tokens.end(), [&](int id) { return std::binary_search(silent.begin(), silent.end(), id); }))
+      continue;
+    redo.push_back(u);
+    again.push_back(unit);
+  }
+  if (again.empty()) return;
+  SearchOptions opts = round.search;
+  opts.not_first = silent;
+  std::vector<Hypothesis> second = round.translate(again, opts);
+  for (size_t k = 0; k < redo.size(); ++k) {
+    round.hyps[redo[k]] = std::move(second[k]);
+    round.units[redo[k]].fired.push_back("retry_empty");
+  }
+}
+
+void retry_numbers(RetryRound& round) {
+  std::vector<NumberRetry> retries;
+  for (size_t i = 0; i < round.units.size(); ++i)
+    if (std::optional<NumberRetry> r = number_retry(round, i)) retries.push_back(std::move(*r));
+  if (retries.empty()) return;
+  std::vector<Unit> again;
+  for (const NumberRetry& r : retries) again.push_back(r.again);
+  SearchOptions opts = round.search;
+  opts.keep_attention = true;  // places the copied numbers
+  std::vector<Hypothesis> second = round.translate(again, opts);
+  for (size_t k = 0; k < retries.size(); ++k) {
+    if (!number_retry_is_better(round, retries[k], second[k])) continue;
+    round.units[retries[k].unit] = std::move(retries[k].again);
+    round.hyps[retries[k].unit] = std::move(second[k]);
+  }
+}
+
+}  // namespace nmt

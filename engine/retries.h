@@ -1,0 +1,46 @@
+// The retry passes (text/passes.h, stage "retry"): after the first translation, a sentence whose
+// translation came out empty, or lost one of its numbers or dates, is translated again with the
+// model, differently; the second translation replaces the first where it is better by the pass's
+// stated rule.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "search/beam_search.h"
+#include "text/segmenter.h"
+#include "units.h"
+
+namespace nmt {
+
+// What a retry pass sees of a request: its text, units and their hypotheses (which it may
+// replace), how to read a sentence again, and the model to translate units again.
+struct RetryRound {
+  const std::string& text;
+  const std::vector<TextPiece>& pieces;
+  const SourceReader& reader;             // how the sources were read (units.h)
+  std::string target_language;
+  const std::vector<int>& silent_tokens;  // the target tokens that write nothing, ascending
+  const SearchOptions& search;            // the first translation's search
+  // Translates units again (batching.h translate_units) with these search options.
+  std::function<std::vector<Hypothesis>(const std::vector<Unit>&, const SearchOptions&)> translate;
+  std::vector<Unit>& units;
+  std::vector<Hypothesis>& hyps;
+};
+
+// "retry_empty": a sentence whose translation came out empty (the model wrote only tokens that
+// write nothing: "sehr" alone came out "▁" and eos) is translated again with none of them allowed
+// as its first token: no text is lost to an empty translation.
+void retry_empty(RetryRound& round);
+
+// "numbers": a sentence whose translation lost or changed one of its numbers (text/numbers.h) or
+// named dates (text/dates.h) is translated again, with what it lost shown to the model as unknown
+// pieces (like addresses) and copied in, written the target language's way ("50.000" -> "50,000").
+// The second translation replaces the first only if it keeps every number the first one kept,
+// guesses no currency the source does not name, and, where a lost number is one digit, the model
+// itself wrote the unknown pieces (else the digit would be put next to a word). Sentences cut into
+// chunks are left as they are (a chunk's numbers may sit in the next one).
+void retry_numbers(RetryRound& round);
+
+}  // namespace nmt
