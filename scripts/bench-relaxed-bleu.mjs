@@ -1,13 +1,14 @@
 /**
- * Accuracy of the relaxed-SIMD GEMM's 7-bit activations ("shifted" scheme, engine/kernels/kernels.h)
+ * Accuracy of the relaxed-SIMD GEMM's 7-bit activations ("shifted" schemes, engine/kernels/kernels.h)
  * against the 8-bit SIMD128 scheme, measured natively: the native engine runs the same integer
- * maths as the browser's relaxed kernel when NMT_INT8_SCHEME=shifted7 (engine/kernels/shifted.cpp),
- * so the dev sets translate in minutes instead of hours of browser time. For each dev set and
- * direction, greedy and beam 4, it translates with both schemes and prints BLEU (the project's
- * weights/recipe/metrics.py, sacreBLEU's 13a) and how many lines came out the same.
+ * maths as the browser's relaxed kernel when NMT_INT8_SCHEME=shifted7 or mixed (the output
+ * projection on 8 bits; engine/kernels/shifted.cpp), so the dev sets translate in minutes instead
+ * of hours of browser time. For each dev set and direction, greedy and beam 4, it translates with
+ * exact8 and each scheme asked for and prints BLEU (the project's weights/recipe/metrics.py,
+ * sacreBLEU's 13a), the difference, and how many lines came out the same as exact8.
  *
  *   node scripts/bench-relaxed-bleu.mjs [--nmt build/nmt] [--lines N] [--sets flores-dev,tatoeba-dev,multi30k-test2016]
- *                                       [--beams 1,4] [--directions en-de,de-en]
+ *                                       [--beams 1,4] [--directions en-de,de-en] [--schemes mixed,shifted7]
  * Prints numbers; asserts nothing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = { nmt: path.join(ROOT, 'build/nmt'), lines: 0, sets: 'flores-dev,tatoeba-dev,multi30k-test2016', beams: '1,4', directions: 'en-de,de-en' };
+const args = { nmt: path.join(ROOT, 'build/nmt'), lines: 0, sets: 'flores-dev,tatoeba-dev,multi30k-test2016', beams: '1,4', directions: 'en-de,de-en', schemes: 'mixed' };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
   if (!(key in args)) throw new Error(`unknown option ${process.argv[i]}`);
@@ -42,7 +43,8 @@ function bleu(hyps, refs) {
   return Number(/BLEU ([\d.]+)/.exec(out)[1]);
 }
 
-console.log(`engine ${path.relative(ROOT, args.nmt)}; BLEU exact8 (SIMD128) vs shifted7 (relaxed), delta, identical lines`);
+const schemes = args.schemes.split(',');
+console.log(`engine ${path.relative(ROOT, args.nmt)}; BLEU exact8 (SIMD128), then per scheme (${schemes.join(', ')}): BLEU, delta, lines identical to exact8`);
 for (const set of args.sets.split(',')) {
   const rows = readFileSync(path.join(ROOT, `tests/fixtures/dev/${set}.en-de.tsv`), 'utf8').split('\n').filter(Boolean)
     .map((l) => l.split('\t'));
@@ -54,10 +56,14 @@ for (const set of args.sets.split(',')) {
     const model = path.join(ROOT, `weights/${dir}/model.nmt`);
     for (const beam of args.beams.split(',').map(Number)) {
       const a = translate(model, sources, beam, 'exact8');
-      const b = translate(model, sources, beam, 'shifted7');
-      const same = a.filter((line, i) => line === b[i]).length;
-      const ba = bleu(a, refs), bb = bleu(b, refs);
-      console.log(`${set.padEnd(18)} ${dir} beam ${beam}  ${ba.toFixed(2)}  ${bb.toFixed(2)}  ${(bb - ba >= 0 ? '+' : '') + (bb - ba).toFixed(2)}  ${same}/${a.length}`);
+      const ba = bleu(a, refs);
+      const cells = schemes.map((scheme) => {
+        const b = translate(model, sources, beam, scheme);
+        const same = a.filter((line, i) => line === b[i]).length;
+        const bb = bleu(b, refs);
+        return `${scheme} ${bb.toFixed(2)} ${(bb - ba >= 0 ? '+' : '') + (bb - ba).toFixed(2)} ${same}/${a.length}`;
+      });
+      console.log(`${set.padEnd(18)} ${dir} beam ${beam}  ${ba.toFixed(2)}  ${cells.join('  ')}`);
     }
   }
 }

@@ -41,10 +41,14 @@ void gemm_u7i8_nt(const uint8_t* U, const float* a_scale, const int32_t* zero, c
                   const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
 
 // Which activation scheme the engine's int8 Linears use: `exact8` (quantize_rows + gemm_i8_nt,
-// the default) or `shifted7` (quantize_rows_u7 + gemm_u7i8_nt). In WebAssembly shifted7 is chosen
-// with the relaxed-SIMD kernel (set_u7_gemm); natively the environment variable
-// NMT_INT8_SCHEME=shifted7 selects it, to measure its accuracy (kernels/dispatch.cpp).
-enum class Int8Scheme { exact8, shifted7 };
+// the default), `shifted7` (quantize_rows_u7 + gemm_u7i8_nt everywhere), or `mixed`: shifted7 in
+// every Linear but the output projection, which keeps exact8 (the vocabulary's logits are where
+// 7 bits cost the most BLEU). In WebAssembly the relaxed-SIMD kernel (set_u7_gemm) comes with
+// `mixed`; natively the environment variable NMT_INT8_SCHEME=shifted7|mixed selects one, to
+// measure its accuracy (kernels/shifted.cpp).
+enum class Int8Scheme { exact8, shifted7, mixed };
+// The scheme a Linear uses: exact8 or shifted7 (`mixed` resolved by whether it is the output projection).
+Int8Scheme int8_scheme_for(bool output_projection);
 Int8Scheme int8_scheme();
 void set_int8_scheme(Int8Scheme scheme);
 // An external gemm_u7i8_nt (the relaxed-SIMD module in a browser), or nullptr for the built-in one.

@@ -1,5 +1,9 @@
-// Per-row symmetric int8 quantization of activations, bit-exact with PyTorch:
-//   scale = max(max|x|, 1e-12) / 127,  q = clamp(round_half_even(x / scale), -127, 127).
+// Per-row quantization of activations for the int8 GEMMs (kernels.h), one row quantizer for both
+// schemes:
+//   8-bit (quantize_rows), bit-exact with PyTorch:
+//     scale = max(max|x|, 1e-12) / 127,  q = clamp(round_half_even(x / scale), -127, 127)
+//   7-bit shifted (quantize_rows_u7, the relaxed-SIMD GEMM's operand; shifted.cpp says why):
+//     q = clamp(round_half_even(x / scale), bottom, top) + zero, in 0..127
 // Division (not a multiply by 1/scale) because torch divides, and IEEE division is correctly rounded
 // in every lane on every ISA, so SIMD and scalar agree exactly.
 //
@@ -7,6 +11,7 @@
 // wasm): adding 1.5·2^23 to a float |q| ≤ 2^22 rounds it half-to-even to an integer, which then
 // sits in the low mantissa bits:
 //   bits(q + 12582912.0f) = 0x4B400000 + round(q)      (e.g. q = -2.5 → 0x4B3FFFFE = base - 2)
+// so subtracting 0x4B400000 − zero gives round(q) + zero in one integer op.
 
 #include <algorithm>
 #include <cmath>
@@ -26,16 +31,51 @@ constexpr int W = int(Batch::size);
 constexpr float kMagic = 12582912.0f;  // 1.5 · 2^23
 constexpr int32_t kMagicBits = 0x4B400000;
 
-float max_abs(const float* x, int K) {
-  Batch acc(0.0f);
+// {min(0, min x), max |x|} of a row
+void row_range(const float* x, int K, float* lo, float* hi) {
+  Batch vlo(0.0f), vhi(0.0f);
   int k = 0;
-  for (; k + W <= K; k += W) acc = xsimd::max(acc, xsimd::abs(Batch::load_unaligned(x + k)));
-  alignas(64) float lanes[W];
-  acc.store_aligned(lanes);
-  float m = 0.0f;
-  for (int l = 0; l < W; ++l) m = std::max(m, lanes[l]);
-  for (; k < K; ++k) m = std::max(m, std::fabs(x[k]));
-  return m;
+  for (; k + W <= K; k += W) {
+    const Batch v = Batch::load_unaligned(x + k);
+    vlo = xsimd::min(vlo, v);
+    vhi = xsimd::max(vhi, xsimd::abs(v));
+  }
+  alignas(64) float l[W], h[W];
+  vlo.store_aligned(l);
+  vhi.store_aligned(h);
+  float a = 0.0f, b = 0.0f;
+  for (int i = 0; i < W; ++i) a = std::min(a, l[i]), b = std::max(b, h[i]);
+  for (; k < K; ++k) a = std::min(a, x[k]), b = std::max(b, std::fabs(x[k]));
+  *lo = a;
+  *hi = b;
+}
+
+// q[k] = clamp(round_half_even(x[k] / s), bottom, top) + zero, for results in -128..127 (the
+// 7-bit rows' 0..127 are the same bytes read as int8 or uint8).
+void quantize_row(const float* x, int8_t* q, float s, float bottom, float top, int32_t zero, int K) {
+  const Batch vs(s), lo(bottom), hi(top), magic(kMagic);
+  const IBatch offset(kMagicBits - zero);
+  int k = 0;
+#if defined(__wasm_simd128__)
+  // 16 at a time, narrowed int32 → int16 → int8 with two SIMD128 narrows (values are already in
+  // range, so their saturation never applies) and one store, instead of 16 byte stores.
+  for (; k + 16 <= K; k += 16) {
+    v128_t r[4];
+    for (int v = 0; v < 4; ++v) {
+      const Batch t = xsimd::min(xsimd::max(Batch::load_unaligned(x + k + 4 * v) / vs, lo), hi);
+      r[v] = v128_t(__m128i(xsimd::bitwise_cast<IBatch>(t + magic) - offset));
+    }
+    wasm_v128_store(q + k, wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(r[0], r[1]), wasm_i16x8_narrow_i32x4(r[2], r[3])));
+  }
+#endif
+  for (; k + W <= K; k += W) {
+    const Batch t = xsimd::min(xsimd::max(Batch::load_unaligned(x + k) / vs, lo), hi);
+    const IBatch r = xsimd::bitwise_cast<IBatch>(t + magic) - offset;
+    alignas(64) int32_t lanes[W];
+    r.store_aligned(lanes);
+    for (int l = 0; l < W; ++l) q[k + l] = int8_t(lanes[l]);  // narrowing loop; compilers pack it
+  }
+  for (; k < K; ++k) q[k] = int8_t(int32_t(std::min(top, std::max(bottom, std::nearbyint(x[k] / s)))) + zero);
 }
 
 }  // namespace
@@ -43,32 +83,25 @@ float max_abs(const float* x, int K) {
 void quantize_rows(const float* X, int8_t* Q, float* scale, int M, int K) {
   for (int m = 0; m < M; ++m) {
     const float* x = X + size_t(m) * K;
-    int8_t* q = Q + size_t(m) * K;
-    const float s = std::max(max_abs(x, K), 1e-12f) / 127.0f;
-    scale[m] = s;
-    const Batch vs(s), lo(-127.0f), hi(127.0f), magic(kMagic);
-    const IBatch magic_bits(kMagicBits);
-    int k = 0;
-#if defined(__wasm_simd128__)
-    // 16 at a time, narrowed int32 → int16 → int8 with two SIMD128 narrows (values are already in
-    // [-127, 127], so their saturation never applies) and one store, instead of 16 byte stores.
-    for (; k + 16 <= K; k += 16) {
-      v128_t r[4];
-      for (int v = 0; v < 4; ++v) {
-        const Batch t = xsimd::min(xsimd::max(Batch::load_unaligned(x + k + 4 * v) / vs, lo), hi);
-        r[v] = v128_t(__m128i(xsimd::bitwise_cast<IBatch>(t + magic) - magic_bits));
-      }
-      wasm_v128_store(q + k, wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(r[0], r[1]), wasm_i16x8_narrow_i32x4(r[2], r[3])));
-    }
-#endif
-    for (; k + W <= K; k += W) {
-      const Batch t = xsimd::min(xsimd::max(Batch::load_unaligned(x + k) / vs, lo), hi);
-      const IBatch r = xsimd::bitwise_cast<IBatch>(t + magic) - magic_bits;
-      alignas(64) int32_t lanes[W];
-      r.store_aligned(lanes);
-      for (int l = 0; l < W; ++l) q[k + l] = int8_t(lanes[l]);  // narrowing loop; compilers pack it
-    }
-    for (; k < K; ++k) q[k] = int8_t(std::min(127.0f, std::max(-127.0f, std::nearbyint(x[k] / s))));
+    float lo, hi;
+    row_range(x, K, &lo, &hi);
+    scale[m] = std::max(hi, 1e-12f) / 127.0f;
+    quantize_row(x, Q + size_t(m) * K, scale[m], -127.0f, 127.0f, 0, K);
+  }
+}
+
+// Rows without negative values (a ReLU's output) use zero = 0 and all 7 bits for 0..max, the same
+// resolution the 8-bit scheme gives them; other rows get −63..63 around zero = 64.
+void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, int M, int K) {
+  for (int m = 0; m < M; ++m) {
+    const float* x = X + size_t(m) * K;
+    float lo, hi;
+    row_range(x, K, &lo, &hi);
+    const bool unsigned_row = lo >= 0.0f;
+    const float top = unsigned_row ? 127.0f : 63.0f;
+    scale[m] = std::max(hi, 1e-12f) / top;
+    zero[m] = unsigned_row ? 0 : 64;
+    quantize_row(x, reinterpret_cast<int8_t*>(U + size_t(m) * K), scale[m], unsigned_row ? 0.0f : -63.0f, top, zero[m], K);
   }
 }
 

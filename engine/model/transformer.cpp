@@ -162,7 +162,9 @@ void Transformer::linears(std::initializer_list<std::pair<const Linear*, float*>
 void Transformer::linears_impl(std::initializer_list<std::pair<const Linear*, float*>> layers, const float* x,
                                int rows, Workspace& ws, profile::Category category) const {
   bool quantized = false;  // ws.quantized holds x's rows
-  const bool shifted = kernels::int8_scheme() == kernels::Int8Scheme::shifted7;
+  // gemm_logits is the output projection (step()): the `mixed` scheme keeps it on 8 bits.
+  const bool shifted =
+      kernels::int8_scheme_for(category == profile::Category::gemm_logits) == kernels::Int8Scheme::shifted7;
   for (const auto& [l, y] : layers) {
     if (l->q) {
       if (!quantized) {

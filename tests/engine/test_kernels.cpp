@@ -512,6 +512,20 @@ TEST_CASE("kernels: gemm_u7i8_nt removes the zero point exactly (= gemm_i8_nt on
   run(2, 5, 1031);
 }
 
+// The scheme each int8 Linear uses: `mixed` keeps the output projection on 8 bits (kernels.h).
+TEST_CASE("kernels: int8_scheme_for resolves mixed to exact8 for the output projection only") {
+  const k::Int8Scheme before = k::int8_scheme();
+  for (k::Int8Scheme s : {k::Int8Scheme::exact8, k::Int8Scheme::shifted7}) {
+    k::set_int8_scheme(s);
+    CHECK(k::int8_scheme_for(true) == s);
+    CHECK(k::int8_scheme_for(false) == s);
+  }
+  k::set_int8_scheme(k::Int8Scheme::mixed);
+  CHECK(k::int8_scheme_for(true) == k::Int8Scheme::exact8);
+  CHECK(k::int8_scheme_for(false) == k::Int8Scheme::shifted7);
+  k::set_int8_scheme(before);
+}
+
 // Every int8 GEMM this CPU runs (the build's own, and natively the AVX-512 VNNI copy chosen at run
 // time) against the reference, and bit-identical to each other.
 TEST_CASE("kernels: every available int8 GEMM instruction set = the reference, and identical to each other") {
