@@ -29,12 +29,30 @@ std::vector<std::string> unused_runs(const Unit& u, int unk_id, std::string_view
   return runs;
 }
 
+// The spaces the decoder writes on both sides of an unknown piece (" ⁇ "), once it is filled: none
+// at the start of the translation, none doubled with the continuation's, none before punctuation
+// or at the end (" Notice period " + " is" was offered for a glossary term).
+namespace {
+
+void trim_filled_spaces(Alternative& a, const std::string& prefix) {
+  const auto closes = [](char c) { return std::strchr(".,;:!?)", c) != nullptr; };
+  if (prefix.empty() || std::isspace(static_cast<unsigned char>(prefix.back())))
+    a.word.erase(0, a.word.find_first_not_of(' ') == std::string::npos ? a.word.size() : a.word.find_first_not_of(' '));
+  while (!a.word.empty() && a.word.back() == ' ' &&
+         (a.continuation.empty() || a.continuation[0] == ' ' || closes(a.continuation[0])))
+    a.word.pop_back();
+  while (!a.continuation.empty() && a.continuation.back() == ' ') a.continuation.pop_back();
+}
+
+}  // namespace
+
 // An alternative's unknown pieces (" ⁇ ") as the text they stand for, in order; with none left, one
 // inside a word as the letters of the source word that reads so ("Ky ⁇ to" -> "Kyoto",
 // text/pass_through.h letters_from_source), else dropped; the doubled spaces that leaves behind
 // collapsed: the menu must never offer "⁇", nor a continuation that lost an address.
 void fill_unknown(Alternative& a, const std::vector<std::string>& runs, const std::string& source, const std::string& prefix) {
   static const std::string kUnknown = "\xE2\x81\x87";  // U+2047, the decoded unknown piece
+  const bool filled = (a.word + a.continuation).find(kUnknown) != std::string::npos;
   size_t next = 0;
   for (std::string* s : {&a.word, &a.continuation}) {
     if (s->find(kUnknown) == std::string::npos) continue;
@@ -72,6 +90,7 @@ void fill_unknown(Alternative& a, const std::vector<std::string>& runs, const st
     }
     *s = std::move(out);
   }
+  if (filled) trim_filled_spaces(a, prefix);
 }
 
 // The one next word of a copied sentence after its first `at` bytes (the spaces before it and the

@@ -94,6 +94,30 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   return NumberRetry{i, std::move(r), std::move(had), masks};
 }
 
+// Moves tokens [from, from + n) of `h` to stand before token `to` (an index of the tokens without
+// them), with their rows of every per-token array (probabilities, attention, heads, read-out).
+void move_tokens(Hypothesis& h, size_t from, size_t n, size_t to) {
+  const size_t count = h.tokens.size();
+  const auto move_rows = [&](auto& rows) {
+    if (rows.empty() || rows.size() % count) return;
+    const size_t width = rows.size() / count;
+    auto group = rows.begin() + long(from * width);
+    if (to < from) std::rotate(rows.begin() + long(to * width), group, group + long(n * width));
+    else std::rotate(group, group + long(n * width), rows.begin() + long((to + n) * width));
+  };
+  move_rows(h.tokens);
+  move_rows(h.token_log_probs);
+  move_rows(h.attention);
+  move_rows(h.heads);
+  move_rows(h.readout);
+}
+
+// A number's piece: digits and separators ("▁15", ".", "30"), or the space before one.
+bool number_piece(const std::string& piece) {
+  const std::string text = piece.rfind("\xE2\x96\x81", 0) == 0 ? piece.substr(3) : piece;
+  return text.find_first_not_of("0123456789.,:") == std::string::npos;
+}
+
 // Whether the retry's translation `second` replaces the first one of its sentence (retries.h).
 bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, const Hypothesis& second) {
   const SentencePiece& tokenizer = round.reader.tokenizer;
@@ -112,6 +136,28 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
 }
 
 }  // namespace
+
+void put_number_where_first_had_one(Hypothesis& second, const std::vector<int>& first, const SentencePiece& tokenizer) {
+  const std::vector<int>& r = second.tokens;
+  const size_t unks = size_t(std::count(r.begin(), r.end(), tokenizer.unk_id()));
+  if (unks != 1) return;
+  size_t at = size_t(std::find(r.begin(), r.end(), tokenizer.unk_id()) - r.begin()), n = 1;
+  if (at > 0 && tokenizer.id_to_piece(r[at - 1]) == "\xE2\x96\x81") --at, ++n;  // its space
+  std::vector<int> rest(r.begin(), r.begin() + long(at));
+  rest.insert(rest.end(), r.begin() + long(at + n), r.end());
+  if (first.size() <= rest.size()) return;
+  size_t prefix = 0, suffix = 0;
+  while (prefix < rest.size() && first[prefix] == rest[prefix]) ++prefix;
+  while (suffix < rest.size() - prefix && first[first.size() - 1 - suffix] == rest[rest.size() - 1 - suffix]) ++suffix;
+  if (prefix + suffix != rest.size() || prefix == at) return;
+  bool digits = false;
+  for (size_t k = prefix; k < first.size() - suffix; ++k) {
+    const std::string& piece = tokenizer.id_to_piece(first[k]);
+    if (!number_piece(piece)) return;
+    digits |= piece.find_first_of("0123456789") != std::string::npos;
+  }
+  if (digits) move_tokens(second, at, n, prefix);
+}
 
 void retry_empty(RetryRound& round) {
   const std::vector<int>& silent = round.silent_tokens;
@@ -147,6 +193,7 @@ void retry_numbers(RetryRound& round) {
   opts.keep_attention = true;  // places the copied numbers
   std::vector<Hypothesis> second = round.translate(again, opts);
   for (size_t k = 0; k < retries.size(); ++k) {
+    put_number_where_first_had_one(second[k], round.hyps[retries[k].unit].tokens, round.reader.tokenizer);
     if (!number_retry_is_better(round, retries[k], second[k])) continue;
     round.units[retries[k].unit] = std::move(retries[k].again);
     round.hyps[retries[k].unit] = std::move(second[k]);

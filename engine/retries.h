@@ -43,4 +43,13 @@ void retry_empty(RetryRound& round);
 // chunks are left as they are (a chunk's numbers may sit in the next one).
 void retry_numbers(RetryRound& round);
 
+// The numbers retry's word order (used by retry_numbers; here for the tests). The retry may write
+// the first translation's words with the lost number as its unknown piece in another place ("am
+// Samstag 17:30 um Uhr" where the first had "am Samstag um 15.30 Uhr": the model had rarely seen
+// "um <unk> Uhr"). Rule: when the retry's tokens without its one unknown piece (and the lone space
+// token before it) are the first translation's tokens without one run of number pieces (digits and
+// . , :), the unknown piece moves, with its rows of attention and probabilities, to where that run
+// was: the first translation's word order, the source's number. Any other retry is left as it is.
+void put_number_where_first_had_one(Hypothesis& second, const std::vector<int>& first, const SentencePiece& tokenizer);
+
 }  // namespace nmt

@@ -370,6 +370,37 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
   }
 }
 
+// Codes of three or more digit groups joined by hyphens ("978-3-96-449970-4", "555-371-2323",
+// "2023-10-03"; an ISBN's last group may be an X) that no span of `taken` holds: the models dropped
+// or moved their hyphens ("978-396-449970-4"). Two groups are left to the number passes: a range or
+// a score ("3-5", "1-0").
+void find_digit_codes(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
+                      std::vector<std::pair<size_t, size_t>>& out) {
+  const auto digit = [&](size_t k) { return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])); };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!digit(i) || (i > 0 && (ascii_alnum(text[i - 1]) || std::strchr("-./", text[i - 1])))) continue;
+    size_t end = i, groups = 0;
+    while (digit(end)) {
+      while (digit(end)) ++end;
+      ++groups;
+      if (end + 1 < text.size() && text[end] == '-' && (digit(end + 1) || ((text[end + 1] == 'X') && groups >= 2))) {
+        if (text[end + 1] == 'X') {
+          end += 2;
+          ++groups;
+          break;
+        }
+        ++end;
+      } else {
+        break;
+      }
+    }
+    const bool joined = end < text.size() && (ascii_alnum(text[end]) || text[end] == '-' || text[end] == '/');
+    const bool free = std::none_of(taken.begin(), taken.end(), [&](auto t) { return t.first < end && i < t.second; });
+    if (groups >= 3 && !joined && free) out.emplace_back(i, end);
+    i = end;
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
@@ -397,6 +428,10 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   std::vector<std::pair<size_t, size_t>> styled;
   find_styled_letters(text, spans, styled);
   spans.insert(spans.end(), styled.begin(), styled.end());
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<size_t, size_t>> codes;
+  find_digit_codes(text, spans, codes);
+  spans.insert(spans.end(), codes.begin(), codes.end());
   std::sort(spans.begin(), spans.end());
   std::vector<std::pair<size_t, size_t>> identifiers;
   find_identifiers(text, spans, identifiers);

@@ -72,6 +72,22 @@ class Glossary(unittest.TestCase):
             self.assertNotIn("\u2047", a["word"] + a["continuation"])
         os.unlink(path)
 
+    def test_alternatives_spaced_as_a_translation(self):
+        # a term written for an unknown piece carries none of the piece's own spaces: the sentence
+        # prefix + word + continuation starts and ends without one and never doubles one
+        path = glossary_file(GLOSSARY["de-en"])
+        for prefix in ("", "The", "The "):
+            alternatives = json.loads(run("de-en", SENTENCES["de-en"][0], "--glossary", path, "--prefix", prefix,
+                                          "--alternatives", "5").stdout)["alternatives"]
+            self.assertTrue(alternatives)
+            for a in alternatives:
+                text = prefix + a["word"] + a["continuation"]
+                with self.subTest(prefix=prefix, text=text):
+                    self.assertEqual(text, text.strip())
+                    self.assertNotIn("  ", text)
+                    self.assertFalse(a["word"].endswith(" ") and a["continuation"][:1] in ("", " ", ".", ","), a)
+        os.unlink(path)
+
     def test_a_sentence_in_capitals_keeps_its_capitals(self):
         path = glossary_file(GLOSSARY["en-de"])
         self.assertEqual(run("en-de", "ACME CLOUD\n", "--glossary", path).stdout, "ACME CLOUD\n")

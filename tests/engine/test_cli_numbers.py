@@ -86,6 +86,18 @@ class Numbers(unittest.TestCase):
                     self.assertEqual(translated.count(date) + translated.count(date.translate(str.maketrans("./", "/."))),
                                      1, translated)
 
+    def test_a_code_of_digit_groups_keeps_every_hyphen(self):
+        # an ISBN or a phone number of three or more hyphen-joined groups is copied as written (the
+        # de->en model wrote "978-3-96-449970-4" as "978-396-449970-4")
+        cases = {"de-en": ["Die ISBN lautet 978-3-96-449970-4.", "Die ISBN lautet 3-598-21508-X.",
+                           "Rufen Sie 555-371-2323 an."],
+                 "en-de": ["The ISBN is 978-3-94-495175-9.", "You can reach the office at 555-389-4688 during business hours."]}
+        for direction, lines in cases.items():
+            for line, translated in zip(lines, run(direction, lines)):
+                code = re.search(r"\d[\d-]+[\dX]", line).group(0)
+                with self.subTest(direction=direction, line=line):
+                    self.assertEqual(translated.count(code), 1, translated)
+
     def test_a_date_with_a_month_name_comes_through_written_the_target_way(self):
         def forms(date):
             return date if isinstance(date, tuple) else (date,)

@@ -3,13 +3,18 @@
 // alone) and what the translation must become. Rows cover every target pass, the order between
 // passes, switching passes off by name and by their older flags, a forced prefix, and the source
 // passes' rewriting of what the model reads; the glossary's matching and its rules; the options'
-// JSON for both.
+// JSON for both; the numbers retry's word order (with the fixture's tokenizer, no model) and the
+// alternatives' filled unknown pieces.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "alternative_text.h"
 #include "options.h"
+#include "retries.h"
 #include "text/casing.h"
 #include "text/glossary.h"
 #include "text/memory.h"
@@ -354,4 +359,93 @@ TEST_CASE("glossary: bad glossaries get a clear error") {
   CHECK(nmt::options_from_json(R"({"glossary": {"a": "b"}})").error() == "the glossary's source term \"a\" is shorter than 2 bytes");
   CHECK(nmt::options_from_json(R"({"passes": {"numbers": false}})")->passes_off == std::vector<std::string>{"numbers"});
   CHECK(nmt::options_from_json(R"({"passes": {"nope": false}})").error().find("passes must be an object of pass names (verbatim,") == 0);
+}
+
+TEST_CASE("passes: codes of hyphen-joined digit groups are copied whole, ranges and scores are not") {
+  const auto masked = [](std::string_view sentence) {
+    nmt::SourceSentence s(sentence, "en", nmt::SentenceCase::normal, nullptr);
+    nmt::run_source_passes(s, all_but());
+    std::vector<std::string> out;
+    for (auto [b, e] : s.masked) out.push_back(std::string(sentence.substr(b, e - b)));
+    return out;
+  };
+  using List = std::vector<std::string>;
+  // an ISBN keeps every hyphen group (the model wrote "978-396-449970-4")
+  CHECK(masked("The ISBN is 978-3-96-449970-4.") == List{"978-3-96-449970-4"});
+  CHECK(masked("ISBN 3-598-21508-X, 2nd edition") == List{"3-598-21508-X"});
+  CHECK(masked("Call 555-371-2323 or write.") == List{"555-371-2323"});
+  // two groups: a range, a score, a year and month: the number passes' (ranges keeps 3-5)
+  CHECK(masked("It takes 3-5 days, they won 1-0 in 2022-12.").empty());
+  // part of a longer word or code: not a code of its own
+  CHECK(masked("Error AB-778-27-12 again.") != List{"778-27-12"});
+}
+
+TEST_CASE("retries: the numbers retry's unknown piece goes where the first translation had its number") {
+  const std::string bytes = [] {
+    std::ifstream f(NMT_FIXTURES "/spm.model", std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  }();
+  auto loaded = nmt::SentencePiece::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  REQUIRE(loaded.ok());
+  const nmt::SentencePiece& tok = loaded.value();
+  const auto ids = [&](std::string_view text) {
+    std::vector<int> out;
+    for (const nmt::Token& t : tok.encode(text)) out.push_back(t.id);
+    return out;
+  };
+  const auto join = [](std::vector<std::vector<int>> parts) {
+    std::vector<int> out;
+    for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+  };
+  const int unk = tok.unk_id(), eos = tok.eos_id();
+  const std::vector<int> start = ids("Der Laden schließt am Samstag"), um = ids(" um"), uhr = ids(" Uhr.");
+  REQUIRE(ids(" um 15.30 Uhr.").size() > um.size() + uhr.size());  // (the number is pieces of its own)
+  const std::vector<int> first = join({start, ids(" um 15.30 Uhr."), {eos}});
+  REQUIRE(join({start, um}) == std::vector<int>(first.begin(), first.begin() + long(start.size() + um.size())));
+  // "am Samstag <unk> um Uhr." -> "am Samstag um <unk> Uhr.", every per-token row moved along
+  nmt::Hypothesis second;
+  second.tokens = join({start, {unk}, um, uhr, {eos}});
+  const size_t n = second.tokens.size(), unk_at = start.size();
+  for (size_t k = 0; k < n; ++k) {
+    second.token_log_probs.push_back(-float(k));
+    second.attention.insert(second.attention.end(), {float(k), float(k)});  // two source tokens
+  }
+  nmt::put_number_where_first_had_one(second, first, tok);
+  CHECK(second.tokens == join({start, um, {unk}, uhr, {eos}}));
+  CHECK(second.token_log_probs[unk_at + um.size()] == -float(unk_at));  // the unknown piece's row
+  CHECK(second.attention[2 * (unk_at + um.size())] == float(unk_at));
+  CHECK(second.token_log_probs[unk_at] == -float(unk_at + 1));  // " um" moved up one
+  // already in place, or other words than the first translation's: left as it is
+  const std::vector<int> in_place = join({start, um, {unk}, uhr, {eos}});
+  second.tokens = in_place;
+  nmt::put_number_where_first_had_one(second, first, tok);
+  CHECK(second.tokens == in_place);
+  const std::vector<int> reworded = join({ids("Der Laden ist"), {unk}, um, uhr, {eos}});
+  second.tokens = reworded;
+  nmt::put_number_where_first_had_one(second, first, tok);
+  CHECK(second.tokens == reworded);
+  // the first translation had words, not a number, where the retry left a gap: left as it is
+  const std::vector<int> worded_first = join({start, ids(" um halb Uhr."), {eos}});
+  second.tokens = join({start, {unk}, um, uhr, {eos}});
+  nmt::put_number_where_first_had_one(second, worded_first, tok);
+  CHECK(second.tokens == join({start, {unk}, um, uhr, {eos}}));
+}
+
+TEST_CASE("alternatives: a filled unknown piece (a glossary term, an address) carries no stray spaces") {
+  const auto fill = [](std::string word, std::string continuation, const std::string& prefix) {
+    nmt::Alternative a{std::move(word), 0.5f, std::move(continuation)};
+    nmt::fill_unknown(a, {"notice period"}, "Die Kündigungsfrist beträgt drei Monate.", prefix);
+    return a.word + "|" + a.continuation;
+  };
+  const std::string unknown = " \xE2\x81\x87 ";  // " ⁇ ", as the decoder writes the unknown piece
+  // the translation's first word: no space before it, none doubled with the continuation's
+  CHECK(fill(unknown, " is three months.", "") == "notice period| is three months.");
+  // after a prefix: its own space before it
+  CHECK(fill(unknown, " is three months.", "The") == " notice period| is three months.");
+  CHECK(fill(unknown, ".", "The") == " notice period|.");
+  // in the continuation, at its end
+  CHECK(fill("The", unknown, "") == "The| notice period");
+  // an alternative without an unknown piece is left as it is
+  CHECK(fill(" is", " three months. ", "The") == " is| three months. ");
 }
