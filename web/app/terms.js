@@ -23,8 +23,25 @@ const box = {
   details: $('terms'), input: $('terms-text'), label: $('terms-label'), count: $('terms-count'), problems: $('terms-problems'),
 };
 
-/** Per direction: { text, terms: [{line, source, target}], problems: Map(line → message), refused: Set(line) }. */
+/**
+ * Per direction: { text, terms: [{line, source, target}], problems: Map(line → the page's message),
+ * refused: Map(line → the module's message), option: termsOption()'s answer (null: not made yet),
+ * lower: the used terms lower-cased, for markTermWords() }.
+ */
 const parsed = new Map();
+
+// The box's text typed since it was last read: { dir, value }. It is read and saved when a
+// translation asks for the terms, at the typing pause, or when the page goes away: a key in the
+// box costs nothing more than this (10,000 lines take ~50 ms to read).
+let pending = null;
+
+function readPending() {
+  if (!pending) return;
+  const { dir, value } = pending;
+  pending = null;
+  save(dir, value);
+  readTerms(dir, value);
+}
 
 function load(dir) {
   try { return localStorage.getItem(storageKey(dir)) || ''; } catch { return ''; } // (private mode)
@@ -62,19 +79,33 @@ export function parseTerms(value) {
   return { terms, problems };
 }
 
+/** The box's text, read into a direction's entry (its refused lines and option cache start empty). */
+function readTerms(dir, value) {
+  parsed.set(dir, { text: value, ...parseTerms(value), refused: new Map(), option: null });
+}
+
 function termsOf(dir) {
-  if (!parsed.has(dir)) {
-    const saved = load(dir);
-    parsed.set(dir, { text: saved, ...parseTerms(saved), refused: new Map() });
-  }
+  readPending();
+  if (!parsed.has(dir)) readTerms(dir, load(dir));
   return parsed.get(dir);
 }
 
-/** The good terms of a direction as translate()'s option: `{ glossary }`, or {} when there are none. */
+/** The good terms of a direction as translate()'s option: `{ glossary }`, or {} when there are none (kept until they change). */
 export function termsOption(dir) {
-  const { terms, refused } = termsOf(dir);
-  const used = terms.filter((t) => !refused.has(t.line));
-  return used.length ? { glossary: Object.fromEntries(used.map((t) => [t.source, t.target])) } : {};
+  const entry = termsOf(dir);
+  if (!entry.option) {
+    const used = entry.terms.filter((t) => !entry.refused.has(t.line));
+    entry.option = used.length ? { glossary: Object.fromEntries(used.map((t) => [t.source, t.target])) } : {};
+    // lower-cased once, for markTermWords()
+    entry.lower = used.map((t) => [t.source, t.target, t.source.toLowerCase(), t.target.toLowerCase()]);
+  }
+  return entry.option;
+}
+
+/** How the engine's messages name a term: "…" around it, cut after 40 UTF-8 bytes with "...". */
+function quotedTerm(term) {
+  const bytes = new TextEncoder().encode(term);
+  return `"${bytes.length > 40 ? `${new TextDecoder().decode(bytes.subarray(0, 40))}...` : term}"`;
 }
 
 /**
@@ -88,8 +119,9 @@ export function rejectedTerms(dir, error) {
   if (!glossary || !error || error.code !== 'bad-request' || !/\bglossary\b/.test(error.message)) return false;
   const message = error.message.replace(/^translate\(\): /, '');
   const entry = termsOf(dir);
-  const named = entry.terms.filter((t) => !entry.refused.has(t.line) && message.includes(`"${t.source}"`));
+  const named = entry.terms.filter((t) => !entry.refused.has(t.line) && message.includes(quotedTerm(t.source)));
   for (const t of named.length ? named.slice(0, 1) : entry.terms) entry.refused.set(t.line, message);
+  entry.option = null;
   if (dir === state.dir) showProblems(entry);
   return true;
 }
@@ -122,17 +154,16 @@ export function showTermsFor(dir) {
  * (in any letter case) whose source term is in the source. Returns how many words it marked.
  */
 export function markTermWords(dir, sentences, spans, first = 0) {
-  const { glossary } = termsOption(dir);
-  if (!glossary) return 0;
+  if (!termsOption(dir).glossary) return 0;
+  const terms = termsOf(dir).lower;
   let marked = 0;
   sentences.forEach((s, k) => {
     if (!s.passes || !s.passes.includes('glossary') || !s.targetWords) return;
     const source = s.source.toLowerCase();
     const lower = s.target.toLowerCase();
     const target = lower.length === s.target.length ? lower : s.target; // (offsets must stay those of s.target)
-    for (const [from, to] of Object.entries(glossary)) {
-      if (!source.includes(from.toLowerCase())) continue;
-      const needle = to.toLowerCase();
+    for (const [from, to, fromLower, needle] of terms) {
+      if (!source.includes(fromLower)) continue;
       for (let at = target.indexOf(needle); at >= 0 && needle; at = target.indexOf(needle, at + needle.length)) {
         s.targetWords.forEach(([b, e], w) => {
           const span = spans[first + k] && spans[first + k][w];
@@ -147,20 +178,19 @@ export function markTermWords(dir, sentences, spans, first = 0) {
   return marked;
 }
 
-/** The box: parse and save on every edit, translate again after a pause. */
+/** The box: after a typing pause, its text read and saved, its lines checked, the text translated again. */
 export function bindTerms(retranslate) {
   let timer = 0;
   box.input.addEventListener('input', () => {
     const dir = state.dir;
-    const value = box.input.value;
-    save(dir, value);
-    parsed.set(dir, { text: value, ...parseTerms(value), refused: new Map() });
+    pending = { dir, value: box.input.value };
     clearTimeout(timer);
-    // (after a pause: a line being typed is not "wrong" at every key)
     timer = setTimeout(() => {
-      if (dir === state.dir) showProblems(parsed.get(dir));
+      if (dir !== state.dir) return; // (another direction shows now; its change translated again)
+      showProblems(termsOf(dir));
       if (el.source.value.trim()) retranslate();
     }, EDIT_PAUSE_MS);
   });
+  addEventListener('pagehide', readPending);
   showTermsFor(state.dir);
 }
