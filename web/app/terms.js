@@ -9,8 +9,8 @@
  * a term written twice); the module's own for a term the engine's rules refuse (a source term
  * under 2 bytes, an empty target term, ...): translate() rejects with code 'bad-request', and
  * rejectedTerms() finds the line its message quotes, leaves that line out and lets the page
- * translate again. Editing the box only parses it and saves it; the messages and the translation
- * follow after a pause (never on every key). User text goes in as text, never as HTML.
+ * translate again. A key in the box only notes its text; the messages and the translation follow
+ * after a typing pause (never on every key). User text goes in as text, never as HTML.
  */
 import { $, el, text } from './dom.js';
 import { state, langName, fromOf, toOf } from './state.js';
@@ -20,7 +20,7 @@ const storageKey = (dir) => `nmt.terms.${dir}`;
 const EXAMPLES = { 'en-de': 'notice period = Kündigungsfrist\nAcme Cloud = Acme Cloud', 'de-en': 'Kündigungsfrist = notice period\nAcme Cloud = Acme Cloud' };
 
 const box = {
-  details: $('terms'), input: $('terms-text'), label: $('terms-label'), count: $('terms-count'), problems: $('terms-problems'),
+  input: $('terms-text'), label: $('terms-label'), count: $('terms-count'), problems: $('terms-problems'),
 };
 
 /**
