@@ -5,8 +5,9 @@
 // from it, the `nmt` command parses and checks its flags with it (--beam, --length-penalty, ...:
 // the name with '-' for '_'), and the WASM binding checks the JSON options a page sends with it
 // and hands the table to JavaScript (optionSpecs()), where web/options.js must be the same table
-// (tests/wasm/options.test.mjs). A value out of range is an error naming the option and its range
-// (option_error), never clamped.
+// (tests/wasm/options.test.mjs), and from which scripts/gen-options.mjs writes the JS types
+// (web/translator.d.ts) and docs/api.md's options table. A value out of range is an error naming
+// the option and its range (option_error), never clamped.
 #pragma once
 
 #include <string>
