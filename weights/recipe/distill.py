@@ -1,15 +1,16 @@
-"""Sequence-level distillation: a trained (bigger) teacher translates the training sources, and the
+"""Sequence-level distillation: a trained (bigger) teacher translates source sentences, and the
 student trains on the teacher's outputs (Kim and Rush 2016), which are simpler and more consistent
 than human references and carry what the teacher learnt.
 
-  python3 distill.py --checkpoint work/teacher-en-de/model.pt --data work/data --src en --tgt de \
-      --out work/distilled/kd.en-de.tsv --minutes 9 [--device cuda]
+  python3 distill.py --checkpoint work/teacher-en-de/model.pt --ids work/kd.en-de.src.ids \
+      --spm work/data/spm.model --out work/kd.en-de.hyp --minutes 3 [--device cuda] [--batch 1024]
 
-Translates data/train.<src> (prepare_data.py's cleaned pairs) line by line in batches with the
-teacher's cached greedy decoder, appending to --out.partial, for at most --minutes: rerun the same
-command to continue. When every line is done it writes --out: English<TAB>German with the real
-source and the teacher's target, the form prepare_data.py --distilled reads. Lines the teacher
-cannot take (over its max_length) keep their human target.
+Translates the lines of --ids (one source sentence a line as SentencePiece ids) in order, with
+the teacher's cached greedy decoder in length-sorted batches, and appends one translation a line
+to --out, for at most --minutes: a rerun of the same command goes on after the lines --out already
+holds. So --out is always a prefix of the whole job, aligned line for line with --ids; a line the
+teacher cannot take (empty, or over its max_length) gets an empty translation, which
+teacher_plan.py's unpack drops. Exits 0 when every line is done, 3 when time ran out first.
 """
 import argparse
 import os
@@ -22,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import Transformer  # noqa: E402
 from train import collate, spm_decode  # noqa: E402
 
+NOT_FINISHED = 3
+
 
 def load_teacher(path, device):
     ck = torch.load(path, map_location="cpu", weights_only=False)
@@ -31,14 +34,36 @@ def load_teacher(path, device):
     return model, ck["config"]
 
 
+def count_lines(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path, encoding="utf-8") as f:
+        return sum(1 for _ in f)
+
+
+def translate_window(model, cfg, src_ids, lines, batch, spm, device):
+    """{line: translation} for the lines (indices into src_ids) the teacher can take."""
+    limit = cfg["max_length"] - 1
+    fits = sorted((i for i in lines if 0 < len(src_ids[i]) <= limit), key=lambda i: len(src_ids[i]))
+    out = {}
+    for k in range(0, len(fits), batch):
+        chunk = fits[k:k + batch]
+        s, _, _ = collate(chunk, src_ids, src_ids, cfg, device)
+        with torch.no_grad(), torch.autocast(device_type=device.type, dtype=torch.bfloat16,
+                                             enabled=device.type == "cuda"):
+            hyps = model.greedy(s, cached=True)
+        for i, text in zip(chunk, spm_decode(spm, hyps)):
+            out[i] = text.replace("\n", " ").replace("\t", " ")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--checkpoint", required=True, help="the teacher's model.pt (train.py)")
-    ap.add_argument("--data", required=True, help="prepare_data.py's folder (train.<lang>, train.<lang>.ids, spm.model)")
-    ap.add_argument("--src", required=True, choices=["en", "de"])
-    ap.add_argument("--tgt", required=True, choices=["en", "de"])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--minutes", type=float, default=9)
+    ap.add_argument("--ids", required=True, help="the sources, one line of SentencePiece ids each")
+    ap.add_argument("--spm", required=True, help="the vocabulary (spm.model) that decodes the teacher's ids")
+    ap.add_argument("--out", required=True, help="the translations, one a line (appended to: a rerun continues)")
+    ap.add_argument("--minutes", type=float, default=3)
     ap.add_argument("--batch", type=int, default=256, help="sentences per batch")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--limit", type=int, default=0, help="only the first N lines (tests)")
@@ -46,53 +71,23 @@ def main():
     t0 = time.time()
     device = torch.device(args.device)
     model, cfg = load_teacher(args.checkpoint, device)
-
-    def read(path):
-        with open(path, encoding="utf-8") as f:
-            return f.read().split("\n")[:-1]
-    src_text, tgt_text = read(os.path.join(args.data, f"train.{args.src}")), read(os.path.join(args.data, f"train.{args.tgt}"))
-    with open(os.path.join(args.data, f"train.{args.src}.ids")) as f:
+    with open(args.ids) as f:
         src_ids = [[int(t) for t in line.split()] for line in f]
-    n = len(src_text) if not args.limit else min(args.limit, len(src_text))
-    partial = args.out + ".partial"
-    done = 0
-    if os.path.exists(partial):
-        with open(partial, encoding="utf-8") as f:
-            done = sum(1 for _ in f)
-    print(f"distill {args.src}->{args.tgt}: {done}/{n} lines already done", file=sys.stderr)
-
-    limit = cfg["max_length"] - 1
-    # Length-sorted windows keep padding low; each window is written in line order, so the partial
-    # file stays a prefix of the data and a rerun knows where to go on.
+    n = len(src_ids) if not args.limit else min(args.limit, len(src_ids))
+    done = count_lines(args.out)
+    print(f"distill {os.path.basename(args.ids)}: {done}/{n} lines already done", file=sys.stderr)
+    # Windows of many batches keep padding low (sorted inside) and are written in line order, so
+    # --out stays a prefix of the job whenever time runs out.
     window = args.batch * 16
     while done < n and time.time() - t0 < args.minutes * 60:
         lines = list(range(done, min(n, done + window)))
-        out = {}
-        fits = [i for i in lines if 0 < len(src_ids[i]) <= limit]
-        fits.sort(key=lambda i: len(src_ids[i]))
-        for k in range(0, len(fits), args.batch):
-            chunk = fits[k:k + args.batch]
-            s, _, _ = collate(chunk, src_ids, src_ids, cfg, device)
-            with torch.no_grad(), torch.autocast(device_type=device.type, dtype=torch.bfloat16,
-                                                 enabled=device.type == "cuda"):
-                hyps = model.greedy(s, cached=True)
-            for i, text in zip(chunk, spm_decode(os.path.join(args.data, "spm.model"), hyps)):
-                out[i] = text
-        with open(partial, "a", encoding="utf-8") as f:
-            for i in lines:
-                f.write((out.get(i) or tgt_text[i]).replace("\n", " ") + "\n")
+        out = translate_window(model, cfg, src_ids, lines, args.batch, args.spm, device)
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.writelines(out.get(i, "") + "\n" for i in lines)
         done = lines[-1] + 1
-        print(f"[{time.strftime('%H:%M:%S')}] {done}/{n} lines", file=sys.stderr, flush=True)
-
-    if done >= n:
-        with open(partial, encoding="utf-8") as f:
-            teacher = f.read().split("\n")[:n]
-        with open(args.out, "w", encoding="utf-8") as f:
-            for i in range(n):
-                en, de = (src_text[i], teacher[i]) if args.src == "en" else (teacher[i], src_text[i])
-                f.write(f"{en}\t{de}\n")
-        print(f"wrote {args.out}: {n} pairs", file=sys.stderr)
-    return 0 if done >= n else 3  # 3: not finished yet, run again
+        rate = done / max(1e-9, time.time() - t0)
+        print(f"[{time.strftime('%H:%M:%S')}] {done}/{n} lines ({rate:.0f}/s)", file=sys.stderr, flush=True)
+    return 0 if done >= n else NOT_FINISHED
 
 
 if __name__ == "__main__":

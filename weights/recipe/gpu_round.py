@@ -4,31 +4,9 @@ here prepares what travels, one or two on the GPU machine continue the shipped s
   python3 weights/recipe/gpu_round.py prepare --corpus ../shared/corpus   # here, ~30 min on 2 cores
   python3 weights/recipe/gpu_round.py student --minutes 7 --seed <round> --out $OUT   # there, carry gpu-carry
 
-The teacher plan: a bigger teacher on the full mix, then sequence-level distillation for CPU rounds.
-
-GPU time here is rare and comes in short slices: a session gets ~30 minutes, in commands of at most
-10, on a machine that reaches nothing else and starts bare, and a command may bring back at most 8
-files of 16 MiB. So the plan runs as a state machine: every `step` call does at most
---chunk-minutes of work, saves where it is, and the next call goes on. Three commands:
-
-  # 1. here (CPU), once: what travels to the GPU machine (corpus sources, flores-dev, the
-  #    back-translations, the engine's CLI for the segmenter), into a folder git ignores
-  python3 weights/recipe/gpu_round.py pack --corpus ../shared/corpus --bt work/bt --dest gpu-carry
-  # 2. there, repeated until it prints "plan: done" (device tool: run, carry ["gpu-carry"]):
-  bash weights/recipe/gpu_round.sh
-  # 3. here, with the files that came back (the distilled pairs, in parts):
-  python3 weights/recipe/gpu_round.py unpack --parts <files_at> --dest work/kd
-  python3 weights/recipe/prepare_data.py ... --back-translations work/bt --distilled work/kd
-
-The stages, in order: data (prepare_data.py on the carried corpus, the shipped vocabulary) ->
-teacher per direction (train.py on the GPU: the shipped model grown by --teacher-config, e.g. a
-2048-wide feed-forward and 6 decoder layers, so the teacher starts where the student is instead of
-from scratch, which 2 x ~10 GPU minutes could not beat) -> distill per direction (distill.py: the
-teacher translates every training source) -> done. Each call ends by writing to --out its state,
-its log, the distilled pairs once ready (gzip, cut into parts under 15 MB) and, where the tool's
-8 files leave room, the teacher it trained as an int8 model file in parts: carried back in (the
-`--carry` folder's teacher-<dir>.nmt.part*), a fresh machine continues that teacher instead of
-starting it again.
+The teacher plan (issue 54: a teacher per direction and sequence-level distillation in two calls
+on one warm machine) is teacher_plan.py; gpu_round.sh runs its calls. It replaced the multi-call
+state machine (`pack`, `step`) written when a session had ~30 GPU minutes, which no slice now holds.
 """
 import argparse
 import glob
@@ -44,11 +22,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 PART_BYTES = 15 * 1000 * 1000  # under the device tool's 16 MiB a file
-# The teacher's data: the sources that carry translation knowledge. ui, dict and bible stay home (their
-# 11 MB would not fit beside the working tree in the 64 MiB that travels, and the teacher's job is prose).
-TEACHER_SOURCES = ("tatoeba", "news", "ted", "docs", "multi30k", "dict-sentences", "news-recent", "news-mt", "games", "wiki")
-LEFT_OUT = ("bible", "ui", "dict")
-DEFAULT_TEACHER = {"d_ff": 2048, "decoder_layers": 6}
 # The student plan's train.py options where they differ from train.py's CPU defaults: 8x the batch and
 # twice the peak rate (continued at step ~110k the schedule gives ~2.6e-4). make_card.py reads this.
 STUDENT_TRAIN_ARGS = {"max_tokens": 24000, "lr": 3e-3}
@@ -87,174 +60,6 @@ def join_parts(first_part_glob, dest):
             with open(p, "rb") as f:
                 shutil.copyfileobj(f, out)
     return True
-
-
-def pack(args):
-    """What the GPU machine needs and does not have, into --dest (a folder .git/info/exclude ignores)."""
-    os.makedirs(os.path.join(args.dest, "corpus", "train"), exist_ok=True)
-    os.makedirs(os.path.join(args.dest, "corpus", "dev"), exist_ok=True)
-    for name in TEACHER_SOURCES:
-        shutil.copy(os.path.join(args.corpus, "train", f"{name}.en-de.tsv.gz"), os.path.join(args.dest, "corpus", "train"))
-    shutil.copy(os.path.join(args.corpus, "dev", "flores-dev.en-de.tsv"), os.path.join(args.dest, "corpus", "dev"))
-    if args.bt:
-        for direction in ("en-de", "de-en"):
-            src = os.path.join(args.bt, f"bt.{direction}.tsv")
-            if os.path.exists(src):
-                with open(src, "rb") as f, gzip.open(os.path.join(args.dest, f"bt.{direction}.tsv.gz"), "wb") as out:
-                    shutil.copyfileobj(f, out)
-    nmt = os.path.join(ROOT, "build", "nmt")
-    if os.path.exists(nmt):
-        shutil.copy(nmt, os.path.join(args.dest, "nmt"))
-    total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(args.dest, "**"), recursive=True) if os.path.isfile(p))
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True).stdout.split(b"\0")
-    tree = sum(os.path.getsize(os.path.join(ROOT, p.decode())) for p in tracked if p and os.path.isfile(os.path.join(ROOT, p.decode())))
-    print(f"{args.dest}: {total / 1e6:.1f} MB; with the {tree / 1e6:.1f} MB working tree {(total + tree) / 2**20:.1f} MiB travel "
-          "(the device tool's limit: 64 MiB)")
-    if total + tree > 64 * 2**20:
-        raise SystemExit("too big to travel: pass fewer back-translations or sources")
-
-
-class Plan:
-    """The state machine. state.json in --work: which stages are done and each teacher's minutes."""
-
-    def __init__(self, args):
-        self.args = args
-        self.work = args.work
-        os.makedirs(self.work, exist_ok=True)
-        self.state_path = os.path.join(self.work, "state.json")
-        self.log_file = os.path.join(self.work, "log.txt")
-        self.state = {"done": [], "teacher_minutes": {}}
-        if os.path.exists(self.state_path):
-            with open(self.state_path) as f:
-                self.state = json.load(f)
-        self.directions = [d for d in args.directions.split(",") if d]
-        self.t0 = time.time()
-        self.touched_teacher = None
-
-    def save(self):
-        with open(self.state_path, "w") as f:
-            json.dump(self.state, f, indent=1)
-
-    def minutes_left(self):
-        return self.args.chunk_minutes - (time.time() - self.t0) / 60
-
-    def run(self, cmd, **kw):
-        log("$ " + " ".join(cmd), self.log_file)
-        with open(self.log_file, "a", encoding="utf-8") as f:
-            return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
-
-    def stages(self):
-        yield "data"
-        for d in self.directions:
-            yield f"teacher:{d}"
-        for d in self.directions:
-            yield f"distill:{d}"
-
-    def step(self):
-        for stage in self.stages():
-            if stage in self.state["done"]:
-                continue
-            if self.minutes_left() < 1.5:
-                break
-            kind, _, direction = stage.partition(":")
-            finished = getattr(self, f"do_{kind}")(direction) if direction else self.do_data()
-            if finished:
-                self.state["done"].append(stage)
-            self.save()
-            if not finished:
-                break
-        done = all(s in self.state["done"] for s in self.stages())
-        self.write_out(done)
-        log("plan: done" if done else f"plan: next call continues ({', '.join(s for s in self.stages() if s not in self.state['done'])})",
-            self.log_file)
-        return done
-
-    def do_data(self):
-        carry = self.args.carry
-        nmt = os.path.join(carry, "nmt")
-        if not (os.path.exists(nmt) and subprocess.run([nmt, "segment", "--lang", "en"], input="A. B.\n", text=True,
-                                                        capture_output=True).returncode == 0):
-            log("the carried engine CLI does not run here: long paragraph pairs are dropped, not split", self.log_file)
-            nmt = "none"
-        mix = ",".join(f"{name}=0" for name in LEFT_OUT)
-        cmd = [sys.executable, os.path.join(HERE, "prepare_data.py"), "--corpus", os.path.join(carry, "corpus"),
-               "--out", os.path.join(self.work, "data"), "--reuse-vocab", self.args.student("en-de"), "--mix", mix, "--nmt", nmt]
-        if glob.glob(os.path.join(carry, "bt.*.tsv*")):
-            cmd += ["--back-translations", carry]
-        return self.run(cmd, check=True) == 0
-
-    def do_teacher(self, direction):
-        s, t = direction.split("-")
-        out = os.path.join(self.work, f"teacher-{direction}")
-        done = self.state["teacher_minutes"].get(direction, 0.0)
-        minutes = min(self.args.teacher_minutes - done, self.minutes_left() - 1.0)
-        if minutes < 0.5:
-            return done >= self.args.teacher_minutes
-        init = self.args.student(direction)
-        carried = os.path.join(self.args.carry, f"teacher-{direction}.nmt.part*")
-        if not os.path.exists(os.path.join(out, "last.pt")) and glob.glob(carried):
-            init = os.path.join(self.work, f"teacher-{direction}.nmt")
-            join_parts(carried, init)
-            log(f"teacher {direction}: continuing the carried-back teacher", self.log_file)
-        sys.path.insert(0, HERE)
-        from model_file import read_model_file
-        config = os.path.join(self.work, "teacher.json")
-        with open(config, "w") as f:  # the student's config with the teacher's changes: grown from it
-            json.dump({**read_model_file(self.args.student(direction))[0]["config"], **self.args.teacher}, f)
-        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", os.path.join(self.work, "data"),
-               "--dev", os.path.join(self.args.carry, "corpus", "dev", "flores-dev.en-de.tsv"), "--src", s, "--tgt", t,
-               "--out", out, "--config", config, "--init-from", init, "--device", self.args.device,
-               "--minutes", f"{minutes:.2f}", "--max-tokens", str(self.args.max_tokens), "--lr", str(self.args.lr),
-               "--checkpoint-minutes", str(self.args.checkpoint_minutes), "--bleu-sentences", str(self.args.bleu_sentences),
-               "--dropout", "0.1", "--threads", str(self.args.threads), "--patience", "1000"]
-        if self.args.steps:
-            cmd += ["--max-steps", str(self.args.steps)]
-        t0 = time.time()
-        self.run(cmd, check=True)
-        self.state["teacher_minutes"][direction] = done + (time.time() - t0) / 60
-        self.touched_teacher = direction
-        return self.state["teacher_minutes"][direction] >= self.args.teacher_minutes or bool(self.args.steps)
-
-    def do_distill(self, direction):
-        s, t = direction.split("-")
-        minutes = self.minutes_left() - 0.5
-        cmd = [sys.executable, os.path.join(HERE, "distill.py"), "--checkpoint",
-               os.path.join(self.work, f"teacher-{direction}", "model.pt"), "--data", os.path.join(self.work, "data"),
-               "--src", s, "--tgt", t, "--out", os.path.join(self.work, f"kd.{direction}.tsv"),
-               "--minutes", f"{minutes:.2f}", "--device", self.args.device]
-        if self.args.distill_limit:
-            cmd += ["--limit", str(self.args.distill_limit)]
-        code = self.run(cmd)
-        if code not in (0, 3):
-            raise SystemExit(f"distill {direction} failed (see {self.log_file})")
-        return code == 0
-
-    def write_out(self, done):
-        """--out: state.json, log.txt, then the distilled pairs where ready, else the latest teacher."""
-        out = self.args.out
-        os.makedirs(out, exist_ok=True)
-        shutil.copy(self.state_path, out)
-        shutil.copy(self.log_file, out)
-        room = 6  # files left of the tool's 8
-        for direction in self.directions:
-            kd = os.path.join(self.work, f"kd.{direction}.tsv")
-            if f"distill:{direction}" in self.state["done"] and os.path.exists(kd):
-                with open(kd, "rb") as f, gzip.open(kd + ".gz", "wb", compresslevel=9) as g:
-                    shutil.copyfileobj(f, g)
-                parts = split_into_parts(kd + ".gz", out)
-                room -= len(parts)
-                os.remove(kd + ".gz")
-        if self.touched_teacher:  # insurance: a lost machine's next call continues this teacher
-            direction = self.touched_teacher
-            os.makedirs(os.path.join(self.work, "export"), exist_ok=True)
-            model = os.path.join(self.work, "export", f"teacher-{direction}.nmt")
-            self.run([sys.executable, os.path.join(HERE, "export.py"), "--checkpoint",
-                      os.path.join(self.work, f"teacher-{direction}", "model.pt"),
-                      "--spm", os.path.join(self.work, "data", "spm.model"), "--out", model], check=True)
-            if os.path.getsize(model) <= room * PART_BYTES:
-                split_into_parts(model, out)
-            else:
-                log(f"teacher {direction}: {os.path.getsize(model) / 1e6:.0f} MB int8 is too big to bring back", self.log_file)
 
 
 # --- The student plan: when a session gets only ~15 GPU minutes (one command), the shipped students
@@ -498,7 +303,7 @@ def student(args):
 
 
 def unpack(args):
-    """The parts that came back -> --dest/kd.<direction>.tsv.gz (and teacher-<dir>.nmt if present)."""
+    """The parts that came back (the student plan's fp16 weights) -> --dest, each file whole again."""
     os.makedirs(args.dest, exist_ok=True)
     names = {os.path.basename(p).rsplit(".part", 1)[0] for p in glob.glob(os.path.join(args.parts, "*.part*"))}
     for name in sorted(names):
@@ -510,27 +315,6 @@ def unpack(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("pack")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--bt", help="backtranslate.py's output folder")
-    p.add_argument("--dest", default=os.path.join(ROOT, "gpu-carry"))
-    p = sub.add_parser("step")
-    p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"), help="what pack wrote (and teacher parts carried back)")
-    p.add_argument("--work", default="/tmp/gpu-work", help="survives between calls only while the machine stays warm")
-    p.add_argument("--out", default=os.environ.get("OUT", "gpu-out"))
-    p.add_argument("--weights", default=os.path.join(ROOT, "weights"), help="the shipped students (start of each teacher)")
-    p.add_argument("--device", default="cuda")
-    p.add_argument("--directions", default="en-de,de-en")
-    p.add_argument("--chunk-minutes", type=float, default=9.0, help="work per call (the tool stops a command at 10)")
-    p.add_argument("--teacher-minutes", type=float, default=10.0, help="training per teacher, over all calls")
-    p.add_argument("--teacher-config", help="JSON overriding the student's config (default: %s)" % json.dumps(DEFAULT_TEACHER))
-    p.add_argument("--max-tokens", type=int, default=25000)
-    p.add_argument("--lr", type=float, default=3e-3, help="peak rate (bigger batches than on CPU take a bigger rate)")
-    p.add_argument("--checkpoint-minutes", type=float, default=3.0)
-    p.add_argument("--threads", type=int, default=8)
-    p.add_argument("--steps", type=int, default=0, help="stop each teacher run after this many steps (tests)")
-    p.add_argument("--distill-limit", type=int, default=0, help="distill only the first N lines (tests)")
-    p.add_argument("--bleu-sentences", type=int, default=100, help="flores-dev lines each validation translates")
     p = sub.add_parser("pack-data", help="the student plan's carry: a prepared data folder, compact")
     p.add_argument("--data", required=True, help="prepare_data.py's --out")
     p.add_argument("--corpus", required=True, help="for flores-dev")
@@ -566,8 +350,6 @@ def main():
     p.add_argument("--parts", required=True, help="the folder the files from the GPU machine's --out landed in")
     p.add_argument("--dest", required=True)
     args = ap.parse_args()
-    if args.command == "pack":
-        return pack(args)
     if args.command == "unpack":
         return unpack(args)
     if args.command == "pack-data":
@@ -576,12 +358,6 @@ def main():
         return prepare(args)
     if args.command == "student":
         raise SystemExit(student(args))
-    args.teacher = dict(DEFAULT_TEACHER)
-    if args.teacher_config:
-        with open(args.teacher_config) as f:
-            args.teacher = json.load(f)
-    args.student = lambda direction: os.path.join(args.weights, direction, "model.nmt")
-    Plan(args).step()
 
 
 if __name__ == "__main__":

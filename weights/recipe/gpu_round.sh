@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The GPU plan, one command's worth: at most 9 minutes of work, then the state and what is ready go
-# to $OUT. Run it again (device tool `run`, carry ["gpu-carry"]) until it prints "plan: done";
-# gpu_round.py's docstring has the whole plan, README.md "Reproduce the models" the commands around it.
+# One call of the one-slice teacher plan on the GPU machine (device tool `run`, carry ["gpu-carry"]):
+#   bash weights/recipe/gpu_round.sh train     # call 1, timeout_s 540: both teachers, int8 copies to $OUT
+#   bash weights/recipe/gpu_round.sh distill   # call 2 at once, timeout_s 330: the distilled text to $OUT
+# teacher_plan.py's docstring has the whole plan; weights/README.md "Reproduce" the commands around it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv,noheader 2>/dev/null || true
-exec python3 weights/recipe/gpu_round.py step --out "${OUT:-gpu-out}" "$@"
+call="${1:?usage: gpu_round.sh train|distill [teacher_plan.py options]}"
+shift
+exec python3 weights/recipe/teacher_plan.py "$call" --out "${OUT:-gpu-out}" "$@"
