@@ -114,6 +114,14 @@ def chrf(hypotheses, references, order=6, beta=2.0):
     return 100.0 * (1 + b2) * avg_p * avg_r / (b2 * avg_p + avg_r)
 
 
+def exact_match(hypotheses, references):
+    """The share (0-100) of hypotheses equal to their reference, spacing at the ends aside: for
+    short labels, where one wrong word is a wrong label and chrF still gives partial credit."""
+    if not references:
+        return 0.0
+    return 100.0 * sum(h.strip() == r.strip() for h, r in zip(hypotheses, references)) / len(references)
+
+
 def main():
     import argparse
     ap = argparse.ArgumentParser(description="BLEU and chrF of a hypothesis file (one line per reference line); "

@@ -12,6 +12,8 @@ Writes into --out:
 The mix follows the corpus README: ordinary prose first (news, ted and docs upsampled, then
 tatoeba, multi30k, dictionary sentences), software UI strings and single dictionary entries
 sampled lightly, the archaic bible text lightly. Both directions train from these same pairs.
+Held out (--held-out): every pair that shares a side with the short-labels dev set, which was drawn
+from these sources (dev_sets.py, make_short_labels.py); stats.json counts them as "held_out".
 
 The sampling happens in train.py, afresh each epoch (epoch_lines below): a source weighted 0.2
 contributes a different fifth of its pairs to each epoch, so over many epochs the model sees all
@@ -29,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import engine_cli  # noqa: E402
 import spm_tools  # noqa: E402
+from dev_sets import SHORT_LABELS, held_out_keys, label_key  # noqa: E402
 
 # source name -> expected copies of each (cleaned) pair per epoch: below 1 a random fraction is drawn,
 # above 1 the source is upsampled (2.5 = every pair twice, half of them three times). --mix overrides.
@@ -147,11 +150,16 @@ def main():
     ap.add_argument("--distilled", help="a folder with a teacher's translations of the training sources "
                                         "(kd.en-de.tsv[.gz], kd.de-en.tsv[.gz]; gpu_round.py)")
     ap.add_argument("--kd-weight", type=float, default=1.0, help="copies per epoch of each distilled pair")
+    ap.add_argument("--held-out", default=SHORT_LABELS,
+                    help="dev sets (comma-separated TSVs; 'none': no such set) whose pairs stay out of training: every "
+                         "pair, synthetic ones too, that shares a side with one of them is dropped (default: the "
+                         "short-labels set, drawn from these training sources)")
     ap.add_argument("--nmt", default=engine_cli.DEFAULT_NMT,
                     help="the engine's CLI, whose segmenter splits paragraph pairs that are over the length limit "
                          "('none': drop them)")
     args = ap.parse_args()
     mix = parse_mix(args.mix)
+    held_out = held_out_keys([p for p in args.held_out.split(",") if p and p != "none"])
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
 
@@ -166,7 +174,7 @@ def main():
             raise SystemExit(f"{path}: missing (corpus v2 has train/{name}; for an older corpus: --mix {name}=0)")
         for en, de in read_pairs(path):
             st["read"] += 1
-            reason = clean_pair(en, de)
+            reason = "held_out" if is_held_out(en, de, held_out) else clean_pair(en, de)
             if reason == "too_long" and weight > 0:
                 too_long.append((name, en, de))
                 continue
@@ -220,9 +228,10 @@ def main():
         train_vocabulary([pairs[i] for i in epoch_lines(weights, rng)], rng, args, prefix)
     encode_ids(args.out, prefix)
     if args.back_translations:
-        stats["back_translations"] = write_direction_pairs("bt", args.back_translations, args.out, prefix, args.bt_weight)
+        stats["back_translations"] = write_direction_pairs("bt", args.back_translations, args.out, prefix, args.bt_weight,
+                                                           held_out)
     if args.distilled:
-        stats["distilled"] = write_direction_pairs("kd", args.distilled, args.out, prefix, args.kd_weight)
+        stats["distilled"] = write_direction_pairs("kd", args.distilled, args.out, prefix, args.kd_weight, held_out)
     per_epoch = sum(stats[n].get("per_epoch", 0) for n in mix)
     prose = sum(stats[n].get("per_epoch", 0) for n in mix if n in PROSE)
     stats["prose_share"] = {"pairs_per_epoch": round(prose / max(1, per_epoch), 3)}
@@ -232,6 +241,11 @@ def main():
     with open(os.path.join(args.out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
     print(json.dumps({"total_kept": len(pairs), "lines_per_epoch": stats["lines_per_epoch"]}), file=sys.stderr)
+
+
+def is_held_out(en, de, held_out):
+    """Whether the pair shares a side with a held-out dev set (held_out_keys)."""
+    return label_key(en) in held_out[0] or label_key(de) in held_out[1]
 
 
 def add_pair(st, pairs, weights, en, de, weight):
@@ -265,7 +279,7 @@ def split_paragraphs(pairs, nmt):
     return result
 
 
-def write_direction_pairs(kind, folder, out, prefix, weight):
+def write_direction_pairs(kind, folder, out, prefix, weight, held_out=(set(), set())):
     """<kind>.<direction>.tsv[.gz] (English<TAB>German) -> <kind>.<direction>.{en,de}, their .ids and
     a .weight file: pairs that train only the direction in their name. kind "bt": back-translations
     (synthetic source, real target; train.py tags their source); "kd": a teacher's translations of
@@ -281,7 +295,7 @@ def write_direction_pairs(kind, folder, out, prefix, weight):
         with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
             for line in f:
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) == 2 and not clean_pair(*parts):
+                if len(parts) == 2 and not clean_pair(*parts) and not is_held_out(*parts, held_out):
                     rows.append(parts)
         base = os.path.join(out, f"{kind}.{direction}")
         for col, lang in ((0, "en"), (1, "de")):
