@@ -1,22 +1,32 @@
 /**
  * The sentences of a translation in a compact form, so that memory follows the sentence being read,
  * not the document: the worker packs the engine's sentences of one chunk (its snake_case JSON, see
- * engine/bindings) into one byte array (packSentences), which passes to the main thread as one
- * structured clone; there each Sentence (web/translator.d.ts) is a small object whose token lists,
- * probabilities, attention and alignments are read out of those bytes the first time they are asked
- * for (unpackSentences), then kept as plain arrays. Held as JavaScript arrays, a 40-token sentence
- * with alignments took ~86 kB (every number a heap object); packed it takes ~5 kB, and the
- * sentences of a document that nobody looks at stay that small.
+ * engine/bindings) into a block of typed arrays and one byte array (packSentences), which passes to
+ * the main thread as one structured clone; there each Sentence (web/translator.d.ts) is a small
+ * object whose every field (texts, ranges, score, tokens, probabilities, attention, alignments) is
+ * read out of the block the first time it is asked for (unpackSentences), then kept as a plain
+ * value. Held as JavaScript arrays, a 40-token sentence with alignments took ~86 kB (every number a
+ * heap object); a short sentence (8 tokens) now takes ~0.4 kB in all, and the sentences of a
+ * document that nobody looks at stay that small.
  *
- * A block: {sentences, bytes: Uint8Array, index: Int32Array, scale}. `sentences` are {source,
- * target, sourceRange, targetRange, score, copied?, memory?, at}; index[at + k] is where FIELDS[k]
- * starts in `bytes` (-1: absent). A field is a nested array written as its length then each element
- * (tokens: their count, then each token's piece length, range and the piece's UTF-16 code units).
- * Whole numbers are LEB128 varints (zigzag, so any sign), and so are the other numbers when the block
- * has `scale` 1e5: the engine writes probabilities and attention with at most 5 decimals, so each is
- * a whole number of 1e-5 (0.00004 takes one byte, 0.65843 three) and reads back as exactly the
- * number the engine wrote. A block with any number that is not (or is negative) has `scale` 0 and
- * writes its numbers as 8-byte doubles.
+ * A block: {count, ranges: Int32Array (sourceRange, targetRange of each sentence), scores:
+ * Float64Array, starts: Int32Array (where each sentence's fields begin in `bytes`), bytes, scale,
+ * text, textAt, extras}. A sentence's `source` is the caller's input at its sourceRange (given to
+ * unpackSentences); its `target` is the chunk's translation `text` (which starts at `textAt` in
+ * the whole translation) at its targetRange, unless `extras` says otherwise; `extras` also holds the
+ * rare flags (copied, memory, passes) as [sentence, {...}] pairs.
+ *
+ * A sentence's fields in `bytes`: a mask of the FIELDS present, the byte length of each present
+ * one, then each one. A field is a nested array written as its length then each element. Whole
+ * numbers are LEB128 varints (zigzag where they may be negative: the steps between ranges); so are
+ * the other numbers when the block has `scale` 1e5: the engine writes probabilities and attention
+ * with at most 5 decimals, so each is a whole number of 1e-5 (0.00004 takes one byte, 0.65843
+ * three) and reads back as exactly the number the engine wrote; a block with any number that is not
+ * (or is negative) has `scale` 0 and writes its numbers as 8-byte doubles. A token is its range
+ * (the step from the previous token's end, its length) and its piece: the sentence's text at that
+ * range, or that with '▁' for its leading whitespace (most pieces), or else its UTF-16 code units.
+ * A word link's weight is the word attention at that cell (the engine writes the same number
+ * there), written out only when it is not.
  */
 
 const SCALE = 1e5;
@@ -32,21 +42,24 @@ const FIELDS = [
   ['targetWords', 'target_words', 'ranges'],
   ['targetWordConfidence', 'target_word_probs', 'numbers1'],
   ['wordAttention', 'word_attention', 'numbers2'],
-  ['wordAlignments', 'word_alignments', 'numbers2'], // [target, source, weight] triples
+  ['wordAlignments', 'word_alignments', 'links'], // [target, source, weight] triples
 ];
+const WORD_ATTENTION = FIELDS.findIndex(([name]) => name === 'wordAttention');
 /** Present in every Sentence (empty when the engine sent none); the others only when it sent them. */
 const ALWAYS = new Set(['sourceTokens', 'targetTokens', 'tokenProbs']);
 const depth = (kind) => Number(kind.slice(-1));
-
-const shift = (range, by) => [range[0] + by, range[1] + by];
+const zigzag = (n) => (n >= 0 ? n * 2 : -n * 2 - 1);
+const unzigzag = (z) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+/** A piece that is its text with '▁' for the leading whitespace (SentencePiece's word start). */
+const wordStart = (text) => `\u2581${text.replace(/^\s+/, '')}`;
 
 // ---------------------------------------------------------------------------------------------
 // Packing (the worker).
 
 /** A growing byte array written as varints and doubles. */
 class Writer {
-  constructor() {
-    this.bytes = new Uint8Array(4096);
+  constructor(size = 4096) {
+    this.bytes = new Uint8Array(size);
     this.length = 0;
   }
 
@@ -57,14 +70,13 @@ class Writer {
     this.bytes = bigger;
   }
 
-  int(n) { // zigzag LEB128: 0, -1, 1, -2, … as 0, 1, 2, 3, …
-    let z = n >= 0 ? n * 2 : -n * 2 - 1;
+  uint(n) { // LEB128: 7 bits a byte, low bits first
     this.room(8);
-    while (z >= 128) {
-      this.bytes[this.length++] = (z % 128) | 128;
-      z = Math.floor(z / 128);
+    while (n >= 128) {
+      this.bytes[this.length++] = (n % 128) | 128;
+      n = Math.floor(n / 128);
     }
-    this.bytes[this.length++] = z;
+    this.bytes[this.length++] = n;
   }
 
   double(x) {
@@ -72,120 +84,237 @@ class Writer {
     new DataView(this.bytes.buffer).setFloat64(this.length, x, true);
     this.length += 8;
   }
+
+  append(other) {
+    this.room(other.length);
+    this.bytes.set(other.bytes.subarray(0, other.length), this.length);
+    this.length += other.length;
+  }
 }
 
 /** Every number of the packed fields is a whole number of 1e-5 (what the engine writes): then `scale` 1e5. */
 function fitsScale(engineSentences) {
   const fits = (x) => x >= 0 && x * SCALE < 2 ** 52 && Math.round(x * SCALE) / SCALE === x;
   const all = (v, d) => (d === 1 ? v.every(fits) : v.every((x) => all(x, d - 1)));
-  return engineSentences.every((s) => FIELDS.every(([, key, kind]) => kind === 'tokens' || kind === 'ranges' || s[key] == null || all(s[key], depth(kind))));
+  return engineSentences.every((s) => FIELDS.every(([, key, kind]) => {
+    const v = s[key];
+    if (v == null || kind === 'tokens' || kind === 'ranges') return true;
+    return kind === 'links' ? v.every((link) => fits(link[2])) : all(v, depth(kind));
+  }));
+}
+
+/** Writes one field's value (see the file comment); `text` is the sentence's text its token ranges index. */
+function writeField(w, kind, value, number, text, wordAttention) {
+  if (kind === 'tokens') {
+    w.uint(value.length);
+    let end = 0;
+    for (const { piece, range } of value) {
+      w.uint(zigzag(range[0] - end));
+      w.uint(zigzag(range[1] - range[0]));
+      end = range[1];
+      const slice = text.slice(range[0], range[1]);
+      if (piece === slice) w.uint(0);
+      else if (piece === wordStart(slice)) w.uint(1);
+      else {
+        w.uint(2 + piece.length);
+        for (let i = 0; i < piece.length; i++) w.uint(piece.charCodeAt(i));
+      }
+    }
+  } else if (kind === 'ranges') {
+    w.uint(value.length);
+    let end = 0;
+    for (const [b, e] of value) {
+      w.uint(zigzag(b - end));
+      w.uint(zigzag(e - b));
+      end = e;
+    }
+  } else if (kind === 'links') {
+    // the weights are left out when each is the word attention's number at its cell
+    const implied = !!wordAttention && value.every(([t, s, weight]) => wordAttention[t] !== undefined && wordAttention[t][s] === weight);
+    w.uint(value.length * 2 + (implied ? 0 : 1));
+    for (const [t, s, weight] of value) {
+      w.uint(t);
+      w.uint(s);
+      if (!implied) number(weight);
+    }
+  } else {
+    const nested = (v, d) => {
+      w.uint(v.length);
+      for (const x of v) {
+        if (d > 1) nested(x, d - 1);
+        else number(x);
+      }
+    };
+    nested(value, depth(kind));
+  }
 }
 
 /**
- * Packs the engine's sentences of one chunk. `sourceOffset`/`targetOffset`: where the chunk starts
- * in the whole input/output (sentence ranges index the whole texts; token and word ranges stay
- * relative to the sentence's own text); `input`: the whole input, whose characters each sentence's
- * `source` is (the engine saw it cleaned: controls as spaces, lone surrogates as U+FFFD).
+ * Packs the engine's sentences of one chunk. `text`: the chunk's translation (the engine's
+ * result.text), which starts at `targetOffset` in the whole translation; `sourceOffset`: where the
+ * chunk starts in the whole input; `input`: the whole input, whose characters each sentence's
+ * `source` is (the engine saw it cleaned: controls as spaces, lone surrogates as U+FFFD); null: the
+ * engine's `source` is the input. Sentence ranges index the whole texts; token and word ranges stay
+ * relative to the sentence's own text.
  */
-export function packSentences(engineSentences, sourceOffset = 0, targetOffset = 0, input = null) {
+export function packSentences(engineSentences, { text = '', sourceOffset = 0, targetOffset = 0, input = null } = {}) {
+  const count = engineSentences.length;
   const scale = fitsScale(engineSentences) ? SCALE : 0;
   const w = new Writer();
-  const index = new Int32Array(engineSentences.length * FIELDS.length).fill(-1);
-  const number = scale ? (x) => w.int(Math.round(x * scale)) : (x) => w.double(x);
-  const nested = (value, d, write) => {
-    w.int(value.length);
-    for (const x of value) {
-      if (d > 1) nested(x, d - 1, write);
-      else write(x);
-    }
-  };
-  const sentences = engineSentences.map((s, n) => {
-    const out = {
-      source: input !== null ? input.slice(s.source_range[0] + sourceOffset, s.source_range[1] + sourceOffset) : s.source,
-      target: s.target,
-      sourceRange: shift(s.source_range, sourceOffset),
-      targetRange: shift(s.target_range, targetOffset),
-      score: s.score,
-      at: n * FIELDS.length,
-    };
-    if (s.copied) out.copied = true;
-    if (s.memory) out.memory = true;
-    if (s.passes) out.passes = s.passes;
+  const field = new Writer(256); // one field, before its length is known
+  const fields = new Writer(1024); // one sentence's fields
+  const number = scale ? (x) => field.uint(Math.round(x * scale)) : (x) => field.double(x);
+  const ranges = new Int32Array(count * 4);
+  const scores = new Float64Array(count);
+  const starts = new Int32Array(count);
+  const extras = [];
+  engineSentences.forEach((s, n) => {
+    ranges.set([s.source_range[0] + sourceOffset, s.source_range[1] + sourceOffset, s.target_range[0] + targetOffset, s.target_range[1] + targetOffset], n * 4);
+    scores[n] = s.score;
+    const extra = {};
+    if (s.copied) extra.copied = true;
+    if (s.memory) extra.memory = true;
+    if (s.passes) extra.passes = s.passes;
+    // (the translation at the sentence's range is its target, as the tests check; kept apart if ever not)
+    if (text.slice(s.target_range[0], s.target_range[1]) !== s.target) extra.target = s.target;
+    if (Object.keys(extra).length) extras.push([n, extra]);
+    const source = input !== null ? input.slice(s.source_range[0] + sourceOffset, s.source_range[1] + sourceOffset) : s.source;
+    let mask = 0;
+    fields.length = 0;
+    const lengths = [];
     FIELDS.forEach(([, key, kind], k) => {
       const value = s[key];
       if (value === undefined || value === null) return;
-      index[out.at + k] = w.length;
-      if (kind === 'tokens') {
-        w.int(value.length);
-        for (const t of value) {
-          w.int(t.piece.length);
-          w.int(t.range[0]);
-          w.int(t.range[1]);
-          for (let i = 0; i < t.piece.length; i++) w.int(t.piece.charCodeAt(i));
-        }
-      } else if (kind === 'ranges') nested(value, 2, (x) => w.int(x));
-      else nested(value, depth(kind), number);
+      mask |= 1 << k;
+      field.length = 0;
+      writeField(field, kind, value, number, key === 'source_tokens' ? source : s.target, s.word_attention);
+      lengths.push(field.length);
+      fields.append(field);
     });
-    return out;
+    starts[n] = w.length;
+    w.uint(mask);
+    for (const length of lengths) w.uint(length);
+    w.append(fields);
   });
-  return { sentences, bytes: w.bytes.slice(0, w.length), index, scale };
+  return { count, ranges, scores, starts, bytes: w.bytes.slice(0, w.length), scale, text, textAt: targetOffset, extras };
 }
 
-/** A block's sentences with their ranges moved by `sourceBy`/`targetBy` (the pool places a chunk's block). */
+/** A block with its ranges moved by `sourceBy`/`targetBy` (the pool places a chunk's block). */
 export function shiftBlock(block, sourceBy, targetBy) {
-  return {
-    ...block,
-    sentences: block.sentences.map((s) => ({ ...s, sourceRange: shift(s.sourceRange, sourceBy), targetRange: shift(s.targetRange, targetBy) })),
-  };
+  const ranges = block.ranges.slice();
+  for (let i = 0; i < ranges.length; i += 4) {
+    ranges[i] += sourceBy;
+    ranges[i + 1] += sourceBy;
+    ranges[i + 2] += targetBy;
+    ranges[i + 3] += targetBy;
+  }
+  return { ...block, ranges, textAt: block.textAt + targetBy };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Unpacking (the main thread).
 
-const STORE = Symbol('packed bytes'); // {bytes, index, scale}, shared by a block's sentences
-const AT = Symbol('packed at'); // the sentence's entries in `index`
+const STORE = Symbol('packed block'); // {block, input}, shared by a block's sentences
+const AT = Symbol('packed at'); // the sentence's number in its block
 
-/** Reads one field of a packed sentence into plain arrays (the shapes of web/translator.d.ts). */
-function readField(store, at, k) {
-  const { bytes, index, scale } = store;
-  let i = index[at + k];
-  const int = () => {
-    let z = 0;
+/** Where each present field of the sentence whose fields begin at `at` begins in `bytes` (-1: absent). */
+function fieldStarts(bytes, at) {
+  let i = at;
+  const uint = () => {
+    let n = 0;
     let unit = 1;
     for (;;) {
       const b = bytes[i++];
-      z += (b & 127) * unit;
-      if (b < 128) break;
+      n += (b & 127) * unit;
+      if (b < 128) return n;
       unit *= 128;
     }
-    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   };
+  const mask = uint();
+  const lengths = [];
+  for (let k = 0; k < FIELDS.length; k++) if (mask & (1 << k)) lengths.push(uint());
+  const out = new Array(FIELDS.length).fill(-1);
+  let j = 0;
+  for (let k = 0; k < FIELDS.length; k++) {
+    if (!(mask & (1 << k))) continue;
+    out[k] = i;
+    i += lengths[j++];
+  }
+  return out;
+}
+
+/** Reads field `k` of sentence `sentence` into plain values (the shapes of web/translator.d.ts). */
+function readField(sentence, k) {
+  const { block } = sentence[STORE];
+  const { bytes, scale } = block;
+  let i = fieldStarts(bytes, block.starts[sentence[AT]])[k];
+  if (i < 0) return [];
+  const uint = () => {
+    let n = 0;
+    let unit = 1;
+    for (;;) {
+      const b = bytes[i++];
+      n += (b & 127) * unit;
+      if (b < 128) return n;
+      unit *= 128;
+    }
+  };
+  const int = () => unzigzag(uint());
   const view = scale ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const number = scale ? () => int() / scale : () => {
+  const number = scale ? () => uint() / scale : () => {
     i += 8;
     return view.getFloat64(i - 8, true);
   };
-  const nested = (d, read) => {
-    const out = new Array(int());
-    for (let j = 0; j < out.length; j++) out[j] = d > 1 ? nested(d - 1, read) : read();
+  const nested = (d) => {
+    const out = new Array(uint());
+    for (let j = 0; j < out.length; j++) out[j] = d > 1 ? nested(d - 1) : number();
     return out;
   };
   const kind = FIELDS[k][2];
   if (kind === 'tokens') {
-    const out = new Array(int());
+    const text = k === 0 ? sentence.source : sentence.target;
+    const out = new Array(uint());
+    let end = 0;
     for (let j = 0; j < out.length; j++) {
-      const units = new Array(int());
-      const range = [int(), int()];
-      for (let u = 0; u < units.length; u++) units[u] = int();
-      out[j] = { piece: String.fromCharCode(...units), range };
+      const b = end + int();
+      end = b + int();
+      const how = uint();
+      let piece;
+      if (how < 2) piece = how === 0 ? text.slice(b, end) : wordStart(text.slice(b, end));
+      else {
+        const units = new Array(how - 2);
+        for (let u = 0; u < units.length; u++) units[u] = uint();
+        piece = String.fromCharCode(...units);
+      }
+      out[j] = { piece, range: [b, end] };
     }
     return out;
   }
-  if (kind === 'ranges') return nested(2, int);
-  return nested(depth(kind), number);
+  if (kind === 'ranges') {
+    const out = new Array(uint());
+    let end = 0;
+    for (let j = 0; j < out.length; j++) {
+      const b = end + int();
+      end = b + int();
+      out[j] = [b, end];
+    }
+    return out;
+  }
+  if (kind === 'links') {
+    const head = uint();
+    const out = new Array(Math.floor(head / 2));
+    const cells = head % 2 === 0 ? sentence.wordAttention : null;
+    for (let j = 0; j < out.length; j++) {
+      const t = uint();
+      const s = uint();
+      out[j] = [t, s, cells ? cells[t][s] : number()];
+    }
+    return out;
+  }
+  return nested(depth(kind));
 }
 
-/** wordAlignments from its packed triples, with each link's word ranges (the same arrays as sourceWords/targetWords). */
+/** wordAlignments from its triples, with each link's word ranges (the same arrays as sourceWords/targetWords). */
 function alignments(sentence, triples) {
   const tw = sentence.targetWords;
   const sw = sentence.sourceWords;
@@ -198,44 +327,91 @@ function alignments(sentence, triples) {
   }));
 }
 
-/** An own, enumerable property that reads field `k` the first time it is read, then holds it as a plain value. */
-const ACCESSORS = FIELDS.map(([name], k) => {
+/** The value of a public field of a packed sentence. */
+const READERS = {
+  source(s) {
+    const { block, input } = s[STORE];
+    return input.slice(block.ranges[s[AT] * 4], block.ranges[s[AT] * 4 + 1]);
+  },
+  target(s) {
+    const { block, extras } = s[STORE];
+    const extra = extras.get(s[AT]);
+    if (extra && extra.target !== undefined) return extra.target;
+    const at = s[AT] * 4;
+    return block.text.slice(block.ranges[at + 2] - block.textAt, block.ranges[at + 3] - block.textAt);
+  },
+  sourceRange: (s) => [s[STORE].block.ranges[s[AT] * 4], s[STORE].block.ranges[s[AT] * 4 + 1]],
+  targetRange: (s) => [s[STORE].block.ranges[s[AT] * 4 + 2], s[STORE].block.ranges[s[AT] * 4 + 3]],
+  score: (s) => s[STORE].block.scores[s[AT]],
+};
+FIELDS.forEach(([name], k) => {
+  READERS[name] = name === 'wordAlignments' ? (s) => alignments(s, readField(s, k)) : (s) => readField(s, k);
+});
+
+/** An own, enumerable property that reads its value the first time it is read, then holds it as a plain value. */
+const accessor = (name) => {
   const hold = (object, value) => Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+  const read = READERS[name];
   return {
     enumerable: true,
     configurable: true,
     get() {
-      const raw = readField(this[STORE], this[AT], k);
-      return hold(this, name === 'wordAlignments' ? alignments(this, raw) : raw)[name];
+      return hold(this, read(this))[name];
     },
     set(value) {
       hold(this, value);
     },
   };
-});
+};
+const ACCESSORS = Object.fromEntries(Object.keys(READERS).map((name) => [name, accessor(name)]));
+
+/** The public keys of a sentence whose present fields are `mask`, in the documented order, and its flags' keys. */
+function keysOf(mask, flags) {
+  const keys = ['source', 'target', 'sourceRange', 'targetRange'];
+  FIELDS.forEach(([name], k) => {
+    if (k === 2) keys.push('score'); // (the key order of before: tokens, score, tokenProbs, flags, alignments)
+    if (k === 3) keys.push(...flags);
+    if (mask & (1 << k) || ALWAYS.has(name)) keys.push(name);
+  });
+  return keys;
+}
+
+/** Object.defineProperties' argument for a sentence without flags, by its fields' mask (few masks occur). */
+const descriptorsByMask = new Map();
+function descriptors(mask) {
+  let d = descriptorsByMask.get(mask);
+  if (!d) {
+    d = Object.fromEntries(keysOf(mask, []).map((key) => [key, ACCESSORS[key]]));
+    descriptorsByMask.set(mask, d);
+  }
+  return d;
+}
 
 /**
- * The public Sentence objects of a packed block. Each is a plain object with the documented keys
- * (JSON.stringify, spreading and structuredClone see every field); the packed ones are read on
- * first use.
+ * The public Sentence objects of a packed block, whose source ranges index `input`. Each is a plain
+ * object with the documented keys (JSON.stringify, spreading and structuredClone see every field);
+ * every field is read on first use.
  */
-export function unpackSentences(block) {
-  const store = { bytes: block.bytes, index: block.index, scale: block.scale };
-  return block.sentences.map((m) => {
-    const s = { source: m.source, target: m.target, sourceRange: m.sourceRange, targetRange: m.targetRange };
+export function unpackSentences(block, input) {
+  const extras = new Map(block.extras);
+  const store = { block, input, extras };
+  const out = new Array(block.count);
+  for (let n = 0; n < block.count; n++) {
+    const s = {};
     Object.defineProperty(s, STORE, { value: store });
-    Object.defineProperty(s, AT, { value: m.at });
-    for (let k = 0; k < FIELDS.length; k++) {
-      const [name] = FIELDS[k];
-      if (k === 2) s.score = m.score; // (the key order of before: tokens, score, tokenProbs, flags, alignments)
-      if (k === 3) {
-        if (m.copied) s.copied = true;
-        if (m.memory) s.memory = true;
-        if (m.passes) s.passes = m.passes;
+    Object.defineProperty(s, AT, { value: n });
+    const at = block.starts[n];
+    const mask = block.bytes[at] < 128 ? block.bytes[at] : (block.bytes[at] & 127) + 128 * block.bytes[at + 1]; // (10 bits: two bytes at most)
+    const extra = extras.get(n);
+    const own = extra ? ['copied', 'memory', 'passes'].filter((key) => extra[key] !== undefined) : [];
+    if (!own.length) Object.defineProperties(s, descriptors(mask));
+    else {
+      for (const key of keysOf(mask, own)) {
+        if (own.includes(key)) s[key] = extra[key];
+        else Object.defineProperty(s, key, ACCESSORS[key]);
       }
-      if (block.index[m.at + k] >= 0) Object.defineProperty(s, name, ACCESSORS[k]);
-      else if (ALWAYS.has(name)) s[name] = [];
     }
-    return s;
-  });
+    out[n] = s;
+  }
+  return out;
 }

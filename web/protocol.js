@@ -337,7 +337,7 @@ export class ResultBuilder {
   add(b, e, engineResult) {
     const st = engineResult.stats || {};
     const ms = st.ms || {};
-    return this.#append(b, e, engineResult.text, (offset) => packSentences(engineResult.sentences, b, offset, this.input),
+    return this.#append(b, e, engineResult.text, (offset) => packSentences(engineResult.sentences, { text: engineResult.text, sourceOffset: b, targetOffset: offset, input: this.input }),
       [st.source_tokens, st.target_tokens, ms.total, ms.encode, ms.decode]);
   }
 
@@ -375,7 +375,7 @@ export class ResultBuilder {
     const { sourceTokens, targetTokens, ms } = this.stats;
     return {
       text: this.text,
-      sentences: this.chunks === 0 ? packSentences([]) : this.chunks === 1 ? this.last : null,
+      sentences: this.chunks === 0 ? packSentences([], { targetOffset: this.text.length }) : this.chunks === 1 ? this.last : null,
       stats: {
         sourceTokens,
         targetTokens,

@@ -684,7 +684,7 @@ export class Translator {
         return;
       case Status.PARTIAL: {
         req.partialText += m.text;
-        const sentences = unpackSentences(m.sentences);
+        const sentences = unpackSentences(m.sentences, req.text);
         for (const s of sentences) req.sentences.push(s);
         if (typeof req.onProgress === 'function') {
           try {
@@ -712,7 +712,7 @@ export class Translator {
           }
         } else {
           const result = m.result;
-          if (result && req.text !== undefined) result.sentences = result.sentences ? unpackSentences(result.sentences) : req.sentences;
+          if (result && req.text !== undefined) result.sentences = result.sentences ? unpackSentences(result.sentences, req.text) : req.sentences;
           if (result && result.timings) {
             const now = performance.now();
             result.timings.queueMs = req.sentAt - req.queuedAt;

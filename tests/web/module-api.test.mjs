@@ -112,7 +112,7 @@ test('ResultBuilder keeps the gaps between chunks and shifts the ranges', () => 
   const r = b.finish();
   assert.equal(r.text, '  X y z.\n\nW.\n');
   assert.equal(r.sentences, null, 'after two chunks, the sentences went out with them (packed)');
-  checkRanges(input, { ...r, sentences: [...unpackSentences(first.sentences), ...unpackSentences(second.sentences)] });
+  checkRanges(input, { ...r, sentences: [...unpackSentences(first.sentences, input), ...unpackSentences(second.sentences, input)] });
   assert.equal(r.stats.targetTokens, 8);
   assert.equal(r.stats.tokensPerSecond, 400);
   assert.throws(() => pickModel({ models: [{ from: 'en', to: 'de', file: 'x' }] }, 'en', 'fr'), /No en→fr model.*available: en→de/);
