@@ -3,8 +3,8 @@
  * number on the page is a hand copy that goes stale. They come from the model card's machine-readable
  * facts, weights/card.json (card.json next to the manifest): each model's scores and parameters
  * (its `shipped` part, written by weights/recipe/make_card.py from the shipped files), the training
- * data, the licence, the intended use and the peers' published scores on the same test set (with
- * their source). Each model's size is the built file's own. scripts/build-web.mjs writes the result
+ * data, the licence, the intended use, what the models get wrong (its limitations, each with an
+ * example) and the peers' published scores on the same test set (with their source). Each model's size is the built file's own. scripts/build-web.mjs writes the result
  * as models/about.json.
  *
  * A build without card.json (the test fixture) gets sizes only, and the page says so; a card.json
@@ -35,8 +35,30 @@ function pairsOf(row) {
 }
 
 /**
+ * card.json's limitations as the page shows them: {summary, items: [{title, text, example: {from, to,
+ * source, output, wrong}}]}, without the card-only detail; an entry lacking its title or sentence is
+ * left out, an example lacking its source or output too. Null when there are none.
+ */
+export function readLimitations(limits) {
+  if (!isObject(limits) || !Array.isArray(limits.items)) return null;
+  const str = (x) => (typeof x === 'string' && x.trim() ? x : null);
+  const items = limits.items.filter((i) => isObject(i) && str(i.title) && str(i.text)).map((i) => {
+    const item = { title: i.title, text: i.text };
+    const ex = i.example;
+    if (isObject(ex) && str(ex.source) && str(ex.output) && /^[a-z]{2}-[a-z]{2}$/.test(ex.direction || '')) {
+      const [from, to] = ex.direction.split('-');
+      item.example = { from, to, source: ex.source, output: ex.output, wrong: str(ex.wrong) || '' };
+    }
+    return item;
+  });
+  if (!items.length) return null;
+  return { summary: str(limits.summary) || '', items };
+}
+
+/**
  * What the page needs from card.json besides the scores: parameters, intended use, the training data
- * (one row per source: {source, synthetic, pairs, pairsText, share, domain, licence}), the licence.
+ * (one row per source: {source, synthetic, pairs, pairsText, share, domain, licence}), the licence,
+ * the limitations (readLimitations).
  */
 export function readCard(card) {
   const out = {};
@@ -56,6 +78,8 @@ export function readCard(card) {
     }));
   }
   if (typeof card.licence === 'string') out.licence = card.licence;
+  const limitations = readLimitations(card.limitations);
+  if (limitations) out.limitations = limitations;
   return out;
 }
 

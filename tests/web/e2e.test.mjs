@@ -12,6 +12,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startServer, CSP, PAGE_CSP } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
@@ -601,13 +602,20 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.getElementById('model-dl').textContent.includes('Training'), null, { timeout: 60000 });
     const about = await page.textContent('#model-info');
     assert.match(about, /What they get wrong/);
-    for (const kind of [/Long, dense sentences/, /Names and rare words/, /Casual chat and idioms/, /Numbers, dates/]) {
-      assert.match(about, kind);
+    if (shipped) {
+      // The list is the model card's (weights/card.json's limitations), each with its example.
+      const { limitations } = JSON.parse(readFileSync(path.join(ROOT, 'weights/card.json'), 'utf8'));
+      const items = await page.$$eval('#about-limits li', (lis) => lis.map((li) => li.textContent));
+      assert.equal(items.length, limitations.items.length);
+      limitations.items.forEach((item, i) => {
+        assert.ok(items[i].startsWith(`${item.title}. ${item.text}`), items[i]);
+        assert.ok(items[i].includes(`“${item.example.source}” → “${item.example.output}”`), items[i]);
+      });
     }
     assert.match(about, /never\s+leaves your device/);
     assert.doesNotMatch(about, /[{]"|"history"|valid_nll/, 'no raw provenance JSON');
     const height = await page.evaluate(() => document.getElementById('model-info').getBoundingClientRect().height);
-    assert.ok(height < 1400, `the open section is ${height} px tall`);
+    assert.ok(height < 1700, `the open section is ${height} px tall (limitations with an example each included)`);
     await checkProblems(page);
   });
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { tokenWords, mergeAttention, SPECIAL_NAMES } from '../../web/app/token-words.js';
-import { aboutModels, readCard, readScores } from '../../scripts/about-models.mjs';
+import { aboutModels, readCard, readLimitations, readScores } from '../../scripts/about-models.mjs';
 import { ROOT, FIXTURE_MANIFEST } from './_helpers.mjs';
 
 const tok = (piece, b, e) => ({ piece, range: [b, e] });
@@ -82,6 +82,28 @@ test('readCard: card.json gives the parameters, the data table and the licence',
     [{ source: 'x', synthetic: false, pairs: 1200, pairsText: '1,200 (en→de) / 3 (de→en)', share: null, domain: '', licence: '' }]);
   assert.deepEqual(readCard(null), {});
   assert.deepEqual(readCard([1, 2]), {});
+});
+
+test('readLimitations: card.json\'s limitations as the page shows them, each example with its languages, the card-only detail left out', () => {
+  const json = JSON.parse(readFileSync(path.join(ROOT, 'weights/card.json'), 'utf8'));
+  const limits = readCard(json).limitations;
+  assert.equal(limits.summary, json.limitations.summary);
+  assert.deepEqual(limits.items.map((i) => i.title), json.limitations.items.map((i) => i.title), 'every entry, in the card\'s order');
+  limits.items.forEach((item, n) => {
+    const ex = json.limitations.items[n].example;
+    assert.deepEqual(item.example, { from: ex.direction.slice(0, 2), to: ex.direction.slice(3), source: ex.source, output: ex.output, wrong: ex.wrong });
+    assert.equal(item.detail, undefined);
+  });
+  // An entry without its title or sentence is left out, an example without its source, output or
+  // a direction too; nothing usable is null.
+  assert.deepEqual(readLimitations({ items: [
+    { title: 'A', text: 'a.', example: { direction: 'de-en', source: 's', output: 'o' } },
+    { title: 'B', text: 'b.', example: { direction: 'de', source: 's', output: 'o' } },
+    { title: '', text: 'c.' }, { text: 'd.' }, 'e', null] }),
+  { summary: '', items: [{ title: 'A', text: 'a.', example: { from: 'de', to: 'en', source: 's', output: 'o', wrong: '' } }, { title: 'B', text: 'b.' }] });
+  assert.equal(readLimitations({ items: [] }), null);
+  assert.equal(readLimitations({ summary: 'x' }), null);
+  assert.equal(readLimitations(undefined), null);
 });
 
 test('readScores and aboutModels: scores and peers from card.json, only for the file they were measured on, nothing invented for the fixture', () => {

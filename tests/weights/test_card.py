@@ -4,12 +4,15 @@ weights/README.md's tables what card.json, the scores.json files and the model f
 All are written by weights/recipe/make_card.py; a round shipped without rerunning it fails here."""
 import json
 import os
+import stat
+import tempfile
 import unittest
 
 from recipe_env import ROOT  # first: it puts weights/recipe on the import path
 from model_file import read_header
-from make_card import (averaging, data_table, dump_card, expected_train_args, facts_table, load_card, options_table,  # (stdlib only:
-                       read_block, recipe_defaults, score_table, shipped_facts, training_table)  # no torch needed here)
+from make_card import (averaging, data_table, dump_card, expected_train_args, facts_table, limitations_block,  # (stdlib only:
+                       load_card, options_table, read_block, recipe_defaults, score_table, shipped_facts,  # no torch needed
+                       stale_limitation_examples, training_table)  # here)
 
 CARD = os.path.join(ROOT, "weights", "README.md")
 
@@ -59,6 +62,40 @@ class CardMatchesShippedModels(unittest.TestCase):
     def test_limitations_come_first(self):
         headings = [line for line in self.card.split("\n") if line.startswith("## ")]
         self.assertEqual(headings[0], "## Limitations")
+
+    def test_limitations_are_card_json(self):
+        """One source for the card's Limitations and the page's "What they get wrong": card.json's
+        entries, each a title, a plain sentence and one example of a direction the project ships."""
+        card = load_card()
+        self.assertEqual(read_block(self.card, "limitations"), limitations_block(card),
+                         "weights/README.md's Limitations differ from card.json: run make_card.py")
+        limits = card["limitations"]
+        self.assertTrue(limits["summary"])
+        self.assertGreaterEqual(len(limits["items"]), 5)
+        titles = [item["title"] for item in limits["items"]]
+        self.assertEqual(len(set(titles)), len(titles), "each limitation once")
+        for item in limits["items"]:
+            self.assertTrue(item["title"] and item["text"], item)
+            ex = item["example"]
+            self.assertIn(ex["direction"], ("en-de", "de-en"), item["title"])
+            for key in ("source", "output", "wrong"):
+                self.assertTrue(ex[key].strip(), f'{item["title"]}: example.{key}')
+                self.assertNotIn("\n", ex[key], f'{item["title"]}: one line')
+        block = read_block(self.card, "limitations")
+        self.assertEqual(sum(line.startswith("- **") for line in block.split("\n")), len(titles), "one bullet per entry")
+
+    def test_make_card_names_the_examples_the_engine_no_longer_writes(self):
+        """stale_limitation_examples runs each example through the engine it is given (here a stand-in
+        that writes its input in capitals) and names those whose output differs from card.json's."""
+        with tempfile.TemporaryDirectory() as tmp:
+            nmt = os.path.join(tmp, "nmt")
+            with open(nmt, "w") as f:
+                f.write("#!/bin/sh\ntr a-z A-Z\n")
+            os.chmod(nmt, os.stat(nmt).st_mode | stat.S_IEXEC)
+            card = {"limitations": {"items": [
+                {"title": "kept", "example": {"direction": "en-de", "source": "bye", "output": "BYE"}},
+                {"title": "moved on", "example": {"direction": "de-en", "source": "ja", "output": "Jas"}}]}}
+            self.assertEqual(stale_limitation_examples(nmt, card), [("moved on", "Jas", "JA")])
 
     def test_score_table_is_the_shipped_scores(self):
         self.assertEqual(read_block(self.card, "scores"), score_table(),

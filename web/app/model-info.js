@@ -3,8 +3,9 @@
  * which scripts/build-web.mjs makes from the manifest and the model card's facts (weights/card.json:
  * scores, parameters, data, licence and the peers' published scores): the size and the first
  * download, what the models were trained on, the licence, their scores next to the peers' on the
- * same test set with where each number comes from. The list of what they get wrong is in
- * index.html. Under "Technical details", each loaded model's facts (the Transformer's shape, how it
+ * same test set with where each number comes from, and what they get wrong (card.json's limitations,
+ * each with an example; the model card's Limitations are made from the same entries). Under
+ * "Technical details", each loaded model's facts (the Transformer's shape, how it
  * was trained, for "Best" which model checks the candidates) and, once opened, its raw provenance.
  */
 import { $, el, text, formatBytes } from './dom.js';
@@ -77,7 +78,36 @@ export function showAbout(about) {
   }
   if (card.intendedUse) fact(facts, 'Made for', `${card.intendedUse}.`);
   showScores(about);
+  showLimitations(card.limitations);
   showDataTable(card.data || []);
+}
+
+/** A span of text in one language (so that a screen reader reads it in that language's voice). */
+const quoted = (value, lang) => Object.assign(node('span', `“${value}”`), { lang });
+
+/**
+ * "What they get wrong": per limitation its title, its plain sentence and its example (what was
+ * typed → what the model wrote, and what is wrong in it). Without limitations (a build
+ * with no card.json) the list stays hidden and only the fixed sentence above it shows.
+ */
+function showLimitations(limits) {
+  const list = $('about-limits');
+  list.replaceChildren();
+  list.hidden = !(limits && limits.items && limits.items.length);
+  if (list.hidden) return;
+  if (limits.summary) text($('about-limits-summary'), limits.summary);
+  for (const item of limits.items) {
+    const li = node('li');
+    li.append(node('strong', `${item.title}.`), ` ${item.text}`);
+    const ex = item.example;
+    if (ex) {
+      const line = node('span', undefined, 'muted about-example');
+      line.append(quoted(ex.source, ex.from), ' → ', quoted(ex.output, ex.to),
+        ex.wrong ? ` (${ex.wrong}).` : '.');
+      li.append(' ', line);
+    }
+    list.append(li);
+  }
 }
 
 function showScores(about) {

@@ -2,10 +2,11 @@
 (one source for weights/README.md and the demo page's "About the models"); this script writes its
 `shipped` part (each direction's file size, parameters, int8 beam-4 scores and validation loss, read
 from the model files and the scores.json that evaluate.py wrote), then the card's tables between
-their marker comments in weights/README.md: the facts and the data (from card.json), the scores
+their marker comments in weights/README.md: the limitations, the facts and the data (from card.json), the scores
 (scores.json), the training facts and options (the model files' provenance, train.py, gpu_round.py)
 and ten example translations of everyday sentences (run through the C++ engine; skipped with
---no-examples). tests/weights/test_card.py fails when any of it is stale.
+--no-examples; with them, it also says which limitation's example the shipped model no longer writes
+as card.json has it). tests/weights/test_card.py fails when any of it is stale.
 
   python3 weights/recipe/make_card.py [--nmt build/nmt] [--no-examples]
 """
@@ -132,6 +133,39 @@ def facts_table(card):
             ("intended use", model["intended_use"]),
             ("licence", card["licence"])]
     return "\n".join(["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows])
+
+
+ARROW = {"en-de": "en→de", "de-en": "de→en"}
+
+
+def limitations_block(card):
+    """The card's Limitations, from card.json's limitations (the page's "What they get wrong" is made
+    from the same entries): the summary, then per entry its title, plain sentence, example with what
+    is wrong in it, and the card-only detail."""
+    limits = card["limitations"]
+    lines = [f'{limits["summary"]} How far below the peers they score: [Scores](#scores).', ""]
+    for item in limits["items"]:
+        ex = item["example"]
+        line = (f'- **{item["title"]}.** {item["text"]} Example ({ARROW[ex["direction"]]}): "{ex["source"]}" → '
+                f'"{ex["output"]}" ({ex["wrong"]}).')
+        if item.get("detail"):
+            line += f' {item["detail"]}'
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def stale_limitation_examples(nmt, card, weights=WEIGHTS):
+    """The limitation examples whose output the shipped model no longer writes (with the page's default
+    settings: beam 4, every text pass), as (title, card.json's output, the engine's)."""
+    stale = []
+    for item in card.get("limitations", {}).get("items", []):
+        ex = item["example"]
+        model_file = os.path.join(weights, ex["direction"], "model.nmt")
+        got = subprocess.run([nmt, "--model", model_file, "--beam", "4"], input=ex["source"] + "\n",
+                             capture_output=True, text=True, check=True).stdout.rstrip("\n")
+        if got != ex["output"]:
+            stale.append((item["title"], ex["output"], got))
+    return stale
 
 
 def pairs_text(row):
@@ -294,6 +328,7 @@ def main():
     card_json = update_card_json()
     card_path = os.path.join(WEIGHTS, "README.md")
     card = open(card_path, encoding="utf-8").read()
+    card = replace_block(card, "limitations", limitations_block(card_json))
     card = replace_block(card, "facts", facts_table(card_json))
     card = replace_block(card, "data", data_table(card_json))
     card = replace_block(card, "scores", score_table())
@@ -301,6 +336,9 @@ def main():
     card = replace_block(card, "options", options_table())
     if not args.no_examples:
         card = replace_block(card, "examples", examples_block(args.nmt))
+        for title, kept, got in stale_limitation_examples(args.nmt, card_json):
+            print(f'limitation "{title}": the shipped model now writes "{got}", card.json says "{kept}": '
+                  "pick an example that still shows it (or drop the entry)", file=sys.stderr)
     open(card_path, "w", encoding="utf-8").write(card)
     print("updated", os.path.join(WEIGHTS, "card.json"), "and", card_path)
 
