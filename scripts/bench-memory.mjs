@@ -2,7 +2,8 @@
 /**
  * Peak memory of a long document through the JS module in Node (worker threads, the real WASM
  * engine, the shipped en→de model, default options: beam 4, alignments on, workers one per core),
- * issue 50's two cases, each in a fresh process:
+ * issue 50's two cases, and a normal translation for its time, each in a fresh process:
+ *   normal 300 of flores-dev's English sentences, five a paragraph (~40 kB; not scaled)
  *   prose  1,000,000 characters of paragraphs (flores-dev's English sentences, five a paragraph, repeated)
  *   lines  100,000 short lines (tatoeba-dev's English sentences of at most 24 characters, repeated)
  * Printed per case: the process's peak RSS (main thread, workers and WebAssembly memory: all of
@@ -12,7 +13,7 @@
  * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
  * this checkout's engine and models), e.g. --old 18d4c2b, the last one before packing.
  *
- *   node scripts/bench-memory.mjs [--scale 0.1] [--case prose|lines] [--no-baseline] [--old REV] [--beam 4]
+ *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines] [--no-baseline] [--old REV] [--beam 4] [--rounds 1]
  *
  * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look.
  */
@@ -34,6 +35,10 @@ const MiB = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
 const english = (file) => readFileSync(path.join(ROOT, 'tests/fixtures/dev', file), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
 
 function documentFor(kind, scale) {
+  if (kind === 'normal') { // a normal translation, for its time: 300 sentences, five a paragraph (not scaled)
+    const lines = english('flores-dev.en-de.tsv').slice(0, 300);
+    return lines.map((l, i) => l + (i % 5 === 4 ? '\n\n' : ' ')).join('').trim();
+  }
   if (kind === 'prose') {
     const lines = english('flores-dev.en-de.tsv');
     const chars = Math.round(1000000 * scale);
@@ -73,7 +78,8 @@ if (args.includes('--child')) {
 } else {
   const scale = Number(value('scale', 1));
   const beam = value('beam', null);
-  const kinds = value('case', null) ? [value('case')] : ['prose', 'lines'];
+  const rounds = Number(value('rounds', 1));
+  const kinds = value('case', null) ? value('case').split(',') : ['normal', 'prose', 'lines'];
   console.log(`node ${process.version}, default options${beam ? ` but beam ${beam}` : ''}, scale ${scale}`);
   let old = null;
   if (value('old', null)) { // the web/ folder of that revision, beside this checkout's engine and models
@@ -85,16 +91,24 @@ if (args.includes('--child')) {
     const runs = [['packed (default)', []]];
     if (!args.includes('--no-baseline')) runs.push(['every field read', ['--read-all']]);
     if (old) runs.push([`web/ of ${value('old')}`, ['--web', old]]);
-    const peaks = [];
-    for (const [name, extra] of runs) {
-      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, '--scale', String(scale),
-        ...extra, ...(beam ? ['--beam', beam] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      const m = JSON.parse(out.trim().split('\n').pop());
-      peaks.push(m.peakRss);
-      console.log(`${kind.padEnd(5)} ${name.padEnd(20)}: peak RSS ${MiB(m.peakRss)} ` +
-        `(${MiB(m.rssBefore)} before the request, ${MiB(m.rssNow)} after), ${m.chars} chars, ${m.sentences} sentences, ` +
-        `${m.workers} worker(s), ${(m.ms / 1000).toFixed(1)} s`);
+    const peaks = runs.map(() => []);
+    const times = runs.map(() => []);
+    for (let round = 0; round < rounds; round++) { // (rounds > 1: the runs take turns, so load changes hit them alike)
+      for (const [i, [name, extra]] of runs.entries()) {
+        const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, '--scale', String(scale),
+          ...extra, ...(beam ? ['--beam', beam] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
+        const m = JSON.parse(out.trim().split('\n').pop());
+        peaks[i].push(m.peakRss);
+        times[i].push(m.ms);
+        console.log(`${kind.padEnd(6)} ${name.padEnd(20)}: peak RSS ${MiB(m.peakRss)} ` +
+          `(${MiB(m.rssBefore)} before the request, ${MiB(m.rssNow)} after), ${m.chars} chars, ${m.sentences} sentences, ` +
+          `${m.workers} worker(s), ${(m.ms / 1000).toFixed(1)} s`);
+      }
     }
-    for (let i = 1; i < peaks.length; i++) console.log(`${kind.padEnd(5)} packed / ${runs[i][0]}: ${(peaks[0] / peaks[i]).toFixed(2)}x peak RSS`);
+    const median = (v) => [...v].sort((a, b) => a - b)[Math.floor((v.length - 1) / 2)];
+    for (let i = 1; i < runs.length; i++) {
+      console.log(`${kind.padEnd(6)} packed / ${runs[i][0]}: ${(median(peaks[0]) / median(peaks[i])).toFixed(2)}x peak RSS, ` +
+        `${(median(times[0]) / median(times[i])).toFixed(2)}x time${rounds > 1 ? ` (medians of ${rounds} rounds)` : ''}`);
+    }
   }
 }

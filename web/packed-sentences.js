@@ -24,7 +24,7 @@
  * three) and reads back as exactly the number the engine wrote; a block with any number that is not
  * (or is negative) has `scale` 0 and writes its numbers as 8-byte doubles. A token is its range
  * (the step from the previous token's end, its length) and its piece: the sentence's text at that
- * range, or that with '▁' for its leading whitespace (most pieces), or else its UTF-16 code units.
+ * range, or that with '▁' for its leading whitespace (most pieces), '</s>', or else its UTF-16 code units.
  * A word link's weight is the word attention at that cell (the engine writes the same number
  * there), written out only when it is not.
  */
@@ -50,6 +50,8 @@ const ALWAYS = new Set(['sourceTokens', 'targetTokens', 'tokenProbs']);
 const depth = (kind) => Number(kind.slice(-1));
 const zigzag = (n) => (n >= 0 ? n * 2 : -n * 2 - 1);
 const unzigzag = (z) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+/** The end-of-sentence token's piece, which every token list ends with. */
+const END = '</s>';
 /** A piece that is its text with '▁' for the leading whitespace (SentencePiece's word start). */
 const wordStart = (text) => `\u2581${text.replace(/^\s+/, '')}`;
 
@@ -115,8 +117,9 @@ function writeField(w, kind, value, number, text, wordAttention) {
       const slice = text.slice(range[0], range[1]);
       if (piece === slice) w.uint(0);
       else if (piece === wordStart(slice)) w.uint(1);
+      else if (piece === END) w.uint(2);
       else {
-        w.uint(2 + piece.length);
+        w.uint(3 + piece.length);
         for (let i = 0; i < piece.length; i++) w.uint(piece.charCodeAt(i));
       }
     }
@@ -281,8 +284,9 @@ function readField(sentence, k) {
       const how = uint();
       let piece;
       if (how < 2) piece = how === 0 ? text.slice(b, end) : wordStart(text.slice(b, end));
+      else if (how === 2) piece = END;
       else {
-        const units = new Array(how - 2);
+        const units = new Array(how - 3);
         for (let u = 0; u < units.length; u++) units[u] = uint();
         piece = String.fromCharCode(...units);
       }
@@ -385,6 +389,20 @@ function descriptors(mask) {
     descriptorsByMask.set(mask, d);
   }
   return d;
+}
+
+/**
+ * Points the sentences' blocks at the whole translation `text` (their targetRanges index it), so
+ * that the chunks' own texts can go: a long result then holds its translation once.
+ */
+export function shareWholeText(sentences, text) {
+  let last = null;
+  for (const s of sentences) {
+    const store = s[STORE];
+    if (!store || store === last) continue;
+    last = store;
+    store.block = { ...store.block, text, textAt: 0 };
+  }
 }
 
 /**

@@ -59,7 +59,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
-import { unpackSentences } from './packed-sentences.js';
+import { unpackSentences, shareWholeText } from './packed-sentences.js';
 import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
 import { translateHtml } from './html/translate-html.js';
@@ -712,7 +712,13 @@ export class Translator {
           }
         } else {
           const result = m.result;
-          if (result && req.text !== undefined) result.sentences = result.sentences ? unpackSentences(result.sentences, req.text) : req.sentences;
+          if (result && req.text !== undefined) {
+            if (result.sentences) result.sentences = unpackSentences(result.sentences, req.text);
+            else {
+              result.sentences = req.sentences;
+              shareWholeText(result.sentences, result.text); // (the partials' texts can go)
+            }
+          }
           if (result && result.timings) {
             const now = performance.now();
             result.timings.queueMs = req.sentAt - req.queuedAt;
