@@ -4,7 +4,8 @@
  * fixture model): a term entered in the box comes out in the translation, marked as the reader's;
  * the box keeps it across a reload (localStorage); a line the page cannot read and a term the
  * engine's rules refuse each get a message that names the line, while the good terms still apply;
- * text from the box reaches the page as text only (a term's markup stays letters). What the model
+ * text from the box reaches the page as text only (a term's markup stays letters); each direction
+ * has its own terms. What the model
  * makes of the other words is not checked: the glossary guarantees only its terms.
  */
 import test, { describe, before, after } from 'node:test';
@@ -82,5 +83,13 @@ for (const name of browsers()) describe(name, () => {
     assert.match(out, /Kündigungsfrist/i, 'the good term still applies');
     assert.equal(await page.textContent('#terms-count'), '(1)');
     assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', 'no error for the page');
+
+    // One glossary a direction: German → English has its own (none yet); back, the first is there.
+    await page.selectOption('#direction', 'de-en');
+    assert.equal(await page.inputValue('#terms-text'), '');
+    assert.equal(await page.textContent('#terms-label'), 'Your terms, German → English');
+    await page.selectOption('#direction', 'en-de');
+    assert.equal(await page.inputValue('#terms-text'), 'notice period = Kündigungsfrist\n<i>no equals sign</i>\nx = y');
+    assert.equal(await page.textContent('#terms-label'), 'Your terms, English → German');
   });
 });
