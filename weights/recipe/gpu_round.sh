@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call of the one-slice teacher plan on the GPU machine (device tool `run`, carry ["gpu-carry"]):
-#   bash weights/recipe/gpu_round.sh train     # call 1, timeout_s 540: both teachers, int8 copies to $OUT
-#   bash weights/recipe/gpu_round.sh distill   # call 2 at once, timeout_s 330: the distilled text to $OUT
+#   bash weights/recipe/gpu_round.sh train     # call 1, timeout_s 560: both teachers, int8 copies to $OUT
+#   bash weights/recipe/gpu_round.sh distill   # call 2 at once, timeout_s 380: the distilled text to $OUT
 # teacher_plan.py's docstring has the whole plan; weights/README.md "Reproduce" the commands around it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

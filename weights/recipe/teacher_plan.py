@@ -8,14 +8,16 @@ tree included (~31 MiB of it); at most 8 files of 16 MiB back per call; the mach
 30 s idle. Hence: one machine start, call 1 trains and exports, call 2 (issued at once, while the
 teachers still sit on that machine's disk) distills. Nothing else needs a GPU.
 
-  # here (CPU), before the session's first GPU minute: back-translations and the prepared mix as
-  # the student plan makes them (~30 min on 2 cores), then what travels and what stays
-  /usr/bin/python3 weights/recipe/gpu_round.py prepare --corpus ../shared/corpus
-  /usr/bin/python3 weights/recipe/teacher_plan.py pack --data work/gpu-prepare/data --corpus ../shared/corpus
+  # here (CPU), before the session's first GPU minute: back-translations by the shipped models and
+  # the mix without the dictionary's entries and the bible (~30 min on 2 cores), then what travels
+  # (gpu-carry/) and what stays (work/teacher-home/: the sources in the order they are distilled)
+  /usr/bin/python3 weights/recipe/gpu_round.py prepare --corpus ../shared/corpus --mix dict=0,bible=0 \
+      --work work/teacher-prepare --dest work/teacher-prepare/student-carry
+  /usr/bin/python3 weights/recipe/teacher_plan.py pack --data work/teacher-prepare/data --corpus ../shared/corpus
   /usr/bin/python3 weights/recipe/teacher_plan.py budget          # the time plan and the carry's size
   # there: the device tool's `run`, carry ["gpu-carry"], one call right after the other
-  #   call 1: command "bash weights/recipe/gpu_round.sh train", timeout_s 540
-  #   call 2: command "bash weights/recipe/gpu_round.sh distill", timeout_s 330
+  #   call 1: command "bash weights/recipe/gpu_round.sh train", timeout_s 560
+  #   call 2: command "bash weights/recipe/gpu_round.sh distill", timeout_s 380
   # here again: the returned files -> distilled pairs (real source, teacher's target) + teachers
   /usr/bin/python3 weights/recipe/teacher_plan.py unpack --parts <call 1 files_at> <call 2 files_at> --dest work/kd
   /usr/bin/python3 weights/recipe/prepare_data.py --corpus ../shared/corpus --out work/data-kd \
@@ -38,7 +40,13 @@ the single dictionary entries: weight >= KD_MIN_WEIGHT) interleaved evenly with 
 sentences of the source language, so that whatever prefix the time allows is the same blend. Only
 the teacher's side comes back (xz text); unpack joins it with the sources kept here (--home).
 
-Not carried back in next time: one teacher as int8 (~20 MB) + the data (~31 MB) + the working tree
+The carry, measured (session of 2026-11-28): the mix without dict and bible as uint16 ids, xz, 17.1
+MiB; the back-translations ~9 MiB (estimated: the monolingual sentences as ids are 2.3 MiB a
+language, and each pair holds one real and one synthetic side); flores-dev 0.3 MiB; with the
+30.8 MiB working tree ~57 MiB of the 64 (the whole mix, dictionary and bible in: ~62.5, too close).
+Call 2 brings back ~12-13 MiB of xz text per direction for ~645k lines (the sources' own size).
+
+Not carried back in next time: one teacher as int8 (~20 MB) + the data (~26 MiB) + the working tree
 (~31 MiB) is over the 64 MiB, so each slice grows a fresh teacher from the then shipped student;
 the returned int8 teachers serve to distill more text here on CPU (the engine's beam search:
 `build/nmt --model work/kd/teacher-en-de.nmt`) and to score what the teacher alone gives.
@@ -177,6 +185,11 @@ def pack(args):
                          "--mono-limit")
 
 
+def timeout_s(minutes):
+    """The device tool's timeout for a call planned at `minutes`: 2.5 minutes of headroom, at most 600."""
+    return min(600, int(round((minutes * 60 + 150) / 10) * 10))
+
+
 def budget(args):
     """The dry run: the two calls' minutes against the session's 15, and what they should give."""
     p = dict(PLAN, train_minutes=args.train_minutes, distill_minutes=args.distill_minutes)
@@ -192,7 +205,8 @@ def budget(args):
     for what, minutes in rows:
         print(f"  {minutes:5.1f}  {what}")
     print(f"  {total:5.1f}  in all, of the session's 15 ({15 - total:.1f} to spare)")
-    print(f"  timeout_s: call 1 {int(call1 * 60 + 90)}, call 2 {int(call2 * 60 + 90)} (each at most 600)")
+    print(f"  timeout_s: call 1 {timeout_s(call1)}, call 2 {timeout_s(call2)} (headroom: a call stopped at its limit "
+          "brings nothing back, and device time counts only what runs)")
     print(f"expected (assumed rates, not yet measured on an H200): ~{TRAIN_TOK_PER_S * p['train_minutes'] * 60 / 1e6:.0f} M "
           f"target tokens per teacher; up to ~{DISTILL_SENT_PER_S * p['distill_minutes'] * 60 / 1e3:.0f}k sentences "
           "distilled per direction")
