@@ -47,7 +47,9 @@ async function translate(page, text) {
   const before = await page.evaluate(() => document.getElementById('target').textContent);
   await page.fill('#source', text);
   await page.waitForFunction((prev) => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false'
-    && document.getElementById('target').textContent !== prev && document.getElementById('align-source').textContent !== '', before, { timeout: 120000 });
+    && document.getElementById('target').textContent !== prev && document.getElementById('align-source').textContent !== ''
+    // (the translation shown is this text's, not that of a text typed before whose request was still running)
+    && document.getElementById('target').dataset.inputLength === String(document.getElementById('source').value.length), before, { timeout: 120000 });
   return (await page.textContent('#target')).trim();
 }
 

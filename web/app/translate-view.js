@@ -105,6 +105,7 @@ export async function translateNow() {
     state.resultInput = input;
     state.heads = null;
     render(result);
+    el.target.dataset.inputLength = String(input.length); // which text is shown (for tests and tools)
     setState('done');
     // #status is a live region: a screen reader hears that the translation is ready (and how much)
     const n = result.sentences.length;
