@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import engine_cli  # noqa: E402
-from dev_sets import load_dev  # noqa: E402
+from dev_sets import dev_path, load_dev  # noqa: E402
 from metrics import bleu, chrf, paired_bootstrap  # noqa: E402
 
 DEV_SETS = ("flores-dev", "tatoeba-dev", "multi30k-test2016")
@@ -40,7 +40,7 @@ def compare(runs, dev_dir, direction, nmt, beam, work, sets=DEV_SETS):
     src_lang = direction.split("-")[0]
     results = {}
     for dev in sets:
-        sources, refs = load_dev(os.path.join(dev_dir, f"{dev}.en-de.tsv"), src_lang)
+        sources, refs = load_dev(dev_path(dev_dir, dev), src_lang)
         outputs = {name: translations(nmt, model, sources, beam, os.path.join(work, f"{name}.{dev}.{direction}.b{beam}"))
                    for name, model in runs}
         first = runs[0][0]
