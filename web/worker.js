@@ -12,7 +12,7 @@
  * translator.js starts a new one.
  */
 import {
-  Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder, pickModel, MODEL_CACHE,
+  Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, lineGroups, ResultBuilder, pickModel, MODEL_CACHE,
   PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { relaxedSimdSupported, relaxedKernelUrl } from './relaxed-simd.js';
@@ -649,8 +649,14 @@ async function translate(msg) {
   const builder = new ResultBuilder(msg.text);
   // A prefix holds for one sentence: the text goes to the engine whole, which says when it is not one.
   const prefixed = !!(msg.options && msg.options.prefix);
-  const chunks = !prefixed ? planChunks(msg.text, msg.chunkChars || 1000)
+  let chunks = !prefixed ? planChunks(msg.text, msg.chunkChars || 1000)
     : msg.text.trim() ? planChunks(msg.text, Infinity) : [[0, msg.text.length]];
+  // A short text of several lines goes to the engine in groups of lines, each group's sentences
+  // sent as it is done: a Stop keeps them. Not a chunk of the pool's (chunkChars Infinity: given to
+  // the engine whole), nor with greedy search, which lost more to the smaller batches (12 lines:
+  // 1.12x the time; beam 4: the same within noise) and ends a short text in a moment anyway.
+  const greedy = !!(msg.options && msg.options.beam === 1);
+  if (chunks.length === 1 && !prefixed && !greedy && msg.chunkChars !== Infinity) chunks = lineGroups(msg.text, chunks[0]);
   for (let i = 0; i < chunks.length; i++) {
     if (cancelled.has(msg.id)) return null;
     const [b, e] = chunks[i];

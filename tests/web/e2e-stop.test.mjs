@@ -3,7 +3,8 @@
  * shipped models (or the fixture model): a long text streams sentence by sentence; after Stop, the
  * sentences already translated stay on screen as a usable result that says it is partial: Copy
  * copies exactly that text, a word of it lights its source words on the alignment card, and the
- * next edit translates everything again (and the mark goes).
+ * next edit translates everything again (and the mark goes). A short text (one request) of several
+ * lines keeps the lines finished before Stop: the worker sends them in groups as they are done.
  */
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,5 +75,41 @@ test('after Stop the finished sentences stay usable (copy, alignments) and say t
   await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 120000 });
   assert.equal(await page.getAttribute('#target', 'data-partial'), null);
   assert.doesNotMatch(await page.textContent('#stats'), /Partial/);
+  assert.deepEqual(problems, []);
+});
+
+test('Stop during a short text of several lines keeps the lines already translated', { skip, timeout: 240000 }, async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+
+  // One request (under 1,000 characters, not streamed): the worker sends its lines in groups (1, 1, 2, 4).
+  const lines = Array.from({ length: 8 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty, so we stayed at home.`);
+  const text = lines.join('\n');
+  assert.ok(text.length < 1000);
+  // Stop is clicked in the page the moment the first lines are drawn (a click sent from here could land after the end).
+  await page.evaluate(() => {
+    const target = document.getElementById('target');
+    new MutationObserver((_, observer) => {
+      if (document.body.dataset.state !== 'translating' || !target.textContent.trim()) return;
+      observer.disconnect();
+      document.getElementById('stop').click();
+    }).observe(target, { childList: true, subtree: true, characterData: true });
+  });
+  await page.fill('#source', text);
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
+  const n = Number(await page.getAttribute('#target', 'data-sentences'));
+  assert.ok(n >= 1 && n < lines.length, `${n} of ${lines.length} sentences kept`);
+  assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
+  assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences?$`));
+  const kept = await page.textContent('#target');
+  assert.equal(kept.split('\n').filter((l) => l.trim()).length, n, `one line a kept sentence: ${JSON.stringify(kept)}`);
+  // the first n lines, in order (their numbers are copied as they are)
+  assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} lines: ${JSON.stringify(kept)}`);
   assert.deepEqual(problems, []);
 });

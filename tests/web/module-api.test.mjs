@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels } from '../../web/translator.js';
-import { planChunks, fencedCodeBlocks, ResultBuilder, pickModel } from '../../web/protocol.js';
+import { planChunks, fencedCodeBlocks, lineGroups, ResultBuilder, pickModel } from '../../web/protocol.js';
 import { unpackSentences } from '../../web/packed-sentences.js';
 import { ROOT, fileUrl } from './_helpers.mjs';
 
@@ -101,6 +101,28 @@ test('planChunks bounds every chunk: text without punctuation or spaces is cut a
   assert.deepEqual(planChunks('x'.repeat(3500), 1000), [[0, 1000], [1000, 2000], [2000, 3000], [3000, 3500]]);
   const flags = '🇩🇪'.repeat(1000); // each flag is two pairs: 4 code units
   assert.ok(planChunks(flags, 1001).every(([b]) => b % 4 === 0), 'a flag is never cut in two');
+});
+
+test('lineGroups cuts a short text at line breaks into groups of 1, 1, 2, 4, … lines; the worker sends each as it is done', async () => {
+  const text = ' L1.\r\n\nL2.\nL3. Two.\n  L4.\nL5.\nL6.\nL7.\n';
+  const [chunk] = planChunks(text);
+  const groups = lineGroups(text, chunk);
+  assert.deepEqual(groups.map(([b, e]) => text.slice(b, e)), ['L1.', 'L2.', 'L3. Two.\n  L4.', 'L5.\nL6.\nL7.']);
+  for (let i = 1; i < groups.length; i++) assert.equal(text.slice(groups[i - 1][1], groups[i][0]).trim(), '', 'only whitespace between groups');
+  assert.deepEqual(lineGroups('One line. Two sentences.', [0, 24]), [[0, 24]]);
+  const t = await create();
+  try {
+    const parts = [];
+    const r = await t.translate(text, { onProgress: (p) => parts.push(p.sentences.map((s) => s.source)) });
+    assert.deepEqual(parts, [['L1.'], ['L2.'], ['L3.', 'Two.', 'L4.'], ['L5.', 'L6.', 'L7.']]);
+    assert.equal(r.text, (await t.translate(text, { chunkChars: Infinity })).text, 'the same translation as in one engine call');
+    checkRanges(text, r);
+    const greedy = [];
+    await t.translate(text, { beam: 1, onProgress: (p) => greedy.push(p) });
+    assert.equal(greedy.length, 0, 'greedy: one engine call');
+  } finally {
+    t.dispose();
+  }
 });
 
 test('ResultBuilder keeps the gaps between chunks and shifts the ranges', () => {
