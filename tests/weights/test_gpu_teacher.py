@@ -13,7 +13,7 @@ import sys
 import tempfile
 import unittest
 
-from recipe_env import ROOT, needs_torch
+from recipe_env import NMT, ROOT, needs_torch
 
 from teacher_plan import KD_MIN_WEIGHT, check_return, kd_order
 
@@ -166,6 +166,11 @@ class TwoCallsOnCpu(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertTrue(os.path.exists(os.path.join(kd, "teacher-en-de.nmt")))
+            if os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"):  # the engine runs the returned teacher
+                r = subprocess.run([NMT, "--model", os.path.join(kd, "teacher-en-de.nmt")], input="The house is small.\n",
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(len(r.stdout.splitlines()), 1)
             hyps = read_lines(os.path.join(work, "kd.de-en.hyp"))
             with gzip.open(os.path.join(kd, "kd.de-en.tsv.gz"), "rt", encoding="utf-8") as f:
                 rows = [line.rstrip("\n").split("\t") for line in f]
