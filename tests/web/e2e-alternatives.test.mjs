@@ -188,7 +188,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('the word menu with the keyboard only: Enter opens, arrows move, Escape closes, focus comes back', { skip, timeout: 240000 }, async (t) => {
+  heavy('the word menu with the keyboard only: Enter opens, arrows move, Escape closes, focus comes back', { skip, timeout: 240000 }, async (t) => {
     const { page, problems } = await translatedPage(t, 'My sister bought a new car yesterday.');
     const before = await sentence(page, 0);
     const w = pickWord(before.words);

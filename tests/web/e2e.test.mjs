@@ -159,7 +159,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('German → English with the swap button, keyboard and labels', { skip, timeout: 120000 }, async (t) => {
+  heavy('German → English with the swap button, keyboard and labels', { skip, timeout: 120000 }, async (t) => {
     const { page } = await openPage(t);
     await page.selectOption('#direction', 'en-de');
     await page.click('#swap');
@@ -542,7 +542,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('a damaged model in the cache is dropped and downloaded again', { skip, timeout: 180000 }, async (t) => {
+  heavy('a damaged model in the cache is dropped and downloaded again', { skip, timeout: 180000 }, async (t) => {
     const { page } = await openPage(t);
     await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
     // Flip every byte of every cached model (same size, so only the SHA-256 check can catch it).
@@ -595,7 +595,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('About the models: plain words on the data and what the models get wrong, no raw JSON', { skip, timeout: 120000 }, async (t) => {
+  heavy('About the models: plain words on the data and what the models get wrong, no raw JSON', { skip, timeout: 120000 }, async (t) => {
     const { page } = await openPage(t);
     await translate(page, 'The house is small.');
     await page.click('#model-info summary');
@@ -619,7 +619,7 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
-  test('language hint: German typed into the English box offers German → English, by keyboard too', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  heavy('language hint: German typed into the English box offers German → English, by keyboard too', { skip: skip || (!shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     const { page } = await openPage(t);
     assert.equal(await page.inputValue('#direction'), 'en-de');
     await page.fill('#source', 'Short');
