@@ -2,6 +2,7 @@
 #include "retries.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
 #include "text/dates.h"
@@ -139,24 +140,36 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
 
 void put_number_where_first_had_one(Hypothesis& second, const std::vector<int>& first, const SentencePiece& tokenizer) {
   const std::vector<int>& r = second.tokens;
-  const size_t unks = size_t(std::count(r.begin(), r.end(), tokenizer.unk_id()));
-  if (unks != 1) return;
+  if (std::count(r.begin(), r.end(), tokenizer.unk_id()) != 1) return;
   size_t at = size_t(std::find(r.begin(), r.end(), tokenizer.unk_id()) - r.begin()), n = 1;
   if (at > 0 && tokenizer.id_to_piece(r[at - 1]) == "\xE2\x96\x81") --at, ++n;  // its space
   std::vector<int> rest(r.begin(), r.begin() + long(at));
   rest.insert(rest.end(), r.begin() + long(at + n), r.end());
   if (first.size() <= rest.size()) return;
-  size_t prefix = 0, suffix = 0;
-  while (prefix < rest.size() && first[prefix] == rest[prefix]) ++prefix;
-  while (suffix < rest.size() - prefix && first[first.size() - 1 - suffix] == rest[rest.size() - 1 - suffix]) ++suffix;
-  if (prefix + suffix != rest.size() || prefix == at) return;
-  bool digits = false;
-  for (size_t k = prefix; k < first.size() - suffix; ++k) {
-    const std::string& piece = tokenizer.id_to_piece(first[k]);
-    if (!number_piece(piece)) return;
-    digits |= piece.find_first_of("0123456789") != std::string::npos;
-  }
-  if (digits) move_tokens(second, at, n, prefix);
+  const size_t run = first.size() - rest.size();
+  // whether `first` is rest[0, i) + a number of its own (a word of digits and separators) + rest[i, end)
+  const auto number_at = [&](size_t i) {
+    if (!std::equal(rest.begin(), rest.begin() + long(i), first.begin()) ||
+        !std::equal(rest.begin() + long(i), rest.end(), first.begin() + long(i + run)))
+      return false;
+    bool digits = false;
+    for (size_t k = i; k < i + run; ++k) {
+      const std::string& piece = tokenizer.id_to_piece(first[k]);
+      if (!number_piece(piece)) return false;
+      digits |= piece.find_first_of("0123456789") != std::string::npos;
+    }
+    const std::string& starts = tokenizer.id_to_piece(first[i]);
+    const std::string after = i < rest.size() ? tokenizer.id_to_piece(rest[i]) : std::string();
+    const bool word_start = starts.rfind("\xE2\x96\x81", 0) == 0;
+    const bool word_end = after.empty() || !std::isdigit(static_cast<unsigned char>(after[0]));
+    return digits && word_start && word_end;
+  };
+  if (number_at(at)) return;  // where the first translation had it
+  for (size_t i = 0; i <= rest.size(); ++i)
+    if (number_at(i)) {
+      move_tokens(second, at, n, i);
+      return;
+    }
 }
 
 void retry_empty(RetryRound& round) {

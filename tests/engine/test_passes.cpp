@@ -425,6 +425,13 @@ TEST_CASE("retries: the numbers retry's unknown piece goes where the first trans
   second.tokens = reworded;
   nmt::put_number_where_first_had_one(second, first, tok);
   CHECK(second.tokens == reworded);
+  // where the first translation had its number (a changed one: "384" for "3844"), even where a
+  // neighbour's first piece reads the same ("▁3" of "3774"): left as it is
+  const std::vector<int> iban = join({ids("IBAN DE89"), ids(" 384 3774 5043."), {eos}});
+  const std::vector<int> iban_retry = join({ids("IBAN DE89"), {unk}, ids(" 3774 5043."), {eos}});
+  second.tokens = iban_retry;
+  nmt::put_number_where_first_had_one(second, iban, tok);
+  CHECK(second.tokens == iban_retry);
   // the first translation had words, not a number, where the retry left a gap: left as it is
   const std::vector<int> worded_first = join({start, ids(" um halb Uhr."), {eos}});
   second.tokens = join({start, {unk}, um, uhr, {eos}});
