@@ -79,13 +79,14 @@ def main():
     # Windows of many batches keep padding low (sorted inside) and are written in line order, so
     # --out stays a prefix of the job whenever time runs out.
     window = args.batch * 16
+    start, first = time.time(), done
     while done < n and time.time() - t0 < args.minutes * 60:
         lines = list(range(done, min(n, done + window)))
         out = translate_window(model, cfg, src_ids, lines, args.batch, args.spm, device)
         with open(args.out, "a", encoding="utf-8") as f:
             f.writelines(out.get(i, "") + "\n" for i in lines)
         done = lines[-1] + 1
-        rate = done / max(1e-9, time.time() - t0)
+        rate = (done - first) / max(1e-9, time.time() - start)  # sentences/s of this run, model loading aside
         print(f"[{time.strftime('%H:%M:%S')}] {done}/{n} lines ({rate:.0f}/s)", file=sys.stderr, flush=True)
     return 0 if done >= n else NOT_FINISHED
 
