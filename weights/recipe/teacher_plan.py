@@ -21,7 +21,7 @@ teachers still sit on that machine's disk) distills. Nothing else needs a GPU.
   # here again: the returned files -> distilled pairs (real source, teacher's target) + teachers
   /usr/bin/python3 weights/recipe/teacher_plan.py unpack --parts <call 1 files_at> <call 2 files_at> --dest work/kd
   /usr/bin/python3 weights/recipe/prepare_data.py --corpus ../shared/corpus --out work/data-kd \
-      --reuse-vocab weights/en-de/model.nmt --back-translations work/gpu-prepare/bt --distilled work/kd
+      --reuse-vocab weights/en-de/model.nmt --back-translations work/teacher-prepare/bt --distilled work/kd
 
 The teacher (TEACHER below): the shipped student grown (grow.py: the new layers and feed-forward
 units start as identities) to 6+6 layers with a 2048-wide feed-forward, 19.4 M parameters against
