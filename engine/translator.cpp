@@ -184,9 +184,10 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
   const BatchRunner runner{m.model, reverse_model, shortlist, options};
   std::vector<Hypothesis> hyps = translate_units(units, runner, search_opts, out);  // encoder, search
-  RetryRound round{text, pieces, reader, m.file.target_language(), m.silent_tokens, search_opts,
-                   [&](const std::vector<Unit>& again, const SearchOptions& opts) { return translate_units(again, runner, opts, out); },
-                   units, hyps};
+  const auto translate_again = [&](const std::vector<Unit>& again, const SearchOptions& opts) {
+    return translate_units(again, runner, opts, out);
+  };
+  RetryRound round{text, pieces, reader, m.file.target_language(), m.silent_tokens, search_opts, translate_again, units, hyps};
   run_retry_passes(round, switches);  // empty translations, lost numbers (retries.h)
   if (reverse_model && options.alignments) read_back(*reverse_model, units, search_opts, hyps);  // symmetrized alignments
   const TargetWriter writer{m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
