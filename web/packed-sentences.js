@@ -53,7 +53,12 @@ const unzigzag = (z) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
 /** The end-of-sentence token's piece, which every token list ends with. */
 const END = '</s>';
 /** A piece that is its text with '▁' for the leading whitespace (SentencePiece's word start). */
-const wordStart = (text) => `\u2581${text.replace(/^\s+/, '')}`;
+function wordStart(text) {
+  let i = 0;
+  while (i < text.length && SPACE.test(text[i])) i++;
+  return `\u2581${text.slice(i)}`;
+}
+const SPACE = /\s/;
 
 // ---------------------------------------------------------------------------------------------
 // Packing (the worker).
@@ -220,8 +225,8 @@ export function shiftBlock(block, sourceBy, targetBy) {
 const STORE = Symbol('packed block'); // {block, input}, shared by a block's sentences
 const AT = Symbol('packed at'); // the sentence's number in its block
 
-/** Where each present field of the sentence whose fields begin at `at` begins in `bytes` (-1: absent). */
-function fieldStarts(bytes, at) {
+/** Where field `k` of the sentence whose fields begin at `at` begins in `bytes` (-1: absent). */
+function fieldStart(bytes, at, k) {
   let i = at;
   const uint = () => {
     let n = 0;
@@ -234,23 +239,21 @@ function fieldStarts(bytes, at) {
     }
   };
   const mask = uint();
-  const lengths = [];
-  for (let k = 0; k < FIELDS.length; k++) if (mask & (1 << k)) lengths.push(uint());
-  const out = new Array(FIELDS.length).fill(-1);
-  let j = 0;
-  for (let k = 0; k < FIELDS.length; k++) {
-    if (!(mask & (1 << k))) continue;
-    out[k] = i;
-    i += lengths[j++];
+  if (!(mask & (1 << k))) return -1;
+  let skip = 0; // the bytes of the present fields before k
+  for (let j = 0; j < FIELDS.length; j++) {
+    if (!(mask & (1 << j))) continue;
+    const length = uint();
+    if (j < k) skip += length;
   }
-  return out;
+  return i + skip;
 }
 
 /** Reads field `k` of sentence `sentence` into plain values (the shapes of web/translator.d.ts). */
 function readField(sentence, k) {
   const { block } = sentence[STORE];
   const { bytes, scale } = block;
-  let i = fieldStarts(bytes, block.starts[sentence[AT]])[k];
+  let i = fieldStart(bytes, block.starts[sentence[AT]], k);
   if (i < 0) return [];
   const uint = () => {
     let n = 0;
