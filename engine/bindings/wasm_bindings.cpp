@@ -118,18 +118,19 @@ class WasmTranslator {
   std::unique_ptr<nmt::Translator> reverse_;
 };
 
-// 'relaxed': the shifted 7-bit scheme on the relaxed kernel (false if no module was given);
-// 'shifted7': the same scheme on the built-in SIMD128 kernel (bit-identical results, for tests
-// where relaxed SIMD is missing); 'simd128': the 8-bit scheme, the default. Anything else: false.
+// 'relaxed': the mixed scheme (7-bit activations, the output projection on 8 bits; kernels.h) on
+// the relaxed kernel (false if no module was given); 'mixed': the same scheme on the built-in
+// SIMD128 kernel (bit-identical results, for tests where relaxed SIMD is missing); 'simd128': the
+// 8-bit scheme everywhere. Anything else: false.
 bool set_simd(const std::string& kind) {
   namespace k = nmt::kernels;
   if (kind == "relaxed") {
     if (!nmt_relaxed_attach()) return false;
     k::set_u7_gemm(nmt_relaxed_gemm);
-    k::set_int8_scheme(k::Int8Scheme::shifted7);
-  } else if (kind == "shifted7" || kind == "simd128") {
+    k::set_int8_scheme(k::Int8Scheme::mixed);
+  } else if (kind == "mixed" || kind == "simd128") {
     k::set_u7_gemm(nullptr);
-    k::set_int8_scheme(kind == "simd128" ? k::Int8Scheme::exact8 : k::Int8Scheme::shifted7);
+    k::set_int8_scheme(kind == "simd128" ? k::Int8Scheme::exact8 : k::Int8Scheme::mixed);
   } else {
     return false;
   }

@@ -27,10 +27,11 @@ void gemm_i8_nt(const int8_t* A, const float* a_scale, const int8_t* B, const fl
                 float* C, int M, int N, int K);
 // The "shifted" 7-bit scheme of the relaxed-SIMD GEMM (kernels/gemm_relaxed.c; engine/BUILDING.md):
 // activations as unsigned 7-bit U in 0..127 with a zero point, so that relaxed SIMD's i7 operand
-// never has its top bit set and every browser computes the same sums. Per row m:
-//   min X[m,:] >= 0:  zero[m] = 0,  scale[m] = max(max X, 1e-12f) / 127, U = clamp(round(X / scale), 0, 127)
-//   otherwise:        zero[m] = 64, scale[m] = max(max |X|, 1e-12f) / 63, U = clamp(round(X / scale), -63, 63) + 64
-// (round half to even; a ReLU's output keeps all 7 bits, as the 8-bit scheme gives it.)
+// never has its top bit set and every browser computes the same sums. Per row m, asymmetric over
+// the row's range with 0 exact: lo = min(0, min X[m,:]), hi = max(0, max X[m,:]),
+//   scale[m] = max(hi - lo, 1e-12f) / 127  (hi/127 - lo/127 where hi - lo overflows)
+//   zero[m] = min(round(-lo / scale[m]), 127),  U = clamp(round(X / scale), -zero, 127 - zero) + zero
+// (round half to even; a ReLU's output gets zero 0 and all 7 bits, as the 8-bit scheme gives it.)
 void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, int M, int K);
 // sums[n] = Σ_k B[n,k]: the weights' row sums the shifted GEMM subtracts zero[m] times.
 void row_sums_i8(const int8_t* B, int N, int K, int32_t* sums);

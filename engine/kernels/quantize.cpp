@@ -2,8 +2,10 @@
 // schemes:
 //   8-bit (quantize_rows), bit-exact with PyTorch:
 //     scale = max(max|x|, 1e-12) / 127,  q = clamp(round_half_even(x / scale), -127, 127)
-//   7-bit shifted (quantize_rows_u7, the relaxed-SIMD GEMM's operand; shifted.cpp says why):
-//     q = clamp(round_half_even(x / scale), bottom, top) + zero, in 0..127
+//   7-bit shifted (quantize_rows_u7, the relaxed-SIMD GEMM's operand; shifted.cpp says why),
+//   asymmetric: the row's range [min(0, min x), max(0, max x)] in 128 levels, 0 exact:
+//     scale = max(hi − lo, 1e-12) / 127,  zero = min(round_half_even(−lo / scale), 127)
+//     q = clamp(round_half_even(x / scale), −zero, 127 − zero) + zero, in 0..127
 // Division (not a multiply by 1/scale) because torch divides, and IEEE division is correctly rounded
 // in every lane on every ISA, so SIMD and scalar agree exactly.
 //
@@ -31,21 +33,21 @@ constexpr int W = int(Batch::size);
 constexpr float kMagic = 12582912.0f;  // 1.5 · 2^23
 constexpr int32_t kMagicBits = 0x4B400000;
 
-// {min(0, min x), max |x|} of a row
+// {min(0, min x), max(0, max x)} of a row
 void row_range(const float* x, int K, float* lo, float* hi) {
   Batch vlo(0.0f), vhi(0.0f);
   int k = 0;
   for (; k + W <= K; k += W) {
     const Batch v = Batch::load_unaligned(x + k);
     vlo = xsimd::min(vlo, v);
-    vhi = xsimd::max(vhi, xsimd::abs(v));
+    vhi = xsimd::max(vhi, v);
   }
   alignas(64) float l[W], h[W];
   vlo.store_aligned(l);
   vhi.store_aligned(h);
   float a = 0.0f, b = 0.0f;
   for (int i = 0; i < W; ++i) a = std::min(a, l[i]), b = std::max(b, h[i]);
-  for (; k < K; ++k) a = std::min(a, x[k]), b = std::max(b, std::fabs(x[k]));
+  for (; k < K; ++k) a = std::min(a, x[k]), b = std::max(b, x[k]);
   *lo = a;
   *hi = b;
 }
@@ -85,23 +87,26 @@ void quantize_rows(const float* X, int8_t* Q, float* scale, int M, int K) {
     const float* x = X + size_t(m) * K;
     float lo, hi;
     row_range(x, K, &lo, &hi);
-    scale[m] = std::max(hi, 1e-12f) / 127.0f;
+    scale[m] = std::max(std::max(hi, -lo), 1e-12f) / 127.0f;  // max |x|
     quantize_row(x, Q + size_t(m) * K, scale[m], -127.0f, 127.0f, 0, K);
   }
 }
 
-// Rows without negative values (a ReLU's output) use zero = 0 and all 7 bits for 0..max, the same
-// resolution the 8-bit scheme gives them; other rows get −63..63 around zero = 64.
+// Rows without negative values (a ReLU's output) get zero = 0 and all 7 bits for 0..max, the same
+// resolution the 8-bit scheme gives them; a signed row's 128 levels cover its own range, so a
+// lopsided row (a LayerNorm's output often is) loses less than half its resolution. Where hi − lo
+// overflows (rows near float's limits) the scale is hi/127 − lo/127.
 void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, int M, int K) {
   for (int m = 0; m < M; ++m) {
     const float* x = X + size_t(m) * K;
     float lo, hi;
     row_range(x, K, &lo, &hi);
-    const bool unsigned_row = lo >= 0.0f;
-    const float top = unsigned_row ? 127.0f : 63.0f;
-    scale[m] = std::max(hi, 1e-12f) / top;
-    zero[m] = unsigned_row ? 0 : 64;
-    quantize_row(x, reinterpret_cast<int8_t*>(U + size_t(m) * K), scale[m], unsigned_row ? 0.0f : -63.0f, top, zero[m], K);
+    const float range = hi - lo;  // ±inf past float's limits
+    const float s = std::isfinite(range) ? std::max(range, 1e-12f) / 127.0f : hi / 127.0f - lo / 127.0f;
+    const int32_t z = int32_t(std::min(127.0f, std::nearbyint(-lo / s)));
+    scale[m] = s;
+    zero[m] = z;
+    quantize_row(x, reinterpret_cast<int8_t*>(U + size_t(m) * K), s, float(-z), float(127 - z), z, K);
   }
 }
 

@@ -58,15 +58,15 @@ void quantize_rows_u7(const float* X, uint8_t* U, float* scale, int32_t* zero, i
   for (int m = 0; m < M; ++m) {
     const float* x = X + size_t(m) * K;
     float lo = 0.0f, hi = 0.0f;
-    for (int k = 0; k < K; ++k) lo = std::min(lo, x[k]), hi = std::max(hi, std::fabs(x[k]));
-    const bool unsigned_row = lo >= 0.0f;
-    const float top = unsigned_row ? 127.0f : 63.0f;
-    const float s = std::max(hi, 1e-12f) / top;
+    for (int k = 0; k < K; ++k) lo = std::min(lo, x[k]), hi = std::max(hi, x[k]);
+    const float range = hi - lo;  // ±inf past float's limits
+    const float s = std::isfinite(range) ? std::max(range, 1e-12f) / 127.0f : hi / 127.0f - lo / 127.0f;
+    const int32_t z = int32_t(std::min(127.0f, std::nearbyint(-lo / s)));
     scale[m] = s;
-    zero[m] = unsigned_row ? 0 : 64;
+    zero[m] = z;
     for (int k = 0; k < K; ++k) {
-      const float q = std::min(top, std::max(unsigned_row ? 0.0f : -63.0f, std::nearbyint(x[k] / s)));
-      U[size_t(m) * K + k] = uint8_t(int(q) + zero[m]);
+      const float q = std::min(float(127 - z), std::max(float(-z), std::nearbyint(x[k] / s)));
+      U[size_t(m) * K + k] = uint8_t(int(q) + z);
     }
   }
 }

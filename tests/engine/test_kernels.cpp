@@ -444,6 +444,8 @@ TEST_CASE("kernels: quantize_rows_u7 stays in 0..127 (the i7 operand's top bit i
   for (int K : {1, 3, 15, 16, 17, 64, 100, 256, 1024}) {
     rows.push_back(random_floats(rng, K));                 // signed: zero 64
     rows.push_back(random_floats(rng, K, 0.0f, 5.0f));     // a ReLU's output: zero 0
+    rows.push_back(random_floats(rng, K, -1.0f, 10.0f));   // lopsided: a small zero point
+    rows.push_back(random_floats(rng, K, -10.0f, 0.5f));   // the other way: a large one
     rows.push_back(random_floats(rng, K));
     for (float& v : rows.back()) v *= 3e38f;  // near float's limits
     rows.push_back(random_floats(rng, K, -1e-30f, 1e-30f));
@@ -464,7 +466,9 @@ TEST_CASE("kernels: quantize_rows_u7 stays in 0..127 (the i7 operand's top bit i
     CHECK(s == rs);
     CHECK(z == rz);
     const bool nonnegative = *std::min_element(x.begin(), x.end()) >= 0.0f;
-    CHECK(z == (nonnegative ? 0 : 64));
+    CHECK(z >= 0);
+    CHECK(z <= 127);
+    if (nonnegative) CHECK(z == 0);
     for (int i = 0; i < K; ++i) {
       REQUIRE(U[size_t(i)] <= 127);
       REQUIRE(U[size_t(i)] == R[size_t(i)]);
