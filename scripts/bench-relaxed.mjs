@@ -4,7 +4,10 @@
  * build, `simd: 'relaxed'` and `simd: 'simd128'` (web/relaxed-simd.js), one worker each, translate
  * the same flores-dev sentences one request per sentence, greedy and beam 4, in alternating chunks
  * (a busy machine slows both alike). Prints sentences/s and words/s of each, the ratio, and how
- * many translations came out the same. The page is served cross-origin isolated (fine timers).
+ * many translations came out the same; before that, the start-up of each (create() until ready:
+ * download and compile of the engine and, for relaxed, of relaxed_gemm.wasm; the model's load with
+ * the weights' row sums), the median of three alternating creations, and the load average around
+ * the run (the machine may be shared). The page is served cross-origin isolated (fine timers).
  *
  *   node scripts/bench-relaxed.mjs [--engine build-wasm] [--limit 300] [--beams 1,4] [--dirs en-de,de-en]
  *                                  [--chunk 25] [--json out.json]
@@ -14,6 +17,7 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
@@ -65,7 +69,20 @@ async function runInPage({ from, to, sentences, beams, chunk }) {
   const make = (simd) => Translator.create({
     from, to, simd, workers: 1, warmUp: false, engineUrl: '/engine/engine.js', manifestUrl: '/weights/manifest.json',
   });
-  const t = { relaxed: await make('relaxed'), simd128: await make('simd128') };
+  // Start-up: create() until ready, three times each in alternating order; the last pair stays.
+  const startup = { relaxed: [], simd128: [] };
+  let t = null;
+  for (let round = 0; round < 3; round++) {
+    if (t) Object.values(t).forEach((x) => x.dispose());
+    t = {};
+    for (const name of round % 2 ? ['simd128', 'relaxed'] : ['relaxed', 'simd128']) {
+      const t0 = performance.now();
+      t[name] = await make(name);
+      startup[name].push(performance.now() - t0);
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const startupMs = { relaxed: median(startup.relaxed), simd128: median(startup.simd128) };
   const info = { relaxed: t.relaxed.info.simd, simd128: t.simd128.info.simd };
   const out = {};
   for (const beam of beams) {
@@ -84,7 +101,7 @@ async function runInPage({ from, to, sentences, beams, chunk }) {
   }
   t.relaxed.dispose();
   t.simd128.dispose();
-  return { info, out };
+  return { info, out, startupMs };
 }
 
 async function main() {
@@ -99,7 +116,9 @@ async function main() {
   const browser = await launchChromium();
   const cpu = /avx512f/.test(readFileSync('/proc/cpuinfo', 'utf8')) ? 'AVX-512' : 'no AVX-512';
   const report = { browser: browser.version(), cpu, sentences: rows.length, directions: {} };
-  console.log(`Chromium ${report.browser}, CPU with ${cpu}, ${rows.length} flores-dev sentences, one worker each, one request per sentence`);
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  report.loadBefore = load();
+  console.log(`Chromium ${report.browser}, CPU with ${cpu}, ${rows.length} flores-dev sentences, one worker each, one request per sentence; load average ${report.loadBefore}`);
   const words = (texts) => texts.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
   try {
     for (const dir of args.dirs) {
@@ -108,10 +127,11 @@ async function main() {
       const page = await browser.newPage();
       page.on('console', (m) => { if (m.type() === 'error') console.error(`[page] ${m.text()}`); });
       await page.goto(url);
-      const { info, out } = await page.evaluate(runInPage, { from, to, sentences, beams: args.beams, chunk: args.chunk });
+      const { info, out, startupMs } = await page.evaluate(runInPage, { from, to, sentences, beams: args.beams, chunk: args.chunk });
       await page.close();
       if (info.relaxed !== 'relaxed' || info.simd128 !== 'simd128') throw new Error(`info.simd: ${JSON.stringify(info)}`);
-      report.directions[dir] = {};
+      report.directions[dir] = { startupMs };
+      console.log(`${from}→${to} start-up (create() to ready, median of 3): relaxed ${startupMs.relaxed.toFixed(0)} ms, SIMD128 ${startupMs.simd128.toFixed(0)} ms`);
       for (const beam of args.beams) {
         const r = out[beam];
         const sps = (x) => (sentences.length * 1000) / x.ms;
@@ -131,6 +151,8 @@ async function main() {
     await browser.close();
     server.close();
   }
+  report.loadAfter = load();
+  console.log(`load average after: ${report.loadAfter}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
 }
 
