@@ -467,7 +467,7 @@ export interface Translation {
   text: string;
   /**
    * Plain objects with the keys above (JSON.stringify, spreading and structuredClone see them all).
-   * Every field is held packed (texts, ranges, tokens, probabilities, attention, alignments: ~0.4 kB
+   * Every field is held packed (texts, ranges, tokens, probabilities, attention, alignments: ~0.55 kB
    * for a short sentence with alignments, a few kB for a long one) and turned into plain values the
    * first time it is read, then kept: a long document's result stays small until it is read through.
    */

@@ -18,14 +18,15 @@
  *
  *   for await (const s of t.translateStreaming(longText, { signal })) show(s.target, s.sourceRange);
  *
- * Memory: a result keeps each sentence's tokens, probabilities, attention and alignments packed
- * (packed-sentences.js: ~5 kB for a 40-token sentence with alignments, where JavaScript arrays took
- * ~86 kB) and turns a field into arrays the first time it is read; the worker keeps nothing of a
- * request but the chunk it is on. Measured in Node with the default options and two workers
- * (scripts/bench-memory.mjs --scale 0.1 --old 18d4c2b): 100 kB of prose peaked at 264 MiB in all
- * (308 before), 10,000 short lines at 245 MiB (320 before); two workers with their engines take
- * ~210 MiB before any text. For a document of many megabytes, read it with translateStreaming() and
- * let each sentence go once it is used: then nothing grows with the document.
+ * Memory: a result keeps every field of each sentence packed (packed-sentences.js: texts, ranges,
+ * tokens, probabilities, attention, alignments; ~0.55 kB in all for a short sentence with
+ * alignments, ~3.9 kB for a flores-dev one, where JavaScript arrays took ~86 kB for 40 tokens) and
+ * turns a field into plain values the first time it is read; the worker keeps nothing of a request
+ * but the chunk it is on. Measured in Node with the default options and two workers (npm run
+ * bench:memory): 100,000 short lines peaked at 286 MiB in all (349 with the earlier packing of the
+ * arrays only, 1,248 with plain arrays); two workers with their engines take ~210 MiB before any
+ * text. translateStreaming() hands each sentence over as its chunk is done, but its `translation`
+ * holds them all, as translate()'s result does.
  *
  * Steering one sentence: translate() with `prefix` makes the translation start with that text
  * (kept exactly; the search goes on after it), and alternatives() lists the words the model would
