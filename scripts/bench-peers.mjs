@@ -12,7 +12,9 @@
  *  3. Natively: this engine's CLI (`nmt bench`, one thread) vs onnxruntime-node (one intra-op thread,
  *     graph optimizations on), each in its own process; greedy and beam 4.
  *  4. In one Chromium: this project's module (worker + engine.wasm, one request per sentence, as the
- *     page uses it) vs onnxruntime-web (WASM backend, SIMD, one thread), each page in a fresh context.
+ *     page uses it; its default kernel, relaxed SIMD where Chromium has it, and again forced to
+ *     SIMD128: "ours simd128") vs onnxruntime-web (WASM backend, SIMD, one thread; 1.30 ships no
+ *     relaxed-SIMD runtime, see scripts/peers/page.mjs), each page in a fresh context.
  *     When the model file has a lexical shortlist, ours runs a second time with the `shortlist` option
  *     ("ours + shortlist": faster, outputs may differ; its BLEU is printed beside the others).
  *  5. Prints sentences/s, words/s (source words), time to first translation, peak memory, download
@@ -21,7 +23,8 @@
  *     references (weights/recipe/metrics.py).
  *
  *   node scripts/bench-peers.mjs [--corpus tests/fixtures/dev/flores-dev.en-de.tsv] [--n 300]
- *       [--dirs en-de] [--beams 1,4] [--skip-native] [--skip-browser] [--json out.json]
+ *       [--dirs en-de] [--beams 1,4] [--skip-native] [--skip-browser] [--nmt build/nmt] [--json out.json]
+ * (--nmt: another native build of the CLI)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -33,7 +36,7 @@ import { startServer } from './serve.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-const NMT = path.join(ROOT, 'build/nmt');
+let NMT = path.join(ROOT, 'build/nmt');
 const ORT_WEB = path.join(ROOT, 'node_modules/onnxruntime-web/dist');
 
 function parseArgs(argv) {
@@ -48,6 +51,7 @@ function parseArgs(argv) {
     else if (k === '--beams') a.beams = v().split(',').map(Number);
     else if (k === '--skip-native') a.native = false;
     else if (k === '--skip-browser') a.browser = false;
+    else if (k === '--nmt') NMT = path.resolve(v());
     else if (k === '--json') a.json = path.resolve(v());
     else if (k === '--dist') a.dist = path.resolve(v());
     else throw new Error(`unknown argument ${k}`);
@@ -246,7 +250,8 @@ async function browserRuns(dir, m, beams, args, tmp) {
   const browser = await launchChromium();
   const results = { chromium: browser.version() };
   try {
-    const engines = [['ours', 'engine=ours'], ['ort-int8', 'engine=ort&precision=int8'], ['ort-fp32', 'engine=ort&precision=fp32']];
+    const engines = [['ours', 'engine=ours'], ['ours-simd128', 'engine=ours&simd=simd128'], ['ort-int8', 'engine=ort&precision=int8'],
+      ['ort-fp32', 'engine=ort&precision=fp32']];
     if (m.shortlist) engines.splice(1, 0, ['ours-shortlist', 'engine=ours&shortlist=1']);
     for (const [key, query] of engines) {
       const context = await browser.newContext();
@@ -265,7 +270,7 @@ async function browserRuns(dir, m, beams, args, tmp) {
       r.peakRendererRssBytes = peak || null;
       r.download = { ...sizes([...served.values()].filter((f) => !path.basename(f).startsWith('ids-'))), files: [...served.keys()] };
       results[key] = r;
-      console.log(`  chromium ${key}: first translation ${fmt(r.firstTranslationMs, 0)} ms; ${beams.map((b) => `beam ${b} ${fmt(r.runs[b].seconds, 1)} s`).join(', ')}`);
+      console.log(`  chromium ${key}${r.simd ? ` (${r.simd})` : ''}: first translation ${fmt(r.firstTranslationMs, 0)} ms; ${beams.map((b) => `beam ${b} ${fmt(r.runs[b].seconds, 1)} s`).join(', ')}`);
     }
   } finally {
     await browser.close();
@@ -339,7 +344,7 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
     oursFiles.push(existsSync(distModel) ? distModel : m.model);
     const ortBase = ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => path.join(ORT_WEB, f));
     ortBase.push(path.join(ROOT, 'scripts/peers/ort-decode.mjs'), path.join(m.out, 'model.json'));
-    d.download = d.browser ? { ours: d.browser.ours.download, 'ours-shortlist': d.browser.ours.download, 'ort-int8': d.browser['ort-int8'].download, 'ort-fp32': d.browser['ort-fp32'].download } : {
+    d.download = d.browser ? { ours: d.browser.ours.download, 'ours-shortlist': d.browser.ours.download, 'ours-simd128': d.browser['ours-simd128'].download, 'ort-int8': d.browser['ort-int8'].download, 'ort-fp32': d.browser['ort-fp32'].download } : {
       ours: sizes(oursFiles),
       'ours-shortlist': sizes(oursFiles),
       'ort-int8': sizes([...ortBase, path.join(m.out, 'int8/encoder.onnx'), path.join(m.out, 'int8/decoder.onnx')]),
@@ -350,7 +355,7 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
     const systems = {};
     for (const where of ['native', 'browser']) {
       if (!d[where]) continue;
-      for (const key of ['ours', 'ours-shortlist', 'ort-int8', 'ort-fp32']) {
+      for (const key of ['ours', 'ours-shortlist', 'ours-simd128', 'ort-int8', 'ort-fp32']) {
         for (const beam of args.beams) {
           const r = d[where][key] && d[where][key].runs[beam];
           if (r) systems[`${where}/${key}/${beam}`] = r.outputs;
@@ -399,14 +404,14 @@ json.dump(out, open(${JSON.stringify(refPath)}, "w"))
 }
 
 function printDirection(dir, d, beams) {
-  const names = { ours: 'ours (int8)', 'ours-shortlist': 'ours + shortlist', 'ort-int8': 'ONNX Runtime int8', 'ort-fp32': 'ONNX Runtime fp32' };
+  const names = { ours: 'ours (int8)', 'ours-shortlist': 'ours + shortlist', 'ours-simd128': 'ours simd128', 'ort-int8': 'ONNX Runtime int8', 'ort-fp32': 'ONNX Runtime fp32' };
   for (const where of ['browser', 'native']) {
     const w = d[where];
     if (!w) continue;
-    const label = where === 'browser' ? `Chromium ${w.chromium} (ours: module + worker; ONNX Runtime Web ${w['ort-int8'].version || ''} wasm SIMD, 1 thread)`
+    const label = where === 'browser' ? `Chromium ${w.chromium} (ours: module + worker, ${w.ours.simd || 'simd128'} kernel; ONNX Runtime Web ${w['ort-int8'].version || ''} wasm SIMD, 1 thread)`
       : `native (ours: build/nmt, 1 thread; ${w['ort-int8'].runtime}, 1 thread)`;
     const rows = [];
-    for (const key of ['ours', 'ours-shortlist', 'ort-int8', 'ort-fp32']) {
+    for (const key of ['ours', 'ours-shortlist', 'ours-simd128', 'ort-int8', 'ort-fp32']) {
       const r = w[key];
       if (!r) continue;
       for (const beam of beams) {

@@ -1,9 +1,12 @@
 /**
  * The browser half of scripts/bench-peers.mjs. ?engine=ours runs this project's module
  * (../translator.js, its worker and engine.wasm, the model from the site's manifest);
- * with &shortlist=1, decoding over the model's lexical shortlist;
+ * with &shortlist=1, decoding over the model's lexical shortlist; with &simd=simd128, on the forced
+ * SIMD128 kernel (otherwise the module's default: relaxed SIMD where the browser has it);
  * ?engine=ort&precision=int8|fp32 runs the same decoding loop (ort-decode.mjs) on onnxruntime-web,
- * WASM backend with SIMD, one thread. Both translate the same sentences one request at a time, for
+ * WASM backend with SIMD, one thread (onnxruntime-web 1.30 has no relaxed-SIMD runtime: its
+ * env.wasm.simd = 'relaxed' only checks the browser, and its .wasm validates in Node 20, which has no
+ * relaxed SIMD). Both translate the same sentences one request at a time, for
  * each beam in ?beams=1,4, after a first translation whose time (from navigation start: download,
  * compile, model load, first sentence) is reported. Results go to window.__peers.
  */
@@ -15,11 +18,12 @@ const beams = (params.get('beams') || '1,4').split(',').map(Number);
 const out = document.getElementById('out');
 const print = (line) => { out.textContent += `${line}\n`; };
 
-async function oursEngine(shortlist) {
+async function oursEngine(shortlist, simd) {
   const { Translator } = await import('../translator.js');
-  const t = await Translator.create({ from, to });
+  const t = await Translator.create({ from, to, ...(simd ? { simd } : {}) });
   return {
     name: shortlist ? 'ours-shortlist' : 'ours',
+    simd: t.info.simd,
     translate: async (s, beam) => {
       const r = await t.translate(s.text, { beam, alignments: false, shortlist });
       return r.text;
@@ -50,9 +54,9 @@ async function ortEngine(precision) {
 
 async function run() {
   const { sentences } = await (await fetch(`./ids-${dir}.json`)).json();
-  const e = engine === 'ours' ? await oursEngine(params.get('shortlist') === '1') : await ortEngine(params.get('precision') || 'int8');
+  const e = engine === 'ours' ? await oursEngine(params.get('shortlist') === '1', params.get('simd')) : await ortEngine(params.get('precision') || 'int8');
   await e.translate(sentences[0], beams[0]);
-  const result = { engine: e.name, version: e.version, firstTranslationMs: performance.now(), runs: {}, userAgent: navigator.userAgent };
+  const result = { engine: e.name, version: e.version, simd: e.simd, firstTranslationMs: performance.now(), runs: {}, userAgent: navigator.userAgent };
   print(`${e.name}: first translation ${result.firstTranslationMs.toFixed(0)} ms after navigation start`);
   for (const beam of beams) {
     const outputs = [];
