@@ -52,7 +52,7 @@ async function checkShapes({ bytes, probe, shapes, seed }) {
     for (let i = 0; i < N * K; i++) i8[pB + i] = extreme ? (i % 2 ? -128 : 127) : int(-128, 127);
     for (let m = 0; m < M; m++) {
       f32[pAs / 4 + m] = Math.fround(0.001 + rand() * 0.05);
-      i32[pZ / 4 + m] = rand() < 0.5 ? 0 : 64;
+      i32[pZ / 4 + m] = rand() < 0.25 ? 0 : int(1, 127);  // quantize_rows_u7: any zero point in 0..127
     }
     for (let n = 0; n < N; n++) {
       f32[pBs / 4 + n] = Math.fround(0.001 + rand() * 0.02);
