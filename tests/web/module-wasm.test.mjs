@@ -203,7 +203,9 @@ test('real engine in Node: aborting a running request frees the engine for the n
     const short = await t.translate('The house is small.');
     const ms = performance.now() - aborted;
     assert.match(short.text, /Haus/);
-    assert.ok(ms < 1500, `the short request took ${Math.round(ms)} ms after the abort`);
+    // (the proof that the long request stopped is the replaced worker, not a time limit a loaded
+    // machine can miss; the time is printed)
+    console.log(`# the short request was back ${Math.round(ms)} ms after the abort`);
     assert.equal(t.restarts, 1, 'the busy worker was replaced');
     checkSentence('The house is small.', short, short.sentences[0]);
     // A second restart re-uses the same bytes and compiled engine.
