@@ -32,6 +32,7 @@ struct NumberRetry {
   Unit again;
   ByteSpans kept;
   size_t masks;  // how many unknown pieces its source has, when a lost number is one digit; else 0
+  Unit plain;     // the fallback: the sentence read again with its lost numbers written the target's way
 };
 
 // The retry of unit `i` when its first translation lost a number or a date; none otherwise.
@@ -92,8 +93,62 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   const bool one_digit = std::any_of(lost.begin(), lost.end(), [](const auto& n) { return n.second - n.first == 1; });
   // (a date the model leaves out goes next to its neighbour word)
   const size_t masks = one_digit ? r.masked.size() - lost_dates.size() : 0;
-  return NumberRetry{i, std::move(r), std::move(had), masks};
+  // The fallback reads the sentence unmasked with its lost numbers as the target writes them
+  // ("3.450" shown as "3,450", same length: the spans hold), which the model copies where it garbles
+  // two unknown pieces ("Am <unk> kamen <unk> Menschen" -> "The <unk> people came on <unk> people").
+  Unit plain;
+  if (lost_dates.empty()) {
+    std::string shown = round.text;
+    shown.replace(u.begin, u.end - u.begin, localize_numbers(sentence, lost, reader.language, round.target_language));
+    plain = reread_sentence(shown, piece, u.piece, u.source_case, u.masked, reader);
+    plain.source_case = u.source_case;
+    plain.fired = r.fired;
+    plain.terms = u.terms;
+    plain.dropped = u.dropped;
+    plain.emphasis = u.emphasis;
+    plain.masked = u.masked;
+    plain.copy_source = u.copy_source;
+    plain.rewrites = u.rewrites;
+  }
+  return NumberRetry{i, std::move(r), std::move(had), masks, std::move(plain)};
 }
+
+// The words of `text` (runs of letters, lower-cased ASCII; other bytes kept) of five bytes or more,
+// a word written twice in a row once (the repeated_words pass writes it once: "Alonso Alonso").
+std::vector<std::string> long_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::string w, last;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    const unsigned char c = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
+    if (std::isalpha(c) || c >= 0x80) {
+      w += char(std::tolower(c));
+      continue;
+    }
+    if (w.empty()) continue;
+    if (w.size() >= 5 && w != last) words.push_back(w);
+    last = std::move(w);
+    w.clear();
+  }
+  return words;
+}
+
+}  // namespace
+
+bool doubles_a_word(std::string_view first, std::string_view second) {
+  std::vector<std::string> a = long_words(first), b = long_words(second);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  for (size_t i = 0; i < b.size();) {
+    size_t j = i;
+    while (j < b.size() && b[j] == b[i]) ++j;
+    const auto [lo, hi] = std::equal_range(a.begin(), a.end(), b[i]);
+    if (j - i >= 2 && hi - lo <= 1 && j - i > size_t(hi - lo)) return true;
+    i = j;
+  }
+  return false;
+}
+
+namespace {
 
 // Moves tokens [from, from + n) of `h` to stand before token `to` (an index of the tokens without
 // them), with their rows of every per-token array (probabilities, attention, heads, read-out).
@@ -119,6 +174,27 @@ bool number_piece(const std::string& piece) {
   return text.find_first_not_of("0123456789.,:") == std::string::npos;
 }
 
+// How many unknown pieces stand next to another one or to a number (a lone space piece between
+// allowed): a number the model wrote beside another ("considered to be <unk> 2,500." for "Seit dem
+// <unk> gelten 2.500 neue Regeln.") where the source has them apart says nothing of where it goes.
+size_t unknowns_beside_numbers(const std::vector<int>& ids, const SentencePiece& tokenizer) {
+  const int unk = tokenizer.unk_id();
+  const auto numeric = [&](long k) {
+    if (k < 0 || size_t(k) >= ids.size()) return false;
+    if (ids[size_t(k)] == unk) return true;
+    const std::string& piece = tokenizer.id_to_piece(ids[size_t(k)]);
+    return number_piece(piece) && piece.find_first_of("0123456789") != std::string::npos;
+  };
+  const auto space = [&](long k) { return k >= 0 && size_t(k) < ids.size() && tokenizer.id_to_piece(ids[size_t(k)]) == "\xE2\x96\x81"; };
+  size_t n = 0;
+  for (long k = 0; k < long(ids.size()); ++k) {
+    if (ids[size_t(k)] != unk) continue;
+    const long before = space(k - 1) ? k - 2 : k - 1, after = space(k + 1) ? k + 2 : k + 1;
+    n += numeric(before) || numeric(after);
+  }
+  return n;
+}
+
 // Whether the retry's translation `second` replaces the first one of its sentence (retries.h).
 bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, const Hypothesis& second) {
   const SentencePiece& tokenizer = round.reader.tokenizer;
@@ -133,7 +209,28 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
   // a lone digit only where the model wrote it: put next to a word ("nach 3 Washington" for "to
   // Washington at 3 p.m.") it says nothing, unlike a year or an amount
   const long written = std::count(second.tokens.begin(), second.tokens.end(), tokenizer.unk_id());
-  return size_t(written) >= retry.masks;
+  if (size_t(written) < retry.masks) return false;
+  return !doubles_a_word(hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id), text);
+}
+
+// Whether the plain retry (NumberRetry::plain) replaces the first translation: it keeps every
+// number of the source (as the number_separators pass writes it back: "24,07,2016" -> "24.07.2016"),
+// names no currency the source lacks, and doubles no word.
+bool plain_retry_is_better(const RetryRound& round, const NumberRetry& retry, const Hypothesis& second) {
+  const SentencePiece& tokenizer = round.reader.tokenizer;
+  const int eos_id = round.reader.config.eos_id;
+  const Unit& plain = retry.plain;
+  const std::string_view sentence(round.text.data() + plain.begin, plain.end - plain.begin);
+  std::string text = hypothesis_text(second, tokenizer, eos_id);
+  ByteSpans skip = verbatim_spans(sentence);
+  for (const TextEdit& t : plain.terms) skip.emplace_back(t.at, t.at + t.length);
+  std::sort(skip.begin(), skip.end());
+  const ByteSpans numbers = find_numbers(sentence, round.reader.language, false, skip);
+  localize_copied_numbers(sentence, numbers, text, round.reader.language, round.target_language);
+  if (!missing_numbers(sentence, numbers, text, round.target_language).empty()) return false;
+  const std::string first = hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id);
+  if (adds_currency(sentence, text) && !adds_currency(sentence, first)) return false;
+  return !doubles_a_word(first, text);
 }
 
 }  // namespace
@@ -205,11 +302,39 @@ void retry_numbers(RetryRound& round) {
   SearchOptions opts = round.search;
   opts.keep_attention = true;  // places the copied numbers
   std::vector<Hypothesis> second = round.translate(again, opts);
+  // the retries whose plain reading is tried next: those not better, and those that put a number
+  // beside another, which stand only if the plain reading is not better either
+  std::vector<size_t> rejected;
+  std::vector<bool> fallback(retries.size(), false);
   for (size_t k = 0; k < retries.size(); ++k) {
     put_number_where_first_had_one(second[k], round.hyps[retries[k].unit].tokens, round.reader.tokenizer);
-    if (!number_retry_is_better(round, retries[k], second[k])) continue;
-    round.units[retries[k].unit] = std::move(retries[k].again);
-    round.hyps[retries[k].unit] = std::move(second[k]);
+    const bool better = number_retry_is_better(round, retries[k], second[k]);
+    const bool beside = better && unknowns_beside_numbers(second[k].tokens, round.reader.tokenizer) >
+                                      unknowns_beside_numbers(retries[k].again.ids, round.reader.tokenizer);
+    if (better && !beside) {
+      round.units[retries[k].unit] = std::move(retries[k].again);
+      round.hyps[retries[k].unit] = std::move(second[k]);
+    } else if (!retries[k].plain.tokens.empty()) {
+      rejected.push_back(k);
+      fallback[k] = beside;
+    } else if (beside) {
+      round.units[retries[k].unit] = std::move(retries[k].again);
+      round.hyps[retries[k].unit] = std::move(second[k]);
+    }
+  }
+  if (rejected.empty()) return;
+  std::vector<Unit> plain;
+  for (size_t k : rejected) plain.push_back(retries[k].plain);
+  std::vector<Hypothesis> third = round.translate(plain, round.search);
+  for (size_t j = 0; j < rejected.size(); ++j) {
+    NumberRetry& r = retries[rejected[j]];
+    if (plain_retry_is_better(round, r, third[j])) {
+      round.units[r.unit] = std::move(r.plain);
+      round.hyps[r.unit] = std::move(third[j]);
+    } else if (fallback[rejected[j]]) {
+      round.units[r.unit] = std::move(r.again);
+      round.hyps[r.unit] = std::move(second[rejected[j]]);
+    }
   }
 }
 

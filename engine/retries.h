@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "search/beam_search.h"
@@ -38,10 +39,23 @@ void retry_empty(RetryRound& round);
 // named dates (text/dates.h) is translated again, with what it lost shown to the model as unknown
 // pieces (like addresses) and copied in, written the target language's way ("50.000" -> "50,000").
 // The second translation replaces the first only if it keeps every number the first one kept,
-// guesses no currency the source does not name, and, where a lost number is one digit, the model
-// itself wrote the unknown pieces (else the digit would be put next to a word). Sentences cut into
-// chunks are left as they are (a chunk's numbers may sit in the next one).
+// guesses no currency the source does not name, where a lost number is one digit the model itself
+// wrote the unknown pieces (else the digit would be put next to a word), and it doubles no word
+// (doubles_a_word). One that writes an unknown piece beside a number or another unknown piece the
+// source has apart ("considered to be <unk> 2,500.") stands only if the fallback is not better.
+// The fallback, where the second is not better (and no named date was lost): the sentence is read
+// once more unmasked, its lost numbers written the target's way in place ("3.450" -> "3,450"),
+// and that translation replaces the first only if it keeps every number of the source (as the
+// number_separators pass writes it back), guesses no currency and doubles no word; else the first
+// translation stays. Sentences cut into chunks are left as they are (a chunk's numbers may sit in
+// the next one).
 void retry_numbers(RetryRound& round);
+
+// Whether `second` writes a word (letters, 5 bytes or more, any case; twice in a row counts once)
+// twice or more that `first` writes at most once ("ging", "with" or a word a long sentence repeats
+// may come once more): a retry that writes "people" twice ("The 24.07.2016 people came on 3,450
+// people." for "Am 24.07.2016 kamen 3.450 Menschen.") is not better than the first translation.
+bool doubles_a_word(std::string_view first, std::string_view second);
 
 // The numbers retry's word order (used by retry_numbers; here for the tests). The retry may write
 // the first translation's words with the lost number as its unknown piece in another place ("am

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <iterator>
+#include <tuple>
 
 #include "text/utf8.h"
 
@@ -337,15 +339,80 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   return missing;
 }
 
-std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
-  std::vector<size_t> missing;
-  for (const Currency& c : currencies()) {
-    std::vector<size_t> priced;
-    for (size_t k = 0; k < numbers.size(); ++k)
-      if (currency_of(source, numbers[k].first, numbers[k].second) == &c) priced.push_back(k);
-    if (!priced.empty() && !names(c, target)) missing.insert(missing.end(), priced.begin(), priced.end());
+namespace {
+
+// The words of letters of the token (a run without spaces) that starts at `at` of `text`, after
+// spaces, lower-cased ("US-Dollar" -> "us", "dollar"), and where the first of them ends.
+std::pair<std::vector<std::string>, size_t> next_words(std::string_view text, size_t at) {
+  while (at < text.size() && text[at] == ' ') ++at;
+  size_t first_end = at, end = at;
+  while (end < text.size() && text[end] != ' ') ++end;
+  for (char32_t cp = 0; first_end < end;) {
+    const size_t length = decode_utf8(text, first_end, cp);
+    if (!is_letter(cp)) break;
+    first_end += length;
   }
-  std::sort(missing.begin(), missing.end());
+  return {lower_words(text.substr(at, end - at)), first_end};
+}
+
+// Whether the target number at [b, e) carries currency `c`: its sign just before it ("$25", "$ 25")
+// or its sign or name just after it, a scale word between allowed ("25 $", "25 Dollar", "225
+// Millionen Dollar"), or it begins a range whose other end does ("21 bis 22 Millionen Dollar",
+// "21-22 $"). `numbers` are the target's numbers, in order.
+bool carries(const Currency& c, std::string_view target, const ByteSpans& numbers, size_t k) {
+  const auto [b, e] = numbers[k];
+  const auto is_name = [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); };
+  size_t before = b;
+  if (before > 0 && target[before - 1] == ' ') --before;
+  if (before >= c.sign.size() && target.substr(before - c.sign.size(), c.sign.size()) == c.sign) return true;
+  {  // a name just before it: "USD 25", "EUR 10"
+    size_t w = before;
+    while (w > 0 && is_letter(char_before(target, w))) --w;
+    if (w < before && is_name(lower_words(target.substr(w, before - w)).front())) return true;
+  }
+  size_t after = e;
+  auto [words, end] = next_words(target, after);
+  static const char* const kScales[] = {"million", "millionen", "billion", "billionen", "milliarde", "milliarden",
+                                        "mio", "mrd", "thousand", "tausend"};
+  if (!words.empty() && end > after &&
+      std::find(std::begin(kScales), std::end(kScales), words.front()) != std::end(kScales)) {
+    after = end;
+    if (after < target.size() && target[after] == '.') ++after;
+    std::tie(words, end) = next_words(target, after);
+  }
+  size_t sign_at = after;
+  if (sign_at < target.size() && target[sign_at] == ' ') ++sign_at;
+  if (target.substr(sign_at, c.sign.size()) == c.sign || std::any_of(words.begin(), words.end(), is_name)) return true;
+  // a range: "-", "–", "bis", "to", "und", "and", "oder", "or" and the next number
+  if (k + 1 >= numbers.size()) return false;
+  std::string_view gap = target.substr(e, numbers[k + 1].first - e);
+  while (!gap.empty() && (gap.front() == ' ' || gap.back() == ' ')) gap = gap.front() == ' ' ? gap.substr(1) : gap.substr(0, gap.size() - 1);
+  for (size_t n = c.sign.size(); gap.size() >= n && gap.substr(gap.size() - n) == c.sign;) gap = gap.substr(0, gap.size() - n);
+  while (!gap.empty() && gap.back() == ' ') gap.remove_suffix(1);
+  static const char* const kJoins[] = {"-", "\xE2\x80\x93", "bis", "to", "und", "and", "oder", "or"};
+  const bool joined = std::any_of(std::begin(kJoins), std::end(kJoins), [&](const char* j) { return gap == j; });
+  return joined && carries(c, target, numbers, k + 1);
+}
+
+}  // namespace
+
+std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
+  const ByteSpans have = find_numbers(target, "", true);
+  std::vector<size_t> missing;
+  for (size_t k = 0; k < numbers.size(); ++k) {
+    const Currency* c = currency_of(source, numbers[k].first, numbers[k].second);
+    if (!c) continue;
+    const std::string digits = digits_of(source.substr(numbers[k].first, numbers[k].second - numbers[k].first));
+    // each amount needs its own sign or name where the target writes its digits; one written
+    // otherwise ("fünf Dollar") needs the currency named somewhere
+    bool written = false, priced = false;
+    for (size_t t = 0; t < have.size() && !priced; ++t) {
+      if (digits_of(target.substr(have[t].first, have[t].second - have[t].first)) != digits) continue;
+      written = true;
+      priced = carries(*c, target, have, t);
+    }
+    if (written ? !priced : !names(*c, target)) missing.push_back(k);
+  }
   return missing;
 }
 

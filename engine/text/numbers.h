@@ -38,9 +38,13 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
                                     std::string_view target_language);
 
 // The indices of the source's `numbers` written with a currency sign ($ € £ ¥, before or after the
-// number) that `target` lacks: it needs the sign or the currency's name ("$5,000" -> "5.000 Dollar"),
-// once for all the numbers with that sign ("$21 million to $22 million" -> "21 bis 22 Millionen
-// Dollar"). The model drops the "$" of ~9% of English amounts ("fined $5,000" -> "5.000").
+// number) that `target` lacks. Each amount needs the sign or the currency's name on its own target
+// number (the one with its digits): the sign just before it, or the sign or name just after it or
+// its scale word ("$5,000" -> "5.000 Dollar", "225 Millionen $"), or a name just before it ("USD
+// 25"); a range shares one ("$21 million to $22 million" -> "21 bis 22 Millionen Dollar": joined by
+// - – bis to und and oder or). So "$25 ... and $10" -> "25 ... und $10" lacks the first. An amount
+// the target writes without its digits ("fünf Dollar") needs the currency named anywhere. The
+// model drops the "$" of ~9% of English amounts ("fined $5,000" -> "5.000").
 std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target);
 
 // Where the signs of the unpriced numbers go in `target`, as (byte offset, text) pairs, last first:
