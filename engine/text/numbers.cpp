@@ -357,15 +357,15 @@ std::pair<std::vector<std::string>, size_t> next_words(std::string_view text, si
 
 // Whether the target number at [b, e) carries currency `c`: its sign just before it ("$25", "$ 25")
 // or its sign or name just after it, a scale word between allowed ("25 $", "25 Dollar", "225
-// Millionen Dollar"), or it begins a range whose other end does ("21 bis 22 Millionen Dollar",
-// "21-22 $"). `numbers` are the target's numbers, in order.
-bool carries(const Currency& c, std::string_view target, const ByteSpans& numbers, size_t k) {
+// Millionen Dollar"), or it begins a range whose other end has one after it ("21 bis 22 Millionen
+// Dollar", "21-22 $"; not "5 or £7", where the sign is the 7's own). `numbers` are the target's numbers, in order.
+bool carries(const Currency& c, std::string_view target, const ByteSpans& numbers, size_t k, bool after_only = false) {
   const auto [b, e] = numbers[k];
   const auto is_name = [&](const std::string& w) { return std::find(c.names.begin(), c.names.end(), w) != c.names.end(); };
   size_t before = b;
   if (before > 0 && target[before - 1] == ' ') --before;
-  if (before >= c.sign.size() && target.substr(before - c.sign.size(), c.sign.size()) == c.sign) return true;
-  {  // a name just before it: "USD 25", "EUR 10"
+  if (!after_only && before >= c.sign.size() && target.substr(before - c.sign.size(), c.sign.size()) == c.sign) return true;
+  if (!after_only) {  // a name just before it: "USD 25", "EUR 10"
     size_t w = before;
     while (w > 0 && is_letter(char_before(target, w))) --w;
     if (w < before && is_name(lower_words(target.substr(w, before - w)).front())) return true;
@@ -391,7 +391,7 @@ bool carries(const Currency& c, std::string_view target, const ByteSpans& number
   while (!gap.empty() && gap.back() == ' ') gap.remove_suffix(1);
   static const char* const kJoins[] = {"-", "\xE2\x80\x93", "bis", "to", "und", "and", "oder", "or"};
   const bool joined = std::any_of(std::begin(kJoins), std::end(kJoins), [&](const char* j) { return gap == j; });
-  return joined && carries(c, target, numbers, k + 1);
+  return joined && carries(c, target, numbers, k + 1, true);  // (not "5 or £7": its own sign)
 }
 
 }  // namespace

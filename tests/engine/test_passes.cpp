@@ -117,6 +117,21 @@ TEST_CASE("passes: each target pass alone") {
       {"de", "en", "Es kostete 1.234,56 Euro.", "It cost 1.234,56 euros.", "It cost 1,234.56 euros.", only("number_separators")},
       // currency: a sign the model left out goes back by its amount
       {"en", "de", "He paid $180 for it.", "Er zahlte 180 dafür.", "Er zahlte 180 $ dafür.", only("currency")},
+      // each amount its own sign, though the target names the currency elsewhere (issue 49)
+      {"en", "de", "Tickets cost $25 for adults and $10 for children.", "Tickets kosten 25 für Erwachsene und $10 für Kinder.",
+       "Tickets kosten 25 $ für Erwachsene und $10 für Kinder.", only("currency")},
+      {"en", "de", "Tickets cost 25 € for adults and 10 € for children.", "Tickets kosten 25 für Erwachsene und 10 € für Kinder.",
+       "Tickets kosten 25 € für Erwachsene und 10 € für Kinder.", only("currency")},
+      {"de", "en", "Es kostet £5 oder £7.", "It costs 5 or £7.", "It costs £5 or £7.", only("currency")},
+      {"de", "en", "Es kostet 5 € oder 7 €.", "It costs 5 euros or 7.", "It costs 5 euros or €7.", only("currency")},
+      // a name or sign next to each amount, or one after a range: nothing to add
+      {"en", "de", "Tickets cost $25 for adults and $10 for children.", "Tickets kosten 25 Dollar für Erwachsene und 10 US-Dollar für Kinder.",
+       "Tickets kosten 25 Dollar für Erwachsene und 10 US-Dollar für Kinder.", only("currency")},
+      {"en", "de", "It costs $21 million to $22 million.", "Es kostet 21 bis 22 Millionen Dollar.",
+       "Es kostet 21 bis 22 Millionen Dollar.", only("currency")},
+      {"en", "de", "It costs $5 or $10.", "Es kostet 5 oder 10 Dollar.", "Es kostet 5 oder 10 Dollar.", only("currency")},
+      {"en", "de", "It costs $21 million to $22 million.", "Es kostet 21-22 Millionen $.", "Es kostet 21-22 Millionen $.", only("currency")},
+      {"en", "de", "Fees: US$30, or $10 a day.", "Gebühren: USD 30 oder 10 pro Tag.", "Gebühren: USD 30 oder 10 $ pro Tag.", only("currency")},
       // ranges: the source's en dash
       {"en", "de", "It takes 3–5 days.", "Es dauert 3-5 Tage.", "Es dauert 3–5 Tage.", only("ranges")},
       {"en", "de", "It takes 2-3 days.", "Es dauert 2:3 Tage.", "Es dauert 2-3 Tage.", only("ranges")},
@@ -437,6 +452,31 @@ TEST_CASE("retries: the numbers retry's unknown piece goes where the first trans
   second.tokens = join({start, {unk}, um, uhr, {eos}});
   nmt::put_number_where_first_had_one(second, worded_first, tok);
   CHECK(second.tokens == join({start, {unk}, um, uhr, {eos}}));
+}
+
+TEST_CASE("retries: a retry that writes a word twice the first translation wrote once is not better") {
+  struct DoubledRow {
+    const char* first;
+    const char* second;
+    bool doubles;
+  };
+  const DoubledRow rows[] = {
+      // issue 49: "Am 24.07.2016 kamen 3.450 Menschen." retried as "The <unk> people came on <unk> people."
+      {"On 24,07,2016,450 people came.", "The 24.07.2016 people came on 3,450 people.", true},
+      {"On 24,07,2016,450 people came.", "On 24.07.2016, 3,450 people came.", false},
+      {"On 24,07,2016,450 PEOPLE came.", "The people came on 3,450 People.", true},  // any case
+      {"Er kam mit Alonso.", "Er kam mit Alonso Alonso.", false},  // twice in a row: the repeated_words pass
+      {"Der Bus ging, als das Auto ging.", "Der Bus ging, als das Auto ging.", false},  // short words repeat
+      {"Er sagte, dass es ging.", "Er ging, als es ging.", false},
+      // a word the first translation writes twice may come once more (a long sentence repeats it)
+      {"783,562 square kilometers (300,948 square miles) and 23,764 square miles",
+       "783,562 square kilometers (300,948 square miles), 755,688 square miles and 23,764 square miles", false},
+      {"", "", false},
+  };
+  for (const DoubledRow& row : rows) {
+    CAPTURE(row.second);
+    CHECK(nmt::doubles_a_word(row.first, row.second) == row.doubles);
+  }
 }
 
 TEST_CASE("alternatives: a filled unknown piece (a glossary term, an address) carries no stray spaces") {
