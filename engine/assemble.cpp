@@ -1,6 +1,7 @@
 // Hypotheses -> the translation; see assemble.h.
 #include "assemble.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -29,6 +30,51 @@ WordAlignment word_alignment(const SentenceTranslation& s, const std::vector<Spa
   return symmetrize(forward, read_alignment(s.target, back_cols, s.source, src_spans, back.data(), cols, int(back_cols.size())));
 }
 
+// A glossary term's target words link to its source words, and only to them: the model saw the
+// term as one unknown piece (and may have put it by another masked piece, or left it out, when
+// pass_through writes it next to a neighbour with no token of its own), but which source term each
+// written term stands for is known. The k-th time a term's target text is in the translation stands
+// for the k-th source term with that text (the masked source holds no other copy of it for the model
+// to write).
+void align_terms(const std::vector<TextEdit>& terms, const std::string& target, WordAlignment& w) {
+  const size_t cols = w.source_words.size();
+  if (terms.empty() || cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
+  std::vector<size_t> searched_to(terms.size(), 0);
+  bool changed = false;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const TextEdit& term = terms[i];
+    if (term.text.empty()) continue;
+    size_t from = 0;  // after the copies the same text's earlier terms took
+    for (size_t j = 0; j < i; ++j)
+      if (terms[j].text == term.text) from = std::max(from, searched_to[j]);
+    const size_t at = target.find(term.text, from);
+    if (at == std::string::npos) continue;
+    searched_to[i] = at + term.text.size();
+    const Span written{at, at + term.text.size()};
+    const Span source{term.at, term.at + term.length};
+    std::vector<int> sources, targets;
+    for (size_t c = 0; c < cols; ++c)
+      if (w.source_words[c].begin < source.end && source.begin < w.source_words[c].end) sources.push_back(int(c));
+    for (size_t r = 0; r < w.target_words.size(); ++r)
+      if (w.target_words[r].begin < written.end && written.begin < w.target_words[r].end) targets.push_back(int(r));
+    if (sources.empty() || targets.empty()) continue;
+    for (int r : targets) {
+      float* row = w.matrix.data() + size_t(r) * cols;
+      std::fill(row, row + cols, 0.0f);
+      for (int c : sources) row[c] = 1.0f / float(sources.size());
+    }
+    w.links.erase(std::remove_if(w.links.begin(), w.links.end(),
+                                 [&](const std::pair<int, int>& l) {
+                                   return std::find(targets.begin(), targets.end(), l.first) != targets.end();
+                                 }),
+                  w.links.end());
+    for (int r : targets)
+      for (int c : sources) w.links.emplace_back(r, c);
+    changed = true;
+  }
+  if (changed) std::sort(w.links.begin(), w.links.end());
+}
+
 // The alignments of a translated unit: its source and target tokens with their spans, the
 // hypothesis' attention (moved out of it) and the word alignment computed from them.
 void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
@@ -45,6 +91,7 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
   for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
   s.words = word_alignment(s, src_spans, tgt_spans, h);
+  align_terms(u.terms, s.target, s.words);
   for (const std::vector<int>& toks : word_tokens(s.words.target_words, tgt_spans, tgt_spans.size(), s.target.size())) {
     float p = 1.0f;
     for (int k : toks) p *= s.token_probs[size_t(k)];

@@ -1,8 +1,8 @@
 // The user's glossary: terms that must come out as the user says ("Kündigungsfrist" -> "notice
 // period"), or stay as they are ("Acme Cloud" -> "Acme Cloud"). Each source term found in a
 // sentence is shown to the model as one unknown piece, as an address is (text/verbatim.h), and the
-// target term is written where the model puts that piece (text/pass_through.h), so the alignments
-// point at it. Rules:
+// target term is written where the model puts that piece (text/pass_through.h); its words link to
+// the source term's words (assemble.cpp align_terms). Rules:
 //   - whole words only ("Haus" is not found in "Hausaufgabe"), in any letter case of the term
 //     ("acme cloud", "ACME CLOUD"); the target term is written as given (in a sentence written in
 //     capitals, in capitals: the pass "capitals" writes the whole translation so);

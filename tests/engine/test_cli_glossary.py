@@ -60,6 +60,32 @@ class Glossary(unittest.TestCase):
         self.assertEqual(linked.get("period"), "Kündigungsfrist", linked)
         os.unlink(path)
 
+    def test_several_terms_each_linked_to_its_own_source_term_only(self):
+        # Several terms in one sentence: the model sees each as an unknown piece and may put one by
+        # another's piece, or leave one out (written next to a neighbour): whatever it does, the
+        # words of each written term link to the words of its own source term, and to nothing else.
+        two = {"en-de": ("The notice period for Acme Cloud is three months, says the invoice.",
+                         [("notice period", "Kündigungsfrist"), ("Acme Cloud", "Acme Cloud"), ("invoice", "Rechnung")]),
+               "de-en": ("Der Betriebsrat von Acme Cloud prüft die Kündigungsfrist.",
+                         [("Betriebsrat", "works council"), ("Acme Cloud", "Acme Cloud"), ("Kündigungsfrist", "notice period")])}
+        for direction, (sentence, pairs) in two.items():
+            path = glossary_file(pairs)
+            for beam in ("1", "4"):
+                with self.subTest(direction=direction, beam=beam):
+                    s = json.loads(run(direction, sentence, "--glossary", path, "--alignments", "--beam", beam).stdout)["sentences"][0]
+                    src, tgt = s["source"], s["target"]
+                    for source_term, target_term in pairs:
+                        at = tgt.find(target_term)
+                        self.assertGreaterEqual(at, 0, f"{target_term!r} in {tgt!r}")
+                        begin = src.lower().find(source_term.lower())
+                        own = {w for w, (b, e) in enumerate(s["source_words"]) if b < begin + len(source_term) and begin < e}
+                        words = [t for t, (b, e) in enumerate(s["target_words"]) if b < at + len(target_term) and at < e]
+                        self.assertTrue(words)
+                        for t in words:
+                            linked = {w for tt, w, _ in s["word_alignments"] if tt == t}
+                            self.assertEqual(linked, own, f"{tgt[slice(*s['target_words'][t])]!r} of {target_term!r} in {tgt!r}")
+            os.unlink(path)
+
     def test_a_prefix_and_alternatives(self):
         path = glossary_file(GLOSSARY["de-en"])
         out = run("de-en", SENTENCES["de-en"][0], "--glossary", path, "--prefix", "The").stdout
