@@ -225,19 +225,28 @@ export function shiftBlock(block, sourceBy, targetBy) {
 const STORE = Symbol('packed block'); // {block, input}, shared by a block's sentences
 const AT = Symbol('packed at'); // the sentence's number in its block
 
+/** A reader of `bytes` from `at` on: `uint()` reads one unsigned varint (7 bits a byte, low first); `i` is where it is. */
+function cursor(bytes, at) {
+  const c = {
+    i: at,
+    uint() {
+      let n = 0;
+      let unit = 1;
+      for (;;) {
+        const b = bytes[c.i++];
+        n += (b & 127) * unit;
+        if (b < 128) return n;
+        unit *= 128;
+      }
+    },
+  };
+  return c;
+}
+
 /** Where field `k` of the sentence whose fields begin at `at` begins in `bytes` (-1: absent). */
 function fieldStart(bytes, at, k) {
-  let i = at;
-  const uint = () => {
-    let n = 0;
-    let unit = 1;
-    for (;;) {
-      const b = bytes[i++];
-      n += (b & 127) * unit;
-      if (b < 128) return n;
-      unit *= 128;
-    }
-  };
+  const c = cursor(bytes, at);
+  const uint = c.uint;
   const mask = uint();
   if (!(mask & (1 << k))) return -1;
   let skip = 0; // the bytes of the present fields before k
@@ -246,30 +255,22 @@ function fieldStart(bytes, at, k) {
     const length = uint();
     if (j < k) skip += length;
   }
-  return i + skip;
+  return c.i + skip;
 }
 
 /** Reads field `k` of sentence `sentence` into plain values (the shapes of web/translator.d.ts). */
 function readField(sentence, k) {
   const { block } = sentence[STORE];
   const { bytes, scale } = block;
-  let i = fieldStart(bytes, block.starts[sentence[AT]], k);
-  if (i < 0) return [];
-  const uint = () => {
-    let n = 0;
-    let unit = 1;
-    for (;;) {
-      const b = bytes[i++];
-      n += (b & 127) * unit;
-      if (b < 128) return n;
-      unit *= 128;
-    }
-  };
+  const start = fieldStart(bytes, block.starts[sentence[AT]], k);
+  if (start < 0) return [];
+  const c = cursor(bytes, start);
+  const uint = c.uint;
   const int = () => unzigzag(uint());
   const view = scale ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const number = scale ? () => uint() / scale : () => {
-    i += 8;
-    return view.getFloat64(i - 8, true);
+    c.i += 8;
+    return view.getFloat64(c.i - 8, true);
   };
   const nested = (d) => {
     const out = new Array(uint());
