@@ -33,16 +33,22 @@ after(async () => {
   if (server) await server.close();
 });
 
-test('after Stop the finished sentences stay usable (copy, alignments) and say they are partial', { skip, timeout: 240000 }, async (t) => {
+/** A fresh context and the page in it, its first model loaded; `problems` collects page errors. */
+async function openPage(t, { clipboard = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   t.after(() => context.close());
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(server.url);
   await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+  return { page, problems };
+}
+
+test('after Stop the finished sentences stay usable (copy, alignments) and say they are partial', { skip, timeout: 240000 }, async (t) => {
+  const { page, problems } = await openPage(t, { clipboard: true });
 
   const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
   await page.fill('#source', text);
@@ -79,14 +85,7 @@ test('after Stop the finished sentences stay usable (copy, alignments) and say t
 });
 
 test('Stop during a short text of several lines keeps the lines already translated', { skip, timeout: 240000 }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+  const { page, problems } = await openPage(t);
 
   // One request (under 1,000 characters, not streamed): the worker sends its lines in groups (1, 1, 2, 4).
   const lines = Array.from({ length: 8 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty, so we stayed at home.`);
