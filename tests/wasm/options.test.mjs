@@ -3,24 +3,9 @@
 // values with the same wording (the engine names options in snake_case, JS in camelCase).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { FIXTURE, skip, engineModule } from './_engine.mjs';
 import { DECODING_OPTIONS, allowedValues, engineOptions, jsName } from '../../web/options.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ENGINE = path.join(ROOT, 'build-wasm/engine.js');
-const FIXTURE = path.join(ROOT, 'tests/fixtures/tiny.nmt');
-const skip = !existsSync(ENGINE) && process.env.NMT_REQUIRE_ENGINE !== '1' && 'build-wasm/engine.js is missing: run scripts/build.sh';
-
-async function engineModule() {
-  // Emscripten 3.1.6's ES module needs these in Node (engine/BUILDING.md).
-  globalThis.require = createRequire(import.meta.url);
-  globalThis.__dirname = path.join(ROOT, 'build-wasm');
-  const { default: createEngine } = await import(pathToFileURL(ENGINE).href);
-  return createEngine({ wasmBinary: readFileSync(path.join(ROOT, 'build-wasm/engine.wasm')) });
-}
 
 // What an option needs from the others to be used at all: sampling needs beam 1.
 const NEEDS = { sample_top_k: { beam: 1 } };
