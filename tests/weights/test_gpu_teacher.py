@@ -153,6 +153,23 @@ class TwoCallsOnCpu(unittest.TestCase):
             with open(os.path.join(out2, "state.json")) as f:
                 self.assertEqual(json.load(f)["distilled"]["de-en"], {"lines": kd_lines["de-en"], "of": kd_lines["de-en"]})
 
+            # there, the same command goes on: the students continue on the mix + the distilled pairs
+            r = subprocess.run(PLAN + ["students", "--out", out2, "--steps", "3", "--max-tokens", "600",
+                                       "--bleu-sentences", "4"] + common, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(check_return(out2), [])
+            self.assertTrue({"student-en-de.nmt", "student-de-en.nmt"} <= set(os.listdir(out2)), os.listdir(out2))
+            data_there = os.path.join(work, "data")
+            for d, (s, t) in (("en-de", ("en", "de")), ("de-en", ("de", "en"))):
+                kd_src = read_lines(os.path.join(data_there, f"kd.{s}-{t}.{s}.ids"))
+                self.assertEqual(len(kd_src), len(read_lines(os.path.join(data_there, f"kd.{s}-{t}.{t}.ids"))))
+                self.assertTrue(0 < len(kd_src) <= kd_lines[d])
+                # the sources are the distilled lines' own (the first of them, in order, none lost but filtered ones)
+                all_src = read_lines(os.path.join(work, f"kd.{d}.src.ids"))
+                self.assertTrue(set(kd_src) <= set(all_src))
+            with open(os.path.join(out2, "log.txt"), encoding="utf-8") as f:  # train.py's start event, per student
+                self.assertRegex(f.read(), r'"distilled_pairs": [1-9]')
+
             # a fresh machine has no teacher: call 2 says so at once
             r = subprocess.run(PLAN + ["distill", "--out", os.path.join(tmp, "out3"), "--carry", carry, "--work",
                                        os.path.join(tmp, "fresh"), "--weights", weights, "--device", "cpu"],

@@ -161,6 +161,9 @@ def unpack_data(carry, work, folder="data"):
     """pack_data's folder -> a data folder train.py reads (the .ids as text again)."""
     from concurrent.futures import ProcessPoolExecutor
     src, dest = os.path.join(carry, folder), os.path.join(work, folder)
+    done = os.path.join(dest, ".unpacked")
+    if os.path.exists(done):  # an earlier call on this machine did it (files added since are kept)
+        return dest
     os.makedirs(dest, exist_ok=True)
     jobs = []
     with ProcessPoolExecutor() as pool:
@@ -175,6 +178,7 @@ def unpack_data(carry, work, folder="data"):
                 shutil.copy(path, dest)
         for job in jobs:
             job.result()
+    open(done, "w").close()
     return dest
 
 

@@ -17,7 +17,8 @@ teachers still sit on that machine's disk) distills. Nothing else needs a GPU.
   /usr/bin/python3 weights/recipe/teacher_plan.py budget          # the time plan and the carry's size
   # there: the device tool's `run`, carry ["gpu-carry"], one call right after the other
   #   call 1: command "bash weights/recipe/gpu_round.sh train", timeout_s 560
-  #   call 2: command "bash weights/recipe/gpu_round.sh distill", timeout_s 380
+  #   call 2: command "bash weights/recipe/gpu_round.sh distill; bash weights/recipe/gpu_round.sh students",
+  #           timeout_s 520 (the students continue on the mix + the distilled pairs, exported int8)
   # here again: the returned files -> distilled pairs (real source, teacher's target) + teachers
   /usr/bin/python3 weights/recipe/teacher_plan.py unpack --parts <call 1 files_at> <call 2 files_at> --dest work/kd
   /usr/bin/python3 weights/recipe/prepare_data.py --corpus ../shared/corpus --out work/data-kd \
@@ -79,8 +80,10 @@ RETURN_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 # The time plan (minutes), for `budget` and the calls' defaults. Rates assumed, not measured on an
 # H200 yet: machine start 1-2 min (rounds 21-24), two training runs at once ~120k target tok/s each
 # (H100, rounds 21-22), greedy distillation ~4,000 sentences/s per direction (an estimate).
-PLAN = {"start": 1.5, "train_minutes": 5.5, "train_overhead": 1.3, "idle": 0.5, "distill_minutes": 3.0,
-        "distill_overhead": 0.8}
+# Call 2 distills, then (same command) the students continue on the mix plus the distilled pairs.
+PLAN = {"start": 1.5, "train_minutes": 4.5, "train_overhead": 1.3, "idle": 0.5, "distill_minutes": 2.0,
+        "distill_overhead": 0.8, "student_minutes": 2.5, "student_overhead": 0.8}
+KD_WEIGHT = 2.0  # copies per epoch of each distilled pair (a real training pair has ~1)
 TRAIN_TOK_PER_S, DISTILL_SENT_PER_S = 120_000, 4_000
 
 
@@ -192,15 +195,18 @@ def timeout_s(minutes):
 
 def budget(args):
     """The dry run: the two calls' minutes against the session's 15, and what they should give."""
-    p = dict(PLAN, train_minutes=args.train_minutes, distill_minutes=args.distill_minutes)
+    p = dict(PLAN, train_minutes=args.train_minutes, distill_minutes=args.distill_minutes,
+             student_minutes=args.student_minutes)
     call1 = p["train_minutes"] + p["train_overhead"]
-    call2 = p["distill_minutes"] + p["distill_overhead"]
+    call2 = p["distill_minutes"] + p["distill_overhead"] + p["student_minutes"] + p["student_overhead"]
     total = p["start"] + call1 + p["idle"] + call2
     rows = [("machine start (device time, before call 1)", p["start"]),
             (f"call 1 `train`: unpack ~0.4, two teachers {p['train_minutes']:g} min at once, "
              f"average + validate + export ~0.9", call1),
             ("idle between the calls (issue call 2 at once: 30 s and the machine goes back)", p["idle"]),
-            (f"call 2 `distill`: load ~0.3, greedy {p['distill_minutes']:g} min per direction at once, xz ~0.5", call2)]
+            (f"call 2 `distill` then `students`: load ~0.3, greedy {p['distill_minutes']:g} min per direction at once, "
+             f"xz ~0.5; the distilled pairs encoded ~0.3, both students {p['student_minutes']:g} min at once, "
+             "export ~0.5", call2)]
     print("the one-slice teacher plan, device minutes:")
     for what, minutes in rows:
         print(f"  {minutes:5.1f}  {what}")
@@ -440,6 +446,49 @@ def distill_call(args):
     return call.finish(results) or (1 if failed else 0)
 
 
+def students_call(args):
+    """Call 2's second half, in the same command right after `distill`: each direction's distilled
+    pairs (the real source's ids, the teacher's line encoded) join the data folder as
+    kd.<src>-<tgt>.*, --kd-weight copies per epoch each, and both shipped students continue on the
+    original mix plus those pairs at once (gpu_round.py student), exported as int8 into --out. Here,
+    not in a later slice, because nothing outlives a session: not that machine's disk, nor work/ in a
+    session's fresh clone, and the distilled text (~25 MiB) is no file for git."""
+    import spm_tools
+    from gpu_round import student
+    from prepare_data import clean_pair
+    call = Call(args)
+    directions = args.directions.split(",")
+    if "data" not in call.state or any(not os.path.exists(os.path.join(args.work, f"kd.{d}.hyp")) for d in directions):
+        call.log(f"no distilled text in {args.work}: run `distill` on this machine first")
+        return 2
+    data = call.state["data"]
+    spm = os.path.join(data, "spm.model")
+    for direction in directions:
+        s, t = direction.split("-")
+        hyps = read_lines(os.path.join(args.work, f"kd.{direction}.hyp"))
+        src_ids = read_lines(os.path.join(args.work, f"kd.{direction}.src.ids"))[:len(hyps)]
+        sources = spm_tools.decode(spm, [[int(i) for i in line.split()] for line in src_ids])
+        # the filter prepare_data.py puts every pair through (empty, too long, length ratio, language)
+        keep = [i for i, (src, hyp) in enumerate(zip(sources, hyps))
+                if not clean_pair(*((src, hyp) if s == "en" else (hyp, src)))]
+        targets = spm_tools.encode(spm, [hyps[i] for i in keep])
+        base = os.path.join(data, f"kd.{s}-{t}")
+        with open(f"{base}.{s}.ids", "w") as fs, open(f"{base}.{t}.ids", "w") as ft, open(f"{base}.weight", "w") as fw:
+            for i, ids in zip(keep, targets):
+                fs.write(src_ids[i] + "\n")
+                ft.write(" ".join(map(str, ids)) + "\n")
+                fw.write(f"{args.kd_weight:g}\n")
+        call.state.setdefault("students", {})[direction] = {"kd_pairs": len(keep), "of": len(hyps),
+                                                            "kd_weight": args.kd_weight}
+        call.log(f"{direction}: {len(keep)} of {len(hyps)} distilled pairs join the data ({args.kd_weight:g} copies per epoch)")
+    call.save()
+    return student(argparse.Namespace(
+        carry=args.carry, work=args.work, out=args.out, weights=args.weights, device=args.device,
+        variants=",".join(directions), minutes=args.minutes, max_tokens=args.max_tokens, lr=args.lr,
+        checkpoint_minutes=args.checkpoint_minutes, bleu_sentences=args.bleu_sentences, seed=args.seed,
+        steps=args.steps))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -453,12 +502,15 @@ def main():
     p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"))
     p.add_argument("--train-minutes", type=float, default=PLAN["train_minutes"])
     p.add_argument("--distill-minutes", type=float, default=PLAN["distill_minutes"])
+    p.add_argument("--student-minutes", type=float, default=PLAN["student_minutes"])
     p = sub.add_parser("unpack", help="here: the returned files -> kd.<dir>.tsv.gz and the teachers")
     p.add_argument("--parts", nargs="+", required=True, help="the folders the calls' files landed in")
     p.add_argument("--home", default=os.path.join(ROOT, "work", "teacher-home"))
     p.add_argument("--dest", required=True)
     for name, minutes, help_text in (("train", PLAN["train_minutes"], "there, call 1: train both teachers"),
-                                     ("distill", PLAN["distill_minutes"], "there, call 2: distill with them")):
+                                     ("distill", PLAN["distill_minutes"], "there, call 2: distill with them"),
+                                     ("students", PLAN["student_minutes"], "there, call 2 after distill: the students "
+                                                                           "continue on the mix + the distilled pairs")):
         p = sub.add_parser(name, help=help_text)
         p.add_argument("--carry", default=os.path.join(ROOT, "gpu-carry"))
         p.add_argument("--work", default="/tmp/teacher-work", help="outlives a call only while the machine stays warm")
@@ -476,11 +528,21 @@ def main():
             p.add_argument("--threads", type=int, default=4)
             p.add_argument("--seed", type=int, default=54)
             p.add_argument("--steps", type=int, default=0, help="stop after this many steps (tests)")
-        else:
+        elif name == "distill":
             p.add_argument("--batch", type=int, default=1024, help="sentences per batch")
             p.add_argument("--limit", type=int, default=0, help="only the first N lines per direction (tests)")
+        else:
+            from gpu_round import STUDENT_TRAIN_ARGS
+            p.add_argument("--kd-weight", type=float, default=KD_WEIGHT, help="copies per epoch of each distilled pair")
+            p.add_argument("--max-tokens", type=int, default=STUDENT_TRAIN_ARGS["max_tokens"])
+            p.add_argument("--lr", type=float, default=STUDENT_TRAIN_ARGS["lr"], help="peak of the schedule")
+            p.add_argument("--checkpoint-minutes", type=float, default=1.0)
+            p.add_argument("--bleu-sentences", type=int, default=100)
+            p.add_argument("--seed", type=int, default=54)
+            p.add_argument("--steps", type=int, default=0, help="stop after this many steps (tests)")
     args = ap.parse_args()
-    commands = {"pack": pack, "budget": budget, "unpack": unpack, "train": train_call, "distill": distill_call}
+    commands = {"pack": pack, "budget": budget, "unpack": unpack, "train": train_call, "distill": distill_call,
+                "students": students_call}
     return commands[args.command](args)
 
 
