@@ -13,14 +13,16 @@
  * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
  * this checkout's engine and models), e.g. --old 18d4c2b, the last one before packing.
  *
- *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines] [--no-baseline] [--old REV] [--beam 4] [--rounds 1]
+ *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
  *
- * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look.
+ * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look. --engine
+ * runs another build of the engine (DIR/engine.js and engine.wasm, e.g. a build folder of a change
+ * to the engine) instead of build-wasm/.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,10 +53,10 @@ function documentFor(kind, scale) {
 }
 
 /** One measurement, in this (fresh) process: prints a JSON line. */
-async function child(kind, scale, readAll, beam, web) {
+async function child(kind, scale, readAll, beam, web, engine) {
   const { Translator } = await import(web ? path.join(web, 'web/translator.js') : '../web/translator.js');
   const text = documentFor(kind, scale);
-  const t = await Translator.create({ from: 'en', to: 'de' });
+  const t = await Translator.create({ from: 'en', to: 'de', ...(engine ? { engineUrl: pathToFileURL(path.resolve(engine, 'engine.js')) } : {}) });
   try {
     const rssBefore = process.memoryUsage().rss;
     const started = performance.now();
@@ -74,13 +76,14 @@ async function child(kind, scale, readAll, beam, web) {
 }
 
 if (args.includes('--child')) {
-  await child(value('child'), Number(value('scale', 1)), args.includes('--read-all'), value('beam', null), value('web', null));
+  await child(value('child'), Number(value('scale', 1)), args.includes('--read-all'), value('beam', null), value('web', null), value('engine', null));
 } else {
   const scale = Number(value('scale', 1));
   const beam = value('beam', null);
+  const engine = value('engine', null);
   const rounds = Number(value('rounds', 1));
   const kinds = value('case', null) ? value('case').split(',') : ['normal', 'prose', 'lines'];
-  console.log(`node ${process.version}, default options${beam ? ` but beam ${beam}` : ''}, scale ${scale}`);
+  console.log(`node ${process.version}, default options${beam ? ` but beam ${beam}` : ''}, scale ${scale}${engine ? `, the engine of ${engine}` : ''}`);
   let old = null;
   if (value('old', null)) { // the web/ folder of that revision, beside this checkout's engine and models
     old = mkdtempSync(path.join(tmpdir(), 'nmt-bench-old-'));
@@ -96,7 +99,7 @@ if (args.includes('--child')) {
     for (let round = 0; round < rounds; round++) { // (rounds > 1: the runs take turns, so load changes hit them alike)
       for (const [i, [name, extra]] of runs.entries()) {
         const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, '--scale', String(scale),
-          ...extra, ...(beam ? ['--beam', beam] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
+          ...extra, ...(beam ? ['--beam', beam] : []), ...(engine ? ['--engine', engine] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
         const m = JSON.parse(out.trim().split('\n').pop());
         peaks[i].push(m.peakRss);
         times[i].push(m.ms);
