@@ -32,21 +32,27 @@
 #include "kernels/kernels.h"
 #include "translator.h"
 
-// The relaxed-SIMD int8 GEMM (engine/kernels/gemm_relaxed.c) is a separate module: instantiated
+// The relaxed-SIMD int8 GEMMs (engine/kernels/gemm_relaxed.c) are a separate module: instantiated
 // here on the engine's own memory from the compiled module the worker put in Module.relaxedModule,
-// and called through this import (one JS hop per GEMM, ~17 per decoder step).
+// and called through these imports (one JS hop per GEMM, ~17 per decoder step). Returns 2 when the
+// module also has the exact 8-bit GEMM (the output projection's), 1 when only the 7-bit one.
 EM_JS(int, nmt_relaxed_attach, (), {
   if (!Module.relaxedGemm) {
     if (!Module.relaxedModule) return 0;
     var instance = new WebAssembly.Instance(Module.relaxedModule, { env: { memory: wasmMemory } });
     Module.relaxedGemm = instance.exports.gemm_u7i8_nt;
+    Module.relaxedGemmI8 = instance.exports.gemm_i8_nt;
   }
-  return 1;
+  return Module.relaxedGemmI8 ? 2 : 1;
 });
 EM_JS(void, nmt_relaxed_gemm, (const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B,
                                const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int M, int N,
                                int K), {
   Module.relaxedGemm(U, a_scale, zero, B, b_scale, b_sums, bias, C, M, N, K);
+});
+EM_JS(void, nmt_relaxed_gemm_i8, (const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
+                                  const int32_t* b_sums, const float* bias, float* C, int M, int N, int K), {
+  Module.relaxedGemmI8(A, a_scale, B, b_scale, b_sums, bias, C, M, N, K);
 });
 
 namespace {
@@ -119,17 +125,20 @@ class WasmTranslator {
 };
 
 // 'relaxed': the mixed scheme (7-bit activations, the output projection on 8 bits; kernels.h) on
-// the relaxed kernel (false if no module was given); 'mixed': the same scheme on the built-in
-// SIMD128 kernel (bit-identical results, for tests where relaxed SIMD is missing); 'simd128': the
-// 8-bit scheme everywhere. Anything else: false.
+// the relaxed kernels, the output projection's exact 8-bit GEMM included (false if no module was
+// given); 'mixed': the same scheme on the built-in SIMD128 kernels (bit-identical results, for
+// tests where relaxed SIMD is missing); 'simd128': the 8-bit scheme everywhere. Anything else: false.
 bool set_simd(const std::string& kind) {
   namespace k = nmt::kernels;
   if (kind == "relaxed") {
-    if (!nmt_relaxed_attach()) return false;
+    const int attached = nmt_relaxed_attach();
+    if (!attached) return false;
     k::set_u7_gemm(nmt_relaxed_gemm);
+    k::set_i8_gemm(attached == 2 ? nmt_relaxed_gemm_i8 : nullptr);
     k::set_int8_scheme(k::Int8Scheme::mixed);
   } else if (kind == "mixed" || kind == "simd128") {
     k::set_u7_gemm(nullptr);
+    k::set_i8_gemm(nullptr);
     k::set_int8_scheme(kind == "simd128" ? k::Int8Scheme::exact8 : k::Int8Scheme::mixed);
   } else {
     return false;

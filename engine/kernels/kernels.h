@@ -56,6 +56,14 @@ void set_int8_scheme(Int8Scheme scheme);
 using U7GemmFn = void (*)(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B,
                           const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
 void set_u7_gemm(U7GemmFn fn);
+// gemm_i8_nt given B's row sums (row_sums_i8), which an external kernel needs: the relaxed-SIMD
+// module's exact 8-bit GEMM (set_i8_gemm; A in -127..127 as quantize_rows gives it) when one is
+// installed and b_sums is not nullptr, else gemm_i8_nt. Same results either way, bit for bit.
+void gemm_i8_nt_sums(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
+                     const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
+using I8GemmFn = void (*)(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
+                          const int32_t* b_sums, const float* bias, float* C, int M, int N, int K);
+void set_i8_gemm(I8GemmFn fn);
 // The int8 GEMM's instruction set, chosen once at start-up (gemm_int8.cpp): the portable x86-64
 // build also carries an AVX-512BW + VNNI copy, used where the CPU has both. Names: "avx2",
 // "avx512vnni", "avx512bw" (a -march=native build), "simd128", "scalar". int8_isa_name(i) is

@@ -41,6 +41,7 @@ Int8Scheme initial_scheme() {
 
 Int8Scheme g_scheme = initial_scheme();
 U7GemmFn g_u7_gemm = nullptr;
+I8GemmFn g_i8_gemm = nullptr;
 
 }  // namespace
 
@@ -51,6 +52,7 @@ Int8Scheme int8_scheme_for(bool output_projection) {
   return g_scheme;
 }
 void set_u7_gemm(U7GemmFn fn) { g_u7_gemm = fn; }
+void set_i8_gemm(I8GemmFn fn) { g_i8_gemm = fn; }
 
 void row_sums_i8(const int8_t* B, int N, int K, int32_t* sums) {
   for (int n = 0; n < N; ++n) {
@@ -64,6 +66,16 @@ void row_sums_i8(const int8_t* B, int N, int K, int32_t* sums) {
 void gemm_u7i8_nt(const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B, const float* b_scale,
                   const int32_t* b_sums, const float* bias, float* C, int M, int N, int K) {
   (g_u7_gemm ? g_u7_gemm : gemm_u7i8_builtin)(U, a_scale, zero, B, b_scale, b_sums, bias, C, M, N, K);
+}
+
+// The 8-bit scheme's GEMM with the weights' row sums at hand: the relaxed module's exact 8-bit
+// kernel needs them (it feeds each activation in as two 7-bit halves of a + 127; gemm_relaxed.c).
+void gemm_i8_nt_sums(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
+                     const int32_t* b_sums, const float* bias, float* C, int M, int N, int K) {
+  if (g_i8_gemm && b_sums)
+    g_i8_gemm(A, a_scale, B, b_scale, b_sums, bias, C, M, N, K);
+  else
+    gemm_i8_nt(A, a_scale, B, b_scale, bias, C, M, N, K);
 }
 
 }  // namespace nmt::kernels

@@ -185,7 +185,8 @@ void Transformer::linears_impl(std::initializer_list<std::pair<const Linear*, fl
         kernels::gemm_u7i8_nt(reinterpret_cast<const uint8_t*>(ws.quantized.data()), ws.row_scales.data(),
                               ws.row_zeros.data(), l->q, l->scale, l->sums, l->bias, y, rows, l->out, l->in);
       else
-        kernels::gemm_i8_nt(ws.quantized.data(), ws.row_scales.data(), l->q, l->scale, l->bias, y, rows, l->out, l->in);
+        kernels::gemm_i8_nt_sums(ws.quantized.data(), ws.row_scales.data(), l->q, l->scale, l->sums, l->bias, y, rows,
+                                 l->out, l->in);
     } else {
       profile::GemmScope timed(category, rows, l->out, l->in);
       kernels::gemm_f32_nt(x, l->in, l->w, l->in, l->bias, y, l->out, rows, l->out, l->in);

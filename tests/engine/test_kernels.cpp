@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -514,6 +515,56 @@ TEST_CASE("kernels: gemm_u7i8_nt removes the zero point exactly (= gemm_i8_nt on
       for (int K : kKs) run(M, N, K);
   run(4, 33, 256);
   run(2, 5, 1031);
+}
+
+// A scalar model of the relaxed module's exact 8-bit GEMM (kernels/gemm_relaxed.c, tested in the
+// browsers by tests/web/relaxed-kernel.test.mjs): each activation fed in as two 7-bit operands
+// lo = min(a + 127 wrapping, 127) and hi = max(a, 0), then 127·b_sums taken back out.
+namespace {
+void split8_model_gemm(const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
+                       const int32_t* b_sums, const float* bias, float* C, int M, int N, int K) {
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < N; ++n) {
+      int32_t sum = 0;
+      for (int k = 0; k < K; ++k) {
+        const int8_t a = A[size_t(m) * K + k];
+        const int32_t lo = std::min<int32_t>(uint8_t(a + 127), 127), hi = std::max<int32_t>(a, 0);
+        REQUIRE(lo <= 127);  // the i7 operands' top bit is never set
+        sum += int32_t(B[size_t(n) * K + k]) * lo + int32_t(B[size_t(n) * K + k]) * hi;
+      }
+      sum -= 127 * b_sums[n];
+      volatile float product = float(sum) * (a_scale[m] * b_scale[n]);  // rounded, never fused with the add
+      C[size_t(m) * N + n] = product + (bias ? bias[n] : 0.0f);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("kernels: gemm_i8_nt_sums = gemm_i8_nt, with the split 8-bit kernel installed or not") {
+  Rng rng;
+  for (const auto& s : {std::array<int, 3>{1, 1, 1}, {1, 9, 33}, {2, 7, 64}, {4, 17, 256}, {5, 3, 1031}}) {
+    const int M = s[0], N = s[1], K = s[2];
+    INFO("M=", M, " N=", N, " K=", K);
+    std::vector<int8_t> A(size_t(M) * K), B(size_t(N) * K);
+    for (size_t i = 0; i < A.size(); ++i) A[i] = i % 5 == 0 ? int8_t(i % 2 ? 127 : -127) : std::max<int8_t>(rng.i8(), -127);
+    for (int8_t& b : B) b = rng.i8();
+    std::vector<int32_t> sums(static_cast<size_t>(N));
+    k::row_sums_i8(B.data(), N, K, sums.data());
+    const std::vector<float> as = random_floats(rng, M, 1e-3f, 2e-2f), bs = random_floats(rng, N, 1e-3f, 2e-2f);
+    const std::vector<float> bias = random_floats(rng, N);
+    std::vector<float> want = sentinel_buffer(M, N);
+    k::gemm_i8_nt(A.data(), as.data(), B.data(), bs.data(), bias.data(), want.data(), M, N, K);
+    for (bool installed : {false, true}) {
+      k::set_i8_gemm(installed ? split8_model_gemm : nullptr);
+      for (const int32_t* b_sums : {static_cast<const int32_t*>(nullptr), static_cast<const int32_t*>(sums.data())}) {
+        std::vector<float> C = sentinel_buffer(M, N);
+        k::gemm_i8_nt_sums(A.data(), as.data(), B.data(), bs.data(), b_sums, bias.data(), C.data(), M, N, K);
+        for (int i = 0; i < M * N; ++i) REQUIRE(C[size_t(i)] == want[size_t(i)]);
+        check_untouched(C, M, N, N);
+      }
+    }
+    k::set_i8_gemm(nullptr);
+  }
 }
 
 // The scheme each int8 Linear uses: `mixed` keeps the output projection on 8 bits (kernels.h).
