@@ -228,6 +228,14 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
                                      m.search_options(options), rewrite));
 }
 
+std::vector<std::pair<size_t, size_t>> Translator::sentence_ranges(std::string_view input) const {
+  std::vector<std::pair<size_t, size_t>> ranges;
+  const std::string text = sanitize_utf8(input);  // as translate() reads it
+  for (const TextPiece& p : segment_text(text, impl_->file.source_language()))
+    if (p.is_sentence) ranges.emplace_back(p.begin, p.end);
+  return ranges;
+}
+
 std::string Translator::info_json() const {
   nlohmann::json j;
   const ModelFile& file = impl_->file;

@@ -45,6 +45,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/aligned_buffer.h"
@@ -125,6 +126,13 @@ class Translator {
   Result<std::vector<Alternative>> alternatives(std::string_view source, const TranslateOptions& options) const;
   // Empty if `reverse` can rerank this model's translations, else why not.
   std::string check_reverse(const Translator& reverse) const;
+  // The sentences translate() reads in `text` (text/segmenter.h, the source language's rules), in
+  // order: [begin, end) byte ranges of sanitize_utf8(text), which has the same UTF-16 length as
+  // `text`. A caller may translate a text a few sentences at a time, cut between them and outside
+  // Markdown's fenced code blocks (the WASM worker does, to hand over finished sentences early):
+  // each piece of two sentences or more translates as it would in the whole text (one sentence
+  // alone may not: a lone "ok then" is a fragment, text/casing.h); the gaps are the caller's to copy.
+  std::vector<std::pair<size_t, size_t>> sentence_ranges(std::string_view text) const;
 
   std::string info_json() const;  // config, languages, provenance, file size, the text passes in order
   size_t file_bytes() const;      // the model file's size

@@ -9,6 +9,8 @@
 //   const r = JSON.parse(t.translate(text, JSON.stringify({ beam: 4, alignments: true, rerank: true })));
 //   // r = { ok: true, result: {...} } or { ok: false, error: '...' }  (result: see engine/README.md)
 //   const p = JSON.parse(t.translate('The house is small.', JSON.stringify({ prefix: 'Das Gebäude' })));  // one sentence
+//   const s = JSON.parse(t.sentences('The cat sleeps. It is tired.'));  // { ok: true, result: [[0, 15], [16, 28]] }
+//   // the sentences translate() reads, as UTF-16 ranges of the text (the worker cuts a long line between them)
 //   const a = JSON.parse(t.alternatives('The house is small.', JSON.stringify({ prefix: 'Das ', alternatives: 5 })));
 //   // a = { ok: true, result: { alternatives: [{ word, probability, continuation }] } }
 //   t.delete();
@@ -30,6 +32,7 @@
 
 #include "common/profile.h"
 #include "kernels/kernels.h"
+#include "text/utf8.h"
 #include "translator.h"
 
 // The relaxed-SIMD int8 GEMMs (engine/kernels/gemm_relaxed.c) are a separate module: instantiated
@@ -108,6 +111,16 @@ class WasmTranslator {
     return R"({"ok":true,"result":)" + nmt::to_json(result.value(), o) + "}";
   }
 
+  // {"ok":true,"result":[[begin, end], ...]}: the sentences translate() reads in `text`
+  // (Translator::sentence_ranges), in UTF-16 units of `text`, as every range the engine returns.
+  std::string sentences(const std::string& text) const {
+    if (!translator_) return error_json("no model loaded: call load() first");
+    const nmt::Utf16Offsets utf16(nmt::sanitize_utf8(text));
+    json ranges = json::array();
+    for (auto [b, e] : translator_->sentence_ranges(text)) ranges.push_back({utf16(b), utf16(e)});
+    return json{{"ok", true}, {"result", std::move(ranges)}}.dump();
+  }
+
   // The next words after options.prefix (options.alternatives of them), as Translator::alternatives.
   std::string alternatives(const std::string& source, const std::string& options_json) const {
     NMT_PROFILE(other);
@@ -155,6 +168,7 @@ EMSCRIPTEN_BINDINGS(nmt_engine) {
       .function("loadReverse", &WasmTranslator::loadReverse)
       .function("info", &WasmTranslator::info)
       .function("translate", &WasmTranslator::translate)
+      .function("sentences", &WasmTranslator::sentences)
       .function("alternatives", &WasmTranslator::alternatives);
   emscripten::function("optionSpecs", &nmt::option_specs_json);
   emscripten::function("setSimd", &set_simd);
