@@ -119,32 +119,41 @@ async function runInPage({ from, to, sentences, beams, chunk, baseline }) {
 
 /**
  * Runs in the page (--profile): where a sentence's time goes with each kernel, from the engine's
- * opt-in profiler (engine/common/profile.h). The engine module in the page itself, as the worker
- * sets it up (the relaxed module plugged in with setSimd), one engine per kernel, the same sentences.
+ * opt-in profiler (engine/common/profile.h). Two engine modules in the page itself, set up as the
+ * worker sets them up (the relaxed module plugged in with setSimd), each sentence translated by
+ * one then the other (each module profiles only its own calls, so a busy machine slows both alike).
  */
 async function profileInPage({ file, sentences, beams }) {
   const createEngine = (await import('/engine/engine.js')).default;
   const bytes = new Uint8Array(await (await fetch(`/weights/${file}`)).arrayBuffer());
   const relaxedModule = await WebAssembly.compileStreaming(fetch('/engine/relaxed_gemm.wasm'));
-  const out = {};
-  for (const simd of ['relaxed', 'simd128']) {
+  const kinds = ['relaxed', 'simd128'];
+  const engines = {};
+  for (const simd of kinds) {
     const Module = await createEngine();
     if (simd === 'relaxed') Module.relaxedModule = relaxedModule;
     if (!Module.setSimd(simd)) throw new Error(`setSimd('${simd}') failed`);
     const engine = new Module.Translator();
     const err = engine.load(bytes);
     if (err) throw new Error(err);
-    out[simd] = {};
-    for (const beam of beams) {
-      const options = JSON.stringify({ beam });
-      engine.translate(sentences[0], options);  // warm
-      Module.profileEnable(true);
-      for (const s of sentences) engine.translate(s, options);
-      out[simd][beam] = JSON.parse(Module.profileReport());
-      Module.profileEnable(false);
-    }
-    engine.delete();
+    engines[simd] = { Module, engine };
   }
+  const out = { relaxed: {}, simd128: {} };
+  for (const beam of beams) {
+    const options = JSON.stringify({ beam });
+    for (const simd of kinds) {
+      engines[simd].engine.translate(sentences[0], options);  // warm
+      engines[simd].Module.profileEnable(true);
+    }
+    sentences.forEach((s, i) => {
+      for (const simd of i % 2 ? [...kinds].reverse() : kinds) engines[simd].engine.translate(s, options);
+    });
+    for (const simd of kinds) {
+      out[simd][beam] = JSON.parse(engines[simd].Module.profileReport());
+      engines[simd].Module.profileEnable(false);
+    }
+  }
+  for (const simd of kinds) engines[simd].engine.delete();
   return out;
 }
 
