@@ -20,8 +20,8 @@
  *   {id, type:'translate', text, options,
  *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
  *                                        ←   {id, status:'partial', text, sentences, range, done, total}
- *                                                (one per chunk of a long input, or per group of lines of a
- *                                                short one: lineGroups; range: the chunk's [b, e);
+ *                                                (one per chunk of a long input, or per group of sentences of
+ *                                                a short one: sentenceGroups; range: the chunk's [b, e);
  *                                                sentences: the chunk's, packed: packed-sentences.js)
  *                                        ←   {id, status:'result', result}      or {id, status:'error', error}
  *                                                (result.sentences: packed, or null after 'partial's: theirs, in order)
@@ -312,31 +312,32 @@ export function planChunks(text, maxChars = 1000) {
 }
 
 /**
- * A text of one chunk cut at its line breaks into groups of whole lines, of 1, 1, 2, 4, 8, …
- * lines, so that the worker can send the first lines' sentences before the rest is done (a Stop
- * then keeps them) while most lines still go to the engine together (it translates the sentences of
- * one call in batches: with greedy search, one call per line took 1.36x as long). The engine
- * always ends a sentence at a line break and translates each sentence on its own, so the
- * translation is the same; the line breaks between groups are copied as they are. [b, e): the
- * chunk (trimmed); a chunk of one line is one group.
+ * A chunk [b, e) cut between its sentences into groups of 2, 2, 4, 8, … sentences, so that the
+ * worker can send the first sentences before the rest is done (a Stop then keeps them), also
+ * inside one long line, while most sentences still go to the engine together (it translates the
+ * sentences of one call in batches: with greedy search, one call per line took 1.36x as long).
+ * `sentences`: the chunk's sentences as the engine reads them (its sentences(), ranges of the
+ * text, in order), so each group translates as it does in the whole chunk: the engine translates
+ * each sentence on its own, except that a text of one sentence can read as a fragment (a lone
+ * "ok then" keeps its small letters), so every group has two sentences or more (a last one left
+ * alone joins the group before it). The first group starts at b and the last ends at e; what lies
+ * between two groups (whitespace, a list's number, a menu's " » ") is copied as it is, as the
+ * engine copies it. Fewer than four sentences make one group, the chunk.
+ * @param {Array<[number, number]>} sentences
+ * @param {[number, number]} chunk
  * @returns {Array<[number, number]>}
  */
-export function lineGroups(text, [b, e]) {
-  const lines = [];
-  for (let at = b; at < e;) {
-    let end = text.indexOf('\n', at);
-    if (end < 0 || end > e) end = e;
-    const [lb, le] = trimRange(text, at, end);
-    if (lb < le) lines.push([lb, le]);
-    at = end + 1;
-  }
-  if (lines.length < 2) return [[b, e]];
+export function sentenceGroups(sentences, [b, e]) {
+  if (sentences.length < 4) return [[b, e]];
   const groups = [];
-  for (let i = 0, size = 1; i < lines.length; size = groups.length < 2 ? 1 : size * 2) {
-    const last = Math.min(lines.length, i + size) - 1;
-    groups.push([lines[i][0], lines[last][1]]);
+  for (let i = 0, size = 2; i < sentences.length; size = groups.length < 2 ? 2 : size * 2) {
+    let last = Math.min(sentences.length, i + size) - 1;
+    if (last === sentences.length - 2) last += 1; // (one sentence would be left alone)
+    groups.push([sentences[i][0], sentences[last][1]]);
     i = last + 1;
   }
+  groups[0][0] = b;
+  groups[groups.length - 1][1] = e;
   return groups;
 }
 

@@ -308,7 +308,11 @@ export interface TranslateOptions {
    * queued behind it do not wait for the engine call it was in.
    */
   signal?: AbortSignal;
-  /** Called after each chunk of a long input (one engine call each). */
+  /**
+   * Called after each engine call of a request that takes several: each chunk of a long input, and
+   * each group of 2, 2, 4, 8, … sentences of a short text of four sentences or more (not with beam 1,
+   * where one call is faster), with the sentences it added. An abort keeps what was reported.
+   */
   onProgress?: (progress: TranslateProgress) => void;
   /**
    * Chunk size in characters (default 1000). Long inputs are cut at paragraph breaks, failing that

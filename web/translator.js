@@ -383,8 +383,8 @@ export class Translator {
 
   /**
    * Translates `text` like translate() (the same request, queue, chunks and options) and returns
-   * a ReadableStream, which is async-iterable, of its Sentences in order: each chunk's as soon as
-   * that chunk is done (a text of one chunk yields all its sentences at the end). Their ranges
+   * a ReadableStream, which is async-iterable, of its Sentences in order: each chunk's (or group of
+   * sentences', see TranslateOptions.onProgress) as soon as it is done. Their ranges
    * index `text` and the whole translation, as in translate()'s result. An abort (`signal`) errors
    * the stream at once with an AbortError (the iteration rejects; sentences not read yet are
    * dropped) and frees the worker as translate()'s abort does; so does cancelling the stream or

@@ -1,6 +1,6 @@
 /**
  * A stand-in for build-wasm/engine.js with the same interface (createEngine → Module.Translator with
- * load/info/translate/alternatives/delete) and the same result JSON, written in plain JavaScript. It lets the
+ * load/info/translate/sentences/alternatives/delete) and the same result JSON, written in plain JavaScript. It lets the
  * module-API tests exercise the real worker, protocol, queue, cancellation and restart logic
  * quickly and deterministically; the same tests then run against the real WASM engine.
  *
@@ -49,6 +49,20 @@ function translateSentence(source, allHeads) {
   return out;
 }
 
+/** Sentences: after . ! ? and at line breaks, as [begin, end) ranges (the gaps between them are kept verbatim). */
+function sentenceRanges(text) {
+  const ranges = [];
+  const re = /[^.!?\n]+[.!?]*|\n+/g;
+  let m;
+  while ((m = re.exec(text)) !== null) {
+    const body = m[0].trim();
+    if (!body) continue;
+    const b = m.index + m[0].length - m[0].trimStart().length;
+    ranges.push([b, b + body.length]);
+  }
+  return ranges;
+}
+
 class Translator {
   constructor() { this.loaded = false; }
 
@@ -75,19 +89,11 @@ class Translator {
     const o = JSON.parse(optionsJson);
     if (text.includes('__trap__')) throw new WebAssembly.RuntimeError('unreachable');
     if (text.includes('__error__')) return JSON.stringify({ ok: false, error: 'the fake engine refuses "__error__"' });
-    // Sentences: split after . ! ? and at line breaks; gaps kept verbatim.
     const sentences = [];
     let out = '';
-    const re = /[^.!?\n]+[.!?]*|\n+/g;
-    let m;
     let pos = 0;
-    while ((m = re.exec(text)) !== null) {
-      const raw = m[0];
-      const lead = raw.length - raw.trimStart().length;
-      const body = raw.trim();
-      if (!body) continue;
-      const b = m.index + lead;
-      const e = b + body.length;
+    for (const [b, e] of sentenceRanges(text)) {
+      const body = text.slice(b, e);
       out += text.slice(pos, b);
       if (text.includes('__slow__')) { const until = Date.now() + 150; while (Date.now() < until) { /* busy */ } }
       const s = translateSentence(body, o.all_heads);
@@ -102,6 +108,10 @@ class Translator {
     const st = sentences.reduce((a, s) => a + s.source_tokens.length, 0);
     const tt = sentences.reduce((a, s) => a + s.target_tokens.length, 0);
     return JSON.stringify({ ok: true, result: { text: out, sentences, stats: { source_tokens: st, target_tokens: tt, ms: { total: 1, encode: 0.4, decode: 0.6 } } } });
+  }
+
+  sentences(text) {
+    return JSON.stringify({ ok: true, result: sentenceRanges(text) });
   }
 
   /** The next word of the fake translation after the prefix, and two made-up others (no prefix forcing). */

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels } from '../../web/translator.js';
-import { planChunks, fencedCodeBlocks, lineGroups, ResultBuilder, pickModel } from '../../web/protocol.js';
+import { planChunks, fencedCodeBlocks, sentenceGroups, ResultBuilder, pickModel } from '../../web/protocol.js';
 import { unpackSentences } from '../../web/packed-sentences.js';
 import { ROOT, fileUrl } from './_helpers.mjs';
 
@@ -103,20 +103,33 @@ test('planChunks bounds every chunk: text without punctuation or spaces is cut a
   assert.ok(planChunks(flags, 1001).every(([b]) => b % 4 === 0), 'a flag is never cut in two');
 });
 
-test('lineGroups cuts a short text at line breaks into groups of 1, 1, 2, 4, … lines; the worker sends each as it is done', async () => {
-  const text = ' L1.\r\n\nL2.\nL3. Two.\n  L4.\nL5.\nL6.\nL7.\n';
-  const [chunk] = planChunks(text);
-  const groups = lineGroups(text, chunk);
-  assert.deepEqual(groups.map(([b, e]) => text.slice(b, e)), ['L1.', 'L2.', 'L3. Two.\n  L4.', 'L5.\nL6.\nL7.']);
-  for (let i = 1; i < groups.length; i++) assert.equal(text.slice(groups[i - 1][1], groups[i][0]).trim(), '', 'only whitespace between groups');
-  assert.deepEqual(lineGroups('One line. Two sentences.', [0, 24]), [[0, 24]]);
+test('sentenceGroups cuts a short text between its sentences into groups of 2, 2, 4, … sentences; the worker sends each as it is done', async () => {
+  const ranges = (text) => [...text.matchAll(/[^.!?\n]+[.!?]*/g)].map((m) => [m.index + m[0].length - m[0].trimStart().length, m.index + m[0].trimEnd().length]).filter(([b, e]) => b < e);
+  const cut = (text, n) => sentenceGroups(ranges(text), planChunks(text)[0]).map(([b, e]) => text.slice(b, e));
+  // lines and sentences alike; the gaps between groups are left to copy
+  const text = ' L1.\r\n\nL2.\nL3. Two.\n  L4.\nL5.\nL6.\nL7. Eight. Nine.\n';
+  assert.deepEqual(cut(text), ['L1.\r\n\nL2.', 'L3. Two.', 'L4.\nL5.\nL6.\nL7.', 'Eight. Nine.']);
+  // one long line; a last sentence left alone joins the group before it (a lone sentence can read as a fragment)
+  assert.deepEqual(cut('A1. A2. A3. A4. A5.'), ['A1. A2.', 'A3. A4. A5.']);
+  assert.deepEqual(cut('A1. A2. A3. A4. A5. A6. A7. A8. A9.'), ['A1. A2.', 'A3. A4.', 'A5. A6. A7. A8. A9.']);
+  // fewer than four sentences: the chunk, whole (from its first character to its last)
+  assert.deepEqual(cut(' One line. Two sentences. Three. '), ['One line. Two sentences. Three.']);
+  assert.deepEqual(sentenceGroups([], [0, 3]), [[0, 3]]);
+  assert.deepEqual(sentenceGroups([[3, 5], [6, 8], [9, 11], [12, 14]], [0, 16]), [[0, 8], [9, 16]], 'the first group starts at the chunk, the last ends with it');
+
   const t = await create();
   try {
     const parts = [];
     const r = await t.translate(text, { onProgress: (p) => parts.push(p.sentences.map((s) => s.source)) });
-    assert.deepEqual(parts, [['L1.'], ['L2.'], ['L3.', 'Two.', 'L4.'], ['L5.', 'L6.', 'L7.']]);
+    assert.deepEqual(parts, [['L1.', 'L2.'], ['L3.', 'Two.'], ['L4.', 'L5.', 'L6.', 'L7.'], ['Eight.', 'Nine.']]);
     assert.equal(r.text, (await t.translate(text, { chunkChars: Infinity })).text, 'the same translation as in one engine call');
     checkRanges(text, r);
+    const line = Array.from({ length: 9 }, (_, i) => `Sentence ${i + 1} here.`).join(' ');
+    const lineParts = [];
+    const lr = await t.translate(line, { onProgress: (p) => lineParts.push(p.sentences.length) });
+    assert.deepEqual(lineParts, [2, 2, 5], 'one line of nine sentences: three engine calls, each reported');
+    assert.equal(lr.text, (await t.translate(line, { chunkChars: Infinity })).text);
+    checkRanges(line, lr);
     const greedy = [];
     await t.translate(text, { beam: 1, onProgress: (p) => greedy.push(p) });
     assert.equal(greedy.length, 0, 'greedy: one engine call');

@@ -219,6 +219,49 @@ test('real engine in Node: aborting a running request frees the engine for the n
   }
 });
 
+test('real engine in Node: one line of several sentences goes to the engine a few sentences at a time, each group reported, the same translation as one call; an abort keeps the groups done', { skip, timeout: 300000 }, async () => {
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+  try {
+    // one paragraph of eight sentences on one line, under 1,000 characters: one chunk. Then a line
+    // "ok then.", which alone would read as a fragment ("Dann okay."; in a text "ok."): the group
+    // before it takes it.
+    const line = [
+      'The weather was cold and the streets were empty.', 'She opened the window and looked at the river.',
+      'Many people work in the city but live in the country.', 'The children played in the park until it was dark.',
+      'He wrote a long letter to his brother.', 'We need more time to finish the project.', 'Where is the station?',
+      'Dr. Smith arrived at 3.30 p.m. and left early.',
+    ].join(' ') + '\nok then.';
+    assert.ok(line.length < 1000);
+    const options = { beam: 4, alignments: true };
+    const progress = [];
+    const r = await t.translate(line, { ...options, onProgress: (p) => progress.push(p) });
+    const whole = await t.translate(line, { ...options, chunkChars: Infinity }); // one engine call
+    assert.equal(whole.sentences.length, 9);
+    assert.deepEqual(progress.map((p) => p.sentences.length), [2, 2, 5], 'groups of 2, 2 and 4, which takes the last one');
+    assert.equal(r.stats.chunks, progress.length);
+    assert.equal(progress.at(-1).text, r.text, 'the partial texts add up to the translation');
+    assert.equal(r.text, whole.text, 'the same translation as one engine call');
+    assert.deepEqual(r.sentences.map((s) => [s.sourceRange, s.targetRange, s.target]), whole.sentences.map((s) => [s.sourceRange, s.targetRange, s.target]));
+    assert.deepEqual(r.sentences.map((s) => s.wordAlignments), whole.sentences.map((s) => s.wordAlignments), 'the same alignments');
+    for (const s of r.sentences) checkSentence(line, r, s);
+
+    // Stop after the first group: its sentences came with their alignments; the request rejects at once.
+    const ac = new AbortController();
+    const kept = [];
+    const stopped = t.translate(line, { ...options, signal: ac.signal, onProgress: (p) => { kept.push(...p.sentences); ac.abort(); } });
+    await assert.rejects(stopped, { name: 'AbortError' });
+    assert.equal(kept.length, 2, 'the first group\'s sentences');
+    assert.deepEqual(kept.map((s) => s.target), whole.sentences.slice(0, 2).map((s) => s.target));
+    for (const s of kept) {
+      assert.ok(s.wordAlignments.length > 0);
+      assert.equal(line.slice(...s.sourceRange), s.source);
+    }
+    assert.equal((await t.translate('The house is small.')).sentences.length, 1, 'the next request runs');
+  } finally {
+    t.dispose();
+  }
+});
+
 test('real engine in Node: translateStreaming() yields each chunk\'s sentences as it finishes, the same as translate(); an abort ends it', { skip, timeout: 300000 }, async () => {
   const t = await Translator.create({ from: 'en', to: 'de', manifestUrl });
   try {
