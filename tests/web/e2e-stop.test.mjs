@@ -1,18 +1,16 @@
 /**
- * Stop keeps what was done (issue 53), in Debian's Chromium with the real WASM engine and the
- * shipped models (or the fixture model): a long text streams sentence by sentence; after Stop, the
- * sentences already translated stay on screen as a usable result that says it is partial: Copy
- * copies exactly that text, a word of it lights its source words on the alignment card, and the
- * next edit translates everything again (and the mark goes). A short text (one request) of several
- * lines keeps the lines finished before Stop: the worker sends them in groups as they are done.
+ * Stop keeps what was done (issue 53), in Debian's Chromium and Firefox ESR (tests/web/_browsers.mjs)
+ * with the real WASM engine and the shipped models (or the fixture model): a long text streams
+ * sentence by sentence; after Stop, the sentences already translated stay on screen as a usable
+ * result that says it is partial: Copy copies exactly that text, a word of it lights its source
+ * words on the alignment card, and the next edit translates everything again (and the mark goes).
+ * A short text (one request) keeps the sentences finished before Stop, whether they stand on
+ * several lines or on one: the worker sends them in groups of sentences as they are done.
  */
-import test, { before, after } from 'node:test';
+import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { startServer } from '../../scripts/serve.mjs';
-import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { launchBrowser } from './_browsers.mjs';
+import { engineSkip, requireEngine } from './_helpers.mjs';
+import { browsers, launchBrowser, heavyCase, serveSite } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -21,15 +19,10 @@ let server;
 let browser;
 
 before(async () => {
-  if (skip) return;
-  const out = path.join(resultsDir(), 'web-dist-stop');
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', out, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
-  server = await startServer({ root: out, base: '/stop/' });
-  browser = await launchBrowser('chromium');
+  if (!skip) ({ server } = await serveSite('stop'));
 });
 
 after(async () => {
-  if (browser) await browser.close();
   if (server) await server.close();
 });
 
@@ -47,52 +40,9 @@ async function openPage(t, { clipboard = false } = {}) {
   return { page, problems };
 }
 
-test('after Stop the finished sentences stay usable (copy, alignments) and say they are partial', { skip, timeout: 240000 }, async (t) => {
-  const { page, problems } = await openPage(t, { clipboard: true });
-
-  const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
-  await page.fill('#source', text);
-  // Stop once a few sentences are drawn, long before the 40th.
-  await page.waitForFunction(() => document.querySelectorAll('#target .sent').length >= 2, null, { timeout: 120000 });
-  await page.click('#stop');
-  assert.equal(await page.textContent('#status'), 'Stopped.');
-  const drawn = await page.textContent('#target');
-  const n = Number(await page.getAttribute('#target', 'data-sentences'));
-  assert.ok(n >= 2 && n < 40, `${n} sentences kept`);
-  assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
-  assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences$`));
-  assert.equal(await page.textContent('#target'), drawn, 'the drawn text stays as it was');
-
-  // Copy: exactly the kept text.
-  assert.equal(await page.isEnabled('#copy'), true, 'Copy is on');
-  await page.click('#copy');
-  await page.waitForFunction(() => document.getElementById('copy').textContent === 'Copied');
-  const copied = await page.evaluate(() => navigator.clipboard.readText());
-  assert.ok(copied.trim().length > 0 && drawn.startsWith(copied), `the clipboard holds the kept translation: ${JSON.stringify(copied.slice(0, 80))}`);
-
-  // Alignments: a word of the last kept sentence lights its source words on the card.
-  const last = n - 1;
-  await page.hover(`#target .sent[data-s="${last}"] .w[data-w="0"]`);
-  await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0, null, { timeout: 10000 });
-  assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`, 'the card steps through the kept sentences');
-
-  // The next edit translates all of it; the partial mark goes.
-  await page.fill('#source', 'The house is small.');
-  await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 120000 });
-  assert.equal(await page.getAttribute('#target', 'data-partial'), null);
-  assert.doesNotMatch(await page.textContent('#stats'), /Partial/);
-  assert.deepEqual(problems, []);
-});
-
-test('Stop during a short text of several lines keeps the lines already translated', { skip, timeout: 240000 }, async (t) => {
-  const { page, problems } = await openPage(t);
-
-  // One request (under 1,000 characters, not streamed): the worker sends its lines in groups (1, 1, 2, 4).
-  const lines = Array.from({ length: 8 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty, so we stayed at home.`);
-  const text = lines.join('\n');
-  assert.ok(text.length < 1000);
-  // Stop is clicked in the page the moment the first lines are drawn (a click sent from here could land after the end).
-  await page.evaluate(() => {
+/** Clicks Stop in the page the moment the first translated words are drawn (a click sent from here could land after the end). */
+function stopAtFirstWords(page) {
+  return page.evaluate(() => {
     const target = document.getElementById('target');
     new MutationObserver((_, observer) => {
       if (document.body.dataset.state !== 'translating' || !target.textContent.trim()) return;
@@ -100,15 +50,96 @@ test('Stop during a short text of several lines keeps the lines already translat
       document.getElementById('stop').click();
     }).observe(target, { childList: true, subtree: true, characterData: true });
   });
-  await page.fill('#source', text);
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
-  const n = Number(await page.getAttribute('#target', 'data-sentences'));
-  assert.ok(n >= 1 && n < lines.length, `${n} of ${lines.length} sentences kept`);
-  assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
-  assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences?$`));
-  const kept = await page.textContent('#target');
-  assert.equal(kept.split('\n').filter((l) => l.trim()).length, n, `one line a kept sentence: ${JSON.stringify(kept)}`);
-  // the first n lines, in order (their numbers are copied as they are)
-  assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} lines: ${JSON.stringify(kept)}`);
-  assert.deepEqual(problems, []);
+}
+
+for (const name of browsers()) describe(name, () => {
+  before(async () => { if (!skip) browser = await launchBrowser(name); });
+  after(async () => { if (browser) await browser.close(); browser = null; });
+
+  heavyCase(name, test)('after Stop the finished sentences stay usable (copy, alignments) and say they are partial', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await openPage(t, { clipboard: true });
+
+    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
+    await page.fill('#source', text);
+    // Stop once a few sentences are drawn, long before the 40th.
+    await page.waitForFunction(() => document.querySelectorAll('#target .sent').length >= 2, null, { timeout: 120000 });
+    await page.click('#stop');
+    assert.equal(await page.textContent('#status'), 'Stopped.');
+    const drawn = await page.textContent('#target');
+    const n = Number(await page.getAttribute('#target', 'data-sentences'));
+    assert.ok(n >= 2 && n < 40, `${n} sentences kept`);
+    assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
+    assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences; the rest is not translated$`));
+    assert.equal(await page.textContent('#target'), drawn, 'the drawn text stays as it was');
+
+    // Copy: exactly the kept text.
+    assert.equal(await page.isEnabled('#copy'), true, 'Copy is on');
+    await page.click('#copy');
+    await page.waitForFunction(() => document.getElementById('copy').textContent === 'Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.ok(copied.trim().length > 0 && drawn.startsWith(copied), `the clipboard holds the kept translation: ${JSON.stringify(copied.slice(0, 80))}`);
+
+    // Alignments: a word of the last kept sentence lights its source words on the card.
+    const last = n - 1;
+    await page.hover(`#target .sent[data-s="${last}"] .w[data-w="0"]`);
+    await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0, null, { timeout: 10000 });
+    assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`, 'the card steps through the kept sentences');
+
+    // The next edit translates all of it; the partial mark goes.
+    await page.fill('#source', 'The house is small.');
+    await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 120000 });
+    assert.equal(await page.getAttribute('#target', 'data-partial'), null);
+    assert.doesNotMatch(await page.textContent('#stats'), /Partial/);
+    assert.deepEqual(problems, []);
+  });
+
+  heavyCase(name, test)('Stop during a short text of several lines keeps the lines already translated', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await openPage(t);
+
+    // One request (under 1,000 characters, not streamed): the worker sends its sentences in groups (2, 2, 4).
+    const lines = Array.from({ length: 8 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty, so we stayed at home.`);
+    const text = lines.join('\n');
+    assert.ok(text.length < 1000);
+    await stopAtFirstWords(page);
+    await page.fill('#source', text);
+    await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
+    const n = Number(await page.getAttribute('#target', 'data-sentences'));
+    assert.ok(n >= 1 && n < lines.length, `${n} of ${lines.length} sentences kept`);
+    assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
+    assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences?; the rest is not translated$`));
+    const kept = await page.textContent('#target');
+    assert.equal(kept.split('\n').filter((l) => l.trim()).length, n, `one line a kept sentence: ${JSON.stringify(kept)}`);
+    // the first n lines, in order (their numbers are copied as they are)
+    assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} lines: ${JSON.stringify(kept)}`);
+    assert.deepEqual(problems, []);
+  });
+
+  test('Stop during one line of several sentences keeps the sentences already translated, usable', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await openPage(t);
+
+    // One paragraph on one line, one request: the worker sends its sentences in groups (2, 2, 4, 4).
+    const sentences = Array.from({ length: 12 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty.`);
+    const text = sentences.join(' ');
+    assert.ok(text.length < 1000 && !text.includes('\n'));
+    await stopAtFirstWords(page);
+    await page.fill('#source', text);
+    await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
+    const n = Number(await page.getAttribute('#target', 'data-sentences'));
+    assert.ok(n >= 2 && n < sentences.length, `${n} of ${sentences.length} sentences kept`);
+    assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
+    assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences; the rest is not translated$`));
+    assert.match(await page.getAttribute('#stats', 'title'), /the rest of the text was not translated/);
+    const kept = await page.textContent('#target');
+    // the first n sentences, in order (their numbers are copied as they are), and nothing after them
+    assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} sentences: ${JSON.stringify(kept)}`);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#target .sent').length), n, 'each kept sentence drawn as one');
+
+    // usable: Copy is on, and a word of the last kept sentence lights its source words on the alignment card
+    assert.equal(await page.isEnabled('#copy'), true, 'Copy is on');
+    await page.hover(`#target .sent[data-s="${n - 1}"] .w[data-w="0"]`);
+    await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0, null, { timeout: 10000 });
+    assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`);
+    assert.match(await page.textContent('#align-source'), new RegExp(`Line ${n}: the weather`), 'the card shows the kept sentence\'s source');
+    assert.deepEqual(problems, []);
+  });
 });

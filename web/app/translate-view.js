@@ -265,7 +265,9 @@ function keepPartial(kept) {
   render(result);
   el.target.dataset.partial = 'true';
   const n = kept.sentences.length;
-  text(el.stats, `Partial: stopped after ${n} sentence${n === 1 ? '' : 's'}`);
+  // (said on the page, not only in the title: a phone shows no titles)
+  const rest = kept.input.slice(kept.sentences[n - 1].sourceRange[1]).trim() ? '; the rest is not translated' : '';
+  text(el.stats, `Partial: stopped after ${n} sentence${n === 1 ? '' : 's'}${rest}`);
   el.stats.title = 'Stop ended the translation: the rest of the text was not translated. Edit the text or press Ctrl+Enter to translate it all.';
 }
 
