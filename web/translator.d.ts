@@ -311,7 +311,8 @@ export interface TranslateOptions {
   /**
    * Called after each engine call of a request that takes several: each chunk of a long input, and
    * each group of 2, 2, 4, 8, … sentences of a short text of four sentences or more (not with beam 1,
-   * where one call is faster), with the sentences it added. An abort keeps what was reported.
+   * where one call is faster), with the sentences it added: what was reported before an abort is
+   * the caller's to keep (the promise rejects).
    */
   onProgress?: (progress: TranslateProgress) => void;
   /**
