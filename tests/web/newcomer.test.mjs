@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser, canEmulateTouch, heavyCase, serveSite, openPage as openSitePage } from './_browsers.mjs';
+import { browsers, launchBrowser, canEmulateTouch, heavyCase, serveSite, openPage as openSitePage, SharedPage } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -42,6 +42,9 @@ const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** A fresh context (no cache, no service worker) whose page errors fail the test; the page, model loaded. */
 const openPage = (t, options = DESKTOP, init) => openSitePage(t, browser, server.url, options, init);
+/** The desktop page the cases share that need no fresh profile: restarted for each (_browsers.mjs). */
+const shared = new SharedPage();
+const desktopPage = (t) => shared.get(t, browser, server.url, DESKTOP);
 
 async function translate(page, text) {
   const before = await page.evaluate(() => document.getElementById('target').textContent);
@@ -86,11 +89,11 @@ const highlighted = (page) => page.evaluate(() => ({
 
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
-  after(async () => { if (browser) await browser.close(); browser = null; });
+  after(async () => { await shared.close(); if (browser) await browser.close(); browser = null; });
   const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
   heavy('About the models: a short card with size, data, licence and the scores next to the peers\', raw provenance only under Technical details', { skip, timeout: 120000 }, async (t) => {
-    const page = await openPage(t);
+    const page = await desktopPage(t);
     await page.click('#model-info > summary');
     await page.waitForFunction(() => document.getElementById('about-facts').children.length > 0, null, { timeout: 30000 });
     const about = builtJson('models/about.json');
@@ -171,7 +174,7 @@ for (const name of browsers()) describe(name, () => {
   });
 
   heavy('plain labels: Fast / Careful / Best, with the technical term (greedy, beam search of 4) in the tooltip; no jargon shown', { skip, timeout: 120000 }, async (t) => {
-    const page = await openPage(t);
+    const page = await desktopPage(t);
     const options = await page.$$eval('#beam option', (os) => os.map((o) => ({ value: o.value, text: o.textContent, title: o.title })));
     assert.deepEqual(options.map((o) => o.text), ['Fast', 'Careful', 'Best (checked both ways)']);
     assert.match(options[0].title, /^greedy search/);
@@ -194,7 +197,7 @@ for (const name of browsers()) describe(name, () => {
   });
 
   heavy('the heatmap is labelled with words: pieces merged, "end of sentence" named, no ▁ or </s>', { skip, timeout: 120000 }, async (t) => {
-    const page = await openPage(t);
+    const page = await desktopPage(t);
     await translate(page, 'The unbelievably small house is near the station.');
     await page.click('#attention summary');
     await page.waitForFunction(() => Number(document.getElementById('heatmap').dataset.cols) > 0);
@@ -223,7 +226,7 @@ for (const name of browsers()) describe(name, () => {
   });
 
   test('the source words light up in the text box itself (a mirror behind the textarea), and go when the text changes', { skip, timeout: 120000 }, async (t) => {
-    const page = await openPage(t);
+    const page = await desktopPage(t);
     const input = 'My sister reads a book. The old man sits in the garden.';
     await translate(page, input);
     let s = await mirrorState(page);
@@ -275,7 +278,7 @@ for (const name of browsers()) describe(name, () => {
   // (Chromium only: Firefox ESR over WebDriver BiDi has no touch emulation, and headless it reports
   // no pointer at all, `(hover: none)`, so its desktop page shows the touch hints too.)
   if (canEmulateTouch(name)) test('phone: touch hints ("Tap a word", no Hover or Ctrl+Enter), a tap highlights in the text box', { skip, timeout: 120000 }, async (t) => {
-    const desktop = await openPage(t);
+    const desktop = await desktopPage(t);
     assert.equal(await desktop.evaluate(() => document.documentElement.dataset.input), 'pointer');
     assert.equal(await desktop.innerText('#source-hint'), 'Translates as you type · Ctrl+Enter translates now');
     const desktopHint = await desktop.innerText('#align-hint');
@@ -319,7 +322,7 @@ for (const name of browsers()) describe(name, () => {
   });
 
   test('no highlight is left behind: keyboard focus moving on, the mouse leaving', { skip, timeout: 120000 }, async (t) => {
-    const page = await openPage(t);
+    const page = await desktopPage(t);
     await translate(page, 'The old man reads a book in the garden.');
     // Keyboard: focus a word on the card, it lights up; Tab away, it goes.
     await page.focus('#align-target .w >> nth=0');
@@ -375,7 +378,7 @@ for (const name of browsers()) describe(name, () => {
   });
 
   test('the card puts no space before punctuation: word spans add no width, the row reads as typed', { skip, timeout: 120000 }, async (t) => {
-    const page = await openPage(t);
+    const page = await desktopPage(t);
     const input = 'The dog\'s ball; 3.5 km! Really?';
     await translate(page, input);
     const rows = await page.evaluate(() => {

@@ -10,7 +10,7 @@ import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { engineSkip, requireEngine, resultsDir } from './_helpers.mjs';
-import { launchBrowser, serveSite, openPage } from './_browsers.mjs';
+import { launchBrowser, serveSite, SharedPage } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -27,12 +27,14 @@ before(async () => {
 });
 
 after(async () => {
+  await shared.close();
   if (browser) await browser.close();
   if (server) await server.close();
 });
 
-/** A phone page with the model loaded; its errors fail the test. */
-const phonePage = (t) => openPage(t, browser, server.url, PHONE);
+/** The phone page with the model loaded, shared by the cases (restarted for each: _browsers.mjs); its errors fail the test. */
+const shared = new SharedPage();
+const phonePage = (t) => shared.get(t, browser, server.url, PHONE);
 
 const waitDone = (page) => page.waitForFunction(() => document.body.dataset.state === 'done' &&
   document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), null, { timeout: 120000 });
