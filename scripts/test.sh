@@ -2,8 +2,8 @@
 # The project's test command (README: `npm test`; CI: .ci/run). Installs what is missing, builds
 # the engine natively and as WebAssembly, then runs every test:
 #   1. engine tests (doctest via ctest), native, under ASan+UBSan (build-asan/, with a 30 s smoke run
-#      of each libFuzzer harness in tests/fuzz/; in the background beside 2 and 3), and compiled to
-#      wasm (run in node)
+#      of each libFuzzer harness in tests/fuzz/; in the background from the start, beside the builds
+#      and 2 and 3), and compiled to wasm (run in node)
 #   2. the WASM module in node vs the native CLI (tests/wasm)
 #   3. the JS module in node and the demo page in Debian's Chromium and Firefox ESR (tests/web)
 #   4. Python: the CLI, the shipped models' quality regression, the card, the recipe (tests/engine,
@@ -12,23 +12,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --tests
-bash scripts/build.sh
-echo "setup and builds: ${SECONDS} s"
 mkdir -p build/test-results
 export NMT_REQUIRE_ENGINE=1  # tests fail, not skip, when the engine or a model is missing
-phase() { echo "== $1 [${SECONDS} s since the start]"; }  # the times show where CI's minutes go
+# The times show where CI's minutes go; "idle" is the share of the CPUs nothing used since the
+# last line (on 2 cores the run is bound by CPU: an idle share is time to fill).
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8, $5+$6}' /proc/stat; }
+read -r last_total last_idle < <(cpu_ticks)
+phase() {
+  local total idle
+  read -r total idle < <(cpu_ticks)
+  echo "== $1 [${SECONDS} s since the start; CPU idle $(( (idle - last_idle) * 100 / (total - last_total + 1) ))% since the last line]"
+  last_total=$total last_idle=$idle
+}
 
-phase "engine tests (native)"
-ctest --test-dir build --output-on-failure
-
-# The sanitizer run and then the Python tests go in the background, at the lowest priority, while
-# the node/Chromium/Firefox tests (which leave much of the CPU idle: page loads, waits) run in the
-# foreground: they take what the browsers leave, and both cores once those end. One after the other
-# the three phases took ~19 of CI's minutes. The log is printed whole when it ends; a failure there
-# fails the run (after the node tests have run and reported, so one failure hides no other).
-phase "in the background: engine tests under ASan+UBSan (clang, build-asan/), a short smoke run of each libFuzzer harness, then the Python tests (the CLI, the shipped models' quality, the card, the recipe)"
+# The sanitizer run and then the Python tests go in the background, at the lowest priority, from
+# the start: during the builds (whose links and configure steps use one core) and beside the
+# node/Chromium/Firefox tests (page loads and waits leave CPU idle) they take what the foreground
+# leaves, and both cores once it ends. One after the other the three phases took ~19 of CI's
+# minutes. The Python tests need the native build: they wait for the builds to end. The log is
+# printed whole when it ends; a failure there fails the run (after the node tests have run and
+# reported, so one failure hides no other). The background runs in its own process group, so an
+# early exit (a failed build) ends all of it, its compilers too.
 background_log=build/test-results/background.log
-( set -e
+builds_done=build/test-results/builds-done
+rm -f "$builds_done"
+phase "in the background: engine tests under ASan+UBSan (clang, build-asan/), a short smoke run of each libFuzzer harness, then the Python tests (the CLI, the shipped models' quality, the card, the recipe)"
+set -m  # (the background job gets a process group of its own)
+( set -e +m
   stamp() { echo "== $1 [${SECONDS} s since the start]"; }
   stamp "ASan+UBSan build"
   nice -n 19 bash scripts/build-sanitize.sh
@@ -36,12 +46,20 @@ background_log=build/test-results/background.log
   nice -n 19 ctest --test-dir build-asan --output-on-failure
   stamp "fuzz smoke runs"
   FUZZ_BUILD=0 FUZZ_JOBS=2 nice -n 19 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-30}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
-  stamp "python tests"
+  stamp "python tests (once the native build is there)"
+  while [ ! -e "$builds_done" ]; do sleep 2; done
   nice -n 19 /usr/bin/python3 tests/run_python_tests.py
   stamp "background done"
-) >"$background_log" 2>&1 &
+) </dev/null >"$background_log" 2>&1 &
 background_pid=$!
-trap 'kill "$background_pid" 2>/dev/null || true' EXIT
+set +m
+trap 'kill -- -"$background_pid" 2>/dev/null || true' EXIT
+
+phase "builds: native (build/) and WebAssembly (build-wasm/)"
+bash scripts/build.sh
+touch "$builds_done"
+phase "engine tests (native)"
+ctest --test-dir build --output-on-failure
 phase "engine tests (wasm, in node)"
 ctest --test-dir build-wasm --output-on-failure
 phase "wasm module and web tests (node, chromium, firefox)"
