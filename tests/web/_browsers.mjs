@@ -105,6 +105,9 @@ export class SharedPage {
     return this.#open.page;
   }
 
+  /** The page's errors since its last restart (for a case that checks them before its end). */
+  get problems() { return this.#open ? this.#open.problems : []; }
+
   async close() {
     if (this.#open) await this.#open.context.close().catch(() => {});
     this.#open = null;

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startServer } from '../../scripts/serve.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser, heavyCase } from './_browsers.mjs';
+import { browsers, launchBrowser, heavyCase, SharedPage } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -38,20 +38,16 @@ after(async () => {
   if (server) await server.close();
 });
 
-/** A fresh page with the model loaded and `input` translated; its errors are collected in `problems`. */
+/**
+ * The page the cases share (restarted for each: SharedPage in _browsers.mjs) with the model loaded
+ * and `input` translated; its errors are collected in `problems` (and fail the case at its end).
+ */
+const shared = new SharedPage();
 async function translatedPage(t, input) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+  const page = await shared.get(t, browser, server.url, { viewport: { width: 1200, height: 900 } });
   await page.fill('#source', input);
   await waitDone(page);
-  return { page, problems };
+  return { page, problems: shared.problems };
 }
 
 async function waitDone(page) {
@@ -126,7 +122,7 @@ async function useChoice(page, how = 'click') {
 
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
-  after(async () => { if (browser) await browser.close(); browser = null; });
+  after(async () => { await shared.close(); if (browser) await browser.close(); browser = null; });
   const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
   test('clicking a translated word offers other words; choosing one re-translates the rest of its sentence', { skip, timeout: 240000 }, async (t) => {
