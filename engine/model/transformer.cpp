@@ -294,12 +294,14 @@ EncoderOutput Transformer::encode(const std::vector<std::vector<int>>& sentences
   return e;
 }
 
-DecoderState Transformer::start(const EncoderOutput& enc, const std::vector<int>& row_sentence, int capacity) const {
+DecoderState Transformer::start(const EncoderOutput& enc, const std::vector<int>& row_sentence, int capacity,
+                                int first_stride) const {
   DecoderState s;
   s.rows = int(row_sentence.size());
   s.capacity = std::min(capacity, cfg_.max_length + 1);
+  s.stride = std::max(1, std::min(first_stride, s.capacity));
   s.sentence = row_sentence;
-  const size_t per_layer = size_t(s.rows) * s.capacity * cfg_.d_model;
+  const size_t per_layer = size_t(s.rows) * s.stride * cfg_.d_model;
   s.self_k.assign(cfg_.decoder_layers, std::vector<float>(per_layer));
   s.self_v.assign(cfg_.decoder_layers, std::vector<float>(per_layer));
   s.cross_weights.assign(cfg_.decoder_layers,
@@ -307,11 +309,32 @@ DecoderState Transformer::start(const EncoderOutput& enc, const std::vector<int>
   return s;
 }
 
+// Gives each row's self-attention cache room for more steps (a quarter more, at least 16, at
+// most the capacity), copying the steps taken: a copy of what one reorder copies, every few steps.
+// Allocated for the rows alive now (the beams of finished sentences are gone by then); the
+// reordering buffer is let go, the next reorder allocates it at the new size.
+static void grow_caches(DecoderState& st, int d) {
+  const int stride = std::min(st.capacity, st.stride + std::max(16, st.stride / 4));
+  const size_t used = size_t(st.steps) * d;
+  for (auto* caches : {&st.self_k, &st.self_v}) {
+    for (std::vector<float>& cache : *caches) {
+      std::vector<float> grown(size_t(st.rows) * stride * d);
+      for (int r = 0; r < st.rows; ++r)
+        std::memcpy(&grown[size_t(r) * stride * d], &cache[size_t(r) * st.stride * d], sizeof(float) * used);
+      cache.swap(grown);
+    }
+  }
+  std::vector<float>().swap(st.spare);
+  st.stride = stride;
+}
+
 void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* tokens, float* logits,
                        const OutputRows* output) const {
   const int d = cfg_.d_model, heads = cfg_.n_heads, hd = cfg_.head_dim();
   const int rows = st.rows, pos = st.steps, cap = st.capacity;
   if (rows == 0 || pos >= cap) return;
+  if (pos >= st.stride) grow_caches(st, d);
+  const int stride = st.stride;
   Workspace& ws = st.ws;
   ensure(ws.x, size_t(rows) * d);
   ws.positions.assign(rows, pos);
@@ -330,8 +353,8 @@ void Transformer::step(const EncoderOutput& enc, DecoderState& st, const int* to
       const Attention& a = layer.self_attn;
       linears({{&a.q_proj, ws.q.data()}, {&a.k_proj, ws.k.data()}, {&a.v_proj, ws.v.data()}}, h, rows, ws);
       for (int r = 0; r < rows; ++r) {
-        float* kc = &st.self_k[l][size_t(r) * cap * d];
-        float* vc = &st.self_v[l][size_t(r) * cap * d];
+        float* kc = &st.self_k[l][size_t(r) * stride * d];
+        float* vc = &st.self_v[l][size_t(r) * stride * d];
         std::memcpy(kc + size_t(pos) * d, &ws.k[size_t(r) * d], sizeof(float) * d);
         std::memcpy(vc + size_t(pos) * d, &ws.v[size_t(r) * d], sizeof(float) * d);
         for (int hh = 0; hh < heads; ++hh)
@@ -408,14 +431,14 @@ OutputRows Transformer::output_rows(const std::vector<int>& ids) const {
 
 void Transformer::select_rows(DecoderState& st, const std::vector<int>& parents) const {
   NMT_PROFILE(reorder);
-  const int d = cfg_.d_model, cap = st.capacity, new_rows = int(parents.size());
+  const int d = cfg_.d_model, stride = st.stride, new_rows = int(parents.size());
   const size_t used = size_t(st.steps) * d;  // only the filled part of each row's cache is copied
   for (int l = 0; l < cfg_.decoder_layers; ++l) {
     for (auto* cache : {&st.self_k[l], &st.self_v[l]}) {
-      // gather into the spare buffer, then swap: no allocation once the buffers have grown
-      ensure(st.spare, size_t(new_rows) * cap * d);
+      // gather into the spare buffer, then swap: no allocation until the rows or the stride grow
+      ensure(st.spare, size_t(new_rows) * stride * d);
       for (int r = 0; r < new_rows; ++r)
-        std::memcpy(&st.spare[size_t(r) * cap * d], &(*cache)[size_t(parents[r]) * cap * d], sizeof(float) * used);
+        std::memcpy(&st.spare[size_t(r) * stride * d], &(*cache)[size_t(parents[r]) * stride * d], sizeof(float) * used);
       cache->swap(st.spare);
     }
     std::vector<float>& cw = st.cross_weights[l];

@@ -102,9 +102,13 @@ struct EncoderOutput {
 struct DecoderState {
   int rows = 0;
   int steps = 0;     // tokens consumed so far = position of the next input token
-  int capacity = 0;  // most steps this state can hold
+  int capacity = 0;  // most steps this state can run
+  // Steps each row's self-attention cache has room for now: it grows with the steps taken, up to
+  // `capacity`, so a batch holds the length its translations reach, not its longest sentence's
+  // limit (1.5x its tokens + 10) for every row from the first step.
+  int stride = 0;
   std::vector<int> sentence;                       // [rows] sentence of each row
-  std::vector<std::vector<float>> self_k, self_v;  // per layer: [rows, capacity, d_model]
+  std::vector<std::vector<float>> self_k, self_v;  // per layer: [rows, stride, d_model]
   std::vector<float> spare;                        // reordering buffer, swapped with a cache
   std::vector<float> spare_weights;                // reordering buffer for cross_weights
   // Cross-attention weights of the last step: per layer [rows, n_heads, batch max_length].
@@ -123,8 +127,12 @@ class Transformer {
   // sentences: token ids, each ending with eos, each at most max_length long.
   EncoderOutput encode(const std::vector<std::vector<int>>& sentences) const;
 
-  // A decoder state with one row per entry of row_sentence, able to run `capacity` steps.
-  DecoderState start(const EncoderOutput& enc, const std::vector<int>& row_sentence, int capacity) const;
+  // A decoder state with one row per entry of row_sentence, able to run `capacity` steps; its
+  // caches start with room for `first_stride` steps (at most `capacity`) and grow as steps are
+  // taken (the results do not depend on it: tests start with the whole capacity to compare).
+  static constexpr int kFirstStride = 32;
+  DecoderState start(const EncoderOutput& enc, const std::vector<int>& row_sentence, int capacity,
+                     int first_stride = kFirstStride) const;
 
   // One decoder step: tokens[rows] are the inputs at position state.steps; writes logits[rows, vocab]
   // and state.cross_weights; advances state.steps. With `output`, only its tokens get logits and
