@@ -35,6 +35,13 @@
 #include "text/utf8.h"
 #include "translator.h"
 
+// Copies a Uint8Array (an emval handle) to `to` in the engine's memory. Not through
+// val::call("set", bytes): embind's method caller keeps the last arguments it was given for good
+// (Emscripten 3.1.6), so the caller's copy of the model (~11 MB) would stay alive in its worker.
+EM_JS(void, nmt_copy_bytes, (void* bytes, uint8_t* to), {
+  HEAPU8.set(Emval.toValue(bytes), to);
+});
+
 // The relaxed-SIMD int8 GEMMs (engine/kernels/gemm_relaxed.c) are a separate module: instantiated
 // here on the engine's own memory from the compiled module the worker put in Module.relaxedModule,
 // and called through these imports (one JS hop per GEMM, ~17 per decoder step). Returns 2 when the
@@ -70,7 +77,7 @@ std::string error_json(const std::string& message) {
 nmt::Result<std::unique_ptr<nmt::Translator>> load_bytes(const emscripten::val& bytes) {
   if (!bytes.instanceof(emscripten::val::global("Uint8Array"))) return nmt::Error{"expected a Uint8Array"};
   nmt::AlignedBuffer data = nmt::AlignedBuffer::allocate(bytes["length"].as<size_t>());
-  emscripten::val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+  nmt_copy_bytes(bytes.as_handle(), data.data());
   return nmt::Translator::load(std::move(data));
 }
 
