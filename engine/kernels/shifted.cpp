@@ -10,10 +10,10 @@
 //   Σ_k w[k]·(q[k] + zero) − zero·Σ_k w[k] = Σ_k w[k]·q[k]          (exact in int32)
 // Each row's 128 levels cover its own range [min(0, min x), max(0, max x)] with 0 exact (the zero
 // point); a ReLU's output gets zero 0 and all 7 bits, the resolution the 8-bit scheme gives it.
-// Measured on the six dev sets, int8 greedy and beam 4, against exact8: the `mixed` scheme (the
-// output projection kept on 8 bits) with these asymmetric rows moved BLEU by −0.14..+0.17; 7 bits
-// everywhere with −63..63 around 64 by −0.21..+0.18, and mixed with those by −0.32..+0.28
-// (scripts/bench-relaxed-bleu.mjs).
+// Measured on the six dev sets, int8 greedy and beam 4, against exact8 (scripts/bench-relaxed-bleu.mjs):
+// these asymmetric rows in every Linear (`shifted7`, the relaxed-SIMD default) moved BLEU by
+// −0.11..+0.12, and by −0.14..+0.17 with the output projection kept on 8 bits (`mixed`); the
+// symmetric rows tried first (−63..63 around 64) by −0.21..+0.18 everywhere and −0.32..+0.28 mixed.
 
 #include <cstdlib>
 #include <cstring>

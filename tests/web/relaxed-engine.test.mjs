@@ -4,11 +4,12 @@
  *   is missing (Node 20) is 'no-simd', and Node runs 'simd128' (`info.simd`).
  * - In Chromium and Firefox ESR: the default ('auto') runs relaxed, 'relaxed' too, and a forced
  *   'simd128' runs SIMD128; both translate.
- * - In Chromium, the engine with the relaxed kernel gives exactly the results (texts, scores,
- *   token probabilities, attention) of the same engine running the same scheme ('mixed': 7-bit
- *   activations, the output projection on 8 bits) on its built-in SIMD128 kernel
- *   (Module.setSimd('mixed')): the relaxed kernel changes nothing but speed. The scheme's accuracy
- *   against 8 bits is measured, not tested (scripts/bench-relaxed-bleu.mjs).
+ * - In Chromium, the engine with the relaxed kernels gives exactly the results (texts, scores,
+ *   token probabilities, attention) of the same engine running the same scheme on its built-in
+ *   SIMD128 kernels: 'relaxed' = 'shifted7' (7-bit activations in every Linear, the default) and
+ *   'relaxed-mixed' = 'mixed' (the output projection on 8 bits, on the relaxed exact 8-bit GEMM):
+ *   the relaxed kernels change nothing but speed. The schemes' accuracy against 8 bits is
+ *   measured, not tested (scripts/bench-relaxed-bleu.mjs).
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,7 +108,7 @@ async function defaultsIn(name) {
 }
 
 const skipChromium = skipRelaxed || (browsers().includes('chromium') ? false : 'NMT_BROWSERS leaves Chromium out');
-test('Chromium: the relaxed kernel gives the engine exactly the built-in kernel\'s results on the mixed scheme', { skip: skipChromium, timeout: 180_000 }, async () => {
+test('Chromium: the relaxed kernels give the engine exactly the built-in kernels\' results, on either scheme', { skip: skipChromium, timeout: 180_000 }, async () => {
   const m = JSON.parse(readFileSync(manifest.file, 'utf8')).models.find((x) => x.from === 'en' && x.to === 'de');
   const r = await inBrowser('chromium', async ({ modelPath, sentences }) => {
     const { default: createEngine } = await import('/engine/engine.js');
@@ -120,17 +121,17 @@ test('Chromium: the relaxed kernel gives the engine exactly the built-in kernel\
       return sentences.map((s) => [1, 4].map((beam) => t.translate(s, JSON.stringify({ beam, alignments: true }))));
     };
     const unknown = Module.setSimd('neon');
-    const builtin = run('mixed');
-    const notYet = Module.setSimd('relaxed');  // no compiled kernel given yet
+    const builtin = run('shifted7'), builtinMixed = run('mixed');
+    const notYet = Module.setSimd('relaxed') || Module.setSimd('relaxed-mixed');  // no compiled kernel given yet
     Module.relaxedModule = await WebAssembly.compile(await (await fetch('/engine/relaxed_gemm.wasm')).arrayBuffer());
-    const relaxed = run('relaxed');
+    const relaxed = run('relaxed'), relaxedMixed = run('relaxed-mixed');
     const eight = run('simd128');
-    return { unknown, notYet, builtin, relaxed, eight };
+    return { unknown, notYet, builtin, builtinMixed, relaxed, relaxedMixed, eight };
   }, { modelPath: `/models/${m.file}`, sentences: SENTENCES });
   assert.equal(r.loadError, undefined);
   assert.equal(r.unknown, false, 'setSimd rejects an unknown kind');
   assert.equal(r.notYet, false, 'setSimd(\'relaxed\') without a kernel module says no');
-  assert.ok(r.relaxed && r.builtin && r.eight);
+  assert.ok(r.relaxed && r.relaxedMixed && r.builtin && r.builtinMixed && r.eight);
   // Everything but the timings.
   const results = (runs) => runs.map((beams) => beams.map((json) => {
     const { ok, result } = JSON.parse(json);
@@ -139,9 +140,14 @@ test('Chromium: the relaxed kernel gives the engine exactly the built-in kernel\
     return JSON.stringify(result);
   }));
   const relaxed = results(r.relaxed), builtin = results(r.builtin);
+  const relaxedMixed = results(r.relaxedMixed), builtinMixed = results(r.builtinMixed);
   for (let i = 0; i < SENTENCES.length; i++) {
-    for (const b of [0, 1]) assert.equal(relaxed[i][b], builtin[i][b], `sentence ${i}, beam ${b ? 4 : 1}: relaxed = built-in mixed`);
+    for (const b of [0, 1]) {
+      assert.equal(relaxed[i][b], builtin[i][b], `sentence ${i}, beam ${b ? 4 : 1}: relaxed = built-in shifted7`);
+      assert.equal(relaxedMixed[i][b], builtinMixed[i][b], `sentence ${i}, beam ${b ? 4 : 1}: relaxed-mixed = built-in mixed`);
+    }
   }
-  // The 8-bit scheme really is another computation (so the comparison above is not vacuous).
+  // The schemes really are different computations (so the comparisons above are not vacuous).
   assert.notDeepEqual(results(r.eight), builtin);
+  assert.notDeepEqual(builtinMixed, builtin);
 });
