@@ -561,7 +561,7 @@ export interface ModelInfo {
   shortlist: boolean;
   /** The text passes in the order they run: 'source' (before tokenizing), 'retry', 'target' (after decoding). */
   passes: Array<{ name: PassName; stage: 'source' | 'retry' | 'target'; doc: string; alias?: 'keep_case' | 'raw_numbers' | 'model_only' }>;
-  /** The int8 GEMM's kernel: 'relaxed' (relaxed SIMD, 7-bit activations but the output projection's) or 'simd128' (see the `simd` option). */
+  /** The int8 GEMM's kernel: 'relaxed' (relaxed SIMD, 7-bit activations) or 'simd128' (see the `simd` option). */
   simd: 'relaxed' | 'simd128';
   /** Where the model came from, and the direction that was asked for. */
   url: string;
