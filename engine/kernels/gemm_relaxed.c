@@ -5,9 +5,10 @@
 // works on the engine's own buffers; it has no data, no globals and no stack of its own
 // (everything lives in locals), so it never writes outside C. Two exports:
 //
-//   gemm_u7i8_nt (the shifted 7-bit scheme, every Linear but the output projection):
+//   gemm_u7i8_nt (the shifted 7-bit scheme: every Linear, the relaxed default):
 //     C[M,N] = float(Σ_k U[m,k]·B[n,k] − zero[m]·b_sums[n]) · (a_scale[m]·b_scale[n]) + bias[n]
-//   gemm_i8_nt (the 8-bit scheme, the output projection), A in −127..127 and B's row sums given:
+//   gemm_i8_nt (the 8-bit scheme: the output projection of the `mixed` scheme, setSimd('relaxed-mixed')),
+//   A in −127..127 and B's row sums given:
 //     C[M,N] = float(Σ_k A[m,k]·B[n,k]) · (a_scale[m]·b_scale[n]) + bias[n]
 //
 // i32x4.relaxed_dot_i8x16_i7x16_add_s(b, u, acc): lane i += Σ_{j<4} b[4i+j]·u[4i+j]: 16 multiply-adds
