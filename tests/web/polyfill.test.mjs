@@ -14,6 +14,7 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -355,10 +356,41 @@ test('LanguageDetector.detect(): sorted by confidence, canonical tags, "und" las
 // ---------------------------------------------------------------------------------------------
 // Downloads: the manifest and models over HTTP.
 
+/**
+ * A server in front of `upstream` that passes its responses on at ~25 MB/s (a 10 ms pause after
+ * each 256 kB), so that a model's download takes ~0.5 s: long enough for monitor events between 0
+ * and 1 (at most one every 50 ms) and for a create() to be seen 'downloading'. Over localhost a
+ * fast machine fetched the whole model within one 50 ms step (events 0 and 1 only).
+ */
+async function slowServer(upstream) {
+  const server = createServer(async (req, res) => {
+    try {
+      const response = await fetch(new URL(req.url.slice(1), upstream.url));
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      let sent = 0;
+      for await (const chunk of response.body) {
+        for (let at = 0; at < chunk.length;) {
+          const piece = chunk.subarray(at, at + (1 << 18) - (sent % (1 << 18)));
+          res.write(piece);
+          at += piece.length;
+          sent += piece.length;
+          if (sent % (1 << 18) === 0) await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+      res.end();
+    } catch (e) {
+      res.destroy(e);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
 test('over HTTP: downloadable → downloading → available, one engine shared by two translators, released by the last destroy()',
   { skip, timeout: 180000 }, async (t) => {
-    const server = await startServer({ root: ROOT, base: '/' });
-    t.after(() => { configure({ manifestUrl: undefined }); return server.close(); });
+    const upstream = await startServer({ root: ROOT, base: '/' });
+    const server = await slowServer(upstream);
+    t.after(async () => { configure({ manifestUrl: undefined }); await server.close(); await upstream.close(); });
     configure({ manifestUrl: `${server.url}weights/manifest.json` });
     const a = () => Translator.availability({ sourceLanguage: 'de', targetLanguage: 'en' });
     assert.equal(await a(), 'downloadable', 'a model to fetch first');
