@@ -7,8 +7,8 @@
 #   2. the WASM module in node vs the native CLI (tests/wasm)
 #   3. the JS module in node and the demo page in Debian's Chromium and Firefox ESR (tests/web)
 #   4. Python: the CLI, the shipped models' quality regression, the card, the recipe (tests/engine,
-#      tests/weights; in the background after 1's sanitizer run), then the totals: how many ran and
-#      skipped; an unlisted skip fails
+#      tests/weights; in the background once the native build is there, beside 1's sanitizer run),
+#      then the totals: how many ran and skipped; an unlisted skip fails
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --tests
@@ -25,31 +25,38 @@ phase() {
   last_total=$total last_idle=$idle
 }
 
-# The sanitizer run and then the Python tests go in the background, at the lowest priority, from
-# the start: during the builds (whose links and configure steps use one core) and beside the
-# node/Chromium/Firefox tests (page loads and waits leave CPU idle) they take what the foreground
-# leaves, and both cores once it ends. One after the other the three phases took ~19 of CI's
-# minutes. The Python tests need the native build: they wait for the builds to end. The log is
-# printed whole when it ends; a failure there fails the run (after the node tests have run and
-# reported, so one failure hides no other). The background runs in its own process group, so an
-# early exit (a failed build) ends all of it, its compilers too.
+# The sanitizer run and the Python tests go in the background, at the lowest priority, from the
+# start, as two chains side by side: (a) the ASan+UBSan build, its engine tests and the fuzz smoke
+# runs; (b) the Python tests, once the native build they call is there. They take the CPU the
+# foreground leaves (the builds' links and configure steps, the browsers' page loads and waits):
+# one after the other the phases took ~19 of CI's minutes, and with (b) after (a) the background
+# ended last (the Python tests' slowest files run ~3 minutes each). Their logs are printed whole
+# at the end; a failure there fails the run (after the node tests have run and reported, so one
+# failure hides no other). The background runs in its own process group, so an early exit (a
+# failed build) ends all of it, its compilers too.
 background_log=build/test-results/background.log
+python_log=build/test-results/python-tests.log
 builds_done=build/test-results/builds-done
 rm -f "$builds_done"
-phase "in the background: engine tests under ASan+UBSan (clang, build-asan/), a short smoke run of each libFuzzer harness, then the Python tests (the CLI, the shipped models' quality, the card, the recipe)"
+phase "in the background: engine tests under ASan+UBSan (clang, build-asan/) and a short smoke run of each libFuzzer harness; beside them the Python tests (the CLI, the shipped models' quality, the card, the recipe)"
 set -m  # (the background job gets a process group of its own)
-( set -e +m
+( set +m
   stamp() { echo "== $1 [${SECONDS} s since the start]"; }
-  stamp "ASan+UBSan build"
-  nice -n 19 bash scripts/build-sanitize.sh
-  stamp "ASan+UBSan engine tests"
-  nice -n 19 ctest --test-dir build-asan --output-on-failure
-  stamp "fuzz smoke runs"
-  FUZZ_BUILD=0 FUZZ_JOBS=2 nice -n 19 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-30}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
-  stamp "python tests (once the native build is there)"
-  while [ ! -e "$builds_done" ]; do sleep 2; done
-  nice -n 19 /usr/bin/python3 tests/run_python_tests.py
-  stamp "background done"
+  ( while [ ! -e "$builds_done" ]; do sleep 2; done
+    stamp "python tests (the native build is there)"
+    nice -n 19 /usr/bin/python3 tests/run_python_tests.py && stamp "python tests done"
+  ) >"$python_log" 2>&1 &
+  python_pid=$!
+  status=0
+  { stamp "ASan+UBSan build" && nice -n 19 bash scripts/build-sanitize.sh &&
+    stamp "ASan+UBSan engine tests" && nice -n 19 ctest --test-dir build-asan --output-on-failure &&
+    stamp "fuzz smoke runs" &&
+    FUZZ_BUILD=0 FUZZ_JOBS=2 nice -n 19 bash scripts/fuzz.sh all "${NMT_FUZZ_SECONDS:-30}"  # longer: bash scripts/fuzz.sh <harness> <seconds>
+  } || status=$?
+  stamp "ASan+UBSan and fuzz done (exit $status); waiting for the python tests"
+  wait "$python_pid" || status=$?
+  stamp "background done (exit $status)"
+  exit "$status"
 ) </dev/null >"$background_log" 2>&1 &
 background_pid=$!
 set +m
@@ -71,9 +78,9 @@ phase "waiting for the background run (ASan+UBSan, fuzz, Python)"
 background_status=0
 wait "$background_pid" || background_status=$?
 trap - EXIT
-cat "$background_log"
+cat "$background_log" "$python_log"
 [ "$node_status" = 0 ] || { echo "the node/browser tests FAILED (exit $node_status; TAP: build/test-results/node.tap)"; exit 1; }
-[ "$background_status" = 0 ] || { echo "the ASan+UBSan tests, a fuzz run or the Python tests FAILED (exit $background_status; log: $background_log)"; exit 1; }
+[ "$background_status" = 0 ] || { echo "the ASan+UBSan tests, a fuzz run or the Python tests FAILED (exit $background_status; logs: $background_log, $python_log)"; exit 1; }
 phase "totals (a skip not listed in tests/allowed_skips.txt fails the run)"
 /usr/bin/python3 tests/check_skips.py
 echo "all tests passed in ${SECONDS} s"
