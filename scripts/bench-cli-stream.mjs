@@ -18,13 +18,9 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
+import { value } from './_args.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const value = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const NMT = path.join(ROOT, 'build/nmt');
 const model = path.resolve(ROOT, value('model', 'weights/en-de/model.nmt'));
 const beam = value('beam', '1');

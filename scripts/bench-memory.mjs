@@ -24,13 +24,9 @@ import { readFileSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { value, flag } from './_args.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const value = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const MiB = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
 
 /** The English side of a dev set (tests/fixtures/dev/*.tsv: English, tab, German). */
@@ -75,8 +71,8 @@ async function child(kind, scale, readAll, beam, web, engine) {
   }
 }
 
-if (args.includes('--child')) {
-  await child(value('child'), Number(value('scale', 1)), args.includes('--read-all'), value('beam', null), value('web', null), value('engine', null));
+if (flag('child')) {
+  await child(value('child'), Number(value('scale', 1)), flag('read-all'), value('beam', null), value('web', null), value('engine', null));
 } else {
   const scale = Number(value('scale', 1));
   const beam = value('beam', null);
@@ -92,7 +88,7 @@ if (args.includes('--child')) {
   }
   for (const kind of kinds) {
     const runs = [['packed (default)', []]];
-    if (!args.includes('--no-baseline')) runs.push(['every field read', ['--read-all']]);
+    if (!flag('no-baseline')) runs.push(['every field read', ['--read-all']]);
     if (old) runs.push([`web/ of ${value('old')}`, ['--web', old]]);
     const peaks = runs.map(() => []);
     const times = runs.map(() => []);
