@@ -1,15 +1,17 @@
-// The text passes (engine/text/passes.h) without a model: each row is a source sentence, a
-// translation as if the model had written it, the passes that run (all, all but some, or one
-// alone) and what the translation must become. Rows cover every target pass, the order between
-// passes, switching passes off by name and by their older flags, a forced prefix, and the source
-// passes' rewriting of what the model reads; the glossary's matching and its rules; the options'
-// JSON for both; the numbers retry's word order (with the fixture's tokenizer, no model) and the
-// alternatives' filled unknown pieces.
+// The text passes (engine/text/passes.h) without a model. Their tables, one row a line (read_table
+// below says how they are written), give a source sentence, a translation as if the model had
+// written it, the passes that run (all, all but some, or one alone) and what the translation must
+// become. Rows cover every target pass, the order between passes, switching passes off by name and
+// by their older flags, a forced prefix, and the source passes' rewriting of what the model reads;
+// the glossary's matching and its rules; the options' JSON for both; the numbers retry's word
+// order (with the fixture's tokenizer, no model) and the alternatives' filled unknown pieces.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "alternative_text.h"
@@ -49,24 +51,119 @@ std::vector<std::pair<size_t, size_t>> word_spans(const std::string& text) {
   return spans;
 }
 
+// A sentence as the decoder hands it to the target passes: `model`, the translation of `source`,
+// its tokens spanned as word_spans says, no probabilities kept (token_probs empty).
+TargetSentence decoded(std::string_view source, std::string_view from, std::string_view to, std::string model) {
+  TargetSentence t;
+  t.source = source;
+  t.from = from;
+  t.to = to;
+  t.target = std::move(model);
+  t.spans = word_spans(t.target);
+  return t;
+}
+
+// A row of a pass table: a sentence, its translation as the model wrote it, the passes that run
+// and what the translation must become.
 struct Row {
-  const char* from;
-  const char* to;
-  const char* source;
-  const char* model;     // the translation as decoded
-  const char* expected;  // after the passes
+  std::string from, to;
+  std::string source;
+  std::string model;     // the translation as decoded
+  std::string expected;  // after the passes
   PassSwitches switches;
   size_t fixed = 0;      // a forced prefix's bytes
   bool in_capitals = false;
 };
 
+std::string_view trimmed(std::string_view s) {
+  const size_t begin = s.find_first_not_of(' ');
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(' ') - begin + 1);
+}
+
+// `s` cut at each `separator`, each part trimmed of the spaces around it.
+std::vector<std::string> split(std::string_view s, char separator) {
+  std::vector<std::string> parts;
+  for (size_t at = 0;;) {
+    const size_t end = s.find(separator, at);
+    parts.emplace_back(trimmed(s.substr(at, end - at)));
+    if (end == std::string_view::npos) return parts;
+    at = end + 1;
+  }
+}
+
+// A pass name as the table writes it; a typo fails here rather than switching nothing.
+const std::string& known_pass(const std::string& name) {
+  if (nmt::find_pass(name) == nullptr) FAIL("the table names no pass \"" << name << "\"");
+  return name;
+}
+
+// The table's passes field: "all", "all but NAME...", "only NAME" or "raw_numbers" (the older
+// flag), then ", in capitals" (the source came in capitals) or ", prefix N" (a forced prefix of N
+// bytes).
+void read_passes(const std::string& field, Row& row) {
+  const std::vector<std::string> parts = split(field, ',');
+  const std::vector<std::string> words = split(parts[0], ' ');
+  if (words[0] == "all" && words.size() == 1) {
+    row.switches = all_but();
+  } else if (words[0] == "all" && words.size() > 2 && words[1] == "but") {
+    std::vector<std::string> off;
+    for (size_t i = 2; i < words.size(); ++i) off.push_back(known_pass(words[i]));
+    row.switches = all_but(off);
+  } else if (words[0] == "only" && words.size() == 2) {
+    row.switches = only(known_pass(words[1]));
+  } else if (words[0] == "raw_numbers" && words.size() == 1) {
+    row.switches = PassSwitches({}, /*raw_numbers=*/true, false, false);
+  } else {
+    FAIL("passes must be \"all\", \"all but NAME...\", \"only NAME\" or \"raw_numbers\" (got \"" << parts[0] << "\")");
+  }
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i] == "in capitals") {
+      row.in_capitals = true;
+    } else if (parts[i].rfind("prefix ", 0) == 0 && parts[i].find_first_not_of("0123456789", 7) == std::string::npos) {
+      row.fixed = std::stoul(parts[i].substr(7));
+    } else {
+      FAIL("after the passes: \"in capitals\" or \"prefix N\" (got \"" << parts[i] << "\")");
+    }
+  }
+}
+
+// The rows of a table written one a line as
+//   en>de | passes | source | the model's translation | what it must become
+// with the spaces around each field dropped (so no field starts or ends with one, and none holds
+// a "|"). A line that starts with "|" goes on with the row above (a long row, a field a line); a
+// line that starts with "//" is a comment.
+std::vector<Row> read_table(std::string_view table) {
+  std::vector<std::string> lines;  // one a row, its continuations joined
+  for (const std::string& line : split(table, '\n')) {
+    if (line.empty() || line.rfind("//", 0) == 0) continue;
+    if (line[0] == '|') {
+      if (lines.empty()) FAIL("a table starts with a continuation line: " << line);
+      lines.back() += " " + line;
+    } else {
+      lines.push_back(line);
+    }
+  }
+  std::vector<Row> rows;
+  for (const std::string& line : lines) {
+    const std::vector<std::string> fields = split(line, '|');
+    if (fields.size() != 5) FAIL("a table row has 5 fields, not " << fields.size() << ": " << line);
+    const std::vector<std::string> languages = split(fields[0], '>');
+    if (languages.size() != 2) FAIL("a table row starts with its languages, as en>de: " << line);
+    Row row;
+    row.from = languages[0];
+    row.to = languages[1];
+    read_passes(fields[1], row);
+    row.source = fields[2];
+    row.model = fields[3];
+    row.expected = fields[4];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 std::string run(const Row& row) {
-  TargetSentence t;
-  t.source = row.source;
-  t.from = row.from;
-  t.to = row.to;
-  t.target = row.model;
-  t.spans = word_spans(t.target);
+  TargetSentence t = decoded(row.source, row.from, row.to, row.model);
   t.token_probs.assign(t.spans.size(), 0.5f);
   t.fixed = row.fixed;
   t.prefixed = row.fixed > 0;
@@ -75,8 +172,9 @@ std::string run(const Row& row) {
   return t.target;
 }
 
-void check_rows(const std::vector<Row>& rows) {
-  for (const Row& row : rows) {
+// Each row of the table through the target passes.
+void check_table(std::string_view table) {
+  for (const Row& row : read_table(table)) {
     CAPTURE(row.source);
     CAPTURE(row.model);
     CHECK(run(row) == row.expected);
@@ -108,100 +206,120 @@ TEST_CASE("passes: one list, in the order they run, each name once") {
 }
 
 TEST_CASE("passes: each target pass alone") {
-  check_rows({
+  check_table(R"(
       // capitals: a sentence that came in capitals goes out in capitals
-      {"en", "de", "THE MEETING IS CANCELLED.", "Die Sitzung ist abgesagt.", "DIE SITZUNG IST ABGESAGT.", only("capitals"), 0, true},
-      {"en", "de", "The meeting is cancelled.", "Die Sitzung ist abgesagt.", "Die Sitzung ist abgesagt.", only("capitals")},
+      en>de | only capitals, in capitals | THE MEETING IS CANCELLED.
+                                         | Die Sitzung ist abgesagt.
+                                         | DIE SITZUNG IST ABGESAGT.
+      en>de | only capitals | The meeting is cancelled. | Die Sitzung ist abgesagt. | Die Sitzung ist abgesagt.
       // number_separators: numbers copied as the source writes them, in the target's way
-      {"en", "de", "It cost 1,234.56 euros.", "Es kostete 1,234.56 Euro.", "Es kostete 1.234,56 Euro.", only("number_separators")},
-      {"de", "en", "Es kostete 1.234,56 Euro.", "It cost 1.234,56 euros.", "It cost 1,234.56 euros.", only("number_separators")},
+      en>de | only number_separators | It cost 1,234.56 euros. | Es kostete 1,234.56 Euro. | Es kostete 1.234,56 Euro.
+      de>en | only number_separators | Es kostete 1.234,56 Euro. | It cost 1.234,56 euros. | It cost 1,234.56 euros.
       // currency: a sign the model left out goes back by its amount
-      {"en", "de", "He paid $180 for it.", "Er zahlte 180 dafür.", "Er zahlte 180 $ dafür.", only("currency")},
+      en>de | only currency | He paid $180 for it. | Er zahlte 180 dafür. | Er zahlte 180 $ dafür.
       // each amount its own sign, though the target names the currency elsewhere (issue 49)
-      {"en", "de", "Tickets cost $25 for adults and $10 for children.", "Tickets kosten 25 für Erwachsene und $10 für Kinder.",
-       "Tickets kosten 25 $ für Erwachsene und $10 für Kinder.", only("currency")},
-      {"en", "de", "Tickets cost 25 € for adults and 10 € for children.", "Tickets kosten 25 für Erwachsene und 10 € für Kinder.",
-       "Tickets kosten 25 € für Erwachsene und 10 € für Kinder.", only("currency")},
-      {"de", "en", "Es kostet £5 oder £7.", "It costs 5 or £7.", "It costs £5 or £7.", only("currency")},
-      {"de", "en", "Es kostet 5 € oder 7 €.", "It costs 5 euros or 7.", "It costs 5 euros or €7.", only("currency")},
+      en>de | only currency | Tickets cost $25 for adults and $10 for children.
+                            | Tickets kosten 25 für Erwachsene und $10 für Kinder.
+                            | Tickets kosten 25 $ für Erwachsene und $10 für Kinder.
+      en>de | only currency | Tickets cost 25 € for adults and 10 € for children.
+                            | Tickets kosten 25 für Erwachsene und 10 € für Kinder.
+                            | Tickets kosten 25 € für Erwachsene und 10 € für Kinder.
+      de>en | only currency | Es kostet £5 oder £7. | It costs 5 or £7. | It costs £5 or £7.
+      de>en | only currency | Es kostet 5 € oder 7 €. | It costs 5 euros or 7. | It costs 5 euros or €7.
       // a name or sign next to each amount, or one after a range: nothing to add
-      {"en", "de", "Tickets cost $25 for adults and $10 for children.", "Tickets kosten 25 Dollar für Erwachsene und 10 US-Dollar für Kinder.",
-       "Tickets kosten 25 Dollar für Erwachsene und 10 US-Dollar für Kinder.", only("currency")},
-      {"en", "de", "It costs $21 million to $22 million.", "Es kostet 21 bis 22 Millionen Dollar.",
-       "Es kostet 21 bis 22 Millionen Dollar.", only("currency")},
-      {"en", "de", "It costs $5 or $10.", "Es kostet 5 oder 10 Dollar.", "Es kostet 5 oder 10 Dollar.", only("currency")},
-      {"en", "de", "It costs $21 million to $22 million.", "Es kostet 21-22 Millionen $.", "Es kostet 21-22 Millionen $.", only("currency")},
-      {"en", "de", "Fees: US$30, or $10 a day.", "Gebühren: USD 30 oder 10 pro Tag.", "Gebühren: USD 30 oder 10 $ pro Tag.", only("currency")},
+      en>de | only currency | Tickets cost $25 for adults and $10 for children.
+                            | Tickets kosten 25 Dollar für Erwachsene und 10 US-Dollar für Kinder.
+                            | Tickets kosten 25 Dollar für Erwachsene und 10 US-Dollar für Kinder.
+      en>de | only currency | It costs $21 million to $22 million.
+                            | Es kostet 21 bis 22 Millionen Dollar.
+                            | Es kostet 21 bis 22 Millionen Dollar.
+      en>de | only currency | It costs $5 or $10. | Es kostet 5 oder 10 Dollar. | Es kostet 5 oder 10 Dollar.
+      en>de | only currency | It costs $21 million to $22 million.
+                            | Es kostet 21-22 Millionen $.
+                            | Es kostet 21-22 Millionen $.
+      en>de | only currency | Fees: US$30, or $10 a day.
+                            | Gebühren: USD 30 oder 10 pro Tag.
+                            | Gebühren: USD 30 oder 10 $ pro Tag.
       // ranges: the source's en dash
-      {"en", "de", "It takes 3–5 days.", "Es dauert 3-5 Tage.", "Es dauert 3–5 Tage.", only("ranges")},
-      {"en", "de", "It takes 2-3 days.", "Es dauert 2:3 Tage.", "Es dauert 2-3 Tage.", only("ranges")},
+      en>de | only ranges | It takes 3–5 days. | Es dauert 3-5 Tage. | Es dauert 3–5 Tage.
+      en>de | only ranges | It takes 2-3 days. | Es dauert 2:3 Tage. | Es dauert 2-3 Tage.
       // approximate: the "~" stays on its number
-      {"en", "de", "It takes ~3 hours.", "Es dauert 3 Stunden.", "Es dauert ~3 Stunden.", only("approximate")},
+      en>de | only approximate | It takes ~3 hours. | Es dauert 3 Stunden. | Es dauert ~3 Stunden.
       // number_labels
-      {"en", "de", "Order No. 12345 is late.", "Bestellung Nein. 12345 ist spät.", "Bestellung Nr. 12345 ist spät.", only("number_labels")},
+      en>de | only number_labels | Order No. 12345 is late.
+                                 | Bestellung Nein. 12345 ist spät.
+                                 | Bestellung Nr. 12345 ist spät.
       // number_commas: an address's comma stays
-      {"en", "de", "Visit us at Friedrichstraße 12, 10115 Berlin.", "Besuchen Sie uns in der Friedrichstraße 12. 10115 Berlin.",
-       "Besuchen Sie uns in der Friedrichstraße 12, 10115 Berlin.", only("number_commas")},
-      {"de", "en", "Wir sind in der Hauptstraße 5, 80331 München.", "We are at 5. 80331 Munich on Hauptstrasse.",
-       "We are at 5, 80331 Munich on Hauptstrasse.", only("number_commas")},
-      {"en", "de", "He won in 1990. 2000 people came.", "Er gewann 1990. 2000 Menschen kamen.", "Er gewann 1990. 2000 Menschen kamen.", only("number_commas")},
+      en>de | only number_commas | Visit us at Friedrichstraße 12, 10115 Berlin.
+                                 | Besuchen Sie uns in der Friedrichstraße 12. 10115 Berlin.
+                                 | Besuchen Sie uns in der Friedrichstraße 12, 10115 Berlin.
+      de>en | only number_commas | Wir sind in der Hauptstraße 5, 80331 München.
+                                 | We are at 5. 80331 Munich on Hauptstrasse.
+                                 | We are at 5, 80331 Munich on Hauptstrasse.
+      en>de | only number_commas | He won in 1990. 2000 people came.
+                                 | Er gewann 1990. 2000 Menschen kamen.
+                                 | Er gewann 1990. 2000 Menschen kamen.
       // ordinals
-      {"de", "en", "Am 3. Oktober ist Feiertag.", "On October 3th is a holiday.", "On October 3rd is a holiday.", only("ordinals")},
+      de>en | only ordinals | Am 3. Oktober ist Feiertag. | On October 3th is a holiday. | On October 3rd is a holiday.
       // clock_times, both directions
-      {"en", "de", "We meet at 6 p.m.", "Wir treffen uns um 6 Uhr.", "Wir treffen uns um 18 Uhr.", only("clock_times")},
-      {"de", "en", "Wir treffen uns um 9 Uhr.", "We meet at 9 p.m.", "We meet at 9 a.m.", only("clock_times")},
+      en>de | only clock_times | We meet at 6 p.m. | Wir treffen uns um 6 Uhr. | Wir treffen uns um 18 Uhr.
+      de>en | only clock_times | Wir treffen uns um 9 Uhr. | We meet at 9 p.m. | We meet at 9 a.m.
       // repeated_words
-      {"en", "de", "Fernando Alonso won.", "Fernando Alonso Alonso gewann.", "Fernando Alonso gewann.", only("repeated_words")},
+      en>de | only repeated_words | Fernando Alonso won. | Fernando Alonso Alonso gewann. | Fernando Alonso gewann.
       // final_marks
-      {"en", "de", "I love you!!", "Ich liebe dich!", "Ich liebe dich!!", only("final_marks")},
+      en>de | only final_marks | I love you!! | Ich liebe dich! | Ich liebe dich!!
       // quotes (German targets only)
-      {"en", "de", "He said \"yes\".", "Er sagte \"ja\".", "Er sagte „ja“.", only("quotes")},
-      {"de", "en", "Er sagte \"ja\".", "He said \"yes\".", "He said \"yes\".", only("quotes")},
+      en>de | only quotes | He said "yes". | Er sagte "ja". | Er sagte „ja“.
+      de>en | only quotes | Er sagte "ja". | He said "yes". | He said "yes".
       // capital_start
-      {"de", "en", "Schätzungen reichen weit.", "estimates range widely.", "Estimates range widely.", only("capital_start")},
-  });
+      de>en | only capital_start | Schätzungen reichen weit. | estimates range widely. | Estimates range widely.
+  )");
 }
 
 TEST_CASE("passes: all of them together, and their order") {
-  check_rows({
+  check_table(R"(
       // nothing to repair: nothing changes
-      {"en", "de", "The house is small.", "Das Haus ist klein.", "Das Haus ist klein.", all_but()},
+      en>de | all | The house is small. | Das Haus ist klein. | Das Haus ist klein.
       // several passes on one sentence
-      {"en", "de", "\"Order No. 5\" costs $180!!", "\"Bestellung Nein. 5\" kostet 180!", "„Bestellung Nr. 5“ kostet 180 $!!", all_but()},
+      en>de | all | "Order No. 5" costs $180!! | "Bestellung Nein. 5" kostet 180! | „Bestellung Nr. 5“ kostet 180 $!!
       // ranges before clock_times: the dash is the source's when the hours go on the 24-hour clock
-      {"en", "de", "Open from 1–2 p.m.", "Geöffnet von 1-2 Uhr.", "Geöffnet von 13–14 Uhr.", all_but()},
+      en>de | all | Open from 1–2 p.m. | Geöffnet von 1-2 Uhr. | Geöffnet von 13–14 Uhr.
       // capitals before capital_start and quotes: a sentence in capitals stays in capitals
-      {"en", "de", "SAY \"HELLO\"!!", "sag \"hallo\"!", "SAG „HALLO“!!", all_but(), 0, true},
-  });
+      en>de | all, in capitals | SAY "HELLO"!! | sag "hallo"! | SAG „HALLO“!!
+  )");
 }
 
 TEST_CASE("passes: no false positives on phone numbers, postcodes, scores and codes") {
-  check_rows({
+  check_table(R"(
       // a phone number's groups are no thousands
-      {"en", "de", "Call us on 0800 555 111.", "Rufen Sie uns unter 0800 555 111 an.", "Rufen Sie uns unter 0800 555 111 an.", all_but()},
-      {"de", "en", "Rufen Sie 030 123 456 78 an.", "Call 030 123 456 78.", "Call 030 123 456 78.", all_but()},
+      en>de | all | Call us on 0800 555 111.
+                  | Rufen Sie uns unter 0800 555 111 an.
+                  | Rufen Sie uns unter 0800 555 111 an.
+      de>en | all | Rufen Sie 030 123 456 78 an. | Call 030 123 456 78. | Call 030 123 456 78.
       // thousands written with spaces still are
-      {"de", "en", "Es kamen 55 000 Besucher.", "There were 55 000 visitors.", "There were 55,000 visitors.", all_but()},
+      de>en | all | Es kamen 55 000 Besucher. | There were 55 000 visitors. | There were 55,000 visitors.
       // a score is no range: German writes it with a colon
-      {"en", "de", "The final score was 1-0.", "Das Endergebnis war 1:0.", "Das Endergebnis war 1:0.", all_but()},
-      {"en", "de", "Chelsea lost 1-3 at home.", "Chelsea verlor 1:3 zu Hause.", "Chelsea verlor 1:3 zu Hause.", all_but()},
-      {"en", "de", "It takes 2-3 days.", "Es dauert 2:3 Tage.", "Es dauert 2-3 Tage.", all_but()},
+      en>de | all | The final score was 1-0. | Das Endergebnis war 1:0. | Das Endergebnis war 1:0.
+      en>de | all | Chelsea lost 1-3 at home. | Chelsea verlor 1:3 zu Hause. | Chelsea verlor 1:3 zu Hause.
+      en>de | all | It takes 2-3 days. | Es dauert 2:3 Tage. | Es dauert 2-3 Tage.
       // codes and IBANs as they are
-      {"en", "de", "My IBAN is DE89 3704 0044 0532 0130 00.", "Meine IBAN ist DE89 3704 0044 0532 0130 00.",
-       "Meine IBAN ist DE89 3704 0044 0532 0130 00.", all_but()},
-      {"en", "de", "The postcode is 10115.", "Die Postleitzahl ist 10115.", "Die Postleitzahl ist 10115.", all_but()},
-  });
+      en>de | all | My IBAN is DE89 3704 0044 0532 0130 00.
+                  | Meine IBAN ist DE89 3704 0044 0532 0130 00.
+                  | Meine IBAN ist DE89 3704 0044 0532 0130 00.
+      en>de | all | The postcode is 10115. | Die Postleitzahl ist 10115. | Die Postleitzahl ist 10115.
+  )");
 }
 
 TEST_CASE("passes: switched off by name or by an older flag") {
-  check_rows({
-      {"en", "de", "It takes 3–5 days.", "Es dauert 3-5 Tage.", "Es dauert 3-5 Tage.", all_but({"ranges"})},
-      {"en", "de", "I love you!!", "ich liebe dich!", "Ich liebe dich!", all_but({"final_marks"})},
-      {"en", "de", "We meet at 6 p.m.", "Wir treffen uns um 6 Uhr.", "Wir treffen uns um 6 Uhr.", all_but({"clock_times"})},
+  check_table(R"(
+      en>de | all but ranges | It takes 3–5 days. | Es dauert 3-5 Tage. | Es dauert 3-5 Tage.
+      en>de | all but final_marks | I love you!! | ich liebe dich! | Ich liebe dich!
+      en>de | all but clock_times | We meet at 6 p.m. | Wir treffen uns um 6 Uhr. | Wir treffen uns um 6 Uhr.
       // raw_numbers switches off every number pass, and only those
-      {"en", "de", "He paid $180 at 6 p.m. today!!", "Er zahlte heute 180 um 6 Uhr!", "Er zahlte heute 180 um 6 Uhr!!",
-       PassSwitches({}, /*raw_numbers=*/true, false, false)},
-  });
+      en>de | raw_numbers | He paid $180 at 6 p.m. today!!
+                          | Er zahlte heute 180 um 6 Uhr!
+                          | Er zahlte heute 180 um 6 Uhr!!
+  )");
   const PassSwitches raw({}, true, false, false), keep({}, false, true, false), model_only({}, false, false, true);
   for (const nmt::Pass& p : nmt::passes()) {
     CAPTURE(p.name);
@@ -215,20 +333,17 @@ TEST_CASE("passes: switched off by name or by an older flag") {
 }
 
 TEST_CASE("passes: a forced prefix stays as it is") {
-  check_rows({
+  check_table(R"(
       // the prefix "ich liebe" is the user's: no capital, but the marks after it are repaired
-      {"en", "de", "I love you!!", "ich liebe dich!", "ich liebe dich!!", all_but(), 9},
-      {"en", "de", "It takes 3–5 days, 2-3 weeks.", "Es dauert 3-5 Tage, 2:3 Wochen.", "Es dauert 3-5 Tage, 2-3 Wochen.", all_but(), 18},
-  });
+      en>de | all, prefix 9 | I love you!! | ich liebe dich! | ich liebe dich!!
+      en>de | all, prefix 18 | It takes 3–5 days, 2-3 weeks.
+                             | Es dauert 3-5 Tage, 2:3 Wochen.
+                             | Es dauert 3-5 Tage, 2-3 Wochen.
+  )");
 }
 
 TEST_CASE("passes: edits keep the token spans, and clock times are sure") {
-  TargetSentence t;
-  t.source = "We meet at 6 p.m. for $180.";
-  t.from = "en";
-  t.to = "de";
-  t.target = "Wir treffen uns um 6 Uhr für 180.";
-  t.spans = word_spans(t.target);
+  TargetSentence t = decoded("We meet at 6 p.m. for $180.", "en", "de", "Wir treffen uns um 6 Uhr für 180.");
   t.token_probs.assign(t.spans.size(), 0.5f);
   nmt::run_target_passes(t, all_but());
   REQUIRE(t.target == "Wir treffen uns um 18 Uhr für 180 $.");
@@ -243,12 +358,7 @@ TEST_CASE("passes: edits keep the token spans, and clock times are sure") {
 }
 
 TEST_CASE("passes: a copied sentence gets only the passes that run on copies") {
-  TargetSentence t;
-  t.source = "1,234.56 !!";
-  t.from = "en";
-  t.to = "de";
-  t.target = "1,234.56 !!";
-  t.spans = word_spans(t.target);
+  TargetSentence t = decoded("1,234.56 !!", "en", "de", "1,234.56 !!");
   t.copied = true;
   nmt::run_target_passes(t, all_but());
   CHECK(t.target == "1.234,56 !!");  // the number in German, nothing else touched
