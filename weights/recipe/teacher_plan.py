@@ -27,9 +27,11 @@ teachers still sit on that machine's disk) distills. Nothing else needs a GPU.
 The teacher (TEACHER below): the shipped student grown (grow.py: the new layers and feed-forward
 units start as identities) to 6+6 layers with a 2048-wide feed-forward, 19.4 M parameters against
 8.9 M, one per direction, both training at once on the one GPU. Grown, not trained from scratch:
-~5.5 minutes (~40 M target tokens per direction at the ~120k tok/s two runs at once reached on an
-H100 in rounds 21-22) is a tenth of what the students have seen (~500 M), and a d512 teacher started
-from nothing would end that call below the student it is meant to teach. One model for both
+4.5 minutes (~26 M target tokens per direction, measured on an H200) is a twentieth of what the
+students have seen (~530 M), and a d512 teacher started from nothing would end that call below the
+student it is meant to teach. Measured (weights/EXPERIMENTS.md, "the teacher plan on an H200"): the
+grown teacher ends only +0.15 / +0.38 flores-dev BLEU above the student; the de-en student distilled
+from it gained +0.6, en-de nothing; short labels fell (the mix without the dictionary). One model for both
 directions (a target-language tag) would not halve anything: each pair trains it twice, the same
 tokens as two models, and the students cannot be grown into it. A bigger width (d_model) cannot be
 grown function-preservingly (the layer norms' statistics change), so it would start from scratch
@@ -45,7 +47,13 @@ The carry, measured (session of 2026-11-28): the mix without dict and bible as u
 MiB; the back-translations ~9 MiB (estimated: the monolingual sentences as ids are 2.3 MiB a
 language, and each pair holds one real and one synthetic side); flores-dev 0.3 MiB; with the
 30.8 MiB working tree ~57 MiB of the 64 (the whole mix, dictionary and bible in: ~62.5, too close).
-Call 2 brings back ~12-13 MiB of xz text per direction for ~645k lines (the sources' own size).
+Call 2 brought back ~5.3 MiB of xz text per direction for the ~280k lines 2 minutes distilled, and the
+two students (int8, 9.5 MB each).
+
+Students (call 2 goes on, `students`): nothing outlives a session (not that machine, not work/ here),
+so the distilled pairs train the students in the same slice: they join the carried data as
+kd.<src>-<tgt>.* (KD_WEIGHT copies an epoch), and gpu_round.py's student runs continue both shipped
+students on it at once.
 
 Not carried back in next time: one teacher as int8 (~20 MB) + the data (~26 MiB) + the working tree
 (~31 MiB) is over the 64 MiB, so each slice grows a fresh teacher from the then shipped student;
@@ -77,14 +85,14 @@ MONO_SEED = 54
 RETURN_FILES, RETURN_FILE_BYTES, RETURN_BYTES = 8, 16 * 2 ** 20, 64 * 2 ** 20
 CARRY_BYTES = 64 * 2 ** 20
 RETURN_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
-# The time plan (minutes), for `budget` and the calls' defaults. Rates assumed, not measured on an
-# H200 yet: machine start 1-2 min (rounds 21-24), two training runs at once ~120k target tok/s each
-# (H100, rounds 21-22), greedy distillation ~4,000 sentences/s per direction (an estimate).
+# The time plan (minutes), for `budget` and the calls' defaults. Rates measured on an H200 (session
+# of 2026-11-28, weights/EXPERIMENTS.md): machine start ~1 min, two teachers at once ~96k target
+# tok/s each, greedy distillation ~2,000 sentences/s per direction, two students at once ~146k tok/s.
 # Call 2 distills, then (same command) the students continue on the mix plus the distilled pairs.
 PLAN = {"start": 1.5, "train_minutes": 4.5, "train_overhead": 1.3, "idle": 0.5, "distill_minutes": 2.0,
         "distill_overhead": 0.8, "student_minutes": 2.5, "student_overhead": 0.8}
 KD_WEIGHT = 2.0  # copies per epoch of each distilled pair (a real training pair has ~1)
-TRAIN_TOK_PER_S, DISTILL_SENT_PER_S = 120_000, 4_000
+TRAIN_TOK_PER_S, DISTILL_SENT_PER_S = 96_000, 2_000
 
 
 # --- the order of what is distilled: the same function here (texts) and there (ids) ---
@@ -213,7 +221,7 @@ def budget(args):
     print(f"  {total:5.1f}  in all, of the session's 15 ({15 - total:.1f} to spare)")
     print(f"  timeout_s: call 1 {timeout_s(call1)}, call 2 {timeout_s(call2)} (headroom: a call stopped at its limit "
           "brings nothing back, and device time counts only what runs)")
-    print(f"expected (assumed rates, not yet measured on an H200): ~{TRAIN_TOK_PER_S * p['train_minutes'] * 60 / 1e6:.0f} M "
+    print(f"expected (the rates measured on an H200): ~{TRAIN_TOK_PER_S * p['train_minutes'] * 60 / 1e6:.0f} M "
           f"target tokens per teacher; up to ~{DISTILL_SENT_PER_S * p['distill_minutes'] * 60 / 1e3:.0f}k sentences "
           "distilled per direction")
     info = os.path.join(args.carry, "teacher.json")
