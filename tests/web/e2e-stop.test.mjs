@@ -52,6 +52,21 @@ function stopAtFirstWords(page) {
   });
 }
 
+/**
+ * Types `text` (one request), stops at the first words drawn and checks the page says the result
+ * is partial; returns how many sentences were kept (at least `atLeast`, fewer than `total`) and the kept text.
+ */
+async function stopShortText(page, text, total, atLeast) {
+  await stopAtFirstWords(page);
+  await page.fill('#source', text);
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
+  const n = Number(await page.getAttribute('#target', 'data-sentences'));
+  assert.ok(n >= atLeast && n < total, `${n} of ${total} sentences kept`);
+  assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
+  assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences?; the rest is not translated$`));
+  return { n, kept: await page.textContent('#target') };
+}
+
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
@@ -100,14 +115,7 @@ for (const name of browsers()) describe(name, () => {
     const lines = Array.from({ length: 8 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty, so we stayed at home.`);
     const text = lines.join('\n');
     assert.ok(text.length < 1000);
-    await stopAtFirstWords(page);
-    await page.fill('#source', text);
-    await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
-    const n = Number(await page.getAttribute('#target', 'data-sentences'));
-    assert.ok(n >= 1 && n < lines.length, `${n} of ${lines.length} sentences kept`);
-    assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
-    assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences?; the rest is not translated$`));
-    const kept = await page.textContent('#target');
+    const { n, kept } = await stopShortText(page, text, lines.length, 1);
     assert.equal(kept.split('\n').filter((l) => l.trim()).length, n, `one line a kept sentence: ${JSON.stringify(kept)}`);
     // the first n lines, in order (their numbers are copied as they are)
     assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} lines: ${JSON.stringify(kept)}`);
@@ -121,15 +129,8 @@ for (const name of browsers()) describe(name, () => {
     const sentences = Array.from({ length: 12 }, (_, i) => `Line ${i + 1}: the weather was cold and the streets were empty.`);
     const text = sentences.join(' ');
     assert.ok(text.length < 1000 && !text.includes('\n'));
-    await stopAtFirstWords(page);
-    await page.fill('#source', text);
-    await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
-    const n = Number(await page.getAttribute('#target', 'data-sentences'));
-    assert.ok(n >= 2 && n < sentences.length, `${n} of ${sentences.length} sentences kept`);
-    assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
-    assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences; the rest is not translated$`));
+    const { n, kept } = await stopShortText(page, text, sentences.length, 2);
     assert.match(await page.getAttribute('#stats', 'title'), /the rest of the text was not translated/);
-    const kept = await page.textContent('#target');
     // the first n sentences, in order (their numbers are copied as they are), and nothing after them
     assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} sentences: ${JSON.stringify(kept)}`);
     assert.equal(await page.evaluate(() => document.querySelectorAll('#target .sent').length), n, 'each kept sentence drawn as one');
