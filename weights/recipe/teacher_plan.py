@@ -462,8 +462,9 @@ def students_call(args):
     not in a later slice, because nothing outlives a session: not that machine's disk, nor work/ in a
     session's fresh clone, and the distilled text (~25 MiB) is no file for git."""
     import spm_tools
+    from dev_sets import SHORT_LABELS, held_out_keys
     from gpu_round import student
-    from prepare_data import clean_pair
+    from prepare_data import clean_pair, is_held_out
     call = Call(args)
     directions = args.directions.split(",")
     if "data" not in call.state or any(not os.path.exists(os.path.join(args.work, f"kd.{d}.hyp")) for d in directions):
@@ -471,14 +472,17 @@ def students_call(args):
         return 2
     data = call.state["data"]
     spm = os.path.join(data, "spm.model")
+    held_out = held_out_keys([SHORT_LABELS])
     for direction in directions:
         s, t = direction.split("-")
         hyps = read_lines(os.path.join(args.work, f"kd.{direction}.hyp"))
         src_ids = read_lines(os.path.join(args.work, f"kd.{direction}.src.ids"))[:len(hyps)]
         sources = spm_tools.decode(spm, [[int(i) for i in line.split()] for line in src_ids])
-        # the filter prepare_data.py puts every pair through (empty, too long, length ratio, language)
-        keep = [i for i, (src, hyp) in enumerate(zip(sources, hyps))
-                if not clean_pair(*((src, hyp) if s == "en" else (hyp, src)))]
+        # prepare_data.py's checks of every pair (empty, too long, length ratio, language; a side shared
+        # with the held-out labels). The sources' own ids are kept: decoded, a piece the vocabulary
+        # writes as unknown would not encode back the same.
+        pairs = [(src, hyp) if s == "en" else (hyp, src) for src, hyp in zip(sources, hyps)]
+        keep = [i for i, (en, de) in enumerate(pairs) if not clean_pair(en, de) and not is_held_out(en, de, held_out)]
         targets = spm_tools.encode(spm, [hyps[i] for i in keep])
         base = os.path.join(data, f"kd.{s}-{t}")
         with open(f"{base}.{s}.ids", "w") as fs, open(f"{base}.{t}.ids", "w") as ft, open(f"{base}.weight", "w") as fw:
