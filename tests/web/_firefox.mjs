@@ -9,7 +9,9 @@
  *   its own cache, storage and service workers); viewport 1280×720 unless given. No hasTouch or
  *   isMobile: Firefox ESR 153 ignores touch emulation (navigator.maxTouchPoints stays 0, a tap fires
  *   no touch events), so asking for it throws;
- * - context: newPage, addInitScript (every page opened after it), on('request'), setOffline, close;
+ * - context: newPage, addInitScript (every page opened after it), on('request'), setOffline, close,
+ *   grantPermissions for the clipboard only (Firefox ESR 153 asks nothing for a click's
+ *   writeText, nor for readText evaluated over BiDi, so there is nothing to grant; others throw);
  * - page: goto (→ response.headers()), reload, evaluate, waitForFunction (→ handle.jsonValue()),
  *   waitForSelector, waitForTimeout, route (→ route.continue()), on('pageerror'|'console'|'dialog'),
  *   screenshot (saved as NAME.firefox.png), keyboard, mouse, touchscreen, context(); and on a
@@ -82,6 +84,11 @@ class FirefoxContext {
   on(event, listener) {
     if (event !== 'request') throw new Error(`the Firefox adapter has no context event '${event}'`);
     this._requestListeners.push(listener);
+  }
+
+  async grantPermissions(permissions) {
+    const other = permissions.filter((p) => p !== 'clipboard-read' && p !== 'clipboard-write');
+    if (other.length) throw new Error(`the Firefox adapter grants only clipboard permissions, not ${other.join(', ')}`);
   }
 
   async setOffline(offline) {
