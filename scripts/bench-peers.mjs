@@ -27,12 +27,13 @@
  * (--nmt: another native build of the CLI)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer } from './serve.mjs';
+import { pageRss } from './_proc.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -87,32 +88,6 @@ function timed(cmd, args, { input, peak } = {}) {
     });
     p.stdin.end(input || '');
   });
-}
-
-/** Resident memory of the largest Chromium renderer process under this process (from /proc). */
-function rendererRss(rootPid) {
-  const children = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(d));
-    } catch { /* gone */ }
-  }
-  let best = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
-    for (const c of children.get(pid) || []) stack.push(c);
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) best = Math.max(best, Number(m[1]) * 1024);
-    } catch { /* gone */ }
-  }
-  return best || null;
 }
 
 const newer = (out, src) => existsSync(out) && statSync(out).mtimeMs >= statSync(src).mtimeMs;
@@ -259,7 +234,7 @@ async function browserRuns(dir, m, beams, args, tmp) {
       page.on('console', (msg) => { if (msg.type() === 'error') console.error(`  [${key}] ${msg.text()}`); });
       served = new Map();
       let peak = 0;
-      const timer = setInterval(() => { peak = Math.max(peak, rendererRss(process.pid) || 0); }, 100);
+      const timer = setInterval(() => { peak = Math.max(peak, pageRss('chromium') || 0); }, 100);
       await page.goto(`${server.url}peers/page.html?${query}&dir=${dir}&beams=${beams.join(',')}`);
       await page.waitForSelector('body[data-done="true"]', { timeout: 60 * 60 * 1000 });
       clearInterval(timer);

@@ -13,10 +13,11 @@
  *   node scripts/bench-pool.mjs [--workers 2] [--rounds 4] [--chars 20000] [--beam 4] [--no-alignments]
  *                               [--env node,chromium] [--dist dist] [--json out.json]
  */
-import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, largestPageProcess, pageRss } from './_proc.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,69 +53,6 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const MiB = (b) => (b == null ? 'n/a' : `${(b / 2 ** 20).toFixed(1)} MiB`);
-
-/** The pid of this process's largest Chromium renderer (the page and its workers), from /proc. */
-function rendererPid(rootPid) {
-  const children = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(d));
-    } catch { /* gone */ }
-  }
-  let best = null;
-  let bestRss = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
-    for (const c of children.get(pid) || []) stack.push(c);
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m && Number(m[1]) > bestRss) { bestRss = Number(m[1]); best = pid; }
-    } catch { /* gone */ }
-  }
-  return best;
-}
-
-/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return null;
-  }
-}
-
-/** Resident memory of this process's largest Chromium renderer (the page and its workers), from /proc. */
-function rendererRss(rootPid) {
-  const children = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(d));
-    } catch { /* gone */ }
-  }
-  let best = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
-    for (const c of children.get(pid) || []) stack.push(c);
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) best = Math.max(best, Number(m[1]) * 1024);
-    } catch { /* gone */ }
-  }
-  return best || null;
-}
 
 /**
  * The interleaved comparison. `env` runs in one place (this process or a page):
@@ -220,8 +158,8 @@ async function chromiumEnv(args, doc) {
       return { ms: performance.now() - t0, workers: r.stats.workers, chunks: r.stats.chunks };
     }, { i, beam: args.beam, alignments: args.alignments }),
     memory: (i) => page.evaluate((i) => window.__pool.translators[i].memory(), i),
-    rss: async () => rendererRss(process.pid),
-    cpu: () => { const pid = rendererPid(process.pid); return pid ? cpuSeconds(pid) : null; },
+    rss: async () => pageRss('chromium'),
+    cpu: () => { const page = largestPageProcess('chromium'); return page ? cpuSeconds(page.pid) : null; },
     async dispose() {
       await page.evaluate(() => { for (const t of window.__pool.translators) t.dispose(); });
       await browser.close();

@@ -19,11 +19,12 @@
  * --rounds R translates the --limit sentences R times in each browser, the browsers taking turns
  * (in alternating order), so a busy machine's load falls on all of them alike.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './serve.mjs';
 import { perCore } from './bench-core.mjs';
+import { pageRss } from './_proc.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATA = path.join(ROOT, 'tests/fixtures/dev/flores-dev.en-de.tsv');  // the repo's copy of flores-dev
@@ -44,44 +45,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${k}`);
   }
   return a;
-}
-
-/** How each browser's process that runs pages (and their dedicated workers) shows on its command line. */
-const PAGE_PROCESS = {
-  chromium: (args) => args.includes('--type=renderer'),
-  firefox: (args) => args.includes('-contentproc') && args.at(-1) === 'tab',
-};
-
-/**
- * Resident memory (bytes) of the largest page process of `browserName` descending from `rootPid`
- * (this script), from /proc: the one that holds the page and its dedicated worker.
- */
-function rendererRss(rootPid, browserName) {
-  if (!existsSync('/proc')) return null;
-  const children = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(d));
-    } catch { /* gone */ }
-  }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
-    for (const c of children.get(pid) || []) stack.push(c);
-    try {
-      // (split on spaces too: both browsers rewrite their children's argv as one string)
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/).filter(Boolean);
-      if (!PAGE_PROCESS[browserName](args)) continue;
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) total = Math.max(total, Number(m[1]) * 1024);
-    } catch { /* gone */ }
-  }
-  return total || null;
 }
 
 const fmt = (n, d = 1) => (n === null || n === undefined ? 'n/a' : Number(n).toFixed(d));
@@ -120,7 +83,7 @@ async function benchDirection(dir, opened, server, args) {
   const results = {};
   for (const { name } of opened) {
     const { page, cold, warm, rounds } = runs[name];
-    const rss = rendererRss(process.pid, name);
+    const rss = pageRss(name);
     await page.context.close();
     const seconds = (x) => x.sentences / x.sentencesPerSecond;
     const total = rounds.reduce((sum, x) => sum + seconds(x), 0);
