@@ -5,28 +5,17 @@ Found by a QA pass: "This is **very** important." -> "Das ist **very** wichtig."
 left in English), "**Note:** This feature is experimental." -> "**Keinte:** ...", "Das ist **sehr**
 wichtig." -> "This is **sehr* important.".
 """
-import os
 import re
-import subprocess
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NMT = os.path.join(ROOT, "build", "nmt")
-
-
-def run(direction, text, *options):
-    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), *options],
-                       input=text + "\n", capture_output=True, text=True, timeout=300)
-    if r.returncode != 0:
-        raise AssertionError(r.stderr)
-    return r.stdout.rstrip("\n")
+from nmt_cli import needs_cli, translate_text
 
 
 def marks(text):
     return sorted(re.findall(r"\*+|~~|(?<![\w_])_+|_+(?![\w_])", text))
 
 
-@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+@needs_cli
 class Emphasis(unittest.TestCase):
     def test_marked_words_are_translated_and_keep_their_marks(self):
         cases = {"en-de": [("This is **very** important.", "**sehr**"),
@@ -37,7 +26,7 @@ class Emphasis(unittest.TestCase):
                            ("*Das ist ein Test.* Und das auch.", "*That's a test.*")]}
         for direction, pairs in cases.items():
             for beam in ("1", "4"):
-                out = run(direction, "\n".join(s for s, _ in pairs), "--beam", beam).split("\n")
+                out = translate_text(direction, "\n".join(s for s, _ in pairs), "--beam", beam).split("\n")
                 for (source, expected), translated in zip(pairs, out):
                     with self.subTest(direction=direction, beam=beam, source=source):
                         self.assertIn(expected, translated)
@@ -50,7 +39,7 @@ class Emphasis(unittest.TestCase):
                  "The difference between **nmt_nfkc** and **nfkc** is small.",
                  "When filing a bug, please include the *complete* traceback and the **exact** version.",
                  "*This paragraph is in italics. It has two sentences.*"]
-        out = run("en-de", "\n".join(lines)).split("\n")
+        out = translate_text("en-de", "\n".join(lines)).split("\n")
         for source, translated in zip(lines, out):
             with self.subTest(source=source):
                 self.assertEqual(marks(translated), marks(source), translated)
@@ -58,19 +47,19 @@ class Emphasis(unittest.TestCase):
         self.assertIn("_parentURL_", out[1])
 
     def test_what_is_not_emphasis_is_the_models(self):
-        out = run("en-de", "2 * 3 = 6\nCall __init__ and read my_var_name first.").split("\n")
+        out = translate_text("en-de", "2 * 3 = 6\nCall __init__ and read my_var_name first.").split("\n")
         self.assertEqual(out[0], "2 * 3 = 6")
         self.assertIn("__init__", out[1])
         self.assertIn("my_var_name", out[1])
 
     def test_alignments_and_a_prefix(self):
         import json
-        result = json.loads(run("en-de", "Please read the **terms and conditions** carefully.", "--alignments"))
+        result = json.loads(translate_text("en-de", "Please read the **terms and conditions** carefully.", "--alignments"))
         sentence = result["sentences"][0]
         self.assertEqual(marks(result["text"]), ["**", "**"])
         self.assertLessEqual(max(end for _, end in sentence["target_words"]), len(sentence["target"].encode()))
         # a forced prefix is kept as given; the closing mark follows the aligned words
-        out = run("en-de", "Please read the **terms and conditions** carefully.", "--prefix", "Bitte lesen Sie die **")
+        out = translate_text("en-de", "Please read the **terms and conditions** carefully.", "--prefix", "Bitte lesen Sie die **")
         self.assertTrue(out.startswith("Bitte lesen Sie die **"), out)
         self.assertEqual(out.count("**"), 2, out)
 

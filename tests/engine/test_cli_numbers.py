@@ -7,13 +7,11 @@ Besucherinnen" as "5,000 visitors", "104,500 barrels" as "10400 Barrels", "im Ju
 year; the model dropped or garbled a number in ~8% of news sentences with one.
 """
 import json
-import os
 import re
 import subprocess
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NMT = os.environ.get("NMT_BINARY") or os.path.join(ROOT, "build", "nmt")  # (another build: NMT_BINARY)
+from nmt_cli import NMT, model, needs_cli, translate_lines
 
 CASES = {
     "de-en": [
@@ -48,19 +46,11 @@ def plain(text):
     return re.sub(r" ?[$\u20ac\u00a3\u00a5]", "", re.sub(r"(?<=\d)[.,](?=\d)", "", text))
 
 
-def run(direction, lines, *options):
-    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), *options],
-                       input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
-        raise AssertionError(r.stderr)
-    return r.stdout.split("\n")[: len(lines)]
-
-
-@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+@needs_cli
 class Numbers(unittest.TestCase):
     def test_every_number_comes_through_written_the_target_way(self):
         for direction, cases in CASES.items():
-            out = run(direction, [line for line, _ in cases])
+            out = translate_lines(direction, [line for line, _ in cases])
             for (line, expected), translated in zip(cases, out):
                 for number in expected:
                     with self.subTest(direction=direction, line=line, number=number):
@@ -81,7 +71,7 @@ class Numbers(unittest.TestCase):
                  "en-de": [("The meeting is on 12/03/2025.", "12/03/2025"),
                            ("Meet me at 7:30 pm on 12/03/2025.", "12/03/2025")]}
         for direction, lines in cases.items():
-            for (line, date), translated in zip(lines, run(direction, [l for l, _ in lines])):
+            for (line, date), translated in zip(lines, translate_lines(direction, [l for l, _ in lines])):
                 with self.subTest(direction=direction, line=line):
                     self.assertEqual(translated.count(date) + translated.count(date.translate(str.maketrans("./", "/."))),
                                      1, translated)
@@ -93,7 +83,7 @@ class Numbers(unittest.TestCase):
                            "Rufen Sie 555-371-2323 an."],
                  "en-de": ["The ISBN is 978-3-94-495175-9.", "You can reach the office at 555-389-4688 during business hours."]}
         for direction, lines in cases.items():
-            for line, translated in zip(lines, run(direction, lines)):
+            for line, translated in zip(lines, translate_lines(direction, lines)):
                 code = re.search(r"\d[\d-]+[\dX]", line).group(0)
                 with self.subTest(direction=direction, line=line):
                     self.assertEqual(translated.count(code), 1, translated)
@@ -115,7 +105,7 @@ class Numbers(unittest.TestCase):
                            ("Born: June 11, 1988 (age 30)", "11. Juni 1988")]}
         for direction, lines in cases.items():
             sources = [l for l, _ in lines]
-            for (line, date), translated in zip(lines, run(direction, sources)):
+            for (line, date), translated in zip(lines, translate_lines(direction, sources)):
                 with self.subTest(direction=direction, line=line):  # English writes the day first or second
                     self.assertEqual(sum(translated.count(d) for d in forms(date)), 1, translated)
                     self.assertNotIn("\u2047", translated)
@@ -126,24 +116,24 @@ class Numbers(unittest.TestCase):
             n = int(n)
             return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
         lines = ["Am 3. Oktober ist Feiertag.", "Zwei Tage vor dem 1. Mai wird über die Arbeitszeit diskutiert."]
-        for translated in run("de-en", lines):
+        for translated in translate_lines("de-en", lines):
             for n, ending in re.findall(r"\b(\d+)(st|nd|rd|th)\b", translated):
                 self.assertEqual(ending, right(n), translated)
 
     def test_about_keeps_its_mark(self):
         """en->de wrote "It costs ~$50." -> "Es kostet 50 ~ Dollar." and dropped the "~" of "~3 hours"."""
-        out = run("en-de", ["It costs ~$50.", "The flight takes ~3 hours.", "We expect ~200 guests."])
+        out = translate_lines("en-de", ["It costs ~$50.", "The flight takes ~3 hours.", "We expect ~200 guests."])
         for translated, number in zip(out, ["~50", "~3", "~200"]):
             self.assertIn(number, translated)
             self.assertEqual(translated.count("~"), 1, translated)
 
     def test_a_numbers_label_the_target_way(self):
         """en->de wrote "Order No. 12345" -> "Order Nein. 12345"; de->en kept "Nr. 12345", "S. 45"."""
-        out = run("en-de", ["Order No. 12345 has shipped.", "Room No. 5 is free.", "See page 12 and p. 45."])
+        out = translate_lines("en-de", ["Order No. 12345 has shipped.", "Room No. 5 is free.", "See page 12 and p. 45."])
         for translated, label in zip(out, ["Nr. 12345", "Nr. 5", "S. 45"]):
             self.assertIn(label, translated)
             self.assertNotIn("Nein", translated)
-        out = run("de-en", ["Bestellung Nr. 12345 wurde versandt.", "Siehe S. 45 und Abb. 2."])
+        out = translate_lines("de-en", ["Bestellung Nr. 12345 wurde versandt.", "Siehe S. 45 und Abb. 2."])
         self.assertIn("No. 12345", out[0])
         self.assertIn("p. 45", out[1])
         self.assertIn("Fig. 2", out[1])
@@ -151,7 +141,7 @@ class Numbers(unittest.TestCase):
     def test_a_range_keeps_its_dash(self):
         """en->de wrote "in 3–5 business days" -> "in 3-5 Werktage", and a range with a hyphen as a
         score: "will arrive in 2-3 days" -> "in 2:3 Tagen" (flores-dev: "2-3 km" -> "2:3 km")."""
-        out = run("en-de", ["Your package will arrive in 3–5 business days.", "The conference runs from 12–14 June.",
+        out = translate_lines("en-de", ["Your package will arrive in 3–5 business days.", "The conference runs from 12–14 June.",
                             "Your package has been shipped and will arrive in 2-3 days.",
                             "Inland Antarctica is a desolate plateau covered by 2-3 km of ice."])
         self.assertIn("3–5", out[0])
@@ -167,7 +157,7 @@ class Numbers(unittest.TestCase):
         # it left out)
         for direction, cases in CASES.items():
             lines = [line for line, _ in cases]
-            checked, raw = run(direction, lines), run(direction, lines, "--raw-numbers")
+            checked, raw = translate_lines(direction, lines), translate_lines(direction, lines, "--raw-numbers")
             for (line, expected), a, b in zip(cases, checked, raw):
                 if all(digits(n) in digits(b) for n in expected):
                     self.assertEqual(plain(a), plain(b), line)
@@ -175,11 +165,11 @@ class Numbers(unittest.TestCase):
                 for n in expected:
                     self.assertIn(digits(n), digits(a), a)
             # raw_numbers is an alias: it switches off the passes that name it, and nothing else
-            passes = json.loads(subprocess.run([NMT, "info", "--model", os.path.join(ROOT, "weights", direction, "model.nmt")],
+            passes = json.loads(subprocess.run([NMT, "info", "--model", model(direction)],
                                                capture_output=True, text=True, check=True).stdout)["passes"]
             off = [f for p in passes if p.get("alias") == "raw_numbers" for f in ("--no-pass", p["name"])]
             self.assertIn("numbers", off)
-            self.assertEqual(run(direction, lines, *off), raw)
+            self.assertEqual(translate_lines(direction, lines, *off), raw)
 
     def test_an_amount_keeps_its_currency(self):
         # the models drop the "$" of some amounts ("for more than $180" -> "für mehr als 180"); the
@@ -192,7 +182,7 @@ class Numbers(unittest.TestCase):
                       "Wir brauchen 10.000$ mehr, um den König der Löwen zu produzieren."],
         }
         for direction, lines in cases.items():
-            checked = run(direction, lines)
+            checked = translate_lines(direction, lines)
             for line, a in zip(lines, checked):
                 with self.subTest(direction=direction, line=line):
                     self.assertRegex(a, r"\$|[Dd]ollar", "the currency is kept")
@@ -218,7 +208,7 @@ class Numbers(unittest.TestCase):
 
         for direction, lines in cases.items():
             sources = [l for l, _ in lines]
-            for (line, numbers), checked, raw in zip(lines, run(direction, sources), run(direction, sources, "--no-pass", "numbers")):
+            for (line, numbers), checked, raw in zip(lines, translate_lines(direction, sources), translate_lines(direction, sources, "--no-pass", "numbers")):
                 with self.subTest(direction=direction, line=line):
                     for number in numbers:
                         self.assertEqual(checked.count(number), 1, checked)
@@ -237,7 +227,7 @@ class Numbers(unittest.TestCase):
                  "de-en": ["Tickets kosten 25 $ für Erwachsene und 10 $ für Kinder.",
                            "Es kostet £5 oder £7.", "Es kostet 5 € oder 7 €."]}
         for direction, lines in cases.items():
-            for line, translated in zip(lines, run(direction, lines)):
+            for line, translated in zip(lines, translate_lines(direction, lines)):
                 amounts = [(m.group(1) or m.group(4), m.group(2) or m.group(3))  # (sign, digits), sign before or after
                            for m in re.finditer(r"([$€£]) ?(\d+)|(?<!\d)(\d+) ?([$€£])", line)]
                 self.assertEqual(len(amounts), 2, line)
@@ -251,7 +241,7 @@ class Numbers(unittest.TestCase):
         # the en-de model writes most p.m. hours as morning ones ("at 7:30 p.m." -> "um 7:30 Uhr")
         lines = ["The show begins at 7:30 p.m.", "We close at 11 pm.", "The store opens at 9 a.m. and closes at 6 p.m."]
         expected = ["19:30", "23 Uhr", "18 Uhr"]
-        checked = run("en-de", lines)
+        checked = translate_lines("en-de", lines)
         for line, hour, a in zip(lines, expected, checked):
             with self.subTest(line=line):
                 self.assertIn(hour, a)
@@ -263,13 +253,13 @@ class Numbers(unittest.TestCase):
         lines = ["Wir treffen uns morgen um 8 Uhr am Bahnhof.", "Der Zug fährt um 19:30 Uhr ab.",
                  "Die Geschäfte sind von 14 bis 16 Uhr geöffnet.", "Die Abstimmung findet heute um 12.00 Uhr statt."]
         expected = ["8 a.m.", "7:30 p.m.", "2 to 4 p.m.", "12:00 p.m."]
-        checked = run("de-en", lines)
+        checked = translate_lines("de-en", lines)
         for line, time, a in zip(lines, expected, checked):
             with self.subTest(line=line):
                 self.assertIn(time, a)
                 self.assertNotRegex(a, r"\b(1[3-9]|2[0-3])\b", "no German hour is left")
         # the words the rule wrote are not marked as the model's doubt ("8 a.m." replaced a doubtful "p.m.")
-        sentence = json.loads(run("de-en", lines[:1], "--alignments")[0])["sentences"][0]
+        sentence = json.loads(translate_lines("de-en", lines[:1], "--alignments")[0])["sentences"][0]
         at = sentence["target"].index("8 a.m.")
         for (b, e), p in zip((t["range"] for t in sentence["target_tokens"]), sentence["token_probs"]):
             if b < at + len("8 a.m.") and e > at:

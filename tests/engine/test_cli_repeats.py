@@ -5,24 +5,14 @@ temporarily temporarily") come out with it once. (A doubled word the source has 
 does not keep "very very" as "sehr sehr", so that is tested in test_repeated_words.cpp.)"""
 import os
 import re
-import subprocess
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NMT = os.path.join(ROOT, "build", "nmt")
+from nmt_cli import ROOT, model, needs_cli, translate_lines
 DEV = os.path.join(ROOT, "tests", "fixtures", "dev", "flores-dev.en-de.tsv")
 DOUBLED = re.compile(r"\b(\w{4,}) \1\b")
 
 
-def translate(direction, lines, *options):
-    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), *options],
-                       input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
-        raise AssertionError(r.stderr)
-    return r.stdout.split("\n")[: len(lines)]
-
-
-@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+@needs_cli
 class RepeatedWords(unittest.TestCase):
     def test_a_word_written_twice_is_written_once(self):
         with open(DEV, encoding="utf-8") as f:
@@ -30,7 +20,7 @@ class RepeatedWords(unittest.TestCase):
         # flores-dev lines whose round-23 translations (beam 4) doubled a word
         for direction, lines in (("en-de", [31, 799]), ("de-en", [31, 125, 574])):
             sources = [pairs[i][0 if direction == "en-de" else 1] for i in lines]
-            for source, out in zip(sources, translate(direction, sources, "--beam", "4")):
+            for source, out in zip(sources, translate_lines(direction, sources, "--beam", "4")):
                 with self.subTest(direction=direction, source=source):
                     self.assertIsNone(DOUBLED.search(out), out)
                     self.assertGreater(len(out), len(source) / 2)
@@ -43,7 +33,7 @@ class RepeatedWords(unittest.TestCase):
                  "de-en": ["Nein!!!!!", "Das ist toll!!!", "Was?!", "Ich liebe dich!!"]}
         for direction, lines in cases.items():
             for beam in ("1", "4"):
-                for line, out in zip(lines, translate(direction, lines, "--beam", beam)):
+                for line, out in zip(lines, translate_lines(direction, lines, "--beam", beam)):
                     with self.subTest(direction=direction, beam=beam, line=line):
                         marks = re.search(r"[!?]+$", line).group(0)
                         self.assertTrue(out.endswith(marks) and not out.endswith("!" + marks) and not out.endswith("?" + marks), out)
