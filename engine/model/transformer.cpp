@@ -432,6 +432,11 @@ OutputRows Transformer::output_rows(const std::vector<int>& ids) const {
 void Transformer::select_rows(DecoderState& st, const std::vector<int>& parents) const {
   NMT_PROFILE(reorder);
   const int d = cfg_.d_model, stride = st.stride, new_rows = int(parents.size());
+  // Every row kept in place (greedy, until a sentence of the batch ends): nothing to copy. Without
+  // this a greedy step copied each row's whole cache onto itself (~0.2 ms of a 13 ms sentence).
+  bool identity = new_rows == st.rows;
+  for (int r = 0; identity && r < new_rows; ++r) identity = parents[r] == r;
+  if (identity) return;
   const size_t used = size_t(st.steps) * d;  // only the filled part of each row's cache is copied
   for (int l = 0; l < cfg_.decoder_layers; ++l) {
     for (auto* cache : {&st.self_k[l], &st.self_v[l]}) {
