@@ -19,7 +19,7 @@ constexpr size_t W = Batch::size;
 void relu(float* X, size_t n) {
   const Batch zero(0.0f);
   size_t i = 0;
-  for (; i + W <= n; i += W) xsimd::max(Batch::load_unaligned(X + i), zero).store_unaligned(X + i);
+  for (; i + W <= n; i += W) simd::max(Batch::load_unaligned(X + i), zero).store_unaligned(X + i);
   for (; i < n; ++i) X[i] = X[i] > 0.0f ? X[i] : 0.0f;
 }
 
@@ -43,7 +43,7 @@ void argmax_rows(const float* X, int M, int N, int* out) {
     float max = x[0];
     if (n_full > 0) {
       Batch vmax = Batch::load_unaligned(x);
-      for (size_t i = W; i < n_full; i += W) vmax = xsimd::max(vmax, Batch::load_unaligned(x + i));
+      for (size_t i = W; i < n_full; i += W) vmax = simd::max(vmax, Batch::load_unaligned(x + i));
       alignas(64) float lanes[W];
       vmax.store_aligned(lanes);
       for (size_t l = 0; l < W; ++l) max = lanes[l] > max ? lanes[l] : max;
@@ -66,7 +66,7 @@ void block_max(const float* X, int N, int block, float* out) {
     int n = start;
     if (block % int(W) == 0 && end - start == block) {
       Batch vmax = Batch::load_unaligned(X + n);
-      for (n += int(W); n < end; n += int(W)) vmax = xsimd::max(vmax, Batch::load_unaligned(X + n));
+      for (n += int(W); n < end; n += int(W)) vmax = simd::max(vmax, Batch::load_unaligned(X + n));
       alignas(64) float lanes[W];
       vmax.store_aligned(lanes);
       for (size_t l = 0; l < W; ++l) m = lanes[l] > m ? lanes[l] : m;

@@ -39,8 +39,8 @@ void row_range(const float* x, int K, float* lo, float* hi) {
   int k = 0;
   for (; k + W <= K; k += W) {
     const Batch v = Batch::load_unaligned(x + k);
-    vlo = xsimd::min(vlo, v);
-    vhi = xsimd::max(vhi, v);
+    vlo = simd::min(vlo, v);
+    vhi = simd::max(vhi, v);
   }
   alignas(64) float l[W], h[W];
   vlo.store_aligned(l);
@@ -64,14 +64,14 @@ void quantize_row(const float* x, int8_t* q, float s, float bottom, float top, i
   for (; k + 16 <= K; k += 16) {
     v128_t r[4];
     for (int v = 0; v < 4; ++v) {
-      const Batch t = xsimd::min(xsimd::max(Batch::load_unaligned(x + k + 4 * v) / vs, lo), hi);
+      const Batch t = simd::min(simd::max(Batch::load_unaligned(x + k + 4 * v) / vs, lo), hi);
       r[v] = v128_t(__m128i(xsimd::bitwise_cast<IBatch>(t + magic) - offset));
     }
     wasm_v128_store(q + k, wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(r[0], r[1]), wasm_i16x8_narrow_i32x4(r[2], r[3])));
   }
 #endif
   for (; k + W <= K; k += W) {
-    const Batch t = xsimd::min(xsimd::max(Batch::load_unaligned(x + k) / vs, lo), hi);
+    const Batch t = simd::min(simd::max(Batch::load_unaligned(x + k) / vs, lo), hi);
     const IBatch r = xsimd::bitwise_cast<IBatch>(t + magic) - offset;
     alignas(64) int32_t lanes[W];
     r.store_aligned(lanes);

@@ -26,7 +26,7 @@ constexpr int W = int(Batch::size);
 // n is rounded with the 1.5·2^23 trick; 2^n is built in the exponent field:
 //   bits(t = x·log2e + 1.5·2^23) = 0x4B400000 + n   →   bits(2^n) = (n + 127) << 23
 Batch exp_nonpositive(Batch x) {
-  const Batch xc = xsimd::max(x, Batch(-87.0f));
+  const Batch xc = simd::max(x, Batch(-87.0f));
   const Batch t = xsimd::fma(xc, Batch(1.44269504088896341f), Batch(12582912.0f));
   const Batch n = t - Batch(12582912.0f);
   Batch r = xsimd::fnma(n, Batch(0.693359375f), xc);  // xc - n·ln2, ln2 split hi + lo
@@ -39,7 +39,7 @@ Batch exp_nonpositive(Batch x) {
   p = xsimd::fma(p, r, Batch(5.0000001201e-1f));
   const Batch y = xsimd::fma(p, r * r, r + Batch(1.0f));
   const IBatch e = (xsimd::bitwise_cast<IBatch>(t) + IBatch(127 - 0x4B400000)) << 23;
-  return xsimd::select(x < Batch(-87.0f), Batch(0.0f), y * xsimd::bitwise_cast<Batch>(e));
+  return simd::zero_where(x < Batch(-87.0f), y * xsimd::bitwise_cast<Batch>(e));
 }
 
 // The row's maximum; `pad` gets the tail (N % W elements) padded with -INFINITY.
@@ -48,7 +48,7 @@ float row_max(const float* x, int N, float* pad) {
   std::fill(pad, pad + W, -INFINITY);
   std::copy(x + full, x + N, pad);
   Batch vmax = Batch::load_aligned(pad);
-  for (int n = 0; n < full; n += W) vmax = xsimd::max(vmax, Batch::load_unaligned(x + n));
+  for (int n = 0; n < full; n += W) vmax = simd::max(vmax, Batch::load_unaligned(x + n));
   alignas(64) float lanes[W];
   vmax.store_aligned(lanes);
   return *std::max_element(lanes, lanes + W);
