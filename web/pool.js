@@ -133,12 +133,14 @@ class Helper {
     this.pool.forget(this);
   }
 
+  /** Ends the helper; returns its worker's end (Node: a Promise; a browser's terminate() says nothing). */
   terminate() {
     this.dead = true;
     const w = this.worker;
     this.worker = null;
-    if (w) w.terminate();
+    const ended = w ? w.terminate() : undefined;
     this.lane.fail(new TranslatorError(ErrorCode.WORKER_DIED, 'The pool worker was ended.'));
+    return ended;
   }
 }
 
@@ -278,25 +280,36 @@ export class WorkerPool {
     }
   }
 
-  /** Stops the running job `req` (an abort, the first worker's death): its helpers still working are ended. */
+  /**
+   * Stops the running job `req` (an abort, the first worker's death): its helpers still working are
+   * ended. Returns a Promise of their ends (see recycle()).
+   */
   cancel(req) {
     const job = this.job;
-    if (!job || job.req !== req) return;
+    if (!job || job.req !== req) return Promise.resolve();
     job.cancelled = true;
     this.job = null;
     if (this.primary) this.primary.fail(new TranslatorError(ErrorCode.ABORTED, 'cancelled'));
     this.primary = null;
+    const ended = [];
     for (const h of [...this.helpers]) {
-      if (h.busyFor === job) { h.terminate(); this.forget(h); } else if (h.job === job) h.job = null;
+      if (h.busyFor === job) { ended.push(h.terminate()); this.forget(h); } else if (h.job === job) h.job = null;
     }
     this.#scheduleIdleEnd();
+    return Promise.allSettled(ended);
   }
 
-  /** Ends the helpers (a large request grew their memory, or dispose()). The next pooled request starts new ones. */
+  /**
+   * Ends the helpers (a large request grew their memory, or dispose()). The next pooled request
+   * starts new ones. Returns a Promise that settles when their threads have ended (Node's
+   * terminate() is asynchronous; in a browser at once), so that translator.js can start a new
+   * worker only once their memory is back.
+   */
   recycle() {
     clearTimeout(this.idleTimer);
-    for (const h of this.helpers) h.terminate();
+    const ended = this.helpers.map((h) => h.terminate());
     this.helpers = [];
+    return Promise.allSettled(ended);
   }
 
   dispose() {

@@ -78,8 +78,9 @@ export interface TranslatorOptions {
   /**
    * After a request of this many characters or more, the worker is ended and a new one started
    * from the model bytes and compiled engine already loaded (no download), which gives the
-   * WebAssembly memory the request grew back (it never shrinks otherwise). Default 200000;
-   * Infinity never.
+   * WebAssembly memory the request grew back (it never shrinks otherwise). The new one starts
+   * once the old one (and the pool's helpers) have ended, so the two never hold memory at once;
+   * `restarts` counts it from the moment it is decided. Default 200000; Infinity never.
    */
   recycleChars?: number;
   /**

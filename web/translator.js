@@ -47,7 +47,9 @@
  * place from the model bytes and compiled engine the first one handed over (no download, check or
  * compile), so the requests queued behind it wait for that restart, not for the cancelled chunk.
  * After a request of `recycleChars` characters or more (default 200,000) the worker is replaced the
- * same way, which gives its WebAssembly memory (it never shrinks) back. If the worker dies, the
+ * same way, which gives its WebAssembly memory (it never shrinks) back. A replacement starts once
+ * the workers it replaces have ended (Node ends a thread asynchronously), so that two engines never
+ * hold memory at once. If the worker dies, the
  * request it was running and those queued behind it reject with a TranslatorError (code
  * 'worker-died'; 'engine-crashed' when the engine trapped or aborted), and the next call starts a new worker.
  *
@@ -530,8 +532,13 @@ export class Translator {
 
   // -------------------------------------------------------------------------------------------
 
-  /** Starts a worker; `reuse` (from an earlier worker's 'ready') makes it a quick restart. */
-  #start(reuse = null) {
+  /**
+   * Starts a worker; `reuse` (from an earlier worker's 'ready') makes it a quick restart. The new
+   * thread is spawned once `ended` (the ends of the workers it replaces) settles: their WebAssembly
+   * memory and heaps go back first, so that two generations never hold memory at once. The start
+   * counts (and queued requests wait for it) from now.
+   */
+  #start(reuse = null, ended = null) {
     if (this.#starting) return this.#starting;
     const id = nextId++;
     const generation = ++this.#generation;
@@ -539,8 +546,12 @@ export class Translator {
     const current = (f) => (x) => { if (generation === this.#generation) f(x); };
     this.#starting = new Promise((resolve, reject) => {
       this.#running = { id, init: true, resolve, reject };
-      spawnWorker(this.#workerUrl, current((m) => this.#onMessage(m)), current((why) => this.#onDeath(why)))
+      Promise.resolve(ended)
+        .then(() => (this.#disposed || generation !== this.#generation ? null
+          : spawnWorker(this.#workerUrl, current((m) => this.#onMessage(m)), current((why) => this.#onDeath(why)))))
         .then((w) => {
+          if (!w) return; // disposed or replaced while the old workers were ending
+
           if (this.#disposed || generation !== this.#generation) { w.terminate(); return; }
           this.#worker = w;
           if (!reuse) {
@@ -597,16 +608,18 @@ export class Translator {
 
   /**
    * Ends the worker (whatever it is doing) and starts another in its place, from what the first
-   * start handed over when there is that (else a full start). Queued requests wait for it. (After
-   * a crash the next call restarts the same way.)
+   * start handed over when there is that (else a full start). Queued requests wait for it. The new
+   * one is spawned when the old one's thread has ended, and `alsoEnding` (pool helpers ended with
+   * it): in Node, terminate() is asynchronous, and the old engine's memory would otherwise still be
+   * held while the new one loads. (After a crash the next call restarts the same way.)
    */
-  #replaceWorker() {
+  #replaceWorker(alsoEnding = null) {
     if (this.#disposed) return;
     const worker = this.#worker;
     this.#worker = null;
     this.#generation += 1; // what the old worker still sends is ignored
-    if (worker) worker.terminate();
-    this.#start(this.#reuse).catch(() => {}); // (errors reach the queued requests)
+    const ended = Promise.allSettled([worker ? worker.terminate() : undefined, alsoEnding]);
+    this.#start(this.#reuse, ended).catch(() => {}); // (errors reach the queued requests)
   }
 
   #pump() {
@@ -647,7 +660,7 @@ export class Translator {
   }
 
   #abort(req) {
-    if (req.pooled && this.#pool) this.#pool.cancel(req);
+    const helpersEnding = req.pooled && this.#pool ? this.#pool.cancel(req) : null;
     const reason = abortError(req.signal && req.signal.reason);
     const i = this.#queue.indexOf(req);
     if (i >= 0) {
@@ -659,7 +672,7 @@ export class Translator {
       // The worker is inside a synchronous engine call: end it rather than wait for the chunk.
       this.#running = null;
       this.#settle(req, reason);
-      this.#replaceWorker();
+      this.#replaceWorker(helpersEnding);
     }
   }
 
@@ -737,8 +750,7 @@ export class Translator {
         }
         // A large request leaves the worker's WebAssembly memory grown for good: replace the worker.
         else if (!req.init && req.text !== undefined && req.text.length >= this.#recycleChars) {
-          if (req.pooled && this.#pool) this.#pool.recycle();
-          this.#replaceWorker();
+          this.#replaceWorker(req.pooled && this.#pool ? this.#pool.recycle() : null);
         }
         else if (!req.init) this.#pump(); // after an init, #start's finally pumps
         return;

@@ -276,6 +276,45 @@ test('an aborted queued request never runs; an aborted running request rejects a
   }
 });
 
+test('a replaced worker has ended before the next one starts (a recycle, an abort): two engines never hold memory at once', async () => {
+  // Every worker thread this process starts (Node's 'worker' event), and how many were alive then.
+  const live = new Set();
+  const aliveAtStart = [];
+  const onWorker = (w) => {
+    aliveAtStart.push(live.size);
+    live.add(w);
+    w.once('exit', () => live.delete(w));
+  };
+  process.on('worker', onWorker);
+  const pooled = await create({ workers: 2, recycleChars: 3000 });
+  const single = await create({ workers: 1 });
+  try {
+    // 8 chunks of 150 ms over the first worker and a helper, then the recycle replaces the first
+    // worker and ends the helper: the new worker starts once both threads are gone.
+    const long = Array.from({ length: 8 }, (_, i) => `Paragraph ${i} __slow__ ${'z'.repeat(990)}.`).join('\n\n');
+    assert.equal((await pooled.translate(long)).stats.workers, 2);
+    assert.equal(pooled.restarts, 1, 'the restart counts as soon as it is decided');
+    assert.equal((await pooled.translate('Next.')).text, 'txeN .');
+    // the first worker, the other Translator's, the helper, then the replacement: only the other
+    // Translator's worker was alive when it started
+    assert.deepEqual(aliveAtStart, [0, 1, 2, 1]);
+
+    // An abort ends the busy worker; its replacement starts after it is gone.
+    const ac = new AbortController();
+    const slow = Array.from({ length: 3 }, (_, i) => `Slow ${i} __slow__ ${'y'.repeat(1000)}.`).join('\n\n');
+    const running = single.translate(slow, { signal: ac.signal, onProgress: () => ac.abort() });
+    await assert.rejects(running, { name: 'AbortError' });
+    assert.equal(single.restarts, 1);
+    assert.equal((await single.translate('Next.')).text, 'txeN .');
+    assert.equal(aliveAtStart.length, 5);
+    assert.equal(aliveAtStart[4], 1, 'only the pooled Translator\'s worker was alive when the replacement started');
+  } finally {
+    process.off('worker', onWorker);
+    pooled.dispose();
+    single.dispose();
+  }
+});
+
 test('long inputs report progress chunk by chunk and come back complete', async () => {
   const t = await create();
   try {
