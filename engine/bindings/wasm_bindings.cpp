@@ -43,27 +43,34 @@ EM_JS(void, nmt_copy_bytes, (void* bytes, uint8_t* to), {
 });
 
 // The relaxed-SIMD int8 GEMMs (engine/kernels/gemm_relaxed.c) are a separate module: instantiated
-// here on the engine's own memory from the compiled module the worker put in Module.relaxedModule,
-// and called through these imports (one JS hop per GEMM, ~17 per decoder step). Returns 2 when the
-// module also has the exact 8-bit GEMM (the output projection's), 1 when only the 7-bit one.
-EM_JS(int, nmt_relaxed_attach, (), {
+// here on the engine's own memory from the compiled module the worker put in Module.relaxedModule.
+// Its two exports go into the table entries of relaxed_gemm_slot and relaxed_gemm_i8_slot (same
+// signatures), so the engine calls them through those pointers: a plain indirect call, where an
+// import called each through JavaScript (one JS hop per GEMM, ~17 per decoder step). Returns 2 when
+// the module also has the exact 8-bit GEMM (the output projection's), 1 when only the 7-bit one.
+EM_JS(int, nmt_relaxed_attach, (int slot, int slot_i8), {
   if (!Module.relaxedGemm) {
     if (!Module.relaxedModule) return 0;
     var instance = new WebAssembly.Instance(Module.relaxedModule, { env: { memory: wasmMemory } });
     Module.relaxedGemm = instance.exports.gemm_u7i8_nt;
     Module.relaxedGemmI8 = instance.exports.gemm_i8_nt;
+    wasmTable.set(slot, Module.relaxedGemm);
+    if (Module.relaxedGemmI8) wasmTable.set(slot_i8, Module.relaxedGemmI8);
   }
   return Module.relaxedGemmI8 ? 2 : 1;
 });
-EM_JS(void, nmt_relaxed_gemm, (const uint8_t* U, const float* a_scale, const int32_t* zero, const int8_t* B,
-                               const float* b_scale, const int32_t* b_sums, const float* bias, float* C, int M, int N,
-                               int K), {
-  Module.relaxedGemm(U, a_scale, zero, B, b_scale, b_sums, bias, C, M, N, K);
-});
-EM_JS(void, nmt_relaxed_gemm_i8, (const int8_t* A, const float* a_scale, const int8_t* B, const float* b_scale,
-                                  const int32_t* b_sums, const float* bias, float* C, int M, int N, int K), {
-  Module.relaxedGemmI8(A, a_scale, B, b_scale, b_sums, bias, C, M, N, K);
-});
+
+// The slots' own code (the scalar references) runs only if one is called before its attach.
+__attribute__((noinline)) void relaxed_gemm_slot(const uint8_t* U, const float* a_scale, const int32_t* zero,
+                                                 const int8_t* B, const float* b_scale, const int32_t* b_sums,
+                                                 const float* bias, float* C, int M, int N, int K) {
+  nmt::kernels::ref::gemm_u7i8_nt(U, a_scale, zero, B, b_scale, b_sums, bias, C, M, N, K);
+}
+__attribute__((noinline)) void relaxed_gemm_i8_slot(const int8_t* A, const float* a_scale, const int8_t* B,
+                                                    const float* b_scale, const int32_t*, const float* bias, float* C,
+                                                    int M, int N, int K) {
+  nmt::kernels::ref::gemm_i8_nt(A, a_scale, B, b_scale, bias, C, M, N, K);
+}
 
 namespace {
 
@@ -158,10 +165,12 @@ class WasmTranslator {
 bool set_simd(const std::string& kind) {
   namespace k = nmt::kernels;
   if (kind == "relaxed" || kind == "relaxed-mixed") {
-    const int attached = nmt_relaxed_attach();
+    // (a function pointer in wasm is its index in the table)
+    const int attached = nmt_relaxed_attach(int(reinterpret_cast<intptr_t>(&relaxed_gemm_slot)),
+                                            int(reinterpret_cast<intptr_t>(&relaxed_gemm_i8_slot)));
     if (!attached) return false;
-    k::set_u7_gemm(nmt_relaxed_gemm);
-    k::set_i8_gemm(attached == 2 ? nmt_relaxed_gemm_i8 : nullptr);
+    k::set_u7_gemm(relaxed_gemm_slot);
+    k::set_i8_gemm(attached == 2 ? relaxed_gemm_i8_slot : nullptr);
     k::set_int8_scheme(kind == "relaxed" ? k::Int8Scheme::shifted7 : k::Int8Scheme::mixed);
   } else if (kind == "shifted7" || kind == "mixed" || kind == "simd128") {
     k::set_u7_gemm(nullptr);
