@@ -3,7 +3,12 @@ student trains on the teacher's outputs (Kim and Rush 2016), which are simpler a
 than human references and carry what the teacher learnt.
 
   python3 distill.py --checkpoint work/teacher-en-de/model.pt --ids work/kd.en-de.src.ids \
-      --spm work/data/spm.model --out work/kd.en-de.hyp --minutes 3 [--device cuda] [--batch 1024]
+      --spm work/data/spm.model --out work/kd.en-de.grown.hyp --minutes 3 [--device cuda] [--batch 1024]
+
+--checkpoint is a train.py checkpoint (a teacher trained for this) or a shipped model file
+(weights/<dir>/model.nmt, its int8 rows dequantized as train.py's --init-from does): self-distillation,
+where the shipped student translates the sources itself and a later run learns from its own
+consistent outputs instead of the references' noise.
 
 Translates the lines of --ids (one source sentence a line as SentencePiece ids) in order, with
 the teacher's cached greedy decoder in length-sorted batches, and appends one translation a line
@@ -27,11 +32,19 @@ NOT_FINISHED = 3
 
 
 def load_teacher(path, device):
-    ck = torch.load(path, map_location="cpu", weights_only=False)
-    model = Transformer(ck["config"]).to(device)
-    model.load_state_dict(ck["state_dict"])
+    """(model in eval mode on device, its config) from a train.py checkpoint or a model file (.nmt)."""
+    if path.endswith(".nmt"):
+        from model_file import dequantized_weights, read_model_file
+        header, tensors = read_model_file(path)
+        cfg = header["config"]
+        state_dict = {name: torch.from_numpy(w) for name, w in dequantized_weights(tensors).items()}
+    else:
+        ck = torch.load(path, map_location="cpu", weights_only=False)
+        cfg, state_dict = ck["config"], ck["state_dict"]
+    model = Transformer(cfg).to(device)
+    model.load_state_dict(state_dict)
     model.eval()
-    return model, ck["config"]
+    return model, cfg
 
 
 def count_lines(path):
@@ -59,7 +72,8 @@ def translate_window(model, cfg, src_ids, lines, batch, spm, device):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--checkpoint", required=True, help="the teacher's model.pt (train.py)")
+    ap.add_argument("--checkpoint", required=True,
+                    help="the teacher: a train.py model.pt, or a shipped model file (.nmt) for self-distillation")
     ap.add_argument("--ids", required=True, help="the sources, one line of SentencePiece ids each")
     ap.add_argument("--spm", required=True, help="the vocabulary (spm.model) that decodes the teacher's ids")
     ap.add_argument("--out", required=True, help="the translations, one a line (appended to: a rerun continues)")

@@ -206,14 +206,16 @@ def variant_options(name, seed):
 RETURN_BYTES = 62 * 1000 * 1000  # what the device tool brings back: 64 MiB, less the log
 
 
-def parse_variants(spec, carry):
-    """--variants -> [(direction, name or "")]; unknown directions or names are errors up front."""
+def parse_variants(spec, carry, folders=None):
+    """--variants -> [(direction, name or "")]; unknown directions or names are errors up front.
+    folders: {NAME: a prepared data folder} for variants that train on their own data (the
+    teacher plan's students on each teacher's distilled pairs)."""
     variants = []
     for item in spec.split(","):
         direction, _, name = item.strip().partition(":")
         if direction not in ("en-de", "de-en"):
             raise SystemExit(f"--variants {item}: the direction must be en-de or de-en")
-        if (name and name not in STUDENT_VARIANTS and not SEED_VARIANT.fullmatch(name)
+        if (name and name not in STUDENT_VARIANTS and not SEED_VARIANT.fullmatch(name) and name not in (folders or {})
                 and not os.path.isdir(os.path.join(carry, f"bt-{name}"))):
             raise SystemExit(f"--variants {item}: {name} is neither one of {sorted(STUDENT_VARIANTS)}, seedN, nor a "
                              f"carried bt-{name} folder (pack-data --bt-variant)")
@@ -223,9 +225,11 @@ def parse_variants(spec, carry):
     return variants
 
 
-def variant_data(carry, work, data, name):
-    """The data folder variant NAME trains on: the main one, or for a carried bt-NAME folder a copy
-    of it (links) with that folder's back-translations in place of its own."""
+def variant_data(carry, work, data, name, folders=None):
+    """The data folder variant NAME trains on: its own in folders, the main one, or for a carried
+    bt-NAME folder a copy of it (links) with that folder's back-translations in place of its own."""
+    if name in (folders or {}):
+        return folders[name]
     if not name or name in STUDENT_VARIANTS or SEED_VARIANT.fullmatch(name):
         return data
     dest = os.path.join(work, f"data-{name}")
@@ -248,7 +252,8 @@ def student(args):
     os.makedirs(args.out, exist_ok=True)
     log_file = os.path.join(args.out, "log.txt")
     t0 = time.time()
-    variants = parse_variants(args.variants, args.carry)
+    folders = getattr(args, "data_folders", None) or {}  # set by teacher_plan.py's students, not a CLI option
+    variants = parse_variants(args.variants, args.carry, folders)
     data = unpack_data(args.carry, args.work)
     log(f"data unpacked in {time.time() - t0:.0f} s", log_file)
     sys.path.insert(0, HERE)
@@ -263,7 +268,7 @@ def student(args):
         config = os.path.join(args.work, f"student-{run_name}.json")
         with open(config, "w") as f:  # the shipped file's own shape, not train.py's default
             json.dump(read_model_file(init)[0]["config"], f)
-        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", variant_data(args.carry, args.work, data, name),
+        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", variant_data(args.carry, args.work, data, name, folders),
                "--config", config, "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t,
                "--out", out, "--init-from", init, "--device", args.device,
                "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
@@ -275,17 +280,19 @@ def student(args):
         log("$ " + " ".join(cmd), log_file)
         procs[run_name] = (subprocess.Popen(cmd, stdout=open(os.path.join(args.work, f"train-{run_name}.log"), "w"),
                                             stderr=subprocess.STDOUT), out)
-    finished = []
+    finished, exports = [], []
     for run_name, (proc, out) in procs.items():
         code = proc.wait()
         log(f"{run_name}: train.py exited {code}", log_file)
         if code != 0 or not os.path.exists(os.path.join(out, "model.pt")):
             failed.append(run_name)
             continue
-        subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(out, "model.pt"),
-                        "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.out, f"student-{run_name}.nmt")],
-                       check=False)
+        exports.append(subprocess.Popen(  # all at once: six runs exported one by one cost a device minute
+            [sys.executable, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(out, "model.pt"),
+             "--spm", os.path.join(data, "spm.model"), "--out", os.path.join(args.out, f"student-{run_name}.nmt")]))
         finished.append((run_name, out))
+    for proc in exports:
+        proc.wait()
     for run_name, out in finished:  # fp16 weights while they fit beside every int8 file
         ck = torch.load(os.path.join(out, "model.pt"), map_location="cpu", weights_only=False)
         ck["state_dict"] = {k: v.half() if v.is_floating_point() else v for k, v in ck["state_dict"].items()}
