@@ -261,10 +261,17 @@ class TwoCallsOnCpu(unittest.TestCase):
             r = subprocess.run(PLAN + ["distill", "--teachers", "shipped", "--limit", "30", "--out", out4] + fresh,
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            r = subprocess.run(PLAN + ["students", "--arms", "shipped", "--directions", "de-en", "--out", out4,
+            # a call 2 of plan `compare` after a call 1 that failed: what can run still runs, and says what not
+            r = subprocess.run(PLAN + ["distill", "--teachers", "grown,shipped", "--limit", "40", "--out", out4] + fresh,
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn("no teacher", r.stdout)
+            self.assertEqual(len(read_lines(os.path.join(tmp, "fresh", "kd.de-en.shipped.hyp"))), 40)
+            r = subprocess.run(PLAN + ["students", "--arms", "grown,shipped", "--directions", "de-en", "--out", out4,
                                        "--steps", "2", "--max-tokens", "600", "--bleu-sentences", "4"] + fresh,
                                capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn("grown left out", r.stdout)
             self.assertEqual(sorted(os.listdir(out4)), ["log.txt", "state.json", "student-de-en-shipped.fp16.pt.part0",
                                                         "student-de-en-shipped.nmt"])  # one run: room for its fp16 weights
 

@@ -23,9 +23,9 @@ the same mix (dictionary in, `--mix bible=0` only), with the distilled pairs at 
 each epoch (KD_SHARE), so the arms differ only in which distilled pairs they see.
 
   # here (CPU), before the first device call (it costs no device time); a fresh clone must redo it:
-  # back-translation of mono/ by the shipped models with the engine, ~31 min on 2 idle cores
-  # (~700 words/s a direction), 47 min at load ~12 (session 27); then the mix (~35 s), packing
-  # (~2.5 min). `--bt-limit 40000` halves the back-translation (see "Prepare" below).
+  # back-translation of mono/ by the shipped models with the engine, ~31 min with 2 shared cores
+  # (2026-11-27, ~700 words/s a direction), 47 min at load ~12 (session 27, ~490 words/s); then
+  # the mix (~35 s) and packing (~2.5 min). `--bt-limit 40000` halves it (see "Prepare" below).
   /usr/bin/python3 weights/recipe/gpu_round.py prepare --corpus ../shared/corpus --mix bible=0 \
       --work work/teacher-prepare --dest work/teacher-prepare/student-carry
   /usr/bin/python3 weights/recipe/teacher_plan.py pack --data work/teacher-prepare/data --corpus ../shared/corpus
@@ -41,17 +41,21 @@ each epoch (KD_SHARE), so the arms differ only in which distilled pairs they see
       --out work/kd/compare-<dir>.json --sets flores-dev,tatoeba-dev,multi30k-test2016,short-labels \
       mix=<call 2 files_at>/student-<dir>-mix.nmt shipped=<call 2 files_at>/student-<dir>-shipped.nmt \
       grown=<call 2 files_at>/student-<dir>-grown.nmt teacher=work/kd/teacher-<dir>.nmt shipped-file=weights/<dir>/model.nmt
-The other plans (`budget --plan`): `shipped`, self-distillation alone, for the slice after a
+If call 1 fails or the machine goes back before call 2, issue call 2 as written all the same:
+`distill` skips the grown teachers it cannot find and `students` the arms without distilled text
+(each logs what it left out and exits 2), so the shipped students' arm and the control still come
+back. The other plans (`budget --plan`): `shipped`, self-distillation alone, for the slice after a
 comparison it wins (call 1 distils 3 minutes, call 2 trains the students 7); `grown`, session 27's
 plan with the dictionary back.
 
 Prepare: the back-translations are the slow part and the only one that needs the engine. A half
 set (`gpu_round.py prepare --bt-limit 40000`: the first 40,000 sentences per language in mono/'s
-file order, so the English ones keep all of mixed.en and lose half of news.en, the German ones
-lose translated.de) takes ~16 min idle, ~25 at load 12, and shrinks the carry by ~4.4 MiB; it
-serves the comparison as well (all arms train on the same data) but moves the students' data
-away from the shipped students' (half the synthetic pairs, half the monolingual lines to distil).
-Use it when the session's CPUs are needed elsewhere; otherwise the full set, as before.
+file order, so the English ones keep mixed.en's ~19k and ~21k of news.en's ~53k, the German ones
+~40k of news.de's ~62k and none of translated.de) takes ~17 min with 2 shared cores, ~26 at load
+12, and shrinks the carry by ~4.4 MiB; it serves the comparison as well (all arms train on the
+same data) but moves the students' data away from the shipped students' (half the synthetic
+pairs, half the monolingual lines to distil, other domains). Use it when the session's CPUs are
+needed elsewhere or the tree has grown past ~34 MiB; otherwise the full set, as before.
 
 The teacher (TEACHER below): the shipped student grown (grow.py: the new layers and feed-forward
 units start as identities) to 6+6 layers with a 2048-wide feed-forward, 19.4 M parameters against
@@ -564,14 +568,17 @@ def distill_call(args):
     unknown = [t for t in teachers if t not in TEACHERS]
     if unknown:
         raise SystemExit(f"--teachers {args.teachers}: {', '.join(unknown)} is not one of {', '.join(TEACHERS)}")
+    skipped = []
     if "grown" in teachers:
         missing = [d for d in directions
                    if not os.path.exists(call.state.get("teachers", {}).get(d, {}).get("checkpoint", "/nonexistent"))]
-        if missing:
+        if missing:  # the others still distil: a slice has no time for a second try
             call.log(f"no teacher for {', '.join(missing)} in {args.work}: call 1 did not finish here, or this is a fresh "
                      "machine (the last one went back). Distill here from call 1's int8 teachers instead, or with "
                      "--teachers shipped (teacher_plan.py docstring)")
-            return 2
+            teachers, skipped = [t for t in teachers if t != "grown"], ["grown"]
+    if not teachers:
+        return 2
     if "data" not in call.state:
         call.state["data"] = unpack_data(args.carry, args.work)
         call.log(f"data unpacked into {call.state['data']}")
@@ -580,7 +587,7 @@ def distill_call(args):
     call.save()
     if failed:
         call.log(f"FAILED: {', '.join(failed)}")
-    return call.finish(texts) or (1 if failed else 0)
+    return call.finish(texts) or (1 if failed else 2 if skipped else 0)
 
 
 def kd_pairs(work, data, dest, direction, teacher, share):
@@ -641,11 +648,14 @@ def students_call(args):
     if unknown or not 0 < args.kd_share < 1:
         raise SystemExit(f"--arms {args.arms} (each one of {', '.join(TEACHERS + (CONTROL_ARM,))}), --kd-share "
                          f"{args.kd_share} (between 0 and 1)")
-    missing = [f"{a} {d}" for a in arms if a != CONTROL_ARM for d in directions
-               if not os.path.exists(hyp_path(args.work, d, a))]
-    if "data" not in call.state or missing:
-        call.log(f"no distilled text in {args.work} ({', '.join(missing) or 'no data'}): run `distill` on this "
-                 "machine first")
+    missing = [a for a in arms if a != CONTROL_ARM
+               and not all(os.path.exists(hyp_path(args.work, d, a)) for d in directions)]
+    if missing:  # the other arms still train: a slice has no time for a second try
+        call.log(f"no distilled text of {', '.join(missing)} in {args.work}: run `distill` on this machine first; "
+                 f"{', '.join(missing)} left out")
+        arms = [a for a in arms if a not in missing]
+    if "data" not in call.state or not arms:
+        call.log(f"nothing to train in {args.work}" + ("" if "data" in call.state else ": no data (run `distill` first)"))
         return 2
     data = call.state["data"]
     folders = {CONTROL_ARM: data}
@@ -662,11 +672,12 @@ def students_call(args):
             call.log(f"{arm} {direction}: {info['kd_pairs']} of {info['of']} distilled pairs join the data "
                      f"({info['kd_weight']:g} copies per epoch each, {args.kd_share:.0%} of an epoch)")
     call.save()
-    return student(argparse.Namespace(
+    code = student(argparse.Namespace(
         carry=args.carry, work=args.work, out=args.out, weights=args.weights, device=args.device,
         variants=",".join(f"{d}:{a}" for a in arms for d in directions), data_folders=folders,
         minutes=args.minutes, max_tokens=args.max_tokens, lr=args.lr, checkpoint_minutes=args.checkpoint_minutes,
         bleu_sentences=args.bleu_sentences, seed=args.seed, steps=args.steps))
+    return code or (2 if missing else 0)
 
 
 def main():
