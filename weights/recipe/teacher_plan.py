@@ -22,6 +22,7 @@ All six student runs (3 arms x 2 directions) train at once for the same 4 minute
 the same mix (dictionary in, `--mix bible=0` only), with the distilled pairs at the same share of
 each epoch (KD_SHARE), so the arms differ only in which distilled pairs they see.
 
+  # first the device tool's `status` (free): only if it can start a machine is the rest worth its CPU.
   # here (CPU), before the first device call (it costs no device time); a fresh clone must redo it:
   # back-translation of mono/ by the shipped models with the engine, ~31 min with 2 shared cores
   # (2026-11-27, ~700 words/s a direction), 47 min at load ~12 (session 27, ~490 words/s); then
