@@ -81,8 +81,11 @@ def main():
     ap.add_argument("--batch", type=int, default=256, help="sentences per batch")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--limit", type=int, default=0, help="only the first N lines (tests)")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="at most this many CPU threads (on a GPU they only collate: the cores go to the runs beside it)")
     args = ap.parse_args()
     t0 = time.time()
+    torch.set_num_threads(max(1, min(args.threads, torch.get_num_threads())))
     device = torch.device(args.device)
     model, cfg = load_teacher(args.checkpoint, device)
     with open(args.ids) as f:
