@@ -125,13 +125,20 @@ test('Chromium: the relaxed kernels give the engine exactly the built-in kernels
     const notYet = Module.setSimd('relaxed') || Module.setSimd('relaxed-mixed');  // no compiled kernel given yet
     Module.relaxedModule = await WebAssembly.compile(await (await fetch('/engine/relaxed_gemm.wasm')).arrayBuffer());
     const relaxed = run('relaxed'), relaxedMixed = run('relaxed-mixed');
+    // The engine calls the module's GEMMs through its function table (wasm_bindings.cpp's slots):
+    // both exports must be in it, or the slots' own code (the scalar references, same results)
+    // would run unseen by the comparisons below.
+    const table = Object.values(Module.asm).find((x) => x instanceof WebAssembly.Table);
+    const entries = Array.from({ length: table.length }, (_, i) => table.get(i));
+    const inTable = [Module.relaxedGemm, Module.relaxedGemmI8].map((f) => typeof f === 'function' && entries.includes(f));
     const eight = run('simd128');
-    return { unknown, notYet, builtin, builtinMixed, relaxed, relaxedMixed, eight };
+    return { unknown, notYet, builtin, builtinMixed, relaxed, relaxedMixed, eight, inTable };
   }, { modelPath: `/models/${m.file}`, sentences: SENTENCES });
   assert.equal(r.loadError, undefined);
   assert.equal(r.unknown, false, 'setSimd rejects an unknown kind');
   assert.equal(r.notYet, false, 'setSimd(\'relaxed\') without a kernel module says no');
   assert.ok(r.relaxed && r.relaxedMixed && r.builtin && r.builtinMixed && r.eight);
+  assert.deepEqual(r.inTable, [true, true], 'the relaxed module\'s two GEMMs are in the engine\'s function table');
   // Everything but the timings.
   const results = (runs) => runs.map((beams) => beams.map((json) => {
     const { ok, result } = JSON.parse(json);
