@@ -7,7 +7,9 @@
  *   prose  1,000,000 characters of paragraphs (flores-dev's English sentences, five a paragraph, repeated)
  *   lines  100,000 short lines (tatoeba-dev's English sentences of at most 24 characters, repeated)
  * Printed per case: the process's peak RSS (main thread, workers and WebAssembly memory: all of
- * it), its RSS before the request, the sentences, the time; then the same run once more reading
+ * it), its RSS before the request, right after it, and once a next request could run (after a
+ * request of recycleChars or more: the new worker loaded, the old ones ended), the sentences, the
+ * time; then the same run once more reading
  * every field of every Sentence afterwards, which holds them all as JavaScript arrays as the module
  * did before results were packed (web/packed-sentences.js), in the main thread: the baseline, in
  * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
@@ -62,9 +64,12 @@ async function child(kind, scale, readAll, beam, web, engine) {
       for (const s of r.sentences) for (const k of Object.keys(s)) void s[k]; // every field as JS arrays
     }
     globalThis.keep = r; // (held to the end, as a caller would)
+    const rssNow = process.memoryUsage().rss;
+    // The next request waits for the recycle (recycleChars): the new worker loaded, the old ones gone.
+    await t.memory();
     console.log(JSON.stringify({
-      kind, chars: text.length, sentences: r.sentences.length, workers: r.stats.workers, ms,
-      rssBefore, rssNow: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024,
+      kind, chars: text.length, sentences: r.sentences.length, workers: r.stats.workers, ms, restarts: t.restarts,
+      rssBefore, rssNow, rssSettled: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024,
     }));
   } finally {
     t.dispose();
@@ -100,7 +105,8 @@ if (flag('child')) {
         peaks[i].push(m.peakRss);
         times[i].push(m.ms);
         console.log(`${kind.padEnd(6)} ${name.padEnd(20)}: peak RSS ${MiB(m.peakRss)} ` +
-          `(${MiB(m.rssBefore)} before the request, ${MiB(m.rssNow)} after), ${m.chars} chars, ${m.sentences} sentences, ` +
+          `(${MiB(m.rssBefore)} before the request, ${MiB(m.rssNow)} after, ${MiB(m.rssSettled)} once the next request could run` +
+          `${m.restarts ? ', the worker replaced' : ''}), ${m.chars} chars, ${m.sentences} sentences, ` +
           `${m.workers} worker(s), ${(m.ms / 1000).toFixed(1)} s`);
       }
     }

@@ -169,6 +169,14 @@ export async function listModels(options = {}) {
 // ---------------------------------------------------------------------------------------------
 // One worker, the same interface in the browser (module Web Worker) and Node (worker_threads).
 
+/**
+ * A Node worker's heap limits. Its JavaScript garbage is each engine call's answer (~80-210 kB of
+ * JSON for a chunk, parsed, packed and dropped: almost nothing survives), and under that steady
+ * allocation V8 lets the young generation grow to its default 48 MiB (16 MiB semi-spaces) in every
+ * worker; 8 MiB holds many chunks' worth, and the scavenges it adds find next to nothing alive.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 async function spawnWorker(workerUrl, onMessage, onDeath) {
   if (!isNode) {
     if (typeof Worker !== 'function') throw new TranslatorError(ErrorCode.NO_WORKER, 'This environment has no Web Workers, which the translator needs.');
@@ -184,7 +192,7 @@ async function spawnWorker(workerUrl, onMessage, onDeath) {
   const { Worker: NodeWorker } = await import('node:worker_threads');
   // Not the parent's --input-type/--eval style flags: they make a worker thread fail to start.
   const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|test)/.test(a));
-  const w = new NodeWorker(new URL(workerUrl), { execArgv, name: 'nmt-translator' });
+  const w = new NodeWorker(new URL(workerUrl), { execArgv, name: 'nmt-translator', resourceLimits: WORKER_LIMITS });
   let ended = false;
   w.on('message', onMessage);
   w.on('error', (e) => { ended = true; onDeath(`the translation worker failed: ${e && e.message ? e.message : e}`); });

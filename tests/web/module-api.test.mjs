@@ -280,8 +280,10 @@ test('a replaced worker has ended before the next one starts (a recycle, an abor
   // Every worker thread this process starts (Node's 'worker' event), and how many were alive then.
   const live = new Set();
   const aliveAtStart = [];
+  const youngGenerationMb = [];
   const onWorker = (w) => {
     aliveAtStart.push(live.size);
+    youngGenerationMb.push(w.resourceLimits.maxYoungGenerationSizeMb);
     live.add(w);
     w.once('exit', () => live.delete(w));
   };
@@ -308,6 +310,8 @@ test('a replaced worker has ended before the next one starts (a recycle, an abor
     assert.equal((await single.translate('Next.')).text, 'txeN .');
     assert.equal(aliveAtStart.length, 5);
     assert.equal(aliveAtStart[4], 1, 'only the pooled Translator\'s worker was alive when the replacement started');
+    // each worker's young generation is bounded (translator.js WORKER_LIMITS), not V8's default 48 MiB
+    assert.deepEqual(youngGenerationMb, [8, 8, 8, 8, 8]);
   } finally {
     process.off('worker', onWorker);
     pooled.dispose();
