@@ -23,9 +23,9 @@
  * alignments, ~3.9 kB for a flores-dev one, where JavaScript arrays took ~86 kB for 40 tokens) and
  * turns a field into plain values the first time it is read; the worker keeps nothing of a request
  * but the chunk it is on. Measured in Node with the default options and two workers (npm run
- * bench:memory): 100,000 short lines peaked at 286 MiB in all (349 with the earlier packing of the
- * arrays only, 1,248 with plain arrays); two workers with their engines take ~210 MiB before any
- * text. translateStreaming() hands each sentence over as its chunk is done, but its `translation`
+ * bench:memory): 100,000 short lines peaked at 287 MiB in all and 1 MB of prose at 281 (1,248 and
+ * 824 with plain arrays); Node and two workers with their engines take ~250 MiB for any text of
+ * several chunks. translateStreaming() hands each sentence over as its chunk is done, but its `translation`
  * holds them all, as translate()'s result does.
  *
  * Steering one sentence: translate() with `prefix` makes the translation start with that text
