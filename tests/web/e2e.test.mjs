@@ -488,13 +488,15 @@ for (const name of browsers()) describe(name, () => {
 
   heavy('Stop (and Escape) end a long translation at once: what was drawn stays, nothing arrives after it', { skip, timeout: 240000 }, async (t) => {
     const { page } = await sharedPage();
-    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
+    // Long enough (200 sentences, ~5 s on 2 cores) that the translation cannot end before the click;
+    // each run's every paragraph new (replaceAll), so that nothing comes from the page's cache.
+    const text = Array.from({ length: 200 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
     assert.equal(await page.isVisible('#stop'), false, 'no Stop button while nothing runs');
     const stopped = async (how) => {
-      await page.fill('#source', text.replace('cold', how));
+      await page.fill('#source', text.replaceAll('cold', how));
       await page.waitForFunction(() => document.body.dataset.state === 'translating');
       assert.equal(await page.isVisible('#stop'), true, 'Stop shows while it translates');
-      await page.waitForTimeout(300);
+      await page.waitForFunction(() => document.querySelectorAll('#target .sent').length >= 1, null, { timeout: 60000 });
       if (how === 'button') await page.click('#stop');
       else await page.press('#source', 'Escape');
       assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle', how);
