@@ -489,7 +489,7 @@ for (const name of browsers()) describe(name, () => {
   heavy('Stop (and Escape) end a long translation at once: what was drawn stays, nothing arrives after it', { skip, timeout: 240000 }, async (t) => {
     const { page } = await sharedPage();
     // Long enough (200 sentences, ~5 s on 2 cores) that the translation cannot end before the click;
-    // each run's every paragraph new (replaceAll), so that nothing comes from the page's cache.
+    // every paragraph differs between the two runs (replaceAll).
     const text = Array.from({ length: 200 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
     assert.equal(await page.isVisible('#stop'), false, 'no Stop button while nothing runs');
     const stopped = async (how) => {
