@@ -6,7 +6,8 @@
  * (a busy machine slows both alike). Prints sentences/s and words/s of each, the ratio, and how
  * many translations came out the same; before that, the start-up of each (create() until ready:
  * download and compile of the engine and, for relaxed, of relaxed_gemm.wasm; the model's load with
- * the weights' row sums), the median of three alternating creations, and the load average around
+ * the weights' row sums), the median of three alternating creations, then the first translation
+ * of each new translator (one sentence, beam 4, nothing warm), and the load average around
  * the run (the machine may be shared). The page is served cross-origin isolated (fine timers).
  * --baseline DIR (another build's engine.js, engine.wasm and relaxed_gemm.wasm, e.g. last commit's)
  * adds a third translator, that engine's relaxed, to the same rotation: before and after in one run.
@@ -84,8 +85,10 @@ async function runInPage({ from, to, sentences, beams, chunk, baseline }) {
     from, to, simd: runners[name][0], workers: 1, warmUp: false, engineUrl: runners[name][1], manifestUrl: '/weights/manifest.json',
   });
   const rotate = (i) => names.map((_, j) => names[(i + j) % names.length]);
-  // Start-up: create() until ready, three times each in rotating order; the last set stays.
+  // Start-up: create() until ready, then the first translation (beam 4, the page's default: the
+  // engine's code not yet warm, no warm-up), three times each in rotating order; the last set stays.
   const startup = Object.fromEntries(names.map((n) => [n, []]));
+  const first = Object.fromEntries(names.map((n) => [n, []]));
   let t = null;
   for (let round = 0; round < 3; round++) {
     if (t) Object.values(t).forEach((x) => x.dispose());
@@ -93,11 +96,15 @@ async function runInPage({ from, to, sentences, beams, chunk, baseline }) {
     for (const name of rotate(round)) {
       const t0 = performance.now();
       t[name] = await make(name);
-      startup[name].push(performance.now() - t0);
+      const t1 = performance.now();
+      await t[name].translate(sentences[0], { beam: 4 });
+      startup[name].push(t1 - t0);
+      first[name].push(performance.now() - t1);
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const startupMs = Object.fromEntries(names.map((n) => [n, median(startup[n])]));
+  const firstMs = Object.fromEntries(names.map((n) => [n, median(first[n])]));
   const info = Object.fromEntries(names.map((n) => [n, t[n].info.simd]));
   const out = {};
   for (const beam of beams) {
@@ -114,7 +121,7 @@ async function runInPage({ from, to, sentences, beams, chunk, baseline }) {
     out[beam] = r;
   }
   Object.values(t).forEach((x) => x.dispose());
-  return { info, out, startupMs };
+  return { info, out, startupMs, firstMs };
 }
 
 /**
@@ -219,12 +226,14 @@ async function main() {
       const page = await browser.newPage();
       page.on('console', (m) => { if (m.type() === 'error') console.error(`[page] ${m.text()}`); });
       await page.goto(url);
-      const { info, out, startupMs } = await page.evaluate(runInPage, { from, to, sentences, beams: args.beams, chunk: args.chunk, baseline: !!args.baseline });
+      const { info, out, startupMs, firstMs } = await page.evaluate(runInPage, { from, to, sentences, beams: args.beams, chunk: args.chunk, baseline: !!args.baseline });
       await page.close();
       if (info.relaxed !== 'relaxed' || info.simd128 !== 'simd128' || (args.baseline && info.baseline !== 'relaxed')) throw new Error(`info.simd: ${JSON.stringify(info)}`);
-      report.directions[dir] = { startupMs };
+      report.directions[dir] = { startupMs, firstTranslationMs: firstMs };
       console.log(`${from}→${to} start-up (create() to ready, median of 3): relaxed ${startupMs.relaxed.toFixed(0)} ms, SIMD128 ${startupMs.simd128.toFixed(0)} ms` +
         (args.baseline ? `, baseline relaxed ${startupMs.baseline.toFixed(0)} ms` : ''));
+      console.log(`${from}→${to} first translation after it (beam 4, one sentence, median of 3): relaxed ${firstMs.relaxed.toFixed(0)} ms, SIMD128 ${firstMs.simd128.toFixed(0)} ms` +
+        (args.baseline ? `, baseline relaxed ${firstMs.baseline.toFixed(0)} ms` : ''));
       for (const beam of args.beams) {
         const r = out[beam];
         const sps = (x) => (sentences.length * 1000) / x.ms;
