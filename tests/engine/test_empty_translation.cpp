@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "loaded_fixture.h"
 #include "model_bytes.h"
 #include "translator.h"
 #include "translator_internal.h"
@@ -19,19 +20,6 @@
 using namespace test_model_bytes;
 
 namespace {
-
-std::unique_ptr<nmt::Translator> load(const std::string& name) {
-  auto bytes = read_bytes(fixture(name));
-  auto t = nmt::Translator::load(bytes.data(), bytes.size());
-  REQUIRE_MESSAGE(t.ok(), t.error());
-  return std::move(t.value());
-}
-
-std::vector<int> source_ids(const nmt::Translator::Impl& m, const std::string& text) {
-  std::vector<int> ids;
-  for (const nmt::Token& t : m.tokenizer.encode(text)) ids.push_back(t.id);
-  return ids;
-}
 
 // The model's first-step log-probabilities for a source (ids without eos), over the whole vocabulary.
 std::vector<float> first_step_log_probs(const nmt::Translator::Impl& m, std::vector<int> ids) {
@@ -56,7 +44,7 @@ const std::vector<std::string> kSentences = {"Hello world.", "The house is small
 
 TEST_CASE("silent_tokens: eos, unk and the pieces that spell only spaces, ascending") {
   for (const char* name : {"tiny.nmt", "tiny-shortlist.nmt"}) {
-    auto t = load(name);
+    auto t = load_fixture(name);
     const nmt::Translator::Impl& m = t->impl();
     const std::vector<int>& silent = m.silent_tokens;
     CHECK(std::is_sorted(silent.begin(), silent.end()));
@@ -74,7 +62,7 @@ TEST_CASE("silent_tokens: eos, unk and the pieces that spell only spaces, ascend
 
 TEST_CASE("not_first: the first token is the model's best outside the list, with its own probability") {
   for (const char* name : {"tiny.nmt", "tiny-f32.nmt"}) {
-    auto t = load(name);
+    auto t = load_fixture(name);
     const nmt::Translator::Impl& m = t->impl();
     for (const std::string& sentence : kSentences) {
       const std::vector<int> ids = source_ids(m, sentence);
@@ -110,7 +98,7 @@ TEST_CASE("not_first: the first token is the model's best outside the list, with
 }
 
 TEST_CASE("not_first holds under the lexical shortlist") {
-  auto t = load("tiny-shortlist.nmt");
+  auto t = load_fixture("tiny-shortlist.nmt");
   const nmt::Translator::Impl& m = t->impl();
   REQUIRE(m.shortlist.has_value());
   for (const std::string& sentence : kSentences) {

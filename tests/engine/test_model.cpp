@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model_file.h"
+#include "loaded_fixture.h"
 #include "model_bytes.h"
 #include "search/rerank.h"
 #include "translator.h"
@@ -31,26 +32,14 @@ const json& golden() {
   return g;
 }
 
-std::unique_ptr<nmt::Translator> load(const std::string& name) {
-  auto bytes = read_bytes(fixture(name));
-  auto t = nmt::Translator::load(bytes.data(), bytes.size());
-  REQUIRE_MESSAGE(t.ok(), t.error());
-  return std::move(t.value());
-}
-
 std::vector<uint8_t> with_header(const std::vector<uint8_t>& file, const json& header) {
   return with_header_text(file, header.dump());
-}
-
-std::string load_error(const std::vector<uint8_t>& bytes) {
-  auto t = nmt::Translator::load(bytes.data(), bytes.size());
-  return t.ok() ? std::string() : t.error();
 }
 
 }  // namespace
 
 TEST_CASE("tokenizer of the fixture model gives the reference's source ids") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   const json g = golden();
   for (size_t i = 0; i < g["sentences"].size(); ++i) {
     std::vector<int> ids;
@@ -64,7 +53,7 @@ TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)"
   const float* all_logits = reinterpret_cast<const float*>(logits_bytes.data());
   for (const std::string name : {"tiny-f32.nmt", "tiny-post-f32.nmt"}) {
     CAPTURE(name);
-    auto t = load(name);
+    auto t = load_fixture(name);
     const nmt::ModelConfig& c = t->impl().model.config();
     int checked = 0;
     for (const json& s : golden()["models"][name]) {
@@ -94,7 +83,7 @@ TEST_CASE("f32 engine logits match PyTorch within 1e-4 (pre-norm and post-norm)"
 TEST_CASE("greedy output equals PyTorch's: f32 weights, and int8 weights vs the reference's int8 simulation") {
   for (const std::string name : {"tiny-f32.nmt", "tiny-post-f32.nmt", "tiny.nmt"}) {
     CAPTURE(name);
-    auto t = load(name);
+    auto t = load_fixture(name);
     nmt::SearchOptions o;
     o.beam_size = 1;
     std::vector<std::vector<int>> sources;
@@ -135,7 +124,7 @@ TEST_CASE("beam search equals PyTorch's beam reference (model.beam_search): toke
   // summation order decides; int8 also rounds activations, so its near-ties are wider.
   for (const std::string name : {"tiny-f32.nmt", "tiny-post-f32.nmt", "tiny.nmt"}) {
     CAPTURE(name);
-    auto t = load(name);
+    auto t = load_fixture(name);
     nmt::SearchOptions o;
     REQUIRE(o.beam_size == 4);
     REQUIRE(o.length_penalty == 0.6f);
@@ -167,7 +156,7 @@ TEST_CASE("beam search equals PyTorch's beam reference (model.beam_search): toke
 }
 
 TEST_CASE("beam search: beam 1 is greedy, batching does not change results, scores are ranked") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   std::vector<std::vector<int>> sources;
   for (const json& s : golden()["models"]["tiny.nmt"]) sources.push_back(s["source_ids"].get<std::vector<int>>());
   nmt::SearchOptions beam;
@@ -236,7 +225,7 @@ TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to t
   CHECK(std::isfinite(nmt::coverage_penalty({0.0f, 1.0f}, 1.0f)));              // unattended: finite
   CHECK(nmt::coverage_penalty({2.0f, 1.0f, 3.0f}, 1.0f) == 0.0f);               // covered: no penalty
 
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   std::vector<std::vector<int>> sources;
   for (const json& s : golden()["models"]["tiny.nmt"]) sources.push_back(s["source_ids"].get<std::vector<int>>());
   nmt::SearchOptions o;
@@ -271,7 +260,7 @@ TEST_CASE("coverage penalty: GNMT's beta * sum log(min(coverage, 1)), added to t
 }
 
 TEST_CASE("reranking with a reverse model: n-best lists, teacher-forced log p(source | candidate), the pick") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   const nmt::Transformer& m = t->impl().model;  // the fixture stands in for its own reverse model here
   const nmt::ModelConfig& c = m.config();
   std::vector<std::vector<int>> sources;
@@ -367,7 +356,7 @@ TEST_CASE("reranking with a reverse model: n-best lists, teacher-forced log p(so
 }
 
 TEST_CASE("token probabilities: greedy's are the softmax of a teacher-forced step, beam's sum to log_prob") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   const nmt::Transformer& m = t->impl().model;
   const nmt::ModelConfig& c = m.config();
   std::vector<std::vector<int>> sources;
@@ -466,7 +455,7 @@ TEST_CASE("token probabilities: greedy's are the softmax of a teacher-forced ste
 }
 
 TEST_CASE("translator: text in, text out, paragraphs kept, alignments consistent") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   nmt::TranslateOptions o;
   o.beam_size = 2;
   o.alignments = true;

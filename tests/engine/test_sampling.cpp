@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "loaded_fixture.h"
 #include "model_bytes.h"
 #include "search/sampling.h"
 #include "translator.h"
@@ -20,19 +21,6 @@
 using namespace test_model_bytes;
 
 namespace {
-
-std::unique_ptr<nmt::Translator> load(const std::string& name) {
-  auto bytes = read_bytes(fixture(name));
-  auto t = nmt::Translator::load(bytes.data(), bytes.size());
-  REQUIRE_MESSAGE(t.ok(), t.error());
-  return std::move(t.value());
-}
-
-std::vector<int> source_ids(const nmt::Translator::Impl& m, const std::string& text) {
-  std::vector<int> ids;
-  for (const nmt::Token& t : m.tokenizer.encode(text)) ids.push_back(t.id);
-  return ids;
-}
 
 const std::vector<std::string> kSentences = {"Hello world.", "The house is small.", "It was a good day.",
                                              "A cat sat on the mat, and the dog slept.",
@@ -129,7 +117,7 @@ TEST_CASE("TopKSampler: the k largest, renormalized; u picks the point of their 
 TEST_CASE("sample_top_k 1 is greedy exactly: tokens and log-probabilities, batched, on every fixture model") {
   for (const std::string name : {"tiny.nmt", "tiny-f32.nmt", "tiny-post-f32.nmt"}) {
     CAPTURE(name);
-    auto t = load(name);
+    auto t = load_fixture(name);
     const nmt::Translator::Impl& m = t->impl();
     std::vector<std::vector<int>> sources;
     for (const std::string& s : kSentences) sources.push_back(source_ids(m, s));
@@ -150,7 +138,7 @@ TEST_CASE("sample_top_k 1 is greedy exactly: tokens and log-probabilities, batch
     const std::string text = "The house is small. It was a good day.";
     CHECK(t->translate(text, sampling(1, 5))->text == t->translate(text, greedy)->text);
   }
-  auto t = load("tiny-shortlist.nmt");
+  auto t = load_fixture("tiny-shortlist.nmt");
   nmt::TranslateOptions greedy;
   greedy.beam_size = 1;
   greedy.shortlist = true;
@@ -165,7 +153,7 @@ TEST_CASE("sample_top_k 1 is greedy exactly: tokens and log-probabilities, batch
 // logits do not depend on a sentence's row in the batch. engine/README.md, "Sampling", says where a
 // model's may.)
 TEST_CASE("a seed reproduces its samples, alone or in any batch; other seeds draw other translations") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   const nmt::Translator::Impl& m = t->impl();
   std::vector<std::vector<int>> sources;
   for (const std::string& s : kSentences) sources.push_back(source_ids(m, s));
@@ -207,7 +195,7 @@ TEST_CASE("a seed reproduces its samples, alone or in any batch; other seeds dra
 }
 
 TEST_CASE("over many seeds, the first token's frequencies are the model's probabilities (top-k renormalized)") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   const nmt::Translator::Impl& m = t->impl();
   const std::vector<int> ids = source_ids(m, kSentences[3]);
   const std::vector<double> p = first_step_probs(m, ids);
@@ -247,7 +235,7 @@ TEST_CASE("over many seeds, the first token's frequencies are the model's probab
 }
 
 TEST_CASE("sampling keeps a forced prefix and draws only the shortlist's tokens") {
-  auto t = load("tiny-shortlist.nmt");
+  auto t = load_fixture("tiny-shortlist.nmt");
   const nmt::Translator::Impl& m = t->impl();
   REQUIRE(m.shortlist.has_value());
   const std::string source = kSentences[4];
@@ -278,7 +266,7 @@ TEST_CASE("sampling keeps a forced prefix and draws only the shortlist's tokens"
 }
 
 TEST_CASE("a beam with sampling is an error naming both options; the options' ranges") {
-  auto t = load("tiny.nmt");
+  auto t = load_fixture("tiny.nmt");
   nmt::TranslateOptions o = sampling(5, 0);
   o.beam_size = 4;
   auto r = t->translate("Hello.", o);

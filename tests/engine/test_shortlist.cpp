@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loaded_fixture.h"
 #include "model_bytes.h"
 #include "translator.h"
 #include "translator_internal.h"
@@ -27,17 +28,6 @@ std::vector<NewTensor> table(int vocab, const std::vector<int>& frequent, const 
   return {{"shortlist.frequent", "u16", {int64_t(frequent.size())}, u16_bytes(frequent)},
           {"shortlist.counts", "u8", {vocab}, counts},
           {"shortlist.targets", "u16", {int64_t(targets.size())}, u16_bytes(targets)}};
-}
-
-std::unique_ptr<nmt::Translator> load_bytes(const std::vector<uint8_t>& bytes) {
-  auto t = nmt::Translator::load(bytes.data(), bytes.size());
-  REQUIRE_MESSAGE(t.ok(), t.error());
-  return std::move(t.value());
-}
-
-std::string load_error(const std::vector<uint8_t>& bytes) {
-  auto t = nmt::Translator::load(bytes.data(), bytes.size());
-  return t.ok() ? std::string() : t.error();
 }
 
 std::vector<int> all_ids(int vocab) {

@@ -1,0 +1,42 @@
+// Model files loaded as a Translator, for the engine tests that translate with them: a fixture by
+// name, any bytes (a fixture rewritten by model_bytes.h), or the error such bytes are refused with.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model_bytes.h"
+#include "translator.h"
+#include "translator_internal.h"
+
+namespace test_model_bytes {
+
+inline std::unique_ptr<nmt::Translator> load_bytes(const std::vector<uint8_t>& bytes) {
+  auto t = nmt::Translator::load(bytes.data(), bytes.size());
+  REQUIRE_MESSAGE(t.ok(), t.error());
+  return std::move(t.value());
+}
+
+// tests/fixtures/<name>, e.g. "tiny.nmt"
+inline std::unique_ptr<nmt::Translator> load_fixture(const std::string& name) {
+  return load_bytes(read_bytes(fixture(name)));
+}
+
+// Empty when the bytes load.
+inline std::string load_error(const std::vector<uint8_t>& bytes) {
+  auto t = nmt::Translator::load(bytes.data(), bytes.size());
+  return t.ok() ? std::string() : t.error();
+}
+
+// A text's source token ids as the tokenizer gives them (no eos).
+inline std::vector<int> source_ids(const nmt::Translator::Impl& m, const std::string& text) {
+  std::vector<int> ids;
+  for (const nmt::Token& t : m.tokenizer.encode(text)) ids.push_back(t.id);
+  return ids;
+}
+
+}  // namespace test_model_bytes
