@@ -41,18 +41,9 @@ void argmax_rows(const float* X, int M, int N, int* out) {
     }
     const float* x = X + size_t(m) * N;
     float max = x[0];
-    if (n_full > 0) {  // four running maxima (softmax.cpp's row_max says why; the same value)
-      Batch m0 = Batch::load_unaligned(x), m1 = m0, m2 = m0, m3 = m0;
-      size_t i = W;
-      for (; i + 4 * W <= n_full; i += 4 * W) {
-        m0 = simd::max(m0, Batch::load_unaligned(x + i));
-        m1 = simd::max(m1, Batch::load_unaligned(x + i + W));
-        m2 = simd::max(m2, Batch::load_unaligned(x + i + 2 * W));
-        m3 = simd::max(m3, Batch::load_unaligned(x + i + 3 * W));
-      }
-      for (; i < n_full; i += W) m0 = simd::max(m0, Batch::load_unaligned(x + i));
+    if (n_full > 0) {
       alignas(64) float lanes[W];
-      simd::max(simd::max(m0, m1), simd::max(m2, m3)).store_aligned(lanes);
+      simd::max_over(Batch::load_unaligned(x), x + W, n_full - W).store_aligned(lanes);
       for (size_t l = 0; l < W; ++l) max = lanes[l] > max ? lanes[l] : max;
     }
     for (size_t i = n_full; i < size_t(N); ++i) max = x[i] > max ? x[i] : max;

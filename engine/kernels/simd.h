@@ -38,6 +38,24 @@ inline Floats min(const Floats& a, const Floats& b) {
 #endif
 }
 
+// The lane-wise maximum of `init` and the batches of x[0, n) (n a multiple of the batch size), in
+// four running maxima, not one: one is a chain of dependent max instructions (8000 logits: 2000 in
+// a row), four overlap. The maximum of floats does not depend on the order they are taken in
+// (without NaN; a zero maximum may come out as -0 or +0, which give the same x - max and max + log Σ).
+inline Floats max_over(const Floats& init, const float* x, size_t n) {
+  constexpr size_t W = Floats::size;
+  Floats m0 = init, m1 = init, m2 = init, m3 = init;
+  size_t i = 0;
+  for (; i + 4 * W <= n; i += 4 * W) {
+    m0 = max(m0, Floats::load_unaligned(x + i));
+    m1 = max(m1, Floats::load_unaligned(x + i + W));
+    m2 = max(m2, Floats::load_unaligned(x + i + 2 * W));
+    m3 = max(m3, Floats::load_unaligned(x + i + 3 * W));
+  }
+  for (; i < n; i += W) m0 = max(m0, Floats::load_unaligned(x + i));
+  return max(max(m0, m1), max(m2, m3));
+}
+
 // xsimd::select(mask, 0, v): +0.0 where mask is set (a comparison's all-ones lanes), else v. In
 // WebAssembly one and-not instead of xsimd's blendv emulation (a shift and a bitselect).
 inline Floats zero_where(const xsimd::batch_bool<float>& mask, const Floats& v) {

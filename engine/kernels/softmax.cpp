@@ -42,25 +42,13 @@ Batch exp_nonpositive(Batch x) {
   return simd::zero_where(x < Batch(-87.0f), y * xsimd::bitwise_cast<Batch>(e));
 }
 
-// The row's maximum; `pad` gets the tail (N % W elements) padded with -INFINITY. Four running
-// maxima, not one: one is a chain of dependent max instructions (8000 logits: 2000 in a row), four
-// overlap. The maximum of floats does not depend on the order they are taken in (without NaN; a
-// zero maximum may come out as -0 or +0, which give the same x - max and max + log Σ).
+// The row's maximum (simd::max_over); `pad` gets the tail (N % W elements) padded with -INFINITY.
 float row_max(const float* x, int N, float* pad) {
   const int full = N - N % W;
   std::fill(pad, pad + W, -INFINITY);
   std::copy(x + full, x + N, pad);
-  Batch m0 = Batch::load_aligned(pad), m1 = m0, m2 = m0, m3 = m0;
-  int n = 0;
-  for (; n + 4 * W <= full; n += 4 * W) {
-    m0 = simd::max(m0, Batch::load_unaligned(x + n));
-    m1 = simd::max(m1, Batch::load_unaligned(x + n + W));
-    m2 = simd::max(m2, Batch::load_unaligned(x + n + 2 * W));
-    m3 = simd::max(m3, Batch::load_unaligned(x + n + 3 * W));
-  }
-  for (; n < full; n += W) m0 = simd::max(m0, Batch::load_unaligned(x + n));
   alignas(64) float lanes[W];
-  simd::max(simd::max(m0, m1), simd::max(m2, m3)).store_aligned(lanes);
+  simd::max_over(Batch::load_aligned(pad), x, size_t(full)).store_aligned(lanes);
   return *std::max_element(lanes, lanes + W);
 }
 
