@@ -390,6 +390,11 @@ class Call:
     def log(self, msg):
         log(f"{msg} ({(time.time() - self.t0) / 60:.1f} min)", self.log_file)
 
+    def append_log(self, path, title):
+        """A step's own log (train.py, distill.py) into the call's log, under `--- title`."""
+        with open(path, encoding="utf-8") as src, open(self.log_file, "a", encoding="utf-8") as dst:
+            dst.write(f"--- {title}\n" + src.read())
+
     def save(self):
         with open(self.state_path, "w") as f:
             json.dump(self.state, f, indent=1)
@@ -478,8 +483,7 @@ def finish_distillers(call, jobs, return_text):
     texts, failed = [], []
     for (teacher, direction), (proc, hyp, expected) in jobs.items():
         code = proc.wait()
-        with open(hyp + ".log", encoding="utf-8") as src, open(call.log_file, "a", encoding="utf-8") as dst:
-            dst.write(f"--- distill.py {teacher} {direction} (exit {code})\n" + src.read())
+        call.append_log(hyp + ".log", f"distill.py {teacher} {direction} (exit {code})")
         if code not in (0, 3) or not os.path.exists(hyp):  # 3: the time ran out first, a prefix is done
             failed.append(f"{teacher} {direction}")
             continue
@@ -540,8 +544,7 @@ def train_call(args):
     call.state["teachers"] = {}
     for direction, (proc, out) in procs.items():
         code = proc.wait()
-        with open(out + ".log", encoding="utf-8") as src, open(call.log_file, "a", encoding="utf-8") as dst:
-            dst.write(f"--- train.py {direction}\n" + src.read())
+        call.append_log(out + ".log", f"train.py {direction}")
         model = os.path.join(args.work, f"teacher-{direction}.nmt")
         if code != 0 or not os.path.exists(os.path.join(out, "model.pt")) or subprocess.run(
                 [sys.executable, os.path.join(HERE, "export.py"), "--checkpoint", os.path.join(out, "model.pt"),
