@@ -577,6 +577,14 @@ bool talks_of_a_match(std::string_view source) {
   return false;
 }
 
+// a >= b for two runs of ASCII digits of any length, compared as numbers without converting them
+// (an en-dash range's ends are not bounded: "e0333…333–00" has a 24-digit one).
+bool digits_at_least(std::string_view a, std::string_view b) {
+  while (a.size() > 1 && a[0] == '0') a.remove_prefix(1);
+  while (b.size() > 1 && b[0] == '0') b.remove_prefix(1);
+  return a.size() != b.size() ? a.size() > b.size() : a >= b;
+}
+
 }  // namespace
 
 std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed) {
@@ -611,7 +619,7 @@ std::vector<TextEdit> range_dashes(std::string_view source, std::string_view tar
       if (written == ':' && source.find(range) != std::string_view::npos) return;  // the source's own "2:3"
       // a range goes up: "1-0" and "2-2" are scores, which German writes "1:0" (as it does any score
       // in a sentence about a match: "lost 1-3" -> "verlor 1:3")
-      if (written == ':' && (sport || std::stoul(r.a) >= std::stoul(r.b))) return;
+      if (written == ':' && (sport || digits_at_least(r.a, r.b))) return;
       for (size_t at = target.find(range); at != std::string_view::npos; at = target.find(range, at + 1)) {
         const bool whole = (at == 0 || !digit(target[at - 1])) && (at + range.size() == target.size() || !digit(target[at + range.size()]));
         if (whole && at >= fixed) edits.push_back({at + r.a.size(), 1, std::string(r.dash)});

@@ -142,6 +142,13 @@ TEST_CASE("range_dashes: a range keeps the source's dash") {
   CHECK(fixed("won 2:3 after 2-3 at half time", "gewann 2:3 nach 2:3") == "gewann 2:3 nach 2:3");
   CHECK(fixed("call 555-0199 on 2024-03-17", "ruf 555:0199 am 2024:03:17 an") == "ruf 555:0199 am 2024:03:17 an");
   CHECK(fixed("in 2-3 days", "in 12:30 Tagen") == "in 12:30 Tagen");
+  // ends of any length, compared as numbers (a 24-digit end threw std::out_of_range: fuzz_text)
+  const std::string big = "333333333333333333333333";
+  CHECK(fixed("pages " + big + "–" + big + "4", "Seiten " + big + ":" + big + "4") == "Seiten " + big + "–" + big + "4");
+  CHECK(fixed("pages " + big + "4–" + big, "Seiten " + big + "4:" + big) == "Seiten " + big + "4:" + big);  // goes down: a score
+  CHECK(fixed("pages 007–12", "Seiten 007:12") == "Seiten 007–12");
+  CHECK(fixed("pages 012–7", "Seiten 012:7") == "Seiten 012:7");
+  CHECK(range_dashes("e0333333333333333333333333\u20130", "x").empty());
 }
 
 TEST_CASE("approximate_marks: the source's \"~\" stays on its number") {
