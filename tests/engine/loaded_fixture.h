@@ -1,5 +1,6 @@
 // Model files loaded as a Translator, for the engine tests that translate with them: a fixture by
-// name, any bytes (a fixture rewritten by model_bytes.h), or the error such bytes are refused with.
+// name, any bytes (a fixture rewritten by model_bytes.h), or the error such bytes are refused with;
+// and what a loaded model gives for a source: its token ids, its first decoder step's logits.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -37,6 +38,18 @@ inline std::vector<int> source_ids(const nmt::Translator::Impl& m, const std::st
   std::vector<int> ids;
   for (const nmt::Token& t : m.tokenizer.encode(text)) ids.push_back(t.id);
   return ids;
+}
+
+// The model's first-step logits for a source (ids without eos), over the whole vocabulary.
+inline std::vector<float> first_step_logits(const nmt::Translator::Impl& m, std::vector<int> ids) {
+  const nmt::ModelConfig& c = m.model.config();
+  ids.push_back(c.eos_id);
+  const nmt::EncoderOutput enc = m.model.encode({ids});
+  nmt::DecoderState st = m.model.start(enc, {0}, 1);
+  std::vector<float> logits(size_t(c.vocab_size));
+  const int bos = c.bos_id;
+  m.model.step(enc, st, &bos, logits.data());
+  return logits;
 }
 
 }  // namespace test_model_bytes

@@ -22,14 +22,8 @@ using namespace test_model_bytes;
 namespace {
 
 // The model's first-step log-probabilities for a source (ids without eos), over the whole vocabulary.
-std::vector<float> first_step_log_probs(const nmt::Translator::Impl& m, std::vector<int> ids) {
-  const nmt::ModelConfig& c = m.model.config();
-  ids.push_back(c.eos_id);
-  const nmt::EncoderOutput enc = m.model.encode({ids});
-  nmt::DecoderState st = m.model.start(enc, {0}, 1);
-  std::vector<float> logits(size_t(c.vocab_size));
-  const int bos = c.bos_id;
-  m.model.step(enc, st, &bos, logits.data());
+std::vector<float> first_step_log_probs(const nmt::Translator::Impl& m, const std::vector<int>& ids) {
+  std::vector<float> logits = first_step_logits(m, ids);
   const float top = *std::max_element(logits.begin(), logits.end());
   double total = 0.0;
   for (float x : logits) total += std::exp(double(x) - top);
