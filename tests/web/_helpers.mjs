@@ -1,8 +1,10 @@
 /**
  * Shared by the web tests: repository paths, which model manifest to use (the shipped
  * weights/manifest.json once it exists, else the fixture manifest naming tests/fixtures/tiny.nmt),
- * whether the engine is built, and launching Debian's Chromium through playwright-core.
+ * whether the engine is built, a streaming translation aborted mid-way, and launching Debian's
+ * Chromium through playwright-core.
  */
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -49,6 +51,22 @@ export function engineSkipReason() {
 }
 
 export const fileUrl = (p) => pathToFileURL(p).href;
+
+/**
+ * Streams `input` and aborts after the first sentence arrives; asserts the iteration rejects with
+ * an AbortError, and returns the sentences it yielded before that.
+ */
+export async function streamAbortedAfterFirstSentence(translator, input, options) {
+  const ac = new AbortController();
+  const got = [];
+  await assert.rejects(async () => {
+    for await (const s of translator.translateStreaming(input, { ...options, signal: ac.signal })) {
+      got.push(s);
+      ac.abort();
+    }
+  }, { name: 'AbortError' });
+  return got;
+}
 
 export function resultsDir() {
   mkdirSync(RESULTS, { recursive: true });
