@@ -34,10 +34,10 @@ NOT_FINISHED = 3
 def load_teacher(path, device):
     """(model in eval mode on device, its config) from a train.py checkpoint or a model file (.nmt)."""
     if path.endswith(".nmt"):
-        from model_file import dequantized_weights, read_model_file
+        from model_file import dequantized_state_dict, read_model_file
         header, tensors = read_model_file(path)
         cfg = header["config"]
-        state_dict = {name: torch.from_numpy(w) for name, w in dequantized_weights(tensors).items()}
+        state_dict = dequantized_state_dict(tensors)
     else:
         ck = torch.load(path, map_location="cpu", weights_only=False)
         cfg, state_dict = ck["config"], ck["state_dict"]

@@ -28,7 +28,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import dequantized_weights, read_model_file  # noqa: E402
+from model_file import dequantized_state_dict, read_model_file  # noqa: E402
 
 
 def load_weights(path):
@@ -39,7 +39,7 @@ def load_weights(path):
         provenance = header.get("provenance", {})
         ck = {"config": header["config"], "languages": header["languages"], "train": dict(provenance.get("train", {})),
               "history": provenance.get("history", [])}
-        return ck, {k: torch.from_numpy(v) for k, v in dequantized_weights(tensors).items()}
+        return ck, dequantized_state_dict(tensors)
     ck = torch.load(path, map_location="cpu", weights_only=False)
     return ck, {k: v.float() for k, v in ck["state_dict"].items()}
 

@@ -1,6 +1,7 @@
 """The engine's model file (engine/FORMAT.md), read and written in Python: the one definition the
 recipe's exporter, the card, training's --init-from and the tests share. The header alone needs only
-the standard library (make_card.py and the card test read it in CI); the tensors need NumPy.
+the standard library (make_card.py and the card test read it in CI); the tensors need NumPy, and
+dequantized_state_dict PyTorch.
 
   32-byte preamble: 8-byte magic "NMTMODEL", u32 version, u32 header length, u64 file length,
                     u32 CRC-32 of everything after the preamble, u32 reserved
@@ -62,6 +63,12 @@ def dequantized_weights(tensors):
             w = w * tensors[name + ".scale"].astype(np.float32)[:, None]
         weights[name] = w
     return weights
+
+
+def dequantized_state_dict(tensors):
+    """dequantized_weights as torch tensors: a state_dict that model.Transformer loads."""
+    import torch
+    return {name: torch.from_numpy(w) for name, w in dequantized_weights(tensors).items()}
 
 
 def write_model_file(path, config, languages, tensors, spm_bytes, provenance, alignment_layer=None):

@@ -319,14 +319,14 @@ def init_from_model_file(path, model, cfg, state, log):
     """Loads a shipped model file's weights (int8 rows times their scales) into model, grown if its
     config is bigger (grow.py), and the training state from the file's provenance."""
     from grow import check_growable, describe_growth, grow_state_dict
-    from model_file import dequantized_weights, read_model_file
+    from model_file import dequantized_state_dict, read_model_file
     header, tensors = read_model_file(path)
     old_cfg = header["config"]
     try:
         check_growable(old_cfg, cfg)
     except ValueError as e:
         raise SystemExit(f"--init-from: {path} has config {old_cfg}; cannot start {cfg} from it: {e}")
-    state_dict = {name: torch.from_numpy(w) for name, w in dequantized_weights(tensors).items()}
+    state_dict = dequantized_state_dict(tensors)
     if old_cfg != cfg:  # a bigger architecture, started where the file's model is (grow.py)
         state_dict = grow_state_dict(state_dict, old_cfg, model)
     model.load_state_dict(state_dict)
