@@ -30,16 +30,21 @@ function scheduleTranslate() {
   state.timer = setTimeout(translateNow, DEBOUNCE_MS);
 }
 
-export function clearOutput() {
+/** No translation shown: the output pane, its Copy, legends and figures emptied, and the result forgotten. */
+function emptyOutput() {
   state.result = null;
   state.resultInput = null;
+  state.outWords = [];
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   el.copy.disabled = true;
   el.unsureLegend.hidden = true;
   el.termLegend.hidden = true;
   text(el.stats, '');
-  state.outWords = [];
+}
+
+export function clearOutput() {
+  emptyOutput();
   selectSentence(0);
 }
 
@@ -136,15 +141,7 @@ function renderPartial(partialText) {
  * alignment card and Copy go too; words answer hovering once the whole result is drawn by render().
  */
 function streamedOutput(input) {
-  state.result = null;
-  state.resultInput = null;
-  state.outWords = [];
-  el.target.replaceChildren();
-  el.target.dataset.sentences = '0';
-  el.copy.disabled = true;
-  el.unsureLegend.hidden = true;
-  el.termLegend.hidden = true;
-  text(el.stats, '');
+  emptyOutput();
   selectSentence(0, true);
   let sourceEnd = 0;
   let targetEnd = 0;
