@@ -243,6 +243,20 @@ def variant_data(carry, work, data, name, folders=None):
     return dest
 
 
+def train_command(args, data, config, direction, out, threads, init_from=None):
+    """train.py as both GPU plans run it: for --minutes, annealed over all of them, with dropout 0.1
+    and no early stop; the batch, rate, checkpoints, dev BLEU, device and seed from args."""
+    s, t = direction.split("-")
+    cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", data, "--config", config,
+           "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t, "--out", out]
+    if init_from:
+        cmd += ["--init-from", init_from]
+    return cmd + ["--device", args.device, "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes),
+                  "--max-tokens", str(args.max_tokens), "--lr", str(args.lr),
+                  "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", str(args.bleu_sentences),
+                  "--dropout", "0.1", "--threads", str(threads), "--patience", "1000", "--seed", str(args.seed)]
+
+
 def student(args):
     """On the GPU machine, one command: the students (both directions, and any --variants beside
     them) continue for --minutes, all at once, then each is exported as an int8 model file and, as
@@ -261,19 +275,14 @@ def student(args):
     threads = max(1, min(4, (os.cpu_count() or 4) // len(variants)))
     procs, failed = {}, []
     for direction, name in variants:
-        s, t = direction.split("-")
         run_name = direction + (f"-{name}" if name else "")
         out = os.path.join(args.work, f"student-{run_name}")
         init = os.path.join(args.weights, direction, "model.nmt")
         config = os.path.join(args.work, f"student-{run_name}.json")
         with open(config, "w") as f:  # the shipped file's own shape, not train.py's default
             json.dump(read_model_file(init)[0]["config"], f)
-        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", variant_data(args.carry, args.work, data, name, folders),
-               "--config", config, "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t,
-               "--out", out, "--init-from", init, "--device", args.device,
-               "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes), "--max-tokens", str(args.max_tokens),
-               "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes), "--bleu-sentences", str(args.bleu_sentences),
-               "--dropout", "0.1", "--threads", str(threads), "--patience", "1000", "--seed", str(args.seed)]
+        cmd = train_command(args, variant_data(args.carry, args.work, data, name, folders), config, direction, out, threads,
+                            init_from=init)
         cmd += variant_options(name, args.seed)  # after --seed: the later one counts
         if args.steps:
             cmd += ["--max-steps", str(args.steps)]

@@ -103,7 +103,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
-from gpu_round import PART_BYTES, join_parts, log, read_u16, split_into_parts, unpack_data, write_u16  # noqa: E402
+from gpu_round import PART_BYTES, join_parts, log, read_u16, split_into_parts, train_command, unpack_data, write_u16  # noqa: E402
 
 DIRECTIONS = ("en-de", "de-en")
 TEACHER = {"d_ff": 2048, "encoder_layers": 6, "decoder_layers": 6}
@@ -517,24 +517,19 @@ def train_call(args):
             kd_sources(args, data, direction)
     procs = {}
     for direction in directions:
-        s, t = direction.split("-")
         student = os.path.join(args.weights, direction, "model.nmt")
         cfg = teacher_config(student, overrides)
         config = os.path.join(args.work, f"teacher-{direction}.json")
         with open(config, "w") as f:
             json.dump(cfg, f)
         out = os.path.join(args.work, f"teacher-{direction}")
-        cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", data, "--config", config,
-               "--dev", os.path.join(args.carry, "flores-dev.en-de.tsv"), "--src", s, "--tgt", t, "--out", out,
-               "--device", args.device, "--minutes", str(args.minutes), "--anneal-minutes", str(args.minutes),
-               "--max-tokens", str(args.max_tokens), "--lr", str(args.lr), "--checkpoint-minutes", str(args.checkpoint_minutes),
-               "--bleu-sentences", str(args.bleu_sentences), "--dropout", "0.1", "--threads", str(args.threads),
-               "--patience", "1000", "--seed", str(args.seed)]
+        init_from = student  # grown from the student: starts where it is
         try:
             check_growable(read_model_file(student)[0]["config"], cfg)
-            cmd += ["--init-from", student]  # grown from the student: starts where it is
         except ValueError as e:
+            init_from = None
             call.log(f"teacher {direction}: from scratch ({e})")
+        cmd = train_command(args, data, config, direction, out, args.threads, init_from=init_from)
         if args.steps:
             cmd += ["--max-steps", str(args.steps)]
         call.log("$ " + " ".join(cmd))
