@@ -302,6 +302,14 @@ for (const name of browsers()) describe(name, () => {
     await page.click('#target .w >> nth=0');
     await page.mouse.move(5, 5);
     assert.ok(await page.$$eval('.w.hl', (els) => els.length) >= 1, 'a tapped word stays highlighted');
+
+    // Emptying the text box empties the sentence card too, not only the output pane.
+    await page.fill('#source', '');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    assert.equal(await page.textContent('#sent-pos'), 'No sentence yet');
+    assert.equal(await page.textContent('#align-source'), '', 'no source words of the old sentence');
+    assert.equal(await page.textContent('#align-target'), '', 'no target words of the old sentence');
+    assert.equal(await page.$$eval('.w.hl', (els) => els.length), 0, 'no highlight left');
     await checkProblems(page);
   });
 

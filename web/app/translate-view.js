@@ -45,7 +45,7 @@ function emptyOutput() {
 
 export function clearOutput() {
   emptyOutput();
-  selectSentence(0);
+  selectSentence(0, true); // (forced: with sentence 1 already selected it would keep the old card)
 }
 
 export async function translateNow() {
