@@ -374,6 +374,18 @@ for (const name of browsers()) describe(name, () => {
     await page.keyboard.press('ArrowDown');
     assert.match(await page.textContent('#heat-cell'), /^writing “.+”, the model looked at “.+”: \d\.\d{3}$/);
     await page.screenshot({ path: path.join(resultsDir(), 'web-demo-heatmap.png'), fullPage: true });
+    // Another sentence: the cell read out was one of the old map's.
+    await page.fill('#source', 'The house is small.');
+    await page.waitForFunction(() => document.getElementById('align-source').textContent === 'The house is small.', null, { timeout: 60000 });
+    assert.equal(await page.textContent('#heat-cell'), '', 'no cell of the old sentence is read out');
+    // Emptying the box leaves nothing of the old map: its status, its layers, the canvas's words.
+    await page.waitForFunction(() => / heads$|not available|no per-head|Could not/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });
+    await page.fill('#source', '');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    assert.equal(await page.textContent('#heat-status'), '', 'no status of the old sentence\'s heads');
+    assert.deepEqual(await page.$$eval('#head-select option', (os) => os.map((o) => o.value)), ['mean', 'links'], 'no layers of the old sentence');
+    assert.equal(await page.getAttribute('#heatmap', 'aria-label'), 'Attention map', 'the empty map names no words');
+    assert.equal(await page.textContent('#heat-cell'), '');
     await checkProblems(page);
   });
 

@@ -10,7 +10,7 @@
  */
 import { el, text, span } from './dom.js';
 import { state, currentSentence, langName, fromOf, toOf } from './state.js';
-import { drawHeatmap, showSentenceHeatmap } from './heatmap.js';
+import { showSentenceHeatmap } from './heatmap.js';
 import { unsureWords, sentenceConfidence } from './confidence.js';
 import { showSourceMarks, clearSourceMarks } from './source-overlay.js';
 
@@ -63,7 +63,7 @@ export function selectSentence(i, force = false) {
   state.cardWords = { s: [], t: [] };
   if (!n) {
     text(el.sentPos, 'No sentence yet');
-    drawHeatmap();
+    showSentenceHeatmap(null);
     return;
   }
   text(el.sentPos, `Sentence ${state.sel + 1} of ${n}`);

@@ -84,13 +84,17 @@ async function ensureHeads() {
 }
 
 /**
- * A newly selected sentence `s`: keeps the per-head attention only if it is this sentence's,
- * offers its layers and heads, asks for them if the heatmap is open, and draws.
+ * A newly selected sentence `s` (null: none): keeps the per-head attention only if it is this
+ * sentence's (else its status goes too), offers its layers and heads, asks for them if the heatmap
+ * is open, and draws. The cell read out and the keyboard cursor belonged to the old map.
  */
 export function showSentenceHeatmap(s) {
-  state.heads = state.heads && state.heads.key === headsKey(s) ? state.heads : null;
+  state.heads = s && state.heads && state.heads.key === headsKey(s) ? state.heads : null;
+  if (!state.heads) text(el.heatStatus, '');
+  state.heatCursor = null;
+  text(el.heatCell, '');
   updateHeadOptions();
-  if (el.attention.open) ensureHeads();
+  if (s && el.attention.open) ensureHeads();
   drawHeatmap();
 }
 
@@ -162,6 +166,8 @@ export function drawHeatmap() {
     canvas.style.height = '1px';
     showScrollHint(canvas);
     heatLayout = null;
+    canvas.setAttribute('aria-label', 'Attention map');
+    for (const key of ['grid', 'rows', 'cols']) delete canvas.dataset[key];
     return;
   }
   const { rows, cols, m } = data;
