@@ -181,6 +181,11 @@ for (const name of browsers()) describe(name, () => {
     await page.click('h1');
     assert.equal(await page.$('#alt-menu'), null);
     await page.screenshot({ path: path.join(resultsDir(), 'web-alternatives.png') });
+    // Clear: no sentence is left for Undo to bring back, so it goes.
+    assert.equal(await page.isVisible('#undo-choice'), true);
+    await page.click('#clear');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    assert.equal(await page.isVisible('#undo-choice'), false, 'no Undo once the box is emptied');
     assert.deepEqual(problems, []);
   });
 

@@ -56,6 +56,7 @@ export async function translateNow() {
   const seq = ++state.seq;
   const input = el.source.value;
   const dir = state.dir;
+  document.getElementById('undo-choice').hidden = true; // (a new translation, or none: nothing to undo)
   if (!input.trim()) {
     clearOutput();
     text(el.status, '');
@@ -63,7 +64,6 @@ export async function translateNow() {
     setState('idle');
     return;
   }
-  document.getElementById('undo-choice').hidden = true; // (a new translation: nothing to undo)
   setState('translating');
   el.target.setAttribute('aria-busy', 'true');
   text(el.status, 'Translating…');
