@@ -141,6 +141,22 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.querySelectorAll('#align-source .w.hl').length > 0, null, { timeout: 10000 });
     assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`);
     assert.match(await page.textContent('#align-source'), new RegExp(`Line ${n}: the weather`), 'the card shows the kept sentence\'s source');
+
+    // Stop before anything of another text is done: what stays on screen must not be the old text's translation.
+    await page.evaluate(() => new MutationObserver((_, observer) => {
+      if (document.body.dataset.state !== 'translating') return;
+      observer.disconnect();
+      document.getElementById('stop').click();
+      window.stoppedAtOnce = true;
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-state'] }));
+    await page.fill('#source', 'The house is small. It is very old.');
+    await page.waitForFunction(() => window.stoppedAtOnce, null, { timeout: 60000 });
+    assert.equal(await page.textContent('#status'), 'Stopped.');
+    assert.equal(await page.textContent('#target'), '', 'no translation of the old text');
+    assert.equal(await page.getAttribute('#target', 'data-sentences'), '0');
+    assert.equal(await page.textContent('#sent-pos'), 'No sentence yet');
+    assert.equal(await page.textContent('#stats'), '');
+    assert.equal(await page.isEnabled('#copy'), false, 'nothing to copy');
     assert.deepEqual(problems, []);
   });
 });

@@ -225,7 +225,7 @@ async function copyOutput() {
 
 /**
  * Stop (the button shown while a translation runs, or Escape in the text box): the request is
- * aborted, what was already drawn stays, and the page waits for the next edit or Ctrl+Enter.
+ * aborted, what was already drawn of this text stays, and the page waits for the next edit or Ctrl+Enter.
  */
 function stopTranslating() {
   if (el.body.dataset.state !== 'translating') return;
@@ -236,6 +236,8 @@ function stopTranslating() {
   state.seq += 1; // an answer of the stopped request that is already on its way is ignored
   el.target.setAttribute('aria-busy', 'false');
   if (kept && kept.sentences.length) keepPartial(kept);
+  // nothing of this text done: the translation still shown (kept while the next one runs) may be another text's
+  else if (state.resultInput !== el.source.value || state.resultDir !== state.dir) clearOutput();
   setState('idle');
   text(el.status, 'Stopped.');
   el.source.focus();
