@@ -142,6 +142,20 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`);
     assert.match(await page.textContent('#align-source'), new RegExp(`Line ${n}: the weather`), 'the card shows the kept sentence\'s source');
 
+    // Another text's first sentences drawn as they come: the old translation's card and Copy go with it.
+    await page.evaluate(() => {
+      const target = document.getElementById('target');
+      new MutationObserver((_, observer) => {
+        if (document.body.dataset.state !== 'translating' || !target.textContent.trim()) return;
+        observer.disconnect();
+        window.firstPartial = { copy: document.getElementById('copy').disabled, pos: document.getElementById('sent-pos').textContent,
+          card: document.getElementById('align-source').textContent };
+      }).observe(target, { childList: true, subtree: true, characterData: true });
+    });
+    await page.fill('#source', Array.from({ length: 12 }, (_, i) => `Row ${i + 1}: the garden was green and the sky was blue.`).join(' '));
+    await page.waitForFunction(() => document.body.dataset.state === 'done' && window.firstPartial, null, { timeout: 120000 });
+    assert.deepEqual(await page.evaluate(() => window.firstPartial), { copy: true, pos: 'No sentence yet', card: '' }, 'nothing of the old translation beside the new one');
+
     // Stop before anything of another text is done: what stays on screen must not be the old text's translation.
     await page.evaluate(() => new MutationObserver((_, observer) => {
       if (document.body.dataset.state !== 'translating') return;

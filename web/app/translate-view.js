@@ -86,8 +86,13 @@ export async function translateNow() {
         if (seq !== state.seq) return;
         const pct = Math.round((100 * p.done) / Math.max(1, p.total));
         text(el.status, `Translating… ${pct}%`);
-        if (!streaming) renderPartial(p.text);
-        if (!streaming) { kept.text = p.text; kept.sentences.push(...p.sentences); }
+        if (!streaming) {
+          // (the translation the first part replaces goes from the card and Copy too, as when streaming)
+          if (!kept.sentences.length) clearOutput();
+          renderPartial(p.text);
+          kept.text = p.text;
+          kept.sentences.push(...p.sentences);
+        }
       },
     };
     let result;
