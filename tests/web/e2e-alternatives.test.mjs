@@ -186,6 +186,17 @@ for (const name of browsers()) describe(name, () => {
     await page.click('#clear');
     await page.waitForFunction(() => document.body.dataset.state === 'idle');
     assert.equal(await page.isVisible('#undo-choice'), false, 'no Undo once the box is emptied');
+    // A menu opened on a word while a newer text is being translated goes when that translation replaces the word.
+    await page.fill('#source', 'The house is small.');
+    await waitDone(page);
+    const old = await sentence(page, 0);
+    const newer = 'The garden is very old.';
+    await page.fill('#source', newer);
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${pickWord(old.words)}"]`);
+    assert.equal(await page.getAttribute('#alt-menu', 'aria-label'), `Other words for “${old.words[pickWord(old.words)]}”`, 'the menu opened on the old translation');
+    await page.waitForFunction((length) => document.body.dataset.state === 'done' && document.getElementById('target').dataset.inputLength === String(length),
+      newer.length, { timeout: 120000 });
+    assert.equal(await page.$('#alt-menu'), null, 'no menu about a word no longer shown');
     assert.deepEqual(problems, []);
   });
 

@@ -58,6 +58,11 @@ function close({ refocus = true } = {}) {
   if (refocus && invoker && invoker.isConnected) invoker.focus();
 }
 
+/** Closes the menu (if open): the output it was opened on is being replaced. */
+export function closeWordMenu() {
+  close({ refocus: false });
+}
+
 function items() {
   return menu ? [...menu.root.querySelectorAll('[role="menuitem"]')] : [];
 }

@@ -10,6 +10,7 @@ import { el, text, showError, setState } from './dom.js';
 import { state } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
+import { closeWordMenu } from './alternatives-menu.js';
 import { unsureWords } from './confidence.js';
 import { updateLanguageHint } from './language-hint.js';
 import { termsOption, rejectedTerms, markTermWords } from './terms.js';
@@ -30,8 +31,9 @@ function scheduleTranslate() {
   state.timer = setTimeout(translateNow, DEBOUNCE_MS);
 }
 
-/** No translation shown: the output pane, its Copy, legends and figures emptied, and the result forgotten. */
+/** No translation shown: the output pane, its word menu, Copy, legends and figures emptied, and the result forgotten. */
 function emptyOutput() {
+  closeWordMenu();
   state.result = null;
   state.resultInput = null;
   state.outWords = [];
@@ -174,6 +176,7 @@ function streamedOutput(input) {
 }
 
 export function render(result) {
+  closeWordMenu();
   const frag = document.createDocumentFragment();
   state.outWords = [];
   let pos = 0;
