@@ -119,6 +119,10 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(kept.split('\n').filter((l) => l.trim()).length, n, `one line a kept sentence: ${JSON.stringify(kept)}`);
     // the first n lines, in order (their numbers are copied as they are)
     assert.deepEqual(kept.match(/\d+/g).map(Number), Array.from({ length: n }, (_, i) => i + 1), `the first ${n} lines: ${JSON.stringify(kept)}`);
+    // Swap moves only a whole translation into the box: a partial one would replace the lines not translated.
+    await page.click('#swap');
+    assert.equal(await page.inputValue('#source'), text, 'the person\'s text stays, every line of it');
+    assert.equal(await page.inputValue('#direction'), 'de-en');
     assert.deepEqual(problems, []);
   });
 

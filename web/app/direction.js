@@ -36,9 +36,10 @@ function setDirection(dir, { swapText = false } = {}) {
     return;
   }
   if (!state.models.some((m) => `${m.from}-${m.to}` === dir)) return;
-  // Only a translation of the text now in the box moves into it: while a newer text waits for its
-  // translation (typed since, or still streaming), the person's own text stays.
-  if (swapText && state.result && state.resultDir === state.dir && state.resultInput === el.source.value) {
+  // Only a whole translation of the text now in the box moves into it: while a newer text waits for
+  // its translation (typed since, or still streaming), or after Stop kept only part of it, the
+  // person's own text stays.
+  if (swapText && state.result && !state.result.partial && state.resultDir === state.dir && state.resultInput === el.source.value) {
     el.source.value = state.result.text;
     updateCount();
   }
