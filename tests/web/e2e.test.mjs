@@ -213,6 +213,14 @@ for (const name of browsers()) describe(name, () => {
       .filter((c) => !(c.getAttribute('aria-label') || (c.labels && c.labels.length) || c.textContent.trim()))
       .map((c) => c.id || c.outerHTML.slice(0, 60)));
     assert.deepEqual(unlabelled, []);
+    // › and ‹ by keyboard: the one that turns off at the end hands the focus to the other (no focus on a disabled button, or on none).
+    await page.focus('#next-sent');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.textContent('#sent-pos'), 'Sentence 2 of 2');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'prev-sent');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.textContent('#sent-pos'), 'Sentence 1 of 2');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'next-sent');
     // Keyboard: Tab order starts with the skip link, then the controls; focus is visible.
     await page.reload();
     await waitReady(page);

@@ -253,8 +253,14 @@ function onAreaLeave(event) {
 
 /** ‹ ›, hover/tap on the output and the card, keys and focus on the card, a tap elsewhere unpins. */
 export function bindAlignmentView() {
-  el.prev.addEventListener('click', () => selectSentence(state.sel - 1));
-  el.next.addEventListener('click', () => selectSentence(state.sel + 1));
+  // The button that turns off at the first or last sentence would take the keyboard focus with it.
+  const step = (by, button, other) => {
+    const focused = document.activeElement === button;
+    selectSentence(state.sel + by);
+    if (focused && button.disabled && !other.disabled) other.focus();
+  };
+  el.prev.addEventListener('click', () => step(-1, el.prev, el.next));
+  el.next.addEventListener('click', () => step(1, el.next, el.prev));
   for (const area of [el.target, el.alignSource, el.alignTarget]) {
     area.addEventListener('mouseover', onWordOver);
     area.addEventListener('mouseout', onWordOut);
