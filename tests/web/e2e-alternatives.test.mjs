@@ -241,6 +241,12 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(after.words.slice(0, w), before.words.slice(0, w), 'the words before it stay');
     assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.textContent),
       again[choice].word, 'focus is on the chosen word on the card');
+    // Undo by keyboard: the button goes, and the focus goes back to the word, not to nowhere.
+    await page.focus('#undo-choice');
+    await page.keyboard.press('Enter');
+    assert.equal((await sentence(page, 0)).text, before.text, 'Undo: the old sentence is back');
+    assert.equal(await page.evaluate(() => document.activeElement.closest('#align-target') && document.activeElement.dataset.w), String(w),
+      'focus is on the word again');
     assert.deepEqual(problems, []);
   });
 

@@ -270,11 +270,15 @@ function use(hit, before, after, word) {
   selectSentence(hit.s, true);
   setState('done');
   text(el.status, `Sentence ${hit.s + 1} translated again with “${word}”.`); // (a live region)
-  undo = { before, after, s: hit.s };
+  undo = { before, after, s: hit.s, w: hit.w, onCard };
   const button = document.getElementById('undo-choice');
   button.hidden = false;
-  const again = onCard ? el.alignTarget.querySelector(`.w[data-w="${hit.w}"]`)
-    : state.outWords[hit.s] && state.outWords[hit.s][hit.w];
+  focusWordAgain(hit.s, hit.w, onCard);
+}
+
+/** Focuses word `w` of sentence `s` as drawn again, on the card or in the output (where the menu was opened). */
+function focusWordAgain(s, w, onCard) {
+  const again = onCard ? el.alignTarget.querySelector(`.w[data-w="${w}"]`) : state.outWords[s] && state.outWords[s][w];
   if (again) {
     if (!again.hasAttribute('tabindex') || again.tabIndex < 0) again.tabIndex = onCard ? 0 : -1;
     again.focus();
@@ -283,14 +287,17 @@ function use(hit, before, after, word) {
 
 /** Undo: the translation as it was before the last chosen word (while nothing newer replaced it). */
 function undoChoice() {
-  document.getElementById('undo-choice').hidden = true;
+  const button = document.getElementById('undo-choice');
+  const focused = document.activeElement === button;
+  button.hidden = true;
   if (!undo || state.result !== undo.after) { undo = null; return; }
-  const { before, s } = undo;
+  const { before, s, w, onCard } = undo;
   undo = null;
   state.result = before;
   render(before);
   selectSentence(s, true);
   text(el.status, `Sentence ${s + 1} is back as it was.`);
+  if (focused) focusWordAgain(s, w, onCard); // (the hidden button would take the focus with it)
 }
 
 /**
