@@ -146,6 +146,22 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#sent-pos'), `Sentence ${n} of ${n}`);
     assert.match(await page.textContent('#align-source'), new RegExp(`Line ${n}: the weather`), 'the card shows the kept sentence\'s source');
 
+    // Another word chosen in a kept sentence, and Undo: the result is still partial, and the foot still says so.
+    const partialFoot = async (when) => {
+      assert.equal(await page.getAttribute('#target', 'data-partial'), 'true', when);
+      assert.match(await page.textContent('#stats'), new RegExp(`^Partial: stopped after ${n} sentences?; the rest is not translated$`), when);
+    };
+    const w = await page.$$eval('#target .sent[data-s="0"] .w', (ws) => ws.findIndex((x, i) => i > 0 && /\p{L}/u.test(x.textContent)));
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    await page.waitForSelector('#alt-menu[aria-busy="false"] [role="menuitem"]', { timeout: 60000 });
+    await page.click('#alt-menu [role="menuitem"]:not([aria-current])');
+    await page.waitForSelector('#alt-preview', { timeout: 60000 });
+    await page.click('#alt-menu [role="menuitem"]:first-of-type');
+    await page.waitForFunction(() => /translated again/.test(document.getElementById('status').textContent));
+    await partialFoot('after a chosen word');
+    await page.click('#undo-choice');
+    await partialFoot('after Undo');
+
     // Another text's first sentences drawn as they come: the old translation's card and Copy go with it.
     await page.evaluate(() => {
       const target = document.getElementById('target');

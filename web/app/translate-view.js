@@ -207,6 +207,7 @@ export function render(result) {
   text(el.stats, `${n} sentence${n === 1 ? '' : 's'} in ${Math.round(result.timings.totalMs)} ms`);
   el.stats.title = `${result.stats.targetTokens} tokens (word pieces) written, ${tps >= 100 ? Math.round(tps) : tps.toFixed(1)} tokens/s; ` +
     `engine ${Math.round(secs * 1000)} ms (encode ${Math.round(result.timings.encodeMs)}, decode ${Math.round(result.timings.decodeMs)}), waiting ${Math.round(result.timings.queueMs)} ms`;
+  if (result.partial) showPartialFoot(result); // (also when a chosen word or Undo redraws it)
   selectSentence(Math.min(state.sel, Math.max(0, n - 1)), true);
 }
 
@@ -270,10 +271,13 @@ function keepPartial(kept) {
   state.resultInput = kept.input;
   state.heads = null;
   render(result);
+}
+
+/** A partial result's mark and foot, which say it is partial (on the page, not only in the title: a phone shows no titles). */
+function showPartialFoot(result) {
   el.target.dataset.partial = 'true';
-  const n = kept.sentences.length;
-  // (said on the page, not only in the title: a phone shows no titles)
-  const rest = kept.input.slice(kept.sentences[n - 1].sourceRange[1]).trim() ? '; the rest is not translated' : '';
+  const n = result.sentences.length;
+  const rest = (state.resultInput || '').slice(result.sentences[n - 1].sourceRange[1]).trim() ? '; the rest is not translated' : '';
   text(el.stats, `Partial: stopped after ${n} sentence${n === 1 ? '' : 's'}${rest}`);
   el.stats.title = 'Stop ended the translation: the rest of the text was not translated. Edit the text or press Ctrl+Enter to translate it all.';
 }
