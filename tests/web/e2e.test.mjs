@@ -569,6 +569,32 @@ for (const name of browsers()) describe(name, () => {
     assert.ok(r.again.length > 0);
   });
 
+  heavy('a translation that fails shows its error, not the translation of the text before', { skip, timeout: 120000 }, async (t) => {
+    const { page } = await sharedPage();
+    await translate(page, 'The house is small.');
+    // the page's worker dies (as when a phone runs out of memory) under the next request, which fails; the one after starts a new worker
+    await page.evaluate(async () => {
+      const { state } = await import('./app/state.js');
+      const translator = await state.translators.get('en-de');
+      const source = document.getElementById('source');
+      source.value = 'It is very old.';
+      translator._crashWorkerForTest();
+      source.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true })); // (Ctrl+Enter: at once)
+    });
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    assert.match(await page.textContent('#error'), /worker failed/);
+    assert.equal(await page.textContent('#target'), '', 'no translation of the text before');
+    assert.equal(await page.textContent('#sent-pos'), 'No sentence yet');
+    assert.equal(await page.isEnabled('#copy'), false, 'nothing to copy');
+    await page.focus('#source');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('Enter'); // (Ctrl+Enter translates again at once)
+    await page.keyboard.up('Control');
+    await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60000 });
+    assert.match(await page.textContent('#target'), /\S/, 'the next request translates');
+    assert.equal(await page.isVisible('#error'), false);
+  });
+
   test('offline: a second visit with the server gone translates from the service worker cache', { skip, timeout: 180000 }, async (t) => {
     // A server of its own (another port = another origin = a fresh service worker), stopped midway.
     const own = await startServer({ root: site, base: BASE });
