@@ -586,7 +586,11 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#target'), '', 'no translation of the text before');
     assert.equal(await page.textContent('#sent-pos'), 'No sentence yet');
     assert.equal(await page.isEnabled('#copy'), false, 'nothing to copy');
-    await page.focus('#source');
+    // Clear: the error was about a text no longer there
+    await page.click('#clear');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');
+    assert.equal(await page.isVisible('#error'), false, 'no error once the box is emptied');
+    await page.fill('#source', 'It is very old.');
     await page.keyboard.down('Control');
     await page.keyboard.press('Enter'); // (Ctrl+Enter translates again at once)
     await page.keyboard.up('Control');

@@ -18,6 +18,8 @@ import { termsOption, rejectedTerms, markTermWords } from './terms.js';
 const DEBOUNCE_MS = 250;
 /** Inputs longer than this are cut into chunks (planChunks' default size): they are streamed. */
 const STREAM_CHARS = 1000;
+/** Whether the error notice shows a failed translation's error (not one of app.js's, which stay). */
+let translationFailed = false;
 
 /** The count under the text box, in characters as a person counts them (an emoji is one, not two UTF-16 units). */
 export function updateCount() {
@@ -60,6 +62,8 @@ export async function translateNow() {
   const dir = state.dir;
   document.getElementById('undo-choice').hidden = true; // (a new translation, or none: nothing to undo)
   if (!input.trim()) {
+    if (translationFailed) showError(''); // (about a text no longer there; the page's own start-up errors stay)
+    translationFailed = false;
     clearOutput();
     text(el.status, '');
     el.target.setAttribute('aria-busy', 'false');
@@ -76,6 +80,7 @@ export async function translateNow() {
     const t = await getTranslator(dir);
     if (controller.signal.aborted) return;
     showError('');
+    translationFailed = false;
     const { beam, shortlist } = searchSettings();
     const streaming = input.length > STREAM_CHARS;
     const options = {
@@ -132,6 +137,7 @@ export async function translateNow() {
     setState('error');
     text(el.status, '');
     showError(e && e.message ? e.message : String(e));
+    translationFailed = true;
   } finally {
     if (seq === state.seq) el.target.setAttribute('aria-busy', 'false');
   }
