@@ -93,5 +93,14 @@ for (const name of browsers().filter((b) => b === 'chromium' || process.env.NMT_
     await page.selectOption('#direction', 'en-de');
     assert.equal(await page.inputValue('#terms-text'), 'notice period = Kündigungsfrist\n<i>no equals sign</i>\nx = y');
     assert.equal(await page.textContent('#terms-label'), 'Your terms, English → German');
+
+    // A word of the sentence card keeps the keyboard focus when a terms edit translates the text again under it.
+    await page.fill('#source', 'The house is small.');
+    await page.waitForFunction(() => document.getElementById('align-source').textContent === 'The house is small.', null, { timeout: 60000 });
+    await page.fill('#terms-text', 'house = Hütte');
+    await page.focus('#align-target .w >> nth=1');
+    await page.waitForFunction(() => document.getElementById('align-target').textContent.includes('Hütte'), null, { timeout: 60000 });
+    assert.deepEqual(await page.evaluate(() => [!!document.activeElement.closest('#align-target'), document.activeElement.dataset.w]), [true, '1'],
+      'the focus is on the same word of the new card, not lost with the old one');
   });
 });

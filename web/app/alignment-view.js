@@ -45,10 +45,16 @@ export function appendWords(parent, str, words, side, sentence, focusable, unsur
   return spans;
 }
 
+let cardFocus = null; // {side, w}: the card word that had the keyboard focus when its card went
+
 export function selectSentence(i, force = false) {
   const r = state.result;
   const n = r ? r.sentences.length : 0;
   if (!force && i === state.sel && el.alignSource.childNodes.length) return;
+  // A card word with the keyboard focus is about to go: the same place on the next card gets it
+  // (this one's, or, when the card is emptied while a translation runs, the one after it).
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('#align-source .w, #align-target .w');
+  if (focused) cardFocus = { side: focused.dataset.side, w: Number(focused.dataset.w) };
   state.sel = Math.max(0, Math.min(i, n - 1));
   state.pinned = null;
   clearHighlight();
@@ -81,6 +87,9 @@ export function selectSentence(i, force = false) {
   if (state.cardWords.s[0]) state.cardWords.s[0].tabIndex = 0;
   if (state.cardWords.t[0]) state.cardWords.t[0].tabIndex = 0;
   showSentenceHeatmap(s);
+  // (unless the focus went somewhere since)
+  if (cardFocus && (focused || !document.activeElement || document.activeElement === document.body)) focusCardWord(cardFocus.side, cardFocus.w);
+  cardFocus = null;
 }
 
 function clearHighlight() {
