@@ -123,6 +123,9 @@ for (const name of browsers()) describe(name, () => {
     await page.click('#swap');
     assert.equal(await page.inputValue('#source'), text, 'the person\'s text stays, every line of it');
     assert.equal(await page.inputValue('#direction'), 'de-en');
+    // the output is emptied for the new direction (or holds its translation already): nothing says partial, not even the figures' tooltip
+    assert.equal(await page.getAttribute('#target', 'data-partial'), null);
+    assert.doesNotMatch(await page.getAttribute('#stats', 'title') || '', /Stop/);
     assert.deepEqual(problems, []);
   });
 

@@ -41,10 +41,12 @@ function emptyOutput() {
   state.outWords = [];
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
+  delete el.target.dataset.partial;
   el.copy.disabled = true;
   el.unsureLegend.hidden = true;
   el.termLegend.hidden = true;
   text(el.stats, '');
+  el.stats.title = '';
 }
 
 export function clearOutput() {
