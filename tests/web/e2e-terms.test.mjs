@@ -95,12 +95,18 @@ for (const name of browsers().filter((b) => b === 'chromium' || process.env.NMT_
     assert.equal(await page.textContent('#terms-label'), 'Your terms, English → German');
 
     // A word of the sentence card keeps the keyboard focus when a terms edit translates the text again under it.
-    await page.fill('#source', 'The house is small.');
+    await page.fill('#source', 'The house is small. It is old.');
     await page.waitForFunction(() => document.getElementById('align-source').textContent === 'The house is small.', null, { timeout: 60000 });
     await page.fill('#terms-text', 'house = Hütte');
     await page.focus('#align-target .w >> nth=1');
     await page.waitForFunction(() => document.getElementById('align-target').textContent.includes('Hütte'), null, { timeout: 60000 });
     assert.deepEqual(await page.evaluate(() => [!!document.activeElement.closest('#align-target'), document.activeElement.dataset.w]), [true, '1'],
       'the focus is on the same word of the new card, not lost with the old one');
+    // ... without moving the page: hovering the other sentence at the top (the card is off screen below) leaves the page where it is.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.hover('#target .sent[data-s="1"] .w >> nth=0');
+    assert.equal(await page.textContent('#sent-pos'), 'Sentence 2 of 2');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('#align-target')), true);
+    assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page did not jump to the card');
   });
 });

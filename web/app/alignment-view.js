@@ -88,7 +88,9 @@ export function selectSentence(i, force = false) {
   if (state.cardWords.t[0]) state.cardWords.t[0].tabIndex = 0;
   showSentenceHeatmap(s);
   // (unless the focus went somewhere since)
-  if (cardFocus && (focused || !document.activeElement || document.activeElement === document.body)) focusCardWord(cardFocus.side, cardFocus.w);
+  if (cardFocus && (focused || !document.activeElement || document.activeElement === document.body)) {
+    focusCardWord(cardFocus.side, cardFocus.w, { preventScroll: true }); // (the page stays where the person is looking)
+  }
   cardFocus = null;
 }
 
@@ -200,13 +202,13 @@ function onWordClick(event) {
   }
 }
 
-function focusCardWord(side, j) {
+function focusCardWord(side, j, focusOptions) {
   const list = state.cardWords[side];
   if (!list.length) return;
   const k = Math.max(0, Math.min(j, list.length - 1));
   for (const x of list) x.tabIndex = -1;
   list[k].tabIndex = 0;
-  list[k].focus();
+  list[k].focus(focusOptions);
 }
 
 function onCardKey(event) {
