@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const manifestUrl = new URL('./models/manifest.json', document.baseURI);
 const translators = new Map();
 let running = null;
+let shown = null; // {input, dir}: what the translation on the page translates
 
 const SAMPLE = `<h2>Getting started</h2>
 <p>Click <a href="/settings" title="Open the settings">here</a> to open the <b>settings</b>.
@@ -46,10 +47,11 @@ async function translateNow() {
   $('html-progress').removeAttribute('value');
   document.body.dataset.state = 'translating';
   status('Loading the model…');
+  const request = { input: $('html-input').value, dir: $('html-direction').value };
   try {
-    const t = await translatorFor($('html-direction').value);
+    const t = await translatorFor(request.dir);
     status('Translating…');
-    const r = await t.translate($('html-input').value, {
+    const r = await t.translate(request.input, {
       html: true,
       signal: controller.signal,
       onProgress: (p) => {
@@ -60,11 +62,18 @@ async function translateNow() {
     if (controller.signal.aborted || running !== controller) return;
     $('html-rendered').replaceChildren(renderSafe(r.text));
     $('html-source').textContent = r.text;
+    shown = request;
     status(`${r.segments} blocks, ${r.attributes} attributes, ${r.elements} inline elements placed${r.lost ? `, ${r.lost} without a word` : ''}, ${(r.timings.totalMs / 1000).toFixed(1)} s`);
     document.body.dataset.state = 'done';
   } catch (e) {
     // A request that a newer one replaced says nothing: the newer one is running and reports itself.
     if (running !== controller) return;
+    // Stopped or failed: a translation of other HTML (or the other direction) must not stay as if it were this one's.
+    if (!shown || shown.input !== request.input || shown.dir !== request.dir) {
+      $('html-rendered').replaceChildren();
+      $('html-source').textContent = '';
+      shown = null;
+    }
     if (e && e.name === 'AbortError') {
       status('Stopped.');
       document.body.dataset.state = 'stopped';

@@ -223,6 +223,13 @@ for (const name of browsers()) describe(name, () => {
     await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-stop').click(); });
     await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
     assert.equal(await page.textContent('#html-status'), 'Stopped.');
+    assert.match(await page.textContent('#html-source'), /<b>/, 'the translation of the same HTML stays');
+    // Stopped before another HTML is translated: the translation shown must not be the old HTML's.
+    await page.fill('#html-input', '<p>The garden is <i>green</i>.</p>');
+    await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-stop').click(); });
+    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
+    assert.equal(await page.textContent('#html-source'), '', 'no translation of the HTML before');
+    assert.equal(await page.textContent('#html-rendered'), '');
     assert.deepEqual(problems, []);
   });
 
