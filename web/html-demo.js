@@ -91,6 +91,16 @@ async function translateNow() {
   }
 }
 
+// The direction is the one chosen here or on the plain-text page (app/direction.js keeps it under the same key).
+const DIRECTION_KEY = 'nmt.direction';
+try {
+  const saved = localStorage.getItem(DIRECTION_KEY);
+  if ([...$('html-direction').options].some((o) => o.value === saved)) $('html-direction').value = saved;
+} catch { /* private mode */ }
+$('html-direction').addEventListener('change', () => {
+  try { localStorage.setItem(DIRECTION_KEY, $('html-direction').value); } catch { /* private mode */ }
+});
+
 $('html-input').value = SAMPLE;
 $('html-translate').addEventListener('click', translateNow);
 $('html-stop').addEventListener('click', () => running && running.abort());

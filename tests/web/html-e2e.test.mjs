@@ -195,6 +195,12 @@ for (const name of browsers()) describe(name, () => {
     assert.match(rendered.img, /^\[image: .+\]$/);
     assert.equal(rendered.anyUrl, false);
     await page.screenshot({ path: path.join(resultsDir(), 'html-mode.png'), fullPage: true });
+    // The direction is the one chosen on either page (the plain-text page keeps it under the same key).
+    await page.selectOption('#html-direction', 'de-en');
+    assert.equal(await page.evaluate(() => localStorage.getItem('nmt.direction')), 'de-en');
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    assert.equal(await page.inputValue('#html-direction'), 'de-en', 'the chosen direction, not English → German again');
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(problems, []);
   });
