@@ -15,10 +15,14 @@ function show(state, text) {
   document.body.dataset.state = state;
   $('article-status').textContent = text;
   const busy = state === 'loading' || state === 'translating';
+  const buttons = [$('article-translate'), $('article-stop'), $('article-restore')];
+  const focused = buttons.find((b) => b === document.activeElement);
   $('article-translate').hidden = busy || state === 'translated';
   $('article-stop').hidden = !busy;
   $('article-restore').hidden = state !== 'translated';
   $('article-progress').hidden = !busy;
+  // (a hidden button would take the keyboard focus with it: the one shown in its place gets it)
+  if (focused && focused.hidden) buttons.find((b) => !b.hidden).focus();
 }
 
 async function translatePage() {

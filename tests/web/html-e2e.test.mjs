@@ -167,6 +167,15 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.body.dataset.state === 'idle');
     assert.match(await page.textContent('#article-status'), /Stopped/);
     assert.equal(plain(await page.evaluate(() => document.getElementById('article').innerHTML)), plain(before.html), 'stopped: restored');
+
+    // By keyboard: the focus moves to the button that takes the place of the one pressed, never left on a hidden one.
+    await page.focus('#article-translate');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.body.dataset.state === 'translated', null, { timeout: 180000 });
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'article-restore');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'article-translate');
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(problems, []);
   });
