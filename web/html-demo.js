@@ -85,8 +85,10 @@ async function translateNow() {
   } finally {
     if (running === controller) {
       running = null;
+      const stopHadFocus = document.activeElement === $('html-stop');
       $('html-stop').hidden = true;
       $('html-progress').hidden = true;
+      if (stopHadFocus) $('html-translate').focus(); // (the hidden button would take the keyboard focus with it)
     }
   }
 }

@@ -245,6 +245,12 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
     assert.equal(await page.textContent('#html-source'), '', 'no translation of the HTML before');
     assert.equal(await page.textContent('#html-rendered'), '');
+    // Stop by keyboard: the button goes, and the focus goes to Translate, not to nowhere.
+    await page.fill('#html-input', '<p>The weather was bad yesterday, so we stayed at home and read <b>books</b>.</p>\n'.repeat(20));
+    await page.evaluate(() => { document.getElementById('html-translate').click(); document.getElementById('html-stop').focus(); });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.body.dataset.state === 'stopped', null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'html-translate');
     assert.deepEqual(problems, []);
   });
 
