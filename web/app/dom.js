@@ -51,5 +51,7 @@ export function showError(message) {
 }
 
 export function setState(s) {
+  // Stop shows only while translating: the keyboard focus on it goes back to the text box with it
+  if (s !== 'translating' && document.activeElement === el.stop) el.source.focus();
   el.body.dataset.state = s;
 }
