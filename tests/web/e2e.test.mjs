@@ -597,6 +597,24 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60000 });
     assert.match(await page.textContent('#target'), /\S/, 'the next request translates');
     assert.equal(await page.isVisible('#error'), false);
+    // The worker dies in the middle of a long text: the sentences of it already drawn stay under the error.
+    const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home.`).join('\n\n');
+    await page.evaluate(async (long) => {
+      const { state } = await import('./app/state.js');
+      const translator = await state.translators.get('en-de');
+      const target = document.getElementById('target');
+      new MutationObserver((_, observer) => {
+        if (!target.querySelector('.sent')) return;
+        observer.disconnect();
+        translator._crashWorkerForTest();
+      }).observe(target, { childList: true });
+      const source = document.getElementById('source');
+      source.value = long;
+      source.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true }));
+    }, long);
+    await page.waitForFunction(() => document.body.dataset.state !== 'translating', null, { timeout: 120000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'error');
+    assert.ok(await page.evaluate(() => document.querySelectorAll('#target .sent').length) >= 1, 'what was translated of the text before the error stays');
   });
 
   test('offline: a second visit with the server gone translates from the service worker cache', { skip, timeout: 180000 }, async (t) => {

@@ -134,8 +134,8 @@ export async function translateNow() {
     if (seq !== state.seq) return;
     // a term the engine's rules refuse: its line says so, and the text is translated without it
     if (rejectedTerms(dir, e)) { translateNow(); return; }
-    // the output may still show another text's translation, or this one's first sentences as bare text
-    if (state.resultInput !== input || state.resultDir !== dir) clearOutput();
+    // another text's translation still shown goes; the sentences of this text drawn before the error stay
+    if (!kept.sentences.length && (state.resultInput !== input || state.resultDir !== dir)) clearOutput();
     setState('error');
     text(el.status, '');
     showError(e && e.message ? e.message : String(e));
