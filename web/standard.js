@@ -80,6 +80,9 @@ async function run() {
   const button = $('std-translate');
   button.disabled = true;
   $('std-error').hidden = true;
+  // (the last text's translation goes: under an error it would read as this text's)
+  $('std-detected').textContent = '';
+  $('std-output').textContent = '';
   $('std-status').textContent = 'Translating…';
   document.body.dataset.state = 'busy';
   try {

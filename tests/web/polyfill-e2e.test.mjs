@@ -100,6 +100,14 @@ for (const name of browsers()) describe(name, () => {
     assert.match(await page.textContent('#std-output'), /house/i);
     await page.screenshot({ path: path.join(resultsDir(), 'polyfill-standard-page.png'), fullPage: true });
 
+    // A request that fails shows its error alone, not under the last text's translation.
+    await page.fill('#std-input', 'Haus '.repeat(200001)); // 1,000,005 characters: over the polyfill's inputQuota
+    await page.click('#std-translate');
+    await waitState(page, ['done', 'error']);
+    assert.match(await page.textContent('#std-error'), /QuotaExceededError/);
+    assert.equal(await page.textContent('#std-output'), '', 'no earlier translation under the error');
+    assert.equal(await page.textContent('#std-detected'), '');
+
     // Without ?polyfill the page uses the browser's own API when it has one that can translate, and
     // falls back to the polyfill when that fails; either way the sample translates.
     await page.goto(`${server.url}standard.html`);
