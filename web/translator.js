@@ -521,6 +521,7 @@ export class Translator {
 
   /** Memory used inside the worker: {wasmBytes, jsHeapBytes, modelFileBytes}. */
   memory() {
+    if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
     const own = this.#enqueue({ type: Request.MEMORY }, {});
     if (!this.#pool || !this.#pool.helpers.length) return own;
     return own.then(async (m) => ({ ...m, helpers: await this.#pool.helperMemory() }));

@@ -463,6 +463,7 @@ test('dispose() rejects pending requests and later calls', async () => {
   t.dispose();
   await assert.rejects(p, { code: 'disposed' });
   await assert.rejects(t.translate('x'), { code: 'disposed' });
+  await assert.rejects(t.memory(), { code: 'disposed' });
 });
 
 test('without WebAssembly SIMD, create() fails with a clear message', async () => {
