@@ -80,7 +80,8 @@ export interface TranslatorOptions {
    * from the model bytes and compiled engine already loaded (no download), which gives the
    * WebAssembly memory the request grew back (it never shrinks otherwise). The new one starts
    * once the old one (and the pool's helpers) have ended, so the two never hold memory at once;
-   * `restarts` counts it from the moment it is decided. Default 200000; Infinity never.
+   * `restarts` counts it from the moment it is decided. Default 200000; Infinity never. Anything else
+   * than a number from 0 up rejects create() with code 'bad-request'.
    */
   recycleChars?: number;
   /**

@@ -109,6 +109,17 @@ function checkSimdChoice(simd) {
   }
 }
 
+/** Translator.create's `recycleChars`: absent, or a number of characters from 0 (Infinity: never). */
+function checkRecycleChars(value) {
+  if (value === undefined) return;
+  // (null, a string or NaN would compare as 0 or never: a worker per request, or none at all)
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    const got = typeof value === 'number' ? String(value) : `${value === null ? 'null' : typeof value} ${JSON.stringify(value) ?? ''}`.trim();
+    throw new TranslatorError(ErrorCode.BAD_REQUEST,
+      `Translator.create({ recycleChars }): recycleChars must be a number of characters, 0 or more (Infinity: never) (got ${got}).`);
+  }
+}
+
 async function exists(url) {
   if (!isNode || url.protocol !== 'file:') return true;
   const fs = await import('node:fs');
@@ -256,6 +267,7 @@ export class Translator {
     if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): options must be an object (got ${typeof options}).`);
     requireSimd();
     checkSimdChoice(options.simd);
+    checkRecycleChars(options.recycleChars);
     const workers = checkWorkers(options.workers) ?? await defaultWorkers();
     const t = new Translator(options, { ...(await defaultLocations()), workers, createdAt });
     try {

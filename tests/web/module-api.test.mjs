@@ -414,6 +414,20 @@ test('errors reject with clear messages and the translator stays usable', async 
   viaManifest.dispose();
 });
 
+test('create() rejects a recycleChars that is no number of characters, as it does a bad workers', async () => {
+  for (const recycleChars of [null, '5000', Number.NaN, -1]) {
+    await assert.rejects(create({ recycleChars }), { code: 'bad-request', message: /recycleChars must be a number/ }, String(recycleChars));
+  }
+  const t = await create({ recycleChars: Infinity });
+  try {
+    await t.translate('One.');
+    await t.translate('Two.');
+    assert.equal(t.restarts, 0);
+  } finally {
+    t.dispose();
+  }
+});
+
 test('a module and a worker of different protocol versions refuse each other clearly', async () => {
   // A worker from another build: worker.js beside a protocol.js of version 999.
   const other = mkdtempSync(path.join(tmpdir(), 'nmt-web-other-'));
