@@ -414,6 +414,8 @@ function createModelObject(options, spec) {
     } catch (e) {
       return Promise.reject(e);
     }
+    // (the abort listener below is added too late for an abort made by the monitor callback)
+    if (signal && signal.aborted) return Promise.reject(signal.reason);
   }
   return new Promise((resolve, reject) => {
     let settled = false;

@@ -310,6 +310,12 @@ test('LanguageDetector: availability(), create(), expectedInputLanguages', { ski
   assert.equal(await d.measureInputUsage('Hello world!'.repeat(10000)), 0, 'an infinite quota: usage 0');
   const error = new Error('monitor');
   await rejectsExactly(LanguageDetector.create({ monitor() { throw error; } }), error);
+  // A monitor callback that aborts the create() signal: rejected with its reason, as Translator.create() is.
+  for (const C of [LanguageDetector, Translator]) {
+    const controller = new AbortController();
+    const reason = new Error('aborted from the monitor');
+    await rejectsExactly(C.create({ sourceLanguage: 'en', targetLanguage: 'en-GB', signal: controller.signal, monitor: () => controller.abort(reason) }), reason);
+  }
 });
 
 test('LanguageDetector.detect(): sorted by confidence, canonical tags, "und" last, summing to 1', { skip }, async () => {
