@@ -41,6 +41,7 @@ export interface LoadProgress {
   };
 }
 
+/** Translator.create()'s options: a name that is none of these rejects create() with code 'bad-request'. */
 export interface TranslatorOptions {
   /** Source language code, e.g. 'en'. Default 'en'. */
   from?: string;

@@ -109,6 +109,18 @@ function checkSimdChoice(simd) {
   }
 }
 
+/** TranslatorOptions' names (translator.d.ts). */
+const CREATE_OPTIONS = ['from', 'to', 'manifestUrl', 'modelUrl', 'modelBytes', 'modelSha256', 'rerank', 'reverseModelUrl',
+  'engineUrl', 'wasmUrl', 'workerUrl', 'onProgress', 'recycleChars', 'simd', 'workers', 'warmUp'];
+
+/** A name that is no option (a typo, or the standard API's sourceLanguage) would be ignored without a word. */
+function checkCreateOptionNames(options) {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || CREATE_OPTIONS.includes(key)) continue;
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): ${JSON.stringify(key)} is not an option (options: ${CREATE_OPTIONS.join(', ')}).`);
+  }
+}
+
 /** Translator.create's `recycleChars`: absent, or a number of characters from 0 (Infinity: never). */
 function checkRecycleChars(value) {
   if (value === undefined) return;
@@ -265,6 +277,7 @@ export class Translator {
     const createdAt = clock();
     if (options === null) options = {}; // (null: no options, as for translate())
     if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): options must be an object (got ${typeof options}).`);
+    checkCreateOptionNames(options);
     requireSimd();
     checkSimdChoice(options.simd);
     checkRecycleChars(options.recycleChars);

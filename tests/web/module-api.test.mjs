@@ -428,6 +428,21 @@ test('create() rejects a recycleChars that is no number of characters, as it doe
   }
 });
 
+test('create() rejects a name that is no option (a typo, the standard API\'s sourceLanguage) and lists the options translator.d.ts declares', async () => {
+  await assert.rejects(create({ form: 'de' }), { code: 'bad-request', message: /"form" is not an option/ });
+  let listed;
+  await assert.rejects(create({ sourceLanguage: 'de', targetLanguage: 'en' }), (e) => {
+    assert.equal(e.code, 'bad-request');
+    listed = e.message.match(/\(options: (.*)\)\.$/)[1].split(', ');
+    return true;
+  });
+  const dts = readFileSync(path.join(ROOT, 'web/translator.d.ts'), 'utf8');
+  const body = dts.slice(dts.indexOf('export interface TranslatorOptions {'), dts.indexOf('\n}', dts.indexOf('export interface TranslatorOptions {')));
+  assert.deepEqual(listed.sort(), [...body.matchAll(/^  (\w+)\?:/gm)].map((m) => m[1]).sort());
+  const t = await create({ from: 'en', to: 'de', workers: 1, warmUp: false, rerank: undefined });
+  t.dispose();
+});
+
 test('a module and a worker of different protocol versions refuse each other clearly', async () => {
   // A worker from another build: worker.js beside a protocol.js of version 999.
   const other = mkdtempSync(path.join(tmpdir(), 'nmt-web-other-'));
