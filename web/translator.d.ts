@@ -323,7 +323,8 @@ export interface TranslateOptions {
    * at line breaks, sentence ends, spaces, and failing all between two characters (never inside a
    * surrogate pair or a grapheme cluster). A paragraph, line or sentence of up to 3 × chunkChars is
    * kept whole; pieces cut at spaces or between characters are at most chunkChars. No engine call
-   * gets more than 3 × chunkChars characters.
+   * gets more than 3 × chunkChars characters. Anything else than a number from 1 up rejects with
+   * code 'bad-request' (so does an onProgress that is not a function).
    */
   chunkChars?: number;
 }

@@ -166,6 +166,18 @@ function requestOptions(options, where) {
   return options;
 }
 
+/** translate()'s `chunkChars` (absent or a number, 1 or more) and `onProgress` (absent or a function). */
+function checkOwnOptions({ chunkChars, onProgress }, where) {
+  // (planChunks would read -5 as 2-character chunks, a string or NaN as the default)
+  if (chunkChars !== undefined && (typeof chunkChars !== 'number' || !(chunkChars >= 1))) {
+    const got = typeof chunkChars === 'number' ? String(chunkChars) : JSON.stringify(chunkChars) ?? typeof chunkChars;
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: chunkChars must be a number of characters, 1 or more (got ${got}).`);
+  }
+  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: onProgress must be a function (got ${typeof onProgress}).`);
+  }
+}
+
 const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).href;
 const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode ? `file://${process.cwd()}/` : import.meta.url));
 
@@ -397,6 +409,7 @@ export class Translator {
   translate(text, options = {}) {
     try {
       options = requestOptions(options, 'translate()');
+      checkOwnOptions(options, 'translate()');
     } catch (e) {
       return Promise.reject(e);
     }
@@ -434,6 +447,7 @@ export class Translator {
     let bad = null; // options that are no options: the stream errors with it, as with a bad option value
     try {
       options = requestOptions(options, 'translateStreaming()');
+      checkOwnOptions(options, 'translateStreaming()');
       if (options.html) {
         // (it would translate the markup as plain text: tags through the model, nothing escaped)
         throw new TranslatorError(ErrorCode.BAD_REQUEST, 'translateStreaming() translates plain text only: for HTML use translate(html, { html: true }).');

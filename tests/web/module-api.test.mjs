@@ -396,6 +396,15 @@ test('errors reject with clear messages and the translator stays usable', async 
     await assert.rejects(t.translate('x', { beam: 0 }), { code: 'bad-request', message: 'translate(): beam must be an integer from 1 to 16 (got 0).' });
     await assert.rejects(t.translate('x', { lengthPenalty: 3 }), { code: 'bad-request', message: /lengthPenalty must be a number from 0 to 2 \(got 3\)/ });
     await assert.rejects(t.translate('x', { allHeads: 'yes' }), { code: 'bad-request', message: /allHeads must be true or false \(got "yes"\)/ });
+    // translate()'s own options too: -5 was read as 2-character chunks, '500' and NaN as the default
+    for (const chunkChars of [-5, 0, '500', Number.NaN, null]) {
+      await assert.rejects(t.translate('x', { chunkChars }), { code: 'bad-request', message: /chunkChars must be a number of characters/ }, String(chunkChars));
+    }
+    await assert.rejects(t.translate('<p>x</p>', { html: true, chunkChars: -5 }), { code: 'bad-request' });
+    await assert.rejects(t.translate('x', { onProgress: 'show' }), { code: 'bad-request', message: 'translate(): onProgress must be a function (got string).' });
+    await assert.rejects(async () => { for await (const s of t.translateStreaming('x', { chunkChars: -5 })) assert.fail(s); },
+      { code: 'bad-request', message: /^translateStreaming\(\): chunkChars/ });
+    assert.equal((await t.translate('Fine.', { chunkChars: 1, onProgress: null })).sentences.length, 1);
     assert.equal((await t.translate('Still here.')).sentences.length, 1);
   } finally {
     t.dispose();
