@@ -206,17 +206,19 @@ export function glossaryError(terms) {
  * @param {string} [caller]
  * @param {Record<string, string>} [shown]
  * @param {string[]} [others] the caller's own option names, listed in the message of an unknown one
+ * @param {string[]} [notHere] the table's options (engine names) that are no options of this caller
  * @returns {Record<string, number|boolean|string>}
  */
-export function engineOptions(options, caller = 'translate()', shown = {}, others = []) {
-  const known = new Set(DECODING_OPTIONS.map((spec) => jsName(spec.name)));
+export function engineOptions(options, caller = 'translate()', shown = {}, others = [], notHere = []) {
+  const specs = DECODING_OPTIONS.filter((spec) => !notHere.includes(spec.name));
+  const known = new Set(specs.map((spec) => jsName(spec.name)));
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || known.has(key)) continue;
-    const names = [...DECODING_OPTIONS.map((spec) => shown[spec.name] || jsName(spec.name)), ...others];
+    const names = [...specs.map((spec) => shown[spec.name] || jsName(spec.name)), ...others];
     throw new TranslatorError(ErrorCode.BAD_REQUEST, `${caller}: ${JSON.stringify(key)} is not an option (options: ${names.join(', ')}).`);
   }
   const out = {};
-  for (const spec of DECODING_OPTIONS) {
+  for (const spec of specs) {
     const key = jsName(spec.name);
     let value = options[key];
     if (value === undefined) value = MODULE_DEFAULTS[spec.name];

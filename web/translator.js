@@ -515,7 +515,8 @@ export class Translator {
     let engine;
     try {
       // checked here, so a bad request fails before it queues
-      engine = engineOptions(decoding, 'translate()', {}, ['signal', 'onProgress', 'chunkChars', 'html']);
+      // (`alternatives` is alternatives()'s count, no translate() option)
+      engine = engineOptions(decoding, 'translate()', {}, ['signal', 'onProgress', 'chunkChars', 'html'], ['alternatives']);
     } catch (e) {
       return Promise.reject(e);
     }

@@ -405,6 +405,10 @@ test('errors reject with clear messages and the translator stays usable', async 
     await assert.rejects(async () => { for await (const s of t.translateStreaming('x', { chunkChars: -5 })) assert.fail(s); },
       { code: 'bad-request', message: /^translateStreaming\(\): chunkChars/ });
     assert.equal((await t.translate('Fine.', { chunkChars: 1, onProgress: null })).sentences.length, 1);
+    // `alternatives` is alternatives()'s count (docs/api.md), no translate() option, and no unknown name's message lists it
+    await assert.rejects(t.translate('x', { alternatives: 3 }), { code: 'bad-request', message: /"alternatives" is not an option/ });
+    await assert.rejects(t.translate('x', { bean: 4 }), (e) => e.code === 'bad-request' && /prefix, shortlist/.test(e.message));
+    assert.equal((await t.alternatives('The house.', 'Das ', { count: 2 })).length, 2);
     assert.equal((await t.translate('Still here.')).sentences.length, 1);
   } finally {
     t.dispose();
