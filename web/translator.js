@@ -550,6 +550,8 @@ export class Translator {
     if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));
     let engine;
     try {
+      // (the table's prefix and alternatives are the targetPrefix argument and count: given as options, they would be overridden)
+      engineOptions(decoding, 'alternatives()', {}, ['count', 'signal'], ['prefix', 'alternatives']);
       // prefix and count are checked with the table's `prefix` and `alternatives` entries
       engine = engineOptions({ ...decoding, alignments: false, prefix: targetPrefix, alternatives: count }, 'alternatives()',
         { prefix: 'targetPrefix', alternatives: 'count' }, ['signal']);

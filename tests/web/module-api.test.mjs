@@ -409,6 +409,10 @@ test('errors reject with clear messages and the translator stays usable', async 
     await assert.rejects(t.translate('x', { alternatives: 3 }), { code: 'bad-request', message: /"alternatives" is not an option/ });
     await assert.rejects(t.translate('x', { bean: 4 }), (e) => e.code === 'bad-request' && /prefix, shortlist/.test(e.message));
     assert.equal((await t.alternatives('The house.', 'Das ', { count: 2 })).length, 2);
+    // nor options of alternatives(), whose count and targetPrefix overrode them: { alternatives: 3 } listed 5
+    await assert.rejects(t.alternatives('The house.', 'Das ', { alternatives: 3 }), { code: 'bad-request', message: /"alternatives" is not an option/ });
+    await assert.rejects(t.alternatives('The house.', 'Das ', { prefix: 'Die ' }), (e) => e.code === 'bad-request' && /"prefix" is not an option.*count, signal/.test(e.message));
+    assert.equal((await t.alternatives('The house.', 'Das ', { count: 3, beam: 1 })).length, 3);
     assert.equal((await t.translate('Still here.')).sentences.length, 1);
   } finally {
     t.dispose();
