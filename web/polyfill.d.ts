@@ -84,7 +84,11 @@ export declare class LanguageDetector {
 /** A Translator's inputQuota. */
 export declare const TRANSLATOR_INPUT_QUOTA: number;
 
-/** Where the module's files are, when the defaults do not fit (non-standard; see translator.d.ts's TranslatorOptions). */
+/**
+ * Where the module's files are, when the defaults do not fit (non-standard; see translator.d.ts's
+ * TranslatorOptions). configure() throws a TypeError for another name, a URL that is no string or
+ * URL, or workers that is no whole number from 1 to 16.
+ */
 export interface PolyfillConfig {
   manifestUrl?: string | URL;
   engineUrl?: string | URL;

@@ -45,6 +45,7 @@ import { ErrorCode, MODEL_CACHE } from './protocol.js';
 import { DETECTABLE_LANGUAGES } from './detect.js';
 import { OTHER_LANGUAGES } from './other-languages.js';
 import { asyncIterable } from './async-iterable.js';
+import { MAX_WORKERS } from './pool.js';
 
 const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -245,6 +246,14 @@ export function configure(options = {}) {
   options = dictionary(options, 'configure()');
   for (const key of Object.keys(options)) {
     if (!CONFIG_KEYS.includes(key)) throw new TypeError(`configure(): unknown option "${key}" (known: ${CONFIG_KEYS.join(', ')}).`);
+    const value = options[key];
+    if (value === undefined) continue;
+    // (checked now: a bad value would only surface as an OperationError from a later create())
+    if (key === 'workers') {
+      if (!Number.isInteger(value) || value < 1 || value > MAX_WORKERS) throw new TypeError(`configure(): workers must be a whole number from 1 to ${MAX_WORKERS} (got ${String(value)}).`);
+    } else if (typeof value !== 'string' && !(value instanceof URL)) {
+      throw new TypeError(`configure(): ${key} must be a string or a URL (got ${value === null ? 'null' : typeof value}).`);
+    }
   }
   moduleOptions = { ...moduleOptions, ...options };
   arcsPromise = null;

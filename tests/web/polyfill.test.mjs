@@ -117,6 +117,13 @@ test('install() sets the two interfaces where there are none, replaces them only
     assert.deepEqual(install({ force: true }), { Translator: true, LanguageDetector: true });
     assert.equal(globalThis.Translator, Translator);
     assert.throws(() => install({ nonsense: 1 }), TypeError);
+    // A bad value is a TypeError here too, not an OperationError from a later create() (nor an 'available' pair that cannot start).
+    for (const bad of [{ workers: 0 }, { workers: '2' }, { manifestUrl: 42 }, { engineUrl: null }]) {
+      assert.throws(() => configure(bad), TypeError, JSON.stringify(bad));
+      assert.throws(() => install({ force: true, ...bad }), TypeError, JSON.stringify(bad));
+    }
+    configure({ workers: 2, manifestUrl: undefined, workerUrl: new URL('../../web/worker.js', import.meta.url) });
+    configure({ workers: undefined, workerUrl: undefined });
   } finally {
     delete globalThis.Translator;
     delete globalThis.LanguageDetector;
