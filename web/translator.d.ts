@@ -41,7 +41,7 @@ export interface LoadProgress {
   };
 }
 
-/** Translator.create()'s options: a name that is none of these rejects create() with code 'bad-request'. */
+/** Translator.create()'s options: a name that is none of these, or a value of another type, rejects create() with code 'bad-request' (undefined and null: not given). */
 export interface TranslatorOptions {
   /** Source language code, e.g. 'en'. Default 'en'. */
   from?: string;

@@ -109,15 +109,46 @@ function checkSimdChoice(simd) {
   }
 }
 
-/** TranslatorOptions' names (translator.d.ts). */
-const CREATE_OPTIONS = ['from', 'to', 'manifestUrl', 'modelUrl', 'modelBytes', 'modelSha256', 'rerank', 'reverseModelUrl',
-  'engineUrl', 'wasmUrl', 'workerUrl', 'onProgress', 'recycleChars', 'simd', 'workers', 'warmUp'];
+const isUrl = (v) => typeof v === 'string' || v instanceof URL;
 
-/** A name that is no option (a typo, or the standard API's sourceLanguage) would be ignored without a word. */
-function checkCreateOptionNames(options) {
+/**
+ * TranslatorOptions' names (translator.d.ts), each with the check of its type where create()
+ * has no check of its own (recycleChars, simd, workers) and the type a failed check names.
+ */
+const CREATE_OPTIONS = {
+  from: [(v) => typeof v === 'string', 'a string'],
+  to: [(v) => typeof v === 'string', 'a string'],
+  manifestUrl: [isUrl, 'a string or a URL'],
+  modelUrl: [isUrl, 'a string or a URL'],
+  modelBytes: [(v) => Number.isInteger(v) && v >= 0, 'a whole number'],
+  modelSha256: [(v) => typeof v === 'string', 'a string'],
+  rerank: [(v) => typeof v === 'boolean', 'true or false'],
+  reverseModelUrl: [isUrl, 'a string or a URL'],
+  engineUrl: [isUrl, 'a string or a URL'],
+  wasmUrl: [isUrl, 'a string or a URL'],
+  workerUrl: [isUrl, 'a string or a URL'],
+  onProgress: [(v) => typeof v === 'function', 'a function'],
+  recycleChars: null,
+  simd: null,
+  workers: null,
+  warmUp: [(v) => typeof v === 'boolean', 'true or false'],
+};
+
+/**
+ * A name that is no option (a typo, or the standard API's sourceLanguage) would be ignored without
+ * a word, and a value of another type misread (rerank: 'false' is true: a second model downloaded).
+ */
+function checkCreateOptions(options) {
   for (const [key, value] of Object.entries(options)) {
-    if (value === undefined || CREATE_OPTIONS.includes(key)) continue;
-    throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): ${JSON.stringify(key)} is not an option (options: ${CREATE_OPTIONS.join(', ')}).`);
+    if (value === undefined) continue;
+    if (!Object.hasOwn(CREATE_OPTIONS, key)) {
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): ${JSON.stringify(key)} is not an option (options: ${Object.keys(CREATE_OPTIONS).join(', ')}).`);
+    }
+    const check = CREATE_OPTIONS[key];
+    if (check && value !== null && !check[0](value)) {
+      const got = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? String(value) : typeof value;
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): ${key} must be ${check[1]} (got ${got}).`);
+    }
   }
 }
 
@@ -289,7 +320,7 @@ export class Translator {
     const createdAt = clock();
     if (options === null) options = {}; // (null: no options, as for translate())
     if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): options must be an object (got ${typeof options}).`);
-    checkCreateOptionNames(options);
+    checkCreateOptions(options);
     requireSimd();
     checkSimdChoice(options.simd);
     checkRecycleChars(options.recycleChars);

@@ -456,7 +456,11 @@ test('create() rejects a name that is no option (a typo, the standard API\'s sou
   const dts = readFileSync(path.join(ROOT, 'web/translator.d.ts'), 'utf8');
   const body = dts.slice(dts.indexOf('export interface TranslatorOptions {'), dts.indexOf('\n}', dts.indexOf('export interface TranslatorOptions {')));
   assert.deepEqual(listed.sort(), [...body.matchAll(/^  (\w+)\?:/gm)].map((m) => m[1]).sort());
-  const t = await create({ from: 'en', to: 'de', workers: 1, warmUp: false, rerank: undefined });
+  // Values of another type: rerank 'false' was true (the reverse model downloaded), warmUp 'no' too, from 5 a model lookup of "5".
+  for (const [key, value] of [['rerank', 'false'], ['warmUp', 'no'], ['from', 5], ['onProgress', 'log'], ['modelUrl', 42], ['modelBytes', '25']]) {
+    await assert.rejects(create({ [key]: value }), { code: 'bad-request', message: new RegExp(`^Translator\\.create\\(\\): ${key} must be`) }, key);
+  }
+  const t = await create({ from: 'en', to: 'de', workers: 1, warmUp: false, rerank: undefined, onProgress: null, modelUrl: new URL(fileUrl(MODEL)) });
   t.dispose();
 });
 
