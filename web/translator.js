@@ -448,7 +448,7 @@ export class Translator {
       if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(html, { html: true }): html must be a string.'));
       return translateHtml(this, text, options);
     }
-    return this.#translateRequest(text, options);
+    return this.#translateRequest(text, options, 'translate()');
   }
 
   /**
@@ -520,7 +520,7 @@ export class Translator {
             push(p.sentences);
             if (typeof onProgress === 'function') onProgress(p);
           },
-        });
+        }, 'translateStreaming()');
         translation.then((result) => {
           push(result.sentences.slice(sent)); // a single chunk sends no progress: all of them now
           end(null);
@@ -537,17 +537,17 @@ export class Translator {
     return asyncIterable(stream);
   }
 
-  /** translate() and translateStreaming(): checks the request and queues it. */
-  #translateRequest(text, options) {
+  /** translate() and translateStreaming() (`where`, named in its errors): checks the request and queues it. */
+  #translateRequest(text, options, where) {
     const { signal, onProgress, chunkChars, html, ...decoding } = options;
     if (this.#disposed) return Promise.reject(new TranslatorError(ErrorCode.DISPOSED, 'This Translator was disposed.'));
-    if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(text): text must be a string.'));
+    if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, `${where.slice(0, -1)}text): text must be a string.`));
     if (signal && signal.aborted) return Promise.reject(abortError(signal.reason));
     let engine;
     try {
       // checked here, so a bad request fails before it queues
       // (`alternatives` is alternatives()'s count, no translate() option)
-      engine = engineOptions(decoding, 'translate()', {}, ['signal', 'onProgress', 'chunkChars', 'html'], ['alternatives']);
+      engine = engineOptions(decoding, where, {}, ['signal', 'onProgress', 'chunkChars', 'html'], ['alternatives']);
     } catch (e) {
       return Promise.reject(e);
     }

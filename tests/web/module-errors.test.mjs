@@ -175,7 +175,8 @@ test('a name that is no option (a typo) is refused, not ignored; the module\'s o
     const typo = (caller) => (e) => e instanceof TranslatorError && e.code === 'bad-request'
       && e.message.startsWith(caller) && /"bean" is not an option/.test(e.message) && /\bbeam\b/.test(e.message);
     await assert.rejects(t.translate('The house is small.', { bean: 1 }), typo('translate()'));
-    await assert.rejects(t.translateStreaming('The house is small.', { bean: 1 }).translation, { code: 'bad-request', message: /"bean" is not an option/ });
+    await assert.rejects(t.translateStreaming('The house is small.', { bean: 1 }).translation, { code: 'bad-request', message: /^translateStreaming\(\): "bean" is not an option/ });
+    await assert.rejects(t.translateStreaming(42).translation, { code: 'bad-request', message: /^translateStreaming\(text\): text must be a string/ });
     await assert.rejects(t.alternatives('The house is small.', '', { bean: 1 }), typo('alternatives()'));
     await assert.rejects(t.translate('<p>Hi.</p>', { html: true, bean: 1 }), { code: 'bad-request', message: /"bean" is not an option/ });
     await assert.rejects(t.translate('Hi.', { length_penalty: 0.6 }), { code: 'bad-request', message: /"length_penalty" is not an option.*lengthPenalty/ });
