@@ -47,9 +47,34 @@ class CompareRuns(unittest.TestCase):
                 self.assertLess(tiny_vs["high"], 0)  # the fixture model is far worse than the shipped one
                 self.assertEqual(tiny_vs["p_b_not_better"], 1.0)
             self.assertIn("| copy | ", r.stdout)
+            for name in ("flores-dev", "tatoeba-dev"):  # exact match and chrF's interval only on label sets
+                self.assertNotIn("exact_match", scores[name]["copy"])
+                self.assertNotIn("chrf_vs_first", scores[name]["copy"])
             again = subprocess.run(cmd + ["--nmt", os.path.join(tmp, "no-such-engine")], capture_output=True, text=True)
             self.assertEqual(again.returncode, 0, again.stderr)  # all translations came from the cache
             self.assertEqual(read_json(out)["scores"], scores)
+
+    def test_a_label_set_gets_exact_match_and_a_chrf_interval(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shipped = os.path.join(ROOT, "weights", "de-en", "model.nmt")
+            tiny = os.path.join(ROOT, "tests", "fixtures", "tiny.nmt")
+            out = os.path.join(tmp, "cmp.json")
+            # short-labels: not in --dev-dir, so read from tests/fixtures/dev (dev_sets.dev_path)
+            r = subprocess.run([sys.executable, os.path.join(RECIPE, "compare_runs.py"), "--dev-dir", tmp, "--direction",
+                                "de-en", "--sets", "short-labels", "--out", out, "--nmt", NMT, "--beam", "1",
+                                f"shipped={shipped}", f"tiny={tiny}"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = read_json(out)["scores"]["short-labels"]
+            self.assertNotIn("chrf_vs_first", rows["shipped"])
+            for name in ("shipped", "tiny"):
+                self.assertGreaterEqual(rows[name]["exact_match"], 0)
+                self.assertLessEqual(rows[name]["exact_match"], 100)
+            c = rows["tiny"]["chrf_vs_first"]
+            self.assertAlmostEqual(c["delta"], rows["tiny"]["chrf"] - rows["shipped"]["chrf"], delta=0.02)
+            self.assertLessEqual(c["low"], c["delta"])
+            self.assertGreaterEqual(c["high"], c["delta"])
+            self.assertIn(", exact ", r.stdout)
+            self.assertIn(", chrF ", r.stdout)
 
     def test_bad_arguments_are_refused(self):
         for runs in (["control=/no/such.nmt"], [f"a={NMT}", f"a={NMT}"]):

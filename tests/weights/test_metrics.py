@@ -98,6 +98,18 @@ class PairedBootstrap(unittest.TestCase):
         with self.assertRaises(ValueError):
             paired_bootstrap(self.refs, self.refs[:-1], self.refs)
 
+    def test_chrf_as_the_metric(self):
+        worse = [" ".join(r.split()[: max(1, len(r.split()) // 2)]) for r in self.refs]
+        r = paired_bootstrap(worse, self.refs, self.refs, resamples=100, metric="chrf")
+        self.assertAlmostEqual(r["delta"], chrf(self.refs, self.refs) - chrf(worse, self.refs), places=9)
+        self.assertLess(r["low"], r["delta"])
+        self.assertGreater(r["high"], r["delta"])
+        self.assertGreater(r["low"], 0)
+        same = paired_bootstrap(self.refs, self.refs, self.refs, resamples=20, metric="chrf")
+        self.assertEqual((same["delta"], same["low"], same["high"]), (0.0, 0.0, 0.0))
+        with self.assertRaises(ValueError):
+            paired_bootstrap(worse, self.refs, self.refs, metric="ter")
+
 
 class DevSets(unittest.TestCase):
     def test_one_tsv_reads_both_ways(self):

@@ -7,7 +7,9 @@
 Each model translates every dev set with the engine (int8, beam 4 by default, one sentence a line);
 the table gives BLEU / chrF, and for every model after the first its BLEU difference from the first
 with the 95% paired-bootstrap interval (metrics.paired_bootstrap): a difference whose interval holds
-0 is within the dev set's noise. Translations are kept beside --out, so a rerun only scores.
+0 is within the dev set's noise. On the label sets (dev_sets.EXACT_MATCH_SETS) each run also gets its
+exact-match share and, after the first, its chrF difference with an interval. Translations are kept
+beside --out, so a rerun only scores.
 """
 import argparse
 import json
@@ -16,8 +18,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import engine_cli  # noqa: E402
-from dev_sets import dev_path, load_dev  # noqa: E402
-from metrics import bleu, chrf, paired_bootstrap  # noqa: E402
+from dev_sets import EXACT_MATCH_SETS, dev_path, load_dev  # noqa: E402
+from metrics import bleu, chrf, exact_match, paired_bootstrap  # noqa: E402
 
 DEV_SETS = ("flores-dev", "tatoeba-dev", "multi30k-test2016")
 
@@ -47,8 +49,13 @@ def compare(runs, dev_dir, direction, nmt, beam, work, sets=DEV_SETS):
         results[dev] = {}
         for name, _ in runs:
             row = {"bleu": round(bleu(outputs[name], refs), 2), "chrf": round(chrf(outputs[name], refs), 2)}
+            if dev in EXACT_MATCH_SETS:  # labels: the whole line right, and chrF's interval (BLEU is coarse on 1-6 words)
+                row["exact_match"] = round(exact_match(outputs[name], refs), 2)
             if name != first:
                 row["vs_first"] = {k: round(v, 3) for k, v in paired_bootstrap(outputs[first], outputs[name], refs).items()}
+                if dev in EXACT_MATCH_SETS:
+                    row["chrf_vs_first"] = {k: round(v, 3) for k, v in
+                                            paired_bootstrap(outputs[first], outputs[name], refs, metric="chrf").items()}
             results[dev][name] = row
     return results
 
@@ -64,6 +71,11 @@ def table(results, runs):
             if "vs_first" in r:
                 b = r["vs_first"]
                 cell += f" ({b['delta']:+.2f} [{b['low']:+.2f}, {b['high']:+.2f}])"
+            if "exact_match" in r:
+                cell += f", exact {r['exact_match']:.1f}%"
+            if "chrf_vs_first" in r:
+                c = r["chrf_vs_first"]
+                cell += f", chrF {c['delta']:+.2f} [{c['low']:+.2f}, {c['high']:+.2f}]"
             cells.append(cell)
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

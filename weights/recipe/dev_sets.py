@@ -7,6 +7,8 @@ import os
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 FIXTURE_DEV = os.path.join(ROOT, "tests", "fixtures", "dev")
 SHORT_LABELS = os.path.join(FIXTURE_DEV, "short-labels.en-de.tsv")
+# sets of labels, whose whole-line exact match is scored beside BLEU and chrF (evaluate.py, compare_runs.py)
+EXACT_MATCH_SETS = ("short-labels",)
 
 
 def load_dev(path, src_lang):

@@ -68,36 +68,52 @@ def bleu(hypotheses, references):
     return bleu_of_stats([bleu_stats(h, r) for h, r in zip(hypotheses, references)])
 
 
-def paired_bootstrap(hyps_a, hyps_b, references, resamples=1000, seed=1):
-    """Is system B's BLEU different from A's beyond the test set's sampling noise? (Koehn 2004: the
-    sentences are resampled with replacement, both systems scored on each resample.) Returns
-    {"delta": BLEU(B) - BLEU(A), "low"/"high": the 95% interval of the delta, "p_b_not_better":
-    the share of resamples where B is not better}."""
+def paired_bootstrap(hyps_a, hyps_b, references, resamples=1000, seed=1, metric="bleu"):
+    """Is system B's BLEU (or chrF, metric="chrf") different from A's beyond the test set's sampling
+    noise? (Koehn 2004: the sentences are resampled with replacement, both systems scored on each
+    resample.) Returns {"delta": score(B) - score(A), "low"/"high": the 95% interval of the delta,
+    "p_b_not_better": the share of resamples where B is not better}."""
     import random
     if not len(hyps_a) == len(hyps_b) == len(references) or not references:
         raise ValueError("two systems' outputs and the references must be the same, non-zero, length")
-    a = [bleu_stats(h, r) for h, r in zip(hyps_a, references)]
-    b = [bleu_stats(h, r) for h, r in zip(hyps_b, references)]
+    # (sentence statistics, summed for each resample: no text is read again)
+    stats_of, score_of = {"bleu": (bleu_stats, bleu_of_stats), "chrf": (chrf_stats, chrf_of_stats)}.get(metric, (None, None))
+    if stats_of is None:
+        raise ValueError(f"metric: bleu or chrf, not {metric!r}")
+    a = [stats_of(h, r) for h, r in zip(hyps_a, references)]
+    b = [stats_of(h, r) for h, r in zip(hyps_b, references)]
+    score = lambda stats, pick: score_of([stats[i] for i in pick])  # noqa: E731
     rng, n, deltas = random.Random(seed), len(references), []
+    everything = range(n)
     for _ in range(resamples):
         pick = [rng.randrange(n) for _ in range(n)]
-        deltas.append(bleu_of_stats([b[i] for i in pick]) - bleu_of_stats([a[i] for i in pick]))
+        deltas.append(score(b, pick) - score(a, pick))
     deltas.sort()
-    return {"delta": bleu_of_stats(b) - bleu_of_stats(a), "low": deltas[int(0.025 * resamples)],
+    return {"delta": score(b, everything) - score(a, everything), "low": deltas[int(0.025 * resamples)],
             "high": deltas[int(0.975 * resamples) - 1], "p_b_not_better": sum(d <= 0 for d in deltas) / resamples}
 
 
-def chrf(hypotheses, references, order=6, beta=2.0):
-    """Corpus chrF (0-100)."""
+def chrf_stats(hyp, ref, order=6):
+    """One sentence's character n-gram counts for chrF: [matches, hypothesis n-grams, reference
+    n-grams] per order 1..order (whitespace left out); summed over sentences by chrf_of_stats."""
+    h, r = "".join(hyp.split()), "".join(ref.split())
+    stats = []
+    for n in range(1, order + 1):
+        hn = Counter(h[i:i + n] for i in range(len(h) - n + 1))
+        rn = Counter(r[i:i + n] for i in range(len(r) - n + 1))
+        stats.append((sum(min(c, rn[g]) for g, c in hn.items()), sum(hn.values()), sum(rn.values())))
+    return stats
+
+
+def chrf_of_stats(rows, beta=2.0):
+    """Corpus chrF (0-100) from chrf_stats rows."""
+    order = len(rows[0]) if rows else 0
     match, hyp_count, ref_count = [0] * order, [0] * order, [0] * order
-    for hyp, ref in zip(hypotheses, references):
-        h, r = "".join(hyp.split()), "".join(ref.split())
-        for n in range(1, order + 1):
-            hn = Counter(h[i:i + n] for i in range(len(h) - n + 1))
-            rn = Counter(r[i:i + n] for i in range(len(r) - n + 1))
-            match[n - 1] += sum(min(c, rn[g]) for g, c in hn.items())
-            hyp_count[n - 1] += sum(hn.values())
-            ref_count[n - 1] += sum(rn.values())
+    for row in rows:
+        for n, (m, hc, rc) in enumerate(row):
+            match[n] += m
+            hyp_count[n] += hc
+            ref_count[n] += rc
     # sacreBLEU (1.x, and 2.x's default without eps smoothing): precision and recall are each
     # averaged over the orders that have n-grams on both sides, then combined into one F-score.
     avg_p = avg_r = 0.0
@@ -112,6 +128,11 @@ def chrf(hypotheses, references, order=6, beta=2.0):
     avg_p, avg_r = avg_p / orders, avg_r / orders
     b2 = beta * beta
     return 100.0 * (1 + b2) * avg_p * avg_r / (b2 * avg_p + avg_r)
+
+
+def chrf(hypotheses, references, order=6, beta=2.0):
+    """Corpus chrF (0-100)."""
+    return chrf_of_stats([chrf_stats(h, r, order) for h, r in zip(hypotheses, references)], beta)
 
 
 def exact_match(hypotheses, references):
