@@ -6,7 +6,7 @@
  * Changing it clears the output, starts loading that direction's model and translates again.
  */
 import { el, text } from './dom.js';
-import { state, langName, fromOf, toOf } from './state.js';
+import { state, langName, fromOf, toOf, resultIsOf } from './state.js';
 import { getTranslator } from './loader.js';
 import { updateCount, clearOutput, translateNow } from './translate-view.js';
 import { bindLanguageHint, updateLanguageHint } from './language-hint.js';
@@ -39,7 +39,7 @@ function setDirection(dir, { swapText = false } = {}) {
   // Only a whole translation of the text now in the box moves into it: while a newer text waits for
   // its translation (typed since, or still streaming), or after Stop kept only part of it, the
   // person's own text stays.
-  if (swapText && state.result && !state.result.partial && state.resultDir === state.dir && state.resultInput === el.source.value) {
+  if (swapText && resultIsOf(el.source.value, state.dir) && !state.result.partial) {
     el.source.value = state.result.text;
     updateCount();
   }

@@ -33,6 +33,14 @@ export const state = {
   heatCursor: null,
 };
 
+/**
+ * Whether the translation on screen (`state.result`, whole or partial) is the one of the text
+ * `input` in direction `dir`: else it is another text's, or another direction's.
+ */
+export function resultIsOf(input, dir) {
+  return state.result !== null && state.resultInput === input && state.resultDir === dir;
+}
+
 /** The selected sentence of the last translation, or undefined/null when there is none. */
 export function currentSentence() {
   return state.result && state.result.sentences[state.sel];

@@ -7,7 +7,7 @@
  * word spans (for the alignment view); all model text goes in as text nodes, never as HTML.
  */
 import { el, text, showError, setState } from './dom.js';
-import { state } from './state.js';
+import { state, resultIsOf } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
 import { closeWordMenu } from './alternatives-menu.js';
@@ -135,7 +135,7 @@ export async function translateNow() {
     // a term the engine's rules refuse: its line says so, and the text is translated without it
     if (rejectedTerms(dir, e)) { translateNow(); return; }
     // another text's translation still shown goes; the sentences of this text drawn before the error stay
-    if (!kept.sentences.length && (state.resultInput !== input || state.resultDir !== dir)) clearOutput();
+    if (!kept.sentences.length && !resultIsOf(input, dir)) clearOutput();
     setState('error');
     text(el.status, '');
     showError(e && e.message ? e.message : String(e));
@@ -256,7 +256,7 @@ function stopTranslating() {
   el.target.setAttribute('aria-busy', 'false');
   if (kept && kept.sentences.length) keepPartial(kept);
   // nothing of this text done: the translation still shown (kept while the next one runs) may be another text's
-  else if (state.resultInput !== el.source.value || state.resultDir !== state.dir) clearOutput();
+  else if (!resultIsOf(el.source.value, state.dir)) clearOutput();
   setState('idle');
   text(el.status, 'Stopped.');
   el.source.focus();
