@@ -83,6 +83,20 @@ class Build(unittest.TestCase):
                 memory.add(TINY, out, table)
 
 
+class Add(unittest.TestCase):
+    def test_an_empty_table_removes_the_memory_and_gives_the_file_back_as_it_was(self):
+        import memory
+        with tempfile.TemporaryDirectory() as tmp:
+            table, empty, out = (os.path.join(tmp, n) for n in ("t.tsv", "empty.tsv", "m.nmt"))
+            with open(table, "w", encoding="utf-8") as f:
+                f.write("good night\tGute Nacht.\n")
+            open(empty, "w").close()
+            memory.add(TINY, out, table)
+            memory.add(out, out, empty)  # in place: the file is read before it is written
+            with open(out, "rb") as a, open(TINY, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+
+
 @unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
 class Engine(unittest.TestCase):
     @classmethod

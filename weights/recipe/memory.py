@@ -40,7 +40,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import read_model_file, write_model_file  # noqa: E402
+from model_file import copy_model_file  # noqa: E402
 
 SOURCES = ("tatoeba", "dict-sentences")
 MAX_WORDS = 4
@@ -160,24 +160,17 @@ def add(model_in, model_out, table):
     if any(l.count("\t") != 1 or l.endswith("\t") for l in lines) or keys != sorted(keys, key=lambda k: k.encode("utf-8")) or \
             len(set(keys)) != len(keys) or any(memory_key(k) != k for k in keys):
         raise SystemExit(f"{table}: not a memory table (one 'key<TAB>translation' a line, keys normalized, sorted, distinct)")
-    header, tensors = read_model_file(model_in)
-    spm_name = header["tokenizer"]["tensor"]
-    spm_bytes = tensors[spm_name].tobytes()
-    kept = {name: t for name, t in tensors.items() if name not in (spm_name, TENSOR)}
-    provenance = dict(header.get("provenance", {}))
-    provenance.pop("memory", None)
-    if lines:
-        kept[TENSOR] = np.frombuffer(data, dtype=np.uint8).copy()
-        stats_file = table + ".json"
-        stats = {}
-        if os.path.exists(stats_file):
-            with open(stats_file) as f:
-                stats = json.load(f)
-        provenance["memory"] = {"entries": len(lines), "bytes": len(data),
-                                **{k: stats[k] for k in ("sources", "max_words", "keys", "model_right", "left_out_for_size")
-                                   if k in stats}}
-    write_model_file(model_out, header["config"], header["languages"], kept, spm_bytes, provenance,
-                     alignment_layer=header["alignment"]["layer"])
+    if not lines:
+        copy_model_file(model_in, model_out, {TENSOR: None}, {"memory": None})
+        return
+    stats_file = table + ".json"
+    stats = {}
+    if os.path.exists(stats_file):
+        with open(stats_file) as f:
+            stats = json.load(f)
+    info = {"entries": len(lines), "bytes": len(data),
+            **{k: stats[k] for k in ("sources", "max_words", "keys", "model_right", "left_out_for_size") if k in stats}}
+    copy_model_file(model_in, model_out, {TENSOR: np.frombuffer(data, dtype=np.uint8).copy()}, {"memory": info})
 
 
 def main():

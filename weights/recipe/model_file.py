@@ -71,6 +71,25 @@ def dequantized_state_dict(tensors):
     return {name: torch.from_numpy(w) for name, w in dequantized_weights(tensors).items()}
 
 
+def copy_model_file(model_in, model_out, tensors, provenance):
+    """Writes model_in to model_out (the same path is fine) with tensors ({name: array, or None to drop
+    it}) in place of the tensors of those names, listed after the others, and provenance ({key: entry,
+    or None to drop it}) setting those entries where they stand; the config, languages, alignment
+    layer, tokenizer and every other tensor kept. Returns the file's length."""
+    header, old_tensors = read_model_file(model_in)
+    spm_name = header["tokenizer"]["tensor"]
+    kept = {name: t for name, t in old_tensors.items() if name != spm_name and name not in tensors}
+    kept.update((name, t) for name, t in tensors.items() if t is not None)
+    new_provenance = dict(header.get("provenance", {}))
+    for key, entry in provenance.items():
+        if entry is None:
+            new_provenance.pop(key, None)
+        else:
+            new_provenance[key] = entry
+    return write_model_file(model_out, header["config"], header["languages"], kept, old_tensors[spm_name].tobytes(),
+                            new_provenance, alignment_layer=header["alignment"]["layer"])
+
+
 def write_model_file(path, config, languages, tensors, spm_bytes, provenance, alignment_layer=None):
     import numpy as np
     tensors = dict(tensors)

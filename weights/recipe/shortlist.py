@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import read_header, read_model_file, write_model_file  # noqa: E402
+from model_file import copy_model_file, read_header, read_model_file  # noqa: E402
 
 # the recipe's defaults, chosen on flores-dev with the shipped round-22 models' own beam-4 output:
 # 99.58% (en-de) / 99.68% (de-en) of its tokens kept with 1,275 / 1,343 of 8,000 pieces per sentence
@@ -323,17 +323,11 @@ def table_of_model(tensors):
 def add(model_path_in, model_path_out, table, provenance_info):
     """Writes model_path_in with the shortlist tensors added (or replaced) and provenance["shortlist"] =
     provenance_info; every other tensor, the config, languages, alignment layer and tokenizer kept."""
-    header, tensors = read_model_file(model_path_in)
-    check_table(table, header["config"]["vocab_size"], header["config"]["eos_id"])
-    spm_name = header["tokenizer"]["tensor"]
-    spm_bytes = tensors[spm_name].tobytes()
-    kept = {name: t for name, t in tensors.items() if name != spm_name and name not in TENSORS}
-    kept.update(zip(TENSORS, (np.asarray(table.frequent, dtype="<u2"), np.asarray(table.counts, dtype=np.uint8),
-                              np.asarray(table.targets, dtype="<u2"))))
-    provenance = dict(header.get("provenance", {}))
-    provenance["shortlist"] = provenance_info
-    return write_model_file(model_path_out, header["config"], header["languages"], kept, spm_bytes, provenance,
-                            alignment_layer=header["alignment"]["layer"])
+    config = read_header(model_path_in)["config"]
+    check_table(table, config["vocab_size"], config["eos_id"])
+    tensors = dict(zip(TENSORS, (np.asarray(table.frequent, dtype="<u2"), np.asarray(table.counts, dtype=np.uint8),
+                                 np.asarray(table.targets, dtype="<u2"))))
+    return copy_model_file(model_path_in, model_path_out, tensors, {"shortlist": provenance_info})
 
 
 def _encode(sp, path):

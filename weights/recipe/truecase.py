@@ -28,7 +28,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import read_model_file, write_model_file  # noqa: E402
+from model_file import copy_model_file  # noqa: E402
 
 LANGUAGES = ("en", "de")
 MIN_COUNT = 5
@@ -113,18 +113,9 @@ def tensor_of(forms):
 def add(model_in, model_out, table):
     """model_in with tensors truecase.en and truecase.de added (or replaced) and provenance["truecase"];
     everything else kept."""
-    header, tensors = read_model_file(model_in)
-    spm_name = header["tokenizer"]["tensor"]
-    spm_bytes = tensors[spm_name].tobytes()
-    names = {f"truecase.{lang}" for lang in LANGUAGES}
-    kept = {name: t for name, t in tensors.items() if name != spm_name and name not in names}
-    for lang in LANGUAGES:
-        kept[f"truecase.{lang}"] = tensor_of(table["forms"][lang])
-    provenance = dict(header.get("provenance", {}))
-    provenance["truecase"] = {"min_count": table["min_count"],
-                              "words": {lang: len(table["forms"][lang]) for lang in LANGUAGES}}
-    write_model_file(model_out, header["config"], header["languages"], kept, spm_bytes, provenance,
-                     alignment_layer=header["alignment"]["layer"])
+    copy_model_file(model_in, model_out, {f"truecase.{lang}": tensor_of(table["forms"][lang]) for lang in LANGUAGES},
+                    {"truecase": {"min_count": table["min_count"],
+                                  "words": {lang: len(table["forms"][lang]) for lang in LANGUAGES}}})
 
 
 def title_case(line):
