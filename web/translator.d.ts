@@ -332,6 +332,8 @@ export interface TranslateOptions {
 /** translate(html, { html: true }): the input is HTML and so is the result (see HtmlTranslation). */
 export interface HtmlTranslateOptions extends TranslateOptions {
   html: true;
+  /** Characters of text per engine request (default 5000, at least 1): onProgress is called after each. */
+  batchChars?: number;
 }
 
 /**

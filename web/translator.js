@@ -209,6 +209,20 @@ function checkOwnOptions({ chunkChars, onProgress }, where) {
   }
 }
 
+/**
+ * translate(html, { html: true })'s options, checked before its first request (an HTML without text
+ * makes none): the decoding ones, translate()'s own and `batchChars`, the characters of text each
+ * engine request takes (html/segment.js; default 5000).
+ */
+function checkHtmlOptions(options) {
+  const { signal, onProgress, chunkChars, html, batchChars, ...decoding } = options;
+  if (batchChars !== undefined && (typeof batchChars !== 'number' || !(batchChars >= 1))) {
+    const got = typeof batchChars === 'number' ? String(batchChars) : JSON.stringify(batchChars) ?? typeof batchChars;
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `translate(): batchChars must be a number of characters, 1 or more (got ${got}).`);
+  }
+  engineOptions(decoding, 'translate()', {}, ['signal', 'onProgress', 'chunkChars', 'html', 'batchChars'], ['alternatives']);
+}
+
 const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).href;
 const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode ? `file://${process.cwd()}/` : import.meta.url));
 
@@ -446,6 +460,11 @@ export class Translator {
     }
     if (options.html) {
       if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(html, { html: true }): html must be a string.'));
+      try {
+        checkHtmlOptions(options);
+      } catch (e) {
+        return Promise.reject(e);
+      }
       return translateHtml(this, text, options);
     }
     return this.#translateRequest(text, options, 'translate()');

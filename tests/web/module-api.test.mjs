@@ -401,6 +401,21 @@ test('errors reject with clear messages and the translator stays usable', async 
       await assert.rejects(t.translate('x', { chunkChars }), { code: 'bad-request', message: /chunkChars must be a number of characters/ }, String(chunkChars));
     }
     await assert.rejects(t.translate('<p>x</p>', { html: true, chunkChars: -5 }), { code: 'bad-request' });
+    // HTML mode checks its names before any request (also with no text to translate) and lists its own batchChars;
+    // htmlPlacement (scripts/html-placement.mjs's measurement switch) is no option of it
+    for (const html of ['<p>x</p>', '<br>']) {
+      await assert.rejects(t.translate(html, { html: true, htmlPlacement: 'hard' }),
+        { code: 'bad-request', message: /^translate\(\): "htmlPlacement" is not an option \(options: beam, .*, glossary, signal, onProgress, chunkChars, html, batchChars\)\.$/ }, html);
+      await assert.rejects(t.translate(html, { html: true, bean: 4 }), { code: 'bad-request', message: /"bean" is not an option/ }, html);
+    }
+    for (const batchChars of [-5, 0, '500', Number.NaN, null]) {
+      await assert.rejects(t.translate('<p>x</p>', { html: true, batchChars }), { code: 'bad-request', message: /^translate\(\): batchChars must be a number of characters, 1 or more/ }, String(batchChars));
+    }
+    await assert.rejects(t.translate('x', { batchChars: 100 }), { code: 'bad-request', message: /"batchChars" is not an option/ }, 'plain text: no batches');
+    const batches = [];
+    const perBatch = await t.translate('<p>One here.</p><p>Two here.</p>', { html: true, batchChars: 1, onProgress: (p) => batches.push(p.done) });
+    assert.match(perBatch.text, /^<p>.+<\/p><p>.+<\/p>$/);
+    assert.equal(batches.length, 2, 'batchChars 1: a request for each paragraph');
     await assert.rejects(t.translate('x', { onProgress: 'show' }), { code: 'bad-request', message: 'translate(): onProgress must be a function (got string).' });
     await assert.rejects(async () => { for await (const s of t.translateStreaming('x', { chunkChars: -5 })) assert.fail(s); },
       { code: 'bad-request', message: /^translateStreaming\(\): chunkChars/ });
