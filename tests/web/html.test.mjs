@@ -78,6 +78,23 @@ test('HTML through a translator that keeps every word gives the same document ba
   }
 });
 
+test('elements without words side by side keep the spaces between them', async () => {
+  // (each took the space after it only when it followed a word: "<img> <img> word" lost the one
+  // between the images, and "<img> <input> <b>Hi</b>" the one before "Hi")
+  const t = fakeTranslator('same');
+  const docs = [
+    '<p>Look: <img src="a.png"> <img src="b.png"> <b>Hello</b> there.</p>',
+    '<p><img src="a.png"> <input type="text"> <b>Hello</b> there.</p>',
+    '<p>Icons <img src="a.png"> <img src="b.png"> <img src="c.png"> and text.</p>',
+    '<p><img src="a.png" alt="A cat"> <input placeholder="Your name"> <abbr title="World Health Organization">WHO</abbr></p>',
+  ];
+  for (const html of docs) {
+    const r = await translateHtml(t, html);
+    assert.equal(r.text, html);
+    assert.equal(r.lost, 0);
+  }
+});
+
 test('HTML through a translator that reverses words: elements move with their words, attributes translated', async () => {
   const t = fakeTranslator('reverse');
   let r = await translateHtml(t, '<p>Click <a href="/x">here</a> to <b>save it</b> now.</p>');

@@ -740,22 +740,28 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (text) pieces.push({ text, stack });
     };
     let deferred = []; // items to write after the text that follows the word they are anchored to
+    let spaceNext = false; // an item the source spaced from what follows it: a space before the next word or item
+    const spaced = () => {
+      const last = pieces[pieces.length - 1];
+      return !last || (last.text !== undefined && /\s$/.test(last.text));
+    };
+    const pushAnchored = (item) => { // ("<img> <img> word": each keeps the space after it)
+      if (spaceNext && !spaced()) pieces.push({ text: ' ', stack: null });
+      pieces.push({ ...item, stack: null });
+      spaceNext = Boolean(item.spaceAfter);
+    };
     const flushAnchors = (key) => {
       for (const item of anchored.get(key) || []) {
         if (item.afterSpace) deferred.push(item);
-        else pieces.push({ ...item, stack: null });
+        else pushAnchored(item);
       }
     };
-    let spaceNext = false; // an image with a space on each side in the source: a space before the next word
     const flushDeferred = () => {
-      for (const item of deferred) {
-        pieces.push({ ...item, stack: null });
-        spaceNext = spaceNext || Boolean(item.spaceAfter);
-      }
+      for (const item of deferred) pushAnchored(item);
       deferred = [];
     };
     const spaceBeforeWord = (word) => { // never before punctuation: "<code>x</code>, das"
-      if (spaceNext && !/^[\p{Pe}\p{Pf}.,;:!?%]/u.test(word)) pieces.push({ text: ' ', stack: null });
+      if (spaceNext && !spaced() && !/^[\p{Pe}\p{Pf}.,;:!?%]/u.test(word)) pieces.push({ text: ' ', stack: null });
       spaceNext = false;
     };
     const sourceGap = (from, to) => {
