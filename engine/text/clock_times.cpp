@@ -206,7 +206,13 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
       bool said = false;
       for (size_t w = 0; w < words.size() && w < 3; ++w)
         said = said || std::find(evening.begin(), evening.end(), words[w]) != evening.end();
-      if (!said) out.push_back({tb, written.size() - (with_minutes ? 3 : 0), std::to_string(clock_hour(number) + 12)});
+      if (!said) {
+        std::string hour = std::to_string(clock_hour(number) + 12);
+        // minutes the model wrote otherwise ("3:45 pm" -> "3,45 Uhr") come back as the source writes them
+        const std::string_view minutes = number.substr(std::min(number.find_first_not_of("0123456789"), number.size()));
+        if (!with_minutes && !minutes.empty() && digits_of(minutes) != "00") hour += minutes;
+        out.push_back({tb, written.size() - (with_minutes ? 3 : 0), hour});
+      }
       break;
     }
   }

@@ -40,6 +40,9 @@ TEST_CASE("evening_hours: an English p.m. hour the German translation wrote as a
   CHECK(fixed("from 10am to 4pm", "von 10 Uhr bis 4 Uhr") == "von 10 Uhr bis 16 Uhr");
   CHECK(fixed("from 11 to 2 pm", "von 11 bis 2 Uhr") == "von 11 bis 14 Uhr");  // 11 before 2 p.m. is a.m.
   CHECK(fixed("at about 8.00 PM", "gegen 800 Uhr") == "gegen 20 Uhr");  // the model's garbled form
+  // minutes the model wrote as a decimal or ran into the hour stay: "3,45 Uhr" was "15 Uhr"
+  CHECK(fixed("at 3:45 pm.", "um 3,45 Uhr.") == "um 15:45 Uhr.");
+  CHECK(fixed("at 7.30pm", "um 730 Uhr") == "um 19.30 Uhr");
 }
 
 TEST_CASE("english_clock_times: a German clock time goes into English with the right half of the day") {
