@@ -394,6 +394,8 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(await page.$$eval('#head-select option', (os) => os.map((o) => o.value)), ['mean', 'links'], 'no layers of the old sentence');
     assert.equal(await page.getAttribute('#heatmap', 'aria-label'), 'Attention map', 'the empty map names no words');
     assert.equal(await page.textContent('#heat-cell'), '');
+    assert.equal(await page.textContent('#sent-confidence'), '');
+    assert.equal(await page.getAttribute('#sent-confidence', 'title'), null, 'no tooltip of the old sentence\'s confidence');
     await checkProblems(page);
   });
 

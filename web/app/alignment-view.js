@@ -65,6 +65,7 @@ export function selectSentence(i, force = false) {
   el.alignTarget.replaceChildren();
   text(el.alignDetail, '');
   text(el.sentConfidence, '');
+  el.sentConfidence.removeAttribute('title');
   delete el.sentConfidence.dataset.level;
   state.cardWords = { s: [], t: [] };
   if (!n) {
