@@ -399,6 +399,38 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
+  heavy('a late answer about the heads of a sentence no longer shown leaves the heatmap of the one shown alone', { skip, timeout: 120000 }, async (t) => {
+    const { page } = await sharedPage();
+    await page.selectOption('#direction', 'en-de');
+    await translate(page, 'The house is small. It is very old.');
+    // The first request for the heads waits, then fails (as a worker that died would): by then the card shows sentence 2.
+    await page.evaluate(async () => {
+      const { state } = await import('./app/state.js');
+      const translator = await state.translators.get('en-de');
+      const translate = translator.translate.bind(translator);
+      let fail;
+      const failed = new Promise((resolve) => { fail = resolve; });
+      window.__failFirstHeads = fail;
+      let first = true;
+      translator.translate = (text, options) => {
+        if (!(first && options && options.allHeads)) return translate(text, options);
+        first = false;
+        return failed.then(() => { throw new Error('a late failure'); });
+      };
+    });
+    await page.click('#attention summary');
+    await page.waitForFunction(() => /Loading/.test(document.getElementById('heat-status').textContent));
+    await page.click('#next-sent');
+    await page.waitForFunction(() => document.getElementById('sent-pos').textContent === 'Sentence 2 of 2' &&
+      / heads$/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });
+    const heads = await page.textContent('#heat-status');
+    await page.evaluate(() => window.__failFirstHeads());
+    await page.waitForTimeout(200);
+    assert.equal(await page.textContent('#heat-status'), heads, 'sentence 2\'s heads stay shown');
+    assert.ok(await page.$$eval('#head-select option', (os) => os.length) > 2, 'with their layers');
+    await checkProblems(page);
+  });
+
   heavy('the heatmap\'s layers and heads label their rows with the translation shown, also where a sentence comes out otherwise alone (Fast)', { skip, timeout: 240000 }, async (t) => {
     const { page } = await sharedPage();
     await page.selectOption('#direction', 'en-de');

@@ -45,6 +45,8 @@ async function ensureHeads() {
   const controller = new AbortController();
   state.headsController = controller;
   const key = headsKey(s);
+  // (a reply for a sentence or a translation no longer shown, an error too, is dropped)
+  const stillShown = () => currentSentence() === s && headsKey(s) === key;
   text(el.heatStatus, 'Loading the attention of every head…');
   try {
     const t = await getTranslator(state.resultDir);
@@ -63,8 +65,7 @@ async function ensureHeads() {
         return { sentences: [] };
       }));
     }
-    const cur = currentSentence();
-    if (!cur || headsKey(cur) !== key) return;
+    if (!stillShown()) return;
     if (!sentence || !sentence.heads) {
       text(el.heatStatus, 'The engine returned no per-head attention.');
       return;
@@ -78,7 +79,7 @@ async function ensureHeads() {
     text(el.heatStatus, `${sentence.heads.length} layers × ${sentence.heads[0].length} heads`);
     drawHeatmap();
   } catch (e) {
-    if (e && e.name === 'AbortError') return;
+    if ((e && e.name === 'AbortError') || !stillShown()) return;
     text(el.heatStatus, `Could not load the heads: ${e.message || e}`);
   }
 }
