@@ -10,6 +10,10 @@ BLEU on flores-dev with early stopping, and the last checkpoints averaged into t
 --init-from continues a shipped model file instead: its weights, and from its provenance the step
 (so the learning-rate schedule goes on), tokens, time, epoch position and validation history.
 Writes --out/model.pt ({config, state_dict, history}) and --out/train.log (one JSON line per event).
+
+A run stopped after a checkpoint (before the averaging, whose validations take minutes on a loaded
+machine) gets its model.pt from the last checkpoint's weights as they are: the run's own command
+with --model-from-last-checkpoint, which neither trains nor validates.
 """
 import argparse
 import glob
@@ -272,6 +276,9 @@ def parse_args(argv=None):
                     help="1: start each back-translated source with the tag id (read_direction_pairs); 0: untagged")
     ap.add_argument("--bt-weight", type=float, default=1.0,
                     help="multiplies the back-translated pairs' copies per epoch (bt.*.weight): 0.5 halves their share")
+    ap.add_argument("--model-from-last-checkpoint", action="store_true",
+                    help="write model.pt from --out/last.pt's weights as they are (no averaging, no validation) and "
+                         "stop: for a run stopped after its last checkpoint; give the run's own options")
     ap.add_argument("--rewarm", type=int, default=300,
                     help="after --init-from (Adam's moments start at zero), ramp the learning rate up over this "
                          "many steps to where the schedule left off")
@@ -381,21 +388,22 @@ def train_step(model, opt, batch, data, cfg, device, args, lr):
     return n, float(nll)
 
 
+def epoch_batches(args, data, epoch):
+    """The epoch's sample of the mix (drawn afresh each epoch) in batches; the same epoch always
+    gives the same batches, so a resumed run picks up at its batch position."""
+    rng = random.Random(args.seed + epoch)
+    return make_batches(data["src"], data["tgt"], epoch_lines(data["weights"], rng), args.max_tokens, rng)
+
+
 def train_loop(args, cfg, device, model, opt, state, data, dev, sp_model, checkpoints, log):
     """Steps until the time budget (or --max-steps) is used up or early stopping says so, with a
     validation and a checkpoint every --checkpoint-minutes and at the end. Returns the epoch's batch
     count (for the epoch position the model file records)."""
-    def epoch_batches(epoch):
-        """The epoch's sample of the mix (drawn afresh each epoch) in batches; the same epoch always
-        gives the same batches, so a resumed run picks up at its batch position."""
-        rng = random.Random(args.seed + epoch)
-        return make_batches(data["src"], data["tgt"], epoch_lines(data["weights"], rng), args.max_tokens, rng)
-
     start = time.time()
     first_step, seconds_before = state["step"], state["train_seconds"]
     budget = args.minutes * 60
     last_ckpt = time.time()
-    batches = epoch_batches(state["epoch"])
+    batches = epoch_batches(args, data, state["epoch"])
     if "epoch_fraction" in state:  # continued from a shipped file: pick up the epoch where it stopped
         state["batch_pos"] = int(state.pop("epoch_fraction") * len(batches))
     window_tok, window_loss, window_t = 0, 0.0, time.time()
@@ -404,7 +412,7 @@ def train_loop(args, cfg, device, model, opt, state, data, dev, sp_model, checkp
         if state["batch_pos"] >= len(batches):
             state["epoch"] += 1
             state["batch_pos"] = 0
-            batches = epoch_batches(state["epoch"])
+            batches = epoch_batches(args, data, state["epoch"])
         batch = batches[state["batch_pos"]]
         state["batch_pos"] += 1
         state["step"] += 1
@@ -457,7 +465,27 @@ def finish(args, cfg, device, model, state, dev, sp_model, batches_per_epoch, lo
     if last_loss < vloss:
         avg, averaged = last, 1
         log(event="kept_last", valid_nll=last_loss)
-    torch.save({"config": cfg, "state_dict": avg, "history": state["history"],
+    save_model(args, cfg, state, avg, averaged, batches_per_epoch)
+
+
+def model_from_last_checkpoint(args, cfg, log):
+    """--model-from-last-checkpoint: model.pt from last.pt's weights and training state, recorded as
+    a model of one checkpoint (averaged 1)."""
+    path = os.path.join(args.out, "last.pt")
+    if not os.path.exists(path):
+        raise SystemExit(f"--model-from-last-checkpoint: there is no {path} (the run wrote no checkpoint)")
+    ck = torch.load(path, map_location="cpu", weights_only=False)
+    if ck["config"] != cfg:
+        raise SystemExit(f"--model-from-last-checkpoint: {path} has config {ck['config']}, these options give {cfg}")
+    state = ck["state"]
+    batches_per_epoch = len(epoch_batches(args, load_training_data(args, cfg), state["epoch"]))
+    save_model(args, cfg, state, ck["model"], 1, batches_per_epoch)
+    log(event="model_from_last_checkpoint", step=state["step"], valid_nll=state["history"][-1]["valid_nll"])
+
+
+def save_model(args, cfg, state, state_dict, averaged, batches_per_epoch):
+    """--out/model.pt: the weights, the validation history and the training record export.py keeps."""
+    torch.save({"config": cfg, "state_dict": state_dict, "history": state["history"],
                 "train": {"steps": state["step"], "target_tokens": state["tokens"],
                           "epochs": state["epoch"] + state["batch_pos"] / batches_per_epoch,
                           "seconds": state["train_seconds"], "device": args.device, "threads": args.threads,
@@ -482,11 +510,14 @@ def main():
 
     cfg = model_config(args)
     sp_model = os.path.join(args.data, "spm.model")
-    data = load_training_data(args, cfg)
-    dev = load_dev_ids(args, cfg, sp_model)
     device = torch.device(args.device)
     if args.bf16 < 0:
         args.bf16 = int(fast_bf16(device))
+    if args.model_from_last_checkpoint:
+        model_from_last_checkpoint(args, cfg, log)
+        return
+    data = load_training_data(args, cfg)
+    dev = load_dev_ids(args, cfg, sp_model)
     model = Transformer(cfg, dropout=args.dropout).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9)
     checkpoints = Checkpoints(args, cfg, log)
