@@ -256,6 +256,59 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  heavy('the keyboard focus stays on the output when a new translation closes the word menu, hides Undo or turns Copy off', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await translatedPage(t, 'The house is small.');
+    const focused = () => page.evaluate(() => (document.activeElement === document.body ? 'the page body'
+      : document.activeElement.closest('#alt-menu') ? 'the menu' : document.activeElement.id || document.activeElement.outerHTML.slice(0, 40)));
+    // a new text translated at once (Ctrl+Enter from the box's key handler): the focus stays where it is
+    const translateAgain = async (text) => {
+      await page.evaluate((text) => {
+        const source = document.getElementById('source');
+        source.value = text;
+        source.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true }));
+      }, text);
+      await waitDone(page);
+      await page.waitForFunction((length) => document.getElementById('target').dataset.inputLength === String(length), text.length);
+    };
+    // the word menu, closed with the output it was opened on
+    const words = (await sentence(page, 0)).words;
+    const w = pickWord(words);
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    const items = await openMenuItems(page, words[w]);
+    assert.equal(await focused(), 'the menu');
+    // (a resized window closes the menu: the focus goes back to its word)
+    await page.evaluate(() => window.dispatchEvent(new Event('resize')));
+    assert.equal(await page.$('#alt-menu'), null);
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w), 'resized: the focus is on the word');
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${w}"]`);
+    await openMenuItems(page, words[w]);
+    await translateAgain('The house is small.');
+    assert.equal(await page.$('#alt-menu'), null);
+    assert.equal(await focused(), 'target', 'the menu: the focus is on the output');
+    // Undo, hidden by the new translation (it has nothing to undo then)
+    const again = (await sentence(page, 0)).words;
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${pickWord(again)}"]`);
+    const offered = await openMenuItems(page, again[pickWord(again)]);
+    const choice = offered.findIndex((i) => !i.current);
+    await page.click(`#alt-menu [role="menuitem"]:nth-child(${choice + 1})`);
+    await useChoice(page, 'click');
+    await waitDone(page);
+    await page.focus('#undo-choice');
+    await translateAgain('The garden is big.');
+    assert.equal(await page.isVisible('#undo-choice'), false);
+    assert.equal(await focused(), 'target', 'Undo: the focus is on the output');
+    // Copy, turned off while the other direction's translation replaces this one (Alt+S swaps)
+    await page.focus('#copy');
+    await page.keyboard.down('Alt');
+    await page.keyboard.press('s');
+    await page.keyboard.up('Alt');
+    await waitDone(page);
+    assert.equal(await page.inputValue('#direction'), 'de-en');
+    assert.ok(['copy', 'target'].includes(await focused()), `Copy: the focus is on ${await focused()}`);
+    assert.ok(items.length >= 2);
+    assert.deepEqual(problems, []);
+  });
+
   heavy('after a chosen word, the heatmap\'s layers and heads are those of the new translation, not the old one', { skip, timeout: 240000 }, async (t) => {
     const { page, problems } = await translatedPage(t, 'The house is small.');
     await page.click('#attention summary');

@@ -12,7 +12,7 @@
  * menu: ↑/↓ (and Home/End) move, Enter or Space chooses, Escape or Tab closes; focus goes back to
  * the word.
  */
-import { el, text, showError, setState } from './dom.js';
+import { el, text, showError, setState, keepFocusFrom } from './dom.js';
 import { state } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { render } from './translate-view.js';
@@ -60,6 +60,7 @@ function close({ refocus = true } = {}) {
 
 /** Closes the menu (if open): the output it was opened on is being replaced. */
 export function closeWordMenu() {
+  if (menu) keepFocusFrom(menu.root);
   close({ refocus: false });
 }
 
@@ -343,6 +344,7 @@ export function bindAlternativesMenu() {
     if (!menu || event.composedPath().includes(menu.root) || menu.invoker.contains(event.target)) return;
     close({ refocus: false });
   });
-  window.addEventListener('resize', () => close({ refocus: false }));
+  // (the focus goes back to the word only from the menu: a phone's keyboard opening for the text box resizes too)
+  window.addEventListener('resize', () => close({ refocus: !!menu && menu.root.contains(document.activeElement) }));
   document.getElementById('undo-choice').addEventListener('click', undoChoice);
 }

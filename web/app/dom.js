@@ -50,6 +50,16 @@ export function showError(message) {
   el.error.hidden = false;
 }
 
+/**
+ * Before `node` is hidden, turned off or removed with the keyboard focus in it: the focus goes to
+ * the output pane, whose content is what changed (else it would fall to the page body).
+ */
+export function keepFocusFrom(node) {
+  if (!node.contains(document.activeElement)) return;
+  el.target.tabIndex = -1; // (focusable from code only, not in the Tab order)
+  el.target.focus({ preventScroll: true });
+}
+
 export function setState(s) {
   // Stop shows only while translating: the keyboard focus on it goes back to the text box with it
   if (s !== 'translating' && document.activeElement === el.stop) el.source.focus();

@@ -6,7 +6,7 @@
  * while the rest is translated (aria-busy stays true). The finished output is drawn as sentences of
  * word spans (for the alignment view); all model text goes in as text nodes, never as HTML.
  */
-import { el, text, showError, setState } from './dom.js';
+import { el, text, showError, setState, keepFocusFrom } from './dom.js';
 import { state, resultIsOf } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
@@ -42,6 +42,7 @@ function emptyOutput() {
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   delete el.target.dataset.partial;
+  keepFocusFrom(el.copy);
   el.copy.disabled = true;
   el.unsureLegend.hidden = true;
   el.termLegend.hidden = true;
@@ -62,7 +63,9 @@ export async function translateNow() {
   const seq = ++state.seq;
   const input = el.source.value;
   const dir = state.dir;
-  document.getElementById('undo-choice').hidden = true; // (a new translation, or none: nothing to undo)
+  const undo = document.getElementById('undo-choice');
+  keepFocusFrom(undo);
+  undo.hidden = true; // (a new translation, or none: nothing to undo)
   if (!input.trim()) {
     if (translationFailed) showError(''); // (about a text no longer there; the page's own start-up errors stay)
     translationFailed = false;
@@ -207,6 +210,7 @@ export function render(result) {
   el.target.replaceChildren(frag);
   el.target.dataset.sentences = String(result.sentences.length);
   delete el.target.dataset.partial;
+  if (!result.text) keepFocusFrom(el.copy);
   el.copy.disabled = !result.text;
   el.unsureLegend.hidden = unsure === 0;
   el.termLegend.hidden = markTermWords(state.resultDir, result.sentences, state.outWords) === 0;
