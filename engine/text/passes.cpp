@@ -65,6 +65,7 @@ void write_capitals(TargetSentence& s) {  // a sentence that came in capitals go
   if (!s.in_capitals) return;
   const size_t kept = std::min(s.fixed, s.target.size());  // (a prefix stays as given)
   s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
+  s.capitals_written = true;
 }
 
 // Emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost (or an unknown
@@ -76,8 +77,11 @@ void pass_through(TargetSentence& s) {
   const bool wrote_unknown = std::find(d->target_ids.begin(), d->target_ids.end(), d->unk_id) != d->target_ids.end();
   if (!has_unknown(d->source_tokens, d->unk_id) && d->dropped.empty() && !wrote_unknown) return;
   const std::string copy_from = blank_marks(d->copy_source.empty() ? s.source : d->copy_source, d->emphasis, ' ');
+  Rewrites rewrites = d->rewrites;  // glossary terms and dates: text of the target language, so in capitals too
+  if (s.capitals_written)
+    for (auto& [begin, text] : rewrites) text = to_upper_same_length(text);
   pass_through_unknown(copy_from, d->source_tokens, d->unk_id, d->target_ids, d->attention, s.target, s.spans, s.fixed,
-                       d->dropped, d->rewrites);
+                       d->dropped, rewrites);
 }
 
 // The source's numbers (not those inside addresses and names from code).

@@ -91,6 +91,7 @@ struct TargetSentence {
   bool copied = false;      // the target is the source's own text (nothing to translate)
   bool starts_sentence = true;  // false for the second and later chunks of a long sentence
   bool in_capitals = false;     // the source came in capitals (text/casing.h)
+  bool capitals_written = false;  // the capitals pass wrote it in capitals: so are the terms written after it
   const DecodedSentence* decoded = nullptr;  // null: passes that need attention are skipped
   std::vector<std::string> fired;  // run_target_passes adds the name of each pass that changed `target`
 };

@@ -118,6 +118,17 @@ class Glossary(unittest.TestCase):
         path = glossary_file(GLOSSARY["en-de"])
         self.assertEqual(run("en-de", "ACME CLOUD\n", "--glossary", path).stdout, "ACME CLOUD\n")
         os.unlink(path)
+        # a term in a sentence the model translates (not copied whole) too: it was written as given
+        # after the capitals pass ("Acme Cloud IST UNTEN.")
+        for direction, sentence, term in (("en-de", "ACME CLOUD IS DOWN.", "ACME CLOUD"),
+                                          ("en-de", "THE NOTICE PERIOD IS THREE MONTHS.", "KÜNDIGUNGSFRIST"),
+                                          ("de-en", "DIE KÜNDIGUNGSFRIST BETRÄGT DREI MONATE.", "NOTICE PERIOD")):
+            path = glossary_file(GLOSSARY[direction])
+            out = run(direction, sentence + "\n", "--glossary", path).stdout.strip()
+            os.unlink(path)
+            with self.subTest(sentence=sentence):
+                self.assertIn(term, out)
+                self.assertEqual(out, out.upper())
 
     def test_switched_off_by_name(self):
         path = glossary_file([("Acme Cloud", "Zeta Sky")])
