@@ -210,6 +210,9 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
   // Washington at 3 p.m.") it says nothing, unlike a year or an amount
   const long written = std::count(second.tokens.begin(), second.tokens.end(), tokenizer.unk_id());
   if (size_t(written) < retry.masks) return false;
+  // more unknown pieces than its source has: one written twice ("on <unk> on <unk>"), whose copy
+  // only one can take, the other's words left behind ("on 12.03.2024 on .")
+  if (written > std::count(retry.again.ids.begin(), retry.again.ids.end(), tokenizer.unk_id())) return false;
   return !doubles_a_word(hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id), text);
 }
 

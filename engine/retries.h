@@ -40,7 +40,8 @@ void retry_empty(RetryRound& round);
 // pieces (like addresses) and copied in, written the target language's way ("50.000" -> "50,000").
 // The second translation replaces the first only if it keeps every number the first one kept,
 // guesses no currency the source does not name, where a lost number is one digit the model itself
-// wrote the unknown pieces (else the digit would be put next to a word), and it doubles no word
+// wrote the unknown pieces (else the digit would be put next to a word), it writes no more unknown
+// pieces than its source has (one written twice: "on <unk> on <unk>"), and it doubles no word
 // (doubles_a_word). One that writes an unknown piece beside a number or another unknown piece the
 // source has apart ("considered to be <unk> 2,500.") stands only if the fallback is not better.
 // The fallback, where the second is not better (and no named date was lost): the sentence is read
