@@ -25,8 +25,9 @@
  *    last destroy() ends it). The monitor gets 'downloadprogress' ProgressEvents: loaded 0 first
  *    and 1 last, always, steps of 1/65536 in between, rising, at most one per 50 ms; none after an
  *    abort or after create() settled. Like Chrome, a create() that has to download needs a user
- *    activation in a window (NotAllowedError otherwise); an abort rejects with the signal's reason,
- *    and aborting that signal later destroys the object. A failed download is a NetworkError, an
+ *    activation in a window (NotAllowedError otherwise); an abort rejects with the signal's reason
+ *    (and stops the download unless another create() of the pair waits for it), and aborting that
+ *    signal later destroys the object. A failed download is a NetworkError, an
  *    engine that cannot start an OperationError, a pair it cannot do a NotSupportedError.
  *  - translate(), translateStreaming() (a ReadableStream of strings that concatenate to the
  *    translation) and measureInputUsage() reject with the signal's reason on abort, and every call
@@ -300,18 +301,20 @@ async function arcAvailability(arc) {
 }
 
 /**
- * A lease on the pair's shared engine, starting it if none is loading: {entry, release()}. The
- * engine is disposed when the last lease is released (at once, or as soon as it has loaded).
+ * A lease on the pair's shared engine, starting it if none is loading: {entry, release()}. When
+ * the last lease is released the engine is disposed, or its start (the download) stopped.
  */
 function acquireEngine(arc) {
   const key = arcKey(arc);
   let entry = engines.get(key);
   if (!entry) {
-    const e = { module: null, refs: 0, loaded: 0, total: 0, listeners: new Set() };
+    // (stop: ends the download when every create() that wanted the engine was aborted)
+    const e = { module: null, refs: 0, loaded: 0, total: 0, listeners: new Set(), stop: new AbortController() };
     e.promise = ModuleTranslator.create({
       ...moduleOptions,
       from: arc.from,
       to: arc.to,
+      signal: e.stop.signal,
       onProgress: (p) => {
         e.loaded = p.loaded;
         e.total = p.total;
@@ -340,6 +343,7 @@ function acquireEngine(arc) {
       if (entry.refs > 0) return;
       if (engines.get(key) === entry) engines.delete(key);
       if (entry.module) entry.module.dispose();
+      else entry.stop.abort();
       entry.module = null;
     },
   };

@@ -114,6 +114,11 @@ export interface TranslatorOptions {
    * it. Default true; false turns it off.
    */
   warmUp?: boolean;
+  /**
+   * Aborts the start: create() rejects with the signal's reason (an AbortError without one) and the
+   * worker ends, with the model's download, check or compile. An abort after create() resolved does nothing.
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -110,6 +110,8 @@ function checkSimdChoice(simd) {
 }
 
 const isUrl = (v) => typeof v === 'string' || v instanceof URL;
+const isSignal = (v) => typeof v === 'object' && typeof v.addEventListener === 'function'
+  && typeof v.removeEventListener === 'function' && typeof v.aborted === 'boolean';
 
 /**
  * TranslatorOptions' names (translator.d.ts), each with the check of its type where create()
@@ -132,6 +134,7 @@ const CREATE_OPTIONS = {
   simd: null,
   workers: null,
   warmUp: [(v) => typeof v === 'boolean', 'true or false'],
+  signal: [isSignal, 'an AbortSignal'],
 };
 
 /**
@@ -338,13 +341,22 @@ export class Translator {
     requireSimd();
     checkSimdChoice(options.simd);
     checkRecycleChars(options.recycleChars);
+    const { signal } = options;
+    if (signal && signal.aborted) throw abortError(signal.reason);
     const workers = checkWorkers(options.workers) ?? await defaultWorkers();
-    const t = new Translator(options, { ...(await defaultLocations()), workers, createdAt });
+    const defaults = await defaultLocations();
+    if (signal && signal.aborted) throw abortError(signal.reason);
+    const t = new Translator(options, { ...defaults, workers, createdAt });
+    // An abort ends the worker, and with it the download, the check or the compile it is in.
+    const onAbort = () => t.dispose();
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
     try {
       await t.#start();
     } catch (e) {
       t.dispose();
-      throw e;
+      throw signal && signal.aborted ? abortError(signal.reason) : e;
+    } finally {
+      if (signal) signal.removeEventListener('abort', onAbort);
     }
     return t;
   }
