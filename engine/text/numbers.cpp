@@ -41,6 +41,19 @@ char32_t char_at(std::string_view text, size_t at) {
 }
 
 
+// Whether a unit of measure written against the number starts at `at` and ends a word there
+// ("3.5kg", "2,5GHz", "120km/h"): a quantity, unlike the number in a name or an ordinal ("G7", "2nd").
+bool unit_after(std::string_view text, size_t at) {
+  static constexpr std::string_view kUnits[] = {
+      "mm", "cm", "dm", "m", "km", "mg", "g", "kg", "ml", "cl", "dl", "l", "ms", "min", "h", "mph", "kW", "MW", "GW",
+      "kWh", "MWh", "Wh", "W", "V", "kV", "mV", "mA", "mAh", "Hz", "kHz", "MHz", "GHz", "kB", "KB", "MB", "GB", "TB",
+      "Mbit", "Gbit", "px", "pt"};
+  size_t end = at;
+  while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+  if (end == at || is_letter(char_at(text, end))) return false;  // ("5kgs", "2ndä")
+  return std::find(std::begin(kUnits), std::end(kUnits), text.substr(at, end - at)) != std::end(kUnits);
+}
+
 // A German ordinal: "2. Weltkrieg", "am 7. Oktober" (one or two digits, ". ", a word).
 bool german_ordinal(std::string_view text, size_t begin, size_t end) {
   return end - begin <= 2 && end + 2 < text.size() && text[end] == '.' && text[end + 1] == ' ' &&
@@ -259,7 +272,7 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
       out.emplace_back(begin, j);
       continue;
     }
-    if (is_letter(char_before(text, begin)) || is_letter(char_at(text, j))) continue;  // "G7", "2nd"
+    if (is_letter(char_before(text, begin)) || (is_letter(char_at(text, j)) && !unit_after(text, j))) continue;  // "G7", "2nd"
     if (language == "de" && german_ordinal(text, begin, j)) continue;
     const bool in_skip = std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return begin < s.second && j > s.first; });
     if (!in_skip) out.emplace_back(begin, j);

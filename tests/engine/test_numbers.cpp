@@ -50,6 +50,8 @@ TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals o
   CHECK(numbers("on 12/03/2025, 1/2 or 24/7, 3/4/25, 1.10.20 and 2.4.1") ==
         V{"12/03/2025", "1", "2", "24", "7", "3/4/25", "1.10.20", "2.4.1"});
   CHECK(numbers("12/03/2025/7 and 1/2/345") == V{"12", "03", "2025", "7", "1", "2", "345"});
+  // a number against a unit of measure is a quantity: it was left out, so never checked nor localized
+  CHECK(numbers("It weighs 3.5kg, runs at 2.5GHz and 120km/h; 5kgs, 4K, 5G, 2x") == V{"3.5", "2.5", "120"});
 }
 
 TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 apart count") {
@@ -281,4 +283,8 @@ TEST_CASE("localize_copied_numbers: a number the model copied as the source writ
   CHECK(rewrite("at 10:30 and 3:30 pm", "um 10.30 und 15.30 Uhr", "en", "de") == "um 10.30 und 15.30 Uhr");
   CHECK(rewrite("am 12.03.", "on 12,04", "de", "en") == "on 12,04");
   CHECK(rewrite("Kurz nach 11.00 Uhr", "Shortly after 11:00", "de", "en") == "Shortly after 11:00");
+  // against a unit of measure too
+  CHECK(rewrite("It weighs 3.5kg and runs at 2.5GHz.", "Es wiegt 3.5kg und läuft mit 2.5GHz.", "en", "de") ==
+        "Es wiegt 3,5kg und läuft mit 2,5GHz.");
+  CHECK(rewrite("Die CPU hat 2,5GHz.", "The CPU has 2,5GHz.", "de", "en") == "The CPU has 2.5GHz.");
 }
