@@ -25,7 +25,7 @@ import { state } from './app/state.js';
 import { benchLinkOnlyOnline, registerServiceWorker } from './app/offline.js';
 import { manifestUrl, getTranslator } from './app/loader.js';
 import { bindDirection, offerDirections } from './app/direction.js';
-import { bindTranslateView, updateCount, translateNow } from './app/translate-view.js';
+import { bindTranslateView, updateCount, translateNow, showLoadError } from './app/translate-view.js';
 import { bindAlignmentView } from './app/alignment-view.js';
 import { bindHeatmap } from './app/heatmap.js';
 import { bindAlternativesMenu } from './app/alternatives-menu.js';
@@ -73,8 +73,7 @@ async function main() {
     await getTranslator(state.dir);
     if (el.body.dataset.state === 'loading') setState('idle');
   } catch (e) {
-    setState('error');
-    showError(e.message || String(e));
+    showLoadError(e.message || String(e));
     return;
   }
   el.body.dataset.ready = 'true';

@@ -727,6 +727,28 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
+  heavy('a model that cannot be downloaded: its error shows at the start, goes with Clear, and comes back with the next text', { skip, timeout: 120000 }, async (t) => {
+    // A server of its own whose English → German model answers 404 (the page reads the rest from the site as built).
+    const { models } = JSON.parse(readFileSync(path.join(site, 'models/manifest.json'), 'utf8'));
+    const enDe = models.find((m) => m.from === 'en' && m.to === 'de');
+    const own = await startServer({ root: site, base: BASE, routes: { [`models/${enDe.file}`]: path.join(site, 'models/no-such-model.nmt') } });
+    t.after(() => own.close());
+    const context = await newContext(t, { url: own.url });
+    const page = await newPage(context);
+    await page.goto(own.url);
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    assert.match(await page.textContent('#error'), /Could not download .*404/);
+    await page.click('#clear');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');
+    assert.equal(await page.isVisible('#error'), false, 'no error once the box is emptied');
+    // the next text tries the download again, and says it failed again
+    await page.fill('#source', 'The house is small.');
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    assert.match(await page.textContent('#error'), /Could not download .*404/);
+    await page.click('#clear');
+    assert.equal(await page.isVisible('#error'), false);
+  });
+
   test('phone width: nothing overflows, the panes stack', { skip, timeout: 120000 }, async (t) => {
     const { page } = await openPage(t, { viewport: { width: 375, height: 800 } });
     await translate(page, 'This page works on a small screen too.');

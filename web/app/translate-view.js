@@ -18,8 +18,18 @@ import { termsOption, rejectedTerms, markTermWords } from './terms.js';
 const DEBOUNCE_MS = 250;
 /** Inputs longer than this are cut into chunks (planChunks' default size): they are streamed. */
 const STREAM_CHARS = 1000;
-/** Whether the error notice shows a failed translation's error (not one of app.js's, which stay). */
+/**
+ * Whether the error notice shows a failed translation's or model load's error, which the next text
+ * tries again (not one of app.js's start-up errors, which stay).
+ */
 let translationFailed = false;
+
+/** A model that could not load at the start: its error shows, and goes as a translation's does. */
+export function showLoadError(message) {
+  setState('error');
+  showError(message);
+  translationFailed = true;
+}
 
 /** The count under the text box, in characters as a person counts them (an emoji is one, not two UTF-16 units). */
 export function updateCount() {
