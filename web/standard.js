@@ -78,6 +78,8 @@ function showImplementation(polyfilled, note = '') {
 
 async function run() {
   const button = $('std-translate');
+  // (turned off, the button loses the keyboard focus: it gets it back at the end, unless it went elsewhere)
+  const focused = document.activeElement === button;
   button.disabled = true;
   $('std-error').hidden = true;
   // (the last text's translation goes: under an error it would read as this text's)
@@ -107,6 +109,7 @@ async function run() {
     showError(e);
   } finally {
     button.disabled = false;
+    if (focused && (!document.activeElement || document.activeElement === document.body || document.activeElement === button)) button.focus();
   }
 }
 

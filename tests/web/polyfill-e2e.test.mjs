@@ -93,9 +93,12 @@ for (const name of browsers()) describe(name, () => {
     assert.match(await page.textContent('#std-output'), /Wetter/);
     assert.equal(await page.evaluate(() => document.getElementById('std-progress').value), 1, 'the monitor reached 1');
 
+    // by keyboard: the button, off while it runs, has the focus again when it is done (not the page body)
     await page.fill('#std-input', 'Das Haus ist klein. Wir gehen heute in den Park.');
-    await page.click('#std-translate');
+    await page.focus('#std-translate');
+    await page.keyboard.press('Enter');
     await waitState(page, ['done', 'error']);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'std-translate', 'the focus is on the button again');
     assert.match(await page.textContent('#std-detected'), /Detected: de/);
     assert.match(await page.textContent('#std-output'), /house/i);
     await page.screenshot({ path: path.join(resultsDir(), 'polyfill-standard-page.png'), fullPage: true });
