@@ -30,7 +30,7 @@ async function translatePage() {
   const { signal } = controller;
   show('loading', 'Loading the model…');
   try {
-    if (!translator) translator = await Translator.create({ from: 'en', to: 'de', manifestUrl });
+    if (!translator) translator = await Translator.create({ from: 'en', to: 'de', manifestUrl, signal });
     if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
     show('translating', 'Translating…');
     $('article-progress').removeAttribute('value');

@@ -180,6 +180,29 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('sample article: Stop while the model loads stops at once, and the next click translates', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await open(t, 'article.html');
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    const original = await page.evaluate(() => document.getElementById('article').innerHTML);
+    // Stop right after the click, in a fresh profile: the model cannot have loaded in the 300 ms after it.
+    const stopped = await page.evaluate(async () => {
+      document.getElementById('article-translate').click();
+      const loading = document.body.dataset.state;
+      document.getElementById('article-stop').click();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { loading, state: document.body.dataset.state, status: document.getElementById('article-status').textContent,
+        stop: document.getElementById('article-stop').hidden, focus: document.activeElement.id };
+    });
+    assert.equal(stopped.loading, 'loading');
+    assert.deepEqual({ state: stopped.state, status: stopped.status, stopHidden: stopped.stop },
+      { state: 'idle', status: 'Stopped: the page is as it was.', stopHidden: true }, 'Stop ends the loading at once');
+    assert.equal(await page.evaluate(() => document.getElementById('article').innerHTML), original);
+    await page.click('#article-translate');
+    await page.waitForFunction(() => document.body.dataset.state === 'translated' || /Could not/.test(document.getElementById('article-status').textContent), null, { timeout: 180000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'translated', await page.textContent('#article-status'));
+    assert.deepEqual(problems, []);
+  });
+
   test('HTML mode: pasted HTML translated, drawn safely, source shown', { skip, timeout: 180000 }, async (t) => {
     const { page, problems } = await open(t, 'html.html');
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
