@@ -30,12 +30,12 @@ WordAlignment word_alignment(const SentenceTranslation& s, const std::vector<Spa
   return symmetrize(forward, read_alignment(s.target, back_cols, s.source, src_spans, back.data(), cols, int(back_cols.size())));
 }
 
-// A glossary term's target words link to its source words, and only to them: the model saw the
-// term as one unknown piece (and may have put it by another masked piece, or left it out, when
-// pass_through writes it next to a neighbour with no token of its own), but which source term each
-// written term stands for is known. The k-th time a term's target text is in the translation stands
-// for the k-th source term with that text (the masked source holds no other copy of it for the model
-// to write).
+// A glossary term's target words link to its source words, and only to them (word for word when
+// both have as many words, else each to all of them): the model saw the term as one unknown piece
+// (and may have put it by another masked piece, or left it out, when pass_through writes it next
+// to a neighbour with no token of its own), but which source term each written term stands for is
+// known. The k-th time a term's target text is in the translation stands for the k-th source term
+// with that text (the masked source holds no other copy of it for the model to write).
 void align_terms(const std::vector<TextEdit>& terms, const std::string& target, WordAlignment& w) {
   const size_t cols = w.source_words.size();
   if (terms.empty() || cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
@@ -58,18 +58,23 @@ void align_terms(const std::vector<TextEdit>& terms, const std::string& target, 
     for (size_t r = 0; r < w.target_words.size(); ++r)
       if (w.target_words[r].begin < written.end && written.begin < w.target_words[r].end) targets.push_back(int(r));
     if (sources.empty() || targets.empty()) continue;
-    for (int r : targets) {
-      float* row = w.matrix.data() + size_t(r) * cols;
-      std::fill(row, row + cols, 0.0f);
-      for (int c : sources) row[c] = 1.0f / float(sources.size());
-    }
     w.links.erase(std::remove_if(w.links.begin(), w.links.end(),
                                  [&](const std::pair<int, int>& l) {
                                    return std::find(targets.begin(), targets.end(), l.first) != targets.end();
                                  }),
                   w.links.end());
-    for (int r : targets)
-      for (int c : sources) w.links.emplace_back(r, c);
+    // as many words on both sides ("Acme Cloud" -> "Acme Cloud", "Zeta Sky"): word for word, in order
+    // (an element on "Cloud" stays on "Cloud"); else each target word to all of them
+    const bool word_for_word = sources.size() == targets.size();
+    for (size_t k = 0; k < targets.size(); ++k) {
+      const std::vector<int> own = word_for_word ? std::vector<int>{sources[k]} : sources;
+      float* row = w.matrix.data() + size_t(targets[k]) * cols;
+      std::fill(row, row + cols, 0.0f);
+      for (int c : own) {
+        row[c] = 1.0f / float(own.size());
+        w.links.emplace_back(targets[k], c);
+      }
+    }
     changed = true;
   }
   if (changed) std::sort(w.links.begin(), w.links.end());

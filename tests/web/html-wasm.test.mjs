@@ -115,6 +115,18 @@ test('real engine: an element inside a word the model copies stays on its letter
   assert.equal(r.lost, 0, r.text);
 });
 
+test('real engine: an element on one word of a glossary term stays on that word of the target term', { skip, timeout: 120000 }, async () => {
+  // (the term's words were each linked to all of the source term's: "The Acme <i>Cloud</i>" came
+  // out "<i>Acme</i> Cloud")
+  for (const [glossary, target] of [[{ 'Acme Cloud': 'Acme Cloud' }, ['Acme', 'Cloud']], [{ 'Acme Cloud': 'Zeta Sky' }, ['Zeta', 'Sky']]]) {
+    for (const [html, k] of [['<p>The Acme <i>Cloud</i> sends an invoice.</p>', 1], ['<p>The <i>Acme</i> Cloud sends an invoice.</p>', 0]]) {
+      const r = await en.translate(html, { html: true, glossary });
+      assert.ok(r.text.includes(`<i>${target[k]}</i>`), `${html} with ${JSON.stringify(glossary)}: ${r.text}`);
+      assert.equal(r.lost, 0, r.text);
+    }
+  }
+});
+
 test('real engine: a software manual keeps every element: links around code, permalinks, parts of words', { skip, timeout: 120000 }, async () => {
   // Written like the Node.js and Rust manuals whose links the page translation used to drop: a link
   // around a code element ("The require() function"), a heading's "#" permalink after code, a link
