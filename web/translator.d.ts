@@ -672,7 +672,7 @@ export declare function detectLanguage(text: string): DetectedLanguage;
 export declare function pickModel<M extends { from: string; to: string; file: string }>(
   manifest: { models: M[] }, from: string, to: string): M;
 
-/** Lists the directions a weights manifest offers. */
+/** Lists the directions a weights manifest offers. Another option name, or a manifestUrl of another type, rejects with code 'bad-request'. */
 export declare function listModels(options?: { manifestUrl?: string | URL }): Promise<ManifestModel[]>;
 
 export declare class Translator {

@@ -142,15 +142,20 @@ const CREATE_OPTIONS = {
  * a word, and a value of another type misread (rerank: 'false' is true: a second model downloaded).
  */
 function checkCreateOptions(options) {
+  checkOptions(options, CREATE_OPTIONS, 'Translator.create()');
+}
+
+/** Each of `options`' names must be one of `table`'s, its value of the type the table says. */
+function checkOptions(options, table, where) {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
-    if (!Object.hasOwn(CREATE_OPTIONS, key)) {
-      throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): ${JSON.stringify(key)} is not an option (options: ${Object.keys(CREATE_OPTIONS).join(', ')}).`);
+    if (!Object.hasOwn(table, key)) {
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: ${JSON.stringify(key)} is not an option (options: ${Object.keys(table).join(', ')}).`);
     }
-    const check = CREATE_OPTIONS[key];
+    const check = table[key];
     if (check && value !== null && !check[0](value)) {
       const got = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? String(value) : typeof value;
-      throw new TranslatorError(ErrorCode.BAD_REQUEST, `Translator.create(): ${key} must be ${check[1]} (got ${got}).`);
+      throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: ${key} must be ${check[1]} (got ${got}).`);
     }
   }
 }
@@ -235,6 +240,9 @@ const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode
  * @returns {Promise<Array<{from: string, to: string, file: string, url: string, bytes?: number, sha256?: string}>>}
  */
 export async function listModels(options = {}) {
+  if (options === null) options = {};
+  if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `listModels(): options must be an object (got ${typeof options}).`);
+  checkOptions(options, { manifestUrl: CREATE_OPTIONS.manifestUrl }, 'listModels()');
   const manifestUrl = toUrl(options.manifestUrl || (await defaultLocations()).manifestUrl, baseUrl());
   let manifest;
   if (isNode && manifestUrl.startsWith('file:')) {

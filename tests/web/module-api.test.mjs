@@ -440,6 +440,11 @@ test('errors reject with clear messages and the translator stays usable', async 
   await assert.rejects(create({ modelUrl: fileUrl(MODEL), modelSha256: '00'.repeat(32) }), (e) => e.code === 'integrity' && /SHA-256/.test(e.message));
   const models = await listModels({ manifestUrl: fileUrl(MANIFEST) });
   assert.deepEqual(models.map((m) => `${m.from}-${m.to}`), ['en-de', 'de-en']);
+  assert.equal((await listModels({ manifestUrl: new URL(fileUrl(MANIFEST)) })).length, 2);
+  // listModels() checks its option as create() does: a typo read the default manifest without a word
+  await assert.rejects(listModels({ manifestURL: fileUrl(MANIFEST) }), { code: 'bad-request', message: 'listModels(): "manifestURL" is not an option (options: manifestUrl).' });
+  await assert.rejects(Translator.listModels({ manifestUrl: 42 }), { code: 'bad-request', message: 'listModels(): manifestUrl must be a string or a URL (got 42).' });
+  await assert.rejects(listModels('manifest.json'), { code: 'bad-request', message: 'listModels(): options must be an object (got string).' });
   const viaManifest = await create({ modelUrl: undefined, manifestUrl: fileUrl(MANIFEST), from: 'de', to: 'en' });
   assert.equal(viaManifest.info.requested.from, 'de');
   assert.equal(viaManifest.info.source, 'network'); // Node: no service-worker cache to read from
