@@ -262,10 +262,16 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
     while (j < text.size() && (digit(text[j]) || (separator(text[j]) && j + 1 < text.size() && digit(text[j + 1]))))
       ++j;
     if (const size_t date = date_length(text, i)) j = std::max(j, i + date);  // "12/03/2025": one number
-    // "55 000", "5 000 000"; not a phone number's groups: "0800 555 111", "030 123 456 78"
+    // "55 000", "5 000 000"; not a phone number's groups: "0800 555 111", "030 123 456 78", "+1 800
+    // 555 0199" (after a "+", or with another group of digits after them)
     const bool after_group = i >= 2 && text[i - 1] == ' ' && digit(text[i - 2]);
-    if (j - i <= 3 && text[i] != '0' && !after_group && std::all_of(text.begin() + long(i), text.begin() + long(j), digit))
-      while (space_group(text, j)) j += 4;
+    const bool dialling_code = i >= 1 && text[i - 1] == '+';
+    if (j - i <= 3 && text[i] != '0' && !after_group && !dialling_code &&
+        std::all_of(text.begin() + long(i), text.begin() + long(j), digit)) {
+      size_t grouped = j;
+      while (space_group(text, grouped)) grouped += 4;
+      if (!(grouped + 1 < text.size() && text[grouped] == ' ' && digit(text[grouped + 1]))) j = grouped;
+    }
     const size_t begin = i;
     i = j;
     if (words_too) {

@@ -37,6 +37,8 @@ TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals o
   using V = std::vector<std::string>;
   CHECK(numbers("It cost $1,234.56 at 20:25 on 1.10.2020, 0,5774% more.") == V{"1,234.56", "20:25", "1.10.2020", "0,5774"});
   CHECK(numbers("Call 555-0199 or (030) 12 34.") == V{"555", "0199", "030", "12", "34"});
+  // a phone number's groups are no thousands (written "+1.800.555 0199" in German)
+  CHECK(numbers("Call +1 800 555 0199 or 1 800 555 0199; 55 000 people") == V{"1", "800", "555", "0199", "1", "800", "555", "0199", "55 000"});
   CHECK(numbers("The G7 met on the 2nd; MP3s and 1990er, COVID-19.") == V{"19"});  // words of their own
   CHECK(numbers("Ende 2014. Danach 3.") == V{"2014", "3"});  // a sentence's full stop is not part of it
   CHECK(numbers("am 7. Oktober, im 2. Weltkrieg, 1990. Das", "de") == V{"1990"});  // German ordinals
@@ -213,6 +215,8 @@ TEST_CASE("localize_numbers: thousands and decimal separators swap between Engli
   CHECK(localized("am 1.10.2020 um 20:25, Version 1.2.3, 12,34,567", "de", "en") == "am 1.10.2020 um 20:25, Version 1.2.3, 12,34,567");
   CHECK(localized("1,5 and 1234,567.8", "en", "de") == "1,5 and 1234,567.8");
   CHECK(localized("9,5", "de", "fr") == "9,5");
+  CHECK(localized("Call +1 800 555 0199 or 1 800 555 0199, not 55 000", "en", "de") ==
+        "Call +1 800 555 0199 or 1 800 555 0199, not 55.000");  // a phone number's groups stay
   // labels name rather than count: a version or chapter after a name or a word for one
   CHECK(localized("Install Python 3.11, see Section 4.1 and version 2.0 on iOS 17.1.", "en", "de") ==
         "Install Python 3.11, see Section 4.1 and version 2.0 on iOS 17.1.");
