@@ -620,6 +620,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#target'), '', 'no translation of the text before');
     assert.equal(await page.textContent('#sent-pos'), 'No sentence yet');
     assert.equal(await page.isEnabled('#copy'), false, 'nothing to copy');
+    assert.equal(await page.getAttribute('#target', 'data-input-length'), null, 'the output says it shows no text\'s translation');
     // Clear: the error was about a text no longer there
     await page.click('#clear');
     assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');

@@ -52,6 +52,7 @@ function emptyOutput() {
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   delete el.target.dataset.partial;
+  delete el.target.dataset.inputLength;
   keepFocusFrom(el.copy);
   el.copy.disabled = true;
   el.unsureLegend.hidden = true;
@@ -137,7 +138,6 @@ export async function translateNow() {
     state.resultInput = input;
     state.heads = null;
     render(result);
-    el.target.dataset.inputLength = String(input.length); // which text is shown (for tests and tools)
     setState('done');
     // #status is a live region: a screen reader hears that the translation is ready (and how much)
     const n = result.sentences.length;
@@ -219,6 +219,7 @@ export function render(result) {
   if (pos < result.text.length) frag.append(result.text.slice(pos));
   el.target.replaceChildren(frag);
   el.target.dataset.sentences = String(result.sentences.length);
+  if (state.resultInput !== null) el.target.dataset.inputLength = String(state.resultInput.length); // which text's translation is shown (for tests and tools)
   delete el.target.dataset.partial;
   if (!result.text) keepFocusFrom(el.copy);
   el.copy.disabled = !result.text;
