@@ -285,6 +285,19 @@ for (const name of browsers()) describe(name, () => {
     await translateAgain('The house is small.');
     assert.equal(await page.$('#alt-menu'), null);
     assert.equal(await focused(), 'target', 'the menu: the focus is on the output');
+    // the menu writing the sentence with a chosen word when a new translation starts: its answer is dropped, and the menu goes
+    const now = (await sentence(page, 0)).words;
+    await page.click(`#target .sent[data-s="0"] .w[data-w="${pickWord(now)}"]`);
+    const choices = await openMenuItems(page, now[pickWord(now)]);
+    await page.evaluate((n) => {
+      document.querySelectorAll('#alt-menu [role="menuitem"]')[n].click();
+      const source = document.getElementById('source');
+      source.value = 'The house is small!';
+      source.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true }));
+    }, choices.findIndex((i) => !i.current));
+    await waitDone(page);
+    await page.waitForFunction(() => document.getElementById('target').dataset.inputLength === '19' && !document.getElementById('alt-menu'));
+    assert.equal(await focused(), 'target', 'a choice overtaken: the focus is on the output');
     // Undo, hidden by the new translation (it has nothing to undo then)
     const again = (await sentence(page, 0)).words;
     await page.click(`#target .sent[data-s="0"] .w[data-w="${pickWord(again)}"]`);

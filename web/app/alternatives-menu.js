@@ -228,7 +228,7 @@ async function choose(hit, prefix, alternative) {
     const t = await getTranslator(state.resultDir);
     const r = await t.translate(old.source, { beam: searchSettings().beam, shortlist: searchSettings().shortlist, alignments: true, prefix: newPrefix, ...termsOption(state.resultDir) });
     if (!menu || menu.root !== root) return;
-    if (seq !== state.seq || state.result !== result) { close({ refocus: false }); return; }
+    if (seq !== state.seq || state.result !== result) { closeWordMenu(); return; } // (the output is being replaced)
     preview(root, old.target, r.sentences[0].target, () => use(hit, result, withSentence(result, hit.s, r.sentences[0], newPrefix), word));
   } catch (e) {
     if (menu && menu.root === root) text(root.firstChild, `Could not write it: ${e && e.message ? e.message : e}`);
