@@ -815,6 +815,19 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.inputValue('#direction'), 'de-en');
     await page.dispatchEvent('#source', 'input');
     assert.equal(await page.isVisible('#lang-hint'), false, 'dismissed for this text');
+    // the offer with the keyboard focus on it goes when the direction changes otherwise (swap): the focus goes to the text box
+    const hidden = await page.evaluate(() => {
+      const source = document.getElementById('source');
+      source.value = 'The train to Hamburg leaves later today because it is snowing.';
+      source.dispatchEvent(new Event('input', { bubbles: true }));
+      document.getElementById('lang-hint-accept').focus();
+      const focused = document.activeElement.id;
+      document.getElementById('swap').click();
+      return { focused, hint: document.getElementById('lang-hint').hidden };
+    });
+    assert.deepEqual(hidden, { focused: 'lang-hint-accept', hint: true });
+    assert.equal(await page.inputValue('#direction'), 'en-de');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'source', 'the focus is on the text box');
     await checkProblems(page);
   });
 

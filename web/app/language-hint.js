@@ -73,6 +73,8 @@ export function updateLanguageHint() {
   // What the hint offers, for "Keep": a direction, or 'other:<code>' for a notice.
   const offer = advice && (advice.dir || `other:${advice.other}`);
   if (!offer || wasDismissed(input, offer)) {
+    // (a hidden button would take the keyboard focus with it: the text box the hint is about gets it)
+    if (el.langHint.contains(document.activeElement)) el.source.focus();
     el.langHint.hidden = true;
     return;
   }
