@@ -24,6 +24,16 @@ bool word_after(std::string_view text, size_t at) {
   return is_letter(cp) || is_digit(cp) || is_mark(cp);
 }
 
+// Whether `text` (valid UTF-8) holds a control character (C0 with tab and line breaks, DEL, C1).
+bool has_control(std::string_view text) {
+  for (size_t at = 0; at < text.size();) {
+    const auto c = decode_at(text, at);
+    if (is_control(c.cp)) return true;
+    at += std::max<size_t>(c.length, 1);
+  }
+  return false;
+}
+
 std::string quoted(const std::string& term) {
   return "\"" + (term.size() > 40 ? term.substr(0, 40) + "..." : term) + "\"";
 }
@@ -40,6 +50,10 @@ std::string glossary_error(const Glossary& glossary) {
       return "the glossary's term " + quoted(source) + " is longer than " + std::to_string(kMaxGlossaryTermBytes) + " bytes";
     if (!is_valid_utf8(source) || !is_valid_utf8(target)) return "the glossary's term " + quoted(source) + " is not valid UTF-8";
     if (source.find_first_not_of(" \t\n\r") == std::string::npos) return "the glossary has a source term of spaces only";
+    // (written into the translation as they are: a NUL or a line break in it, or a source term
+    // never found, as the input's control characters are read as spaces)
+    if (has_control(source) || has_control(target))
+      return "the glossary's term " + quoted(source) + " has a control character (a tab, line break or other)";
   }
   return "";
 }

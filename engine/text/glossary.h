@@ -9,7 +9,8 @@
 //   - overlapping terms: the longest match wins, then the leftmost;
 //   - not inside an address, code or a name from code (text/verbatim.h: those are copied);
 //   - at most kMaxGlossaryTerms entries of at most kMaxGlossaryTermBytes bytes each; a source or
-//     target term may not be empty, nor a source term shorter than 2 bytes.
+//     target term may not be empty, nor a source term shorter than 2 bytes, and neither may hold
+//     a control character (a tab, a line break: it would be written into the translation as is).
 #pragma once
 
 #include <cstddef>

@@ -471,6 +471,12 @@ TEST_CASE("glossary: bad glossaries get a clear error") {
   CHECK(nmt::glossary_error({{"Haus", ""}}) == "the glossary's term \"Haus\" has an empty target term");
   CHECK(nmt::glossary_error({{"  ", "x"}}) == "the glossary has a source term of spaces only");
   CHECK(nmt::glossary_error({{std::string(201, 'a'), "x"}}).find("longer than 200 bytes") != std::string::npos);
+  // a control character would be written into the translation as it is (a NUL, a line break in a line)
+  for (const nmt::Glossary& g : {nmt::Glossary{{"Haus", std::string("ho\0use", 6)}}, nmt::Glossary{{"Haus", "ho\nuse"}},
+                                 nmt::Glossary{{"Haus", "ho\tuse"}}, nmt::Glossary{{"Ha\x01us", "house"}},
+                                 nmt::Glossary{{"Haus", "ho\xC2\x85use"}}, nmt::Glossary{{"Haus", "ho\x7Fuse"}}})
+    CHECK(nmt::glossary_error(g).find("has a control character") != std::string::npos);
+  CHECK(nmt::glossary_error({{"Haus", "h\xC3\xA4use \xE2\x80\x8B\xE2\x80\xAE"}}).empty());  // (letters, format marks)
   nmt::Glossary big;
   for (int i = 0; i <= 10000; ++i) big.emplace_back("term" + std::to_string(i), "x");
   CHECK(nmt::glossary_error(big) == "the glossary has 10001 terms; at most 10000");
