@@ -417,6 +417,7 @@ bool carries(const Currency& c, std::string_view target, const ByteSpans& number
 
 std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target) {
   const ByteSpans have = find_numbers(target, "", true);
+  std::vector<bool> taken(have.size(), false);  // the target amounts that were another's
   std::vector<size_t> missing;
   for (size_t k = 0; k < numbers.size(); ++k) {
     const Currency* c = currency_of(source, numbers[k].first, numbers[k].second);
@@ -428,7 +429,8 @@ std::vector<size_t> unpriced_numbers(std::string_view source, const ByteSpans& n
     for (size_t t = 0; t < have.size() && !priced; ++t) {
       if (digits_of(target.substr(have[t].first, have[t].second - have[t].first)) != digits) continue;
       written = true;
-      priced = carries(*c, target, have, t);
+      priced = !taken[t] && carries(*c, target, have, t);
+      taken[t] = taken[t] || priced;  // ("$25, $25 and $25" -> "25, $25 und $25": one each)
     }
     if (written ? !priced : !names(*c, target)) missing.push_back(k);
   }
@@ -449,7 +451,7 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
     const Currency* c = currency_of(source, numbers[k].first, numbers[k].second);
     for (size_t t = 0; t < have.size(); ++t) {
       auto [b, e] = have[t];
-      if (used[t] || b < fixed || digits_of(target.substr(b, e - b)) != digits) continue;
+      if (used[t] || b < fixed || digits_of(target.substr(b, e - b)) != digits || carries(*c, target, have, t)) continue;
       used[t] = true;
       const bool glued = is_letter(char_before(target, b));  // "kostet5,50": a space too
       const bool compound = e < target.size() && target[e] == '-';  // "230-a-share": before it

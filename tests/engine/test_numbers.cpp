@@ -101,6 +101,9 @@ TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps
   CHECK(unpriced("$5 or 10 \xC2\xA3", "5 $ oder 10") == V{1});  // each currency on its own
   CHECK(unpriced("It costs 5 dollars.", "Es kostet 5.").empty());  // a name in the source is no sign
   CHECK(unpriced("10 \xE2\x82\xAC or \xC2\xA3 3", "10 \xE2\x82\xAC oder 3") == V{1});  // after the number, a space between
+  // the same amount twice: each needs a sign of its own (the one sign counted for all three)
+  CHECK(unpriced("Tickets cost $25, $25 and $25.", "Tickets kosten 25, $25 und $25.") == V{2});
+  CHECK(unpriced("Tickets cost $25, $25 and $25.", "Tickets kosten 25 $, 25 $ und 25 $.").empty());
 
   auto restored = [](std::string source, std::string target, std::string from, std::string to, size_t fixed = 0) {
     for (const auto& [at, sign] : currency_insertions(source, find_numbers(source, from, false), target, to, fixed))
@@ -118,6 +121,8 @@ TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps
         "We need more \xE2\x82\xAC" "10,000.");
   CHECK(restored("It was fined $5,000.", "Es wurde mit 5.000 Dollar bestraft.", "en", "de") ==
         "Es wurde mit 5.000 Dollar bestraft.");  // named: nothing to do
+  CHECK(restored("Tickets cost $25, $25 and $25.", "Tickets kosten 25, $25 und $25.", "en", "de") ==
+        "Tickets kosten 25 $, $25 und $25.");  // by the amount without one
   CHECK(restored("It cost $12.", "Es kostet.", "en", "de") == "Es kostet.");  // no number to put it by
   CHECK(restored("It cost $12.", "Es kostet 12.", "en", "de", 11) == "Es kostet 12.");  // in a prefix: left
   CHECK(restored("It cost $12.", "Es kostet 12.", "en", "fr") == "Es kostet 12.");  // other languages: left
