@@ -41,13 +41,13 @@ char32_t char_at(std::string_view text, size_t at) {
 }
 
 
-// Whether a unit of measure written against the number starts at `at` and ends a word there
-// ("3.5kg", "2,5GHz", "120km/h"): a quantity, unlike the number in a name or an ordinal ("G7", "2nd").
+// Whether a unit of measure (or a half of the day) written against the number starts at `at` and
+// ends a word there ("3.5kg", "2,5GHz", "120km/h", "9am"): a quantity, unlike the number in a name or an ordinal ("G7", "2nd").
 bool unit_after(std::string_view text, size_t at) {
   static constexpr std::string_view kUnits[] = {
       "mm", "cm", "dm", "m", "km", "mg", "g", "kg", "ml", "cl", "dl", "l", "ms", "min", "h", "mph", "kW", "MW", "GW",
       "kWh", "MWh", "Wh", "W", "V", "kV", "mV", "mA", "mAh", "Hz", "kHz", "MHz", "GHz", "kB", "KB", "MB", "GB", "TB",
-      "Mbit", "Gbit", "px", "pt"};
+      "Mbit", "Gbit", "px", "pt", "am", "pm", "AM", "PM"};
   size_t end = at;
   while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
   if (end == at || is_letter(char_at(text, end))) return false;  // ("5kgs", "2ndä")

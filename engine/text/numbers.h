@@ -23,7 +23,7 @@ using ByteSpans = std::vector<std::pair<size_t, size_t>>;
 // between digits (. , : ' as in "1,234.56", "20:25", "0,5774", "3'000"), groups of thousands
 // written with spaces ("55 000", "5 000 000"), and dates ("12/03/2025", "1.10.20"). With `words_too` false
 // (a source), numbers that are part of a word ("G7", "2nd", "1990er", "MP3"; not those before a unit
-// of measure: "3.5kg", "2,5GHz") and numbers inside
+// of measure or a.m./p.m.: "3.5kg", "2,5GHz", "9am") and numbers inside
 // `skip` (addresses) are left out, and in German (`language` "de") so are ordinals: a number of one
 // or two digits followed by ". " and a word ("2. Weltkrieg", "am 7. Oktober"), which the target writes
 // as a word or in another order.

@@ -54,6 +54,7 @@ TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals o
   CHECK(numbers("12/03/2025/7 and 1/2/345") == V{"12", "03", "2025", "7", "1", "2", "345"});
   // a number against a unit of measure is a quantity: it was left out, so never checked nor localized
   CHECK(numbers("It weighs 3.5kg, runs at 2.5GHz and 120km/h; 5kgs, 4K, 5G, 2x") == V{"3.5", "2.5", "120"});
+  CHECK(numbers("Open 8am until 10pm, 9AM-5PM; ampere, 5amp") == V{"8", "10", "9", "5"});
 }
 
 TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 apart count") {
