@@ -378,7 +378,7 @@ void find_digit_codes(std::string_view text, const std::vector<std::pair<size_t,
                       std::vector<std::pair<size_t, size_t>>& out) {
   const auto digit = [&](size_t k) { return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])); };
   for (size_t i = 0; i < text.size(); ++i) {
-    if (!digit(i) || (i > 0 && (ascii_alnum(text[i - 1]) || std::strchr("-./", text[i - 1])))) continue;
+    if (!digit(i) || (i > 0 && (ascii_alnum(text[i - 1]) || std::strchr("-./_", text[i - 1])))) continue;
     size_t end = i, groups = 0;
     while (digit(end)) {
       while (digit(end)) ++end;
@@ -394,7 +394,8 @@ void find_digit_codes(std::string_view text, const std::vector<std::pair<size_t,
         break;
       }
     }
-    const bool joined = end < text.size() && (ascii_alnum(text[end]) || text[end] == '-' || text[end] == '/');
+    // (inside a longer name: "report_2024-03-12_v1.pdf" is one, copied whole as a name from code)
+    const bool joined = end < text.size() && (ascii_alnum(text[end]) || std::strchr("-/_", text[end]));
     const bool free = std::none_of(taken.begin(), taken.end(), [&](auto t) { return t.first < end && i < t.second; });
     if (groups >= 3 && !joined && free) out.emplace_back(i, end);
     i = end;

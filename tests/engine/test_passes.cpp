@@ -509,6 +509,9 @@ TEST_CASE("passes: codes of hyphen-joined digit groups are copied whole, ranges 
   CHECK(masked("It takes 3-5 days, they won 1-0 in 2022-12.").empty());
   // part of a longer word or code: not a code of its own
   CHECK(masked("Error AB-778-27-12 again.") != List{"778-27-12"});
+  // a date inside a file name: the name is copied whole (the model translated "report_" and "_v1.2.pdf")
+  CHECK(masked("The file report_2024-03-12_v1.2.pdf has 3.5 MB.") == List{"report_2024-03-12_v1.2.pdf"});
+  CHECK(masked("Open backup_2023-10-01.tar.gz now.") == List{"backup_2023-10-01.tar.gz"});
 }
 
 TEST_CASE("retries: the numbers retry's unknown piece goes where the first translation had its number") {
