@@ -655,7 +655,7 @@ std::vector<TextEdit> range_dashes(std::string_view source, std::string_view tar
 }
 
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
-                             std::string_view from, std::string_view to, size_t fixed) {
+                             std::string_view from, std::string_view to, size_t fixed, const ByteSpans& keep) {
   const std::string written = localize_numbers(source, numbers, from, to);
   std::vector<std::pair<std::string, std::string_view>> forms;  // digits -> the target's way
   for (auto [b, e] : numbers) {
@@ -667,7 +667,7 @@ void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, 
   }
   if (forms.empty()) return;
   for (auto [b, e] : find_numbers(target, "", true)) {
-    if (b < fixed) continue;
+    if (b < fixed || std::any_of(keep.begin(), keep.end(), [&](const auto& k) { return b < k.second && k.first < e; })) continue;
     const std::string_view number = std::string_view(target).substr(b, e - b);
     const bool clock = number.find(':') != std::string_view::npos;  // "11.00 Uhr" -> "11:00": English's way
     for (const auto& [digits, as_target] : forms)

@@ -76,9 +76,10 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
 // rewritten the target's way in place: the model often copies "1,234.56" into a German translation
 // as it is, or mixes the two ("1,234,567" -> "1.234,567"). So is a number with a dot or comma that
 // the target writes as the source does (a date without its year, a version), where the model
-// turned it ("am 12.03." -> "on 12,03"). The first `fixed` bytes (a forced prefix) stay.
+// turned it ("am 12.03." -> "on 12,03"). The first `fixed` bytes (a forced prefix) stay, and so do
+// the target's spans in `keep` (its addresses and code, copied verbatim: "example.com/item/1,234.5").
 void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, std::string& target,
-                             std::string_view from, std::string_view to, size_t fixed = 0);
+                             std::string_view from, std::string_view to, size_t fixed = 0, const ByteSpans& keep = {});
 
 // The edits that give each English ordinal in `target` its right ending: "October 3th" -> "3rd"
 // (the de->en model writes one now and then: "Two days before the 1th May"), "11st" -> "11th",

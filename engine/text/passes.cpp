@@ -88,7 +88,7 @@ void pass_through(TargetSentence& s) {
 ByteSpans source_numbers(const TargetSentence& s) { return find_numbers(s.source, s.from, false, verbatim_spans(s.source)); }
 
 void number_separators(TargetSentence& s) {  // "1,234.56" copied into German -> "1.234,56" (same length)
-  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed);
+  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed, verbatim_spans(s.target));
 }
 
 void currency(TargetSentence& s) {  // "für mehr als 180" -> "für mehr als 180 $"

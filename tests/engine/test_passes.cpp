@@ -215,6 +215,13 @@ TEST_CASE("passes: each target pass alone") {
       // number_separators: numbers copied as the source writes them, in the target's way
       en>de | only number_separators | It cost 1,234.56 euros. | Es kostete 1,234.56 Euro. | Es kostete 1.234,56 Euro.
       de>en | only number_separators | Es kostete 1.234,56 Euro. | It cost 1.234,56 euros. | It cost 1,234.56 euros.
+      // an address or code copied verbatim keeps its numbers as written (a link broke: "item/1.234,5")
+      en>de | only number_separators | Open https://example.com/item/1,234.5 to pay 1,234.5 euros.
+            | Öffnen Sie https://example.com/item/1,234.5, um 1,234.5 Euro zu zahlen.
+            | Öffnen Sie https://example.com/item/1,234.5, um 1.234,5 Euro zu zahlen.
+      en>de | only number_separators | Use `x = 1,234.5;` in JS, not 1,234.5 alone.
+            | Verwenden Sie `x = 1,234.5;` in JS, nicht 1,234.5 allein.
+            | Verwenden Sie `x = 1,234.5;` in JS, nicht 1.234,5 allein.
       // currency: a sign the model left out goes back by its amount
       en>de | only currency | He paid $180 for it. | Er zahlte 180 dafür. | Er zahlte 180 $ dafür.
       // each amount its own sign, though the target names the currency elsewhere (issue 49)
