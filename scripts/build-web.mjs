@@ -4,8 +4,9 @@
  * WASM engine (build-wasm/engine.js + engine.wasm → engine/) and the models named by the weights
  * manifest (→ models/, content-hashed file names, with a new manifest.json giving each file's
  * bytes and SHA-256, and engine.wasm's size), the facts of the "About the models" card
- * (models/about.json: scripts/about-models.mjs), and writes the service worker's precache list, version and model cache name
- * (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
+ * (models/about.json: scripts/about-models.mjs), and writes the service worker's precache list,
+ * version, models (with their sizes and SHA-256: it caches only a model that matches) and model
+ * cache name (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
  * folder works from any static server, under any sub-path. The pages' common <head> lines
  * (charset, viewport, the Content-Security-Policy, referrer, icon, style sheet) are written once,
  * in web/head.html: each page's `<!-- head.html -->` line becomes them.
@@ -163,7 +164,8 @@ export function build(options) {
   const swSource = readFileSync(path.join(webDir, 'sw.js'), 'utf8');
   const marker = /\/\* BUILD \*\/[\s\S]*?\/\* \/BUILD \*\//;
   if (!marker.test(swSource)) throw new Error('web/sw.js has no /* BUILD */ … /* /BUILD */ block');
-  const build = { version, shell, models: [...new Set(models.map((m) => `models/${m.file}`))], modelCache: MODEL_CACHE };
+  const swModels = [...new Map(models.map((m) => [m.file, { file: `models/${m.file}`, bytes: m.bytes, sha256: m.sha256 }])).values()];
+  const build = { version, shell, models: swModels, modelCache: MODEL_CACHE };
   writeFileSync(path.join(out, 'sw.js'), swSource.replace(marker, `/* BUILD */ ${JSON.stringify(build)} /* /BUILD */`));
 
   const total = listFiles(out).reduce((a, f) => a + statSync(path.join(out, f)).size, 0);

@@ -4,13 +4,16 @@
  * named after the build's version, and keeps the models in a separate cache keyed by their
  * content-hashed file names, so a new build re-downloads a model only when the model changed.
  * Models are cached as they are first fetched (the download passes through here once), and the
- * page asks for the remaining ones with a 'cache-models' message. All URLs are relative to this
- * file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD, the model
+ * page asks for the remaining ones with a 'cache-models' message. A model is cached only when it
+ * has the size and SHA-256 the build listed: a truncated download, or a file on the server that is
+ * not this build's, is passed on (the worker refuses it) but never saved for offline use. All URLs
+ * are relative to this file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD, the model
  * cache's name included (protocol.js's MODEL_CACHE, which this classic script cannot import).
  */
 /* global self, caches */
-// {version, shell, models, modelCache}, written into dist/sw.js by the build. This file itself is
-// only the template: web/ has no engine/ or models/ to cache, so it is never served as it is.
+// {version, shell, models: [{file, bytes, sha256}], modelCache}, written into dist/sw.js by the
+// build. This file itself is only the template: web/ has no engine/ or models/ to cache, so it is
+// never served as it is.
 const BUILD = /* BUILD */ null /* /BUILD */;
 if (!BUILD) throw new Error('web/sw.js is a template: serve dist/ (scripts/build-web.mjs writes dist/sw.js)');
 
@@ -18,7 +21,7 @@ const SHELL_CACHE = `nmt-shell-${BUILD.version}`;
 const MODEL_CACHE = BUILD.modelCache; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
 const abs = (u) => new URL(u, self.location.href).href;
 const SHELL = new Set(BUILD.shell.map(abs));
-const MODELS = new Set(BUILD.models.map(abs));
+const MODELS = new Map(BUILD.models.map((m) => [abs(m.file), m])); // url → {file, bytes, sha256}
 const INDEX = abs('index.html');
 const ROOT = abs('./');
 
@@ -46,6 +49,27 @@ self.addEventListener('activate', (event) => {
 
 const writing = new Map(); // url → Promise of a cache.put in progress
 
+const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * Caches a model's response when its bytes have the size and SHA-256 the build listed; else
+ * rejects, caching nothing, with what differs. (It caches a Response of its own: the body is
+ * decoded, so the server's Content-Encoding and Content-Length would not describe it.)
+ */
+async function putModel(cache, url, response) {
+  const expected = MODELS.get(url);
+  const name = expected.file.split('/').pop();
+  const bytes = await response.arrayBuffer();
+  if (bytes.byteLength !== expected.bytes) {
+    throw new Error(`${name} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`);
+  }
+  if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== expected.sha256) {
+    throw new Error(`${name} is not the file this version of the site expects (its SHA-256 differs)`);
+  }
+  const type = response.headers.get('content-type') || 'application/octet-stream';
+  await cache.put(url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
+}
+
 async function fromCacheOrNetwork(cacheName, request, key) {
   const cache = await caches.open(cacheName);
   const hit = await cache.match(key);
@@ -53,7 +77,8 @@ async function fromCacheOrNetwork(cacheName, request, key) {
   const response = await fetch(request);
   if (response.ok && response.status === 200 && response.type === 'basic') {
     // The page streams one copy (with its progress bar) while the other goes into the cache.
-    const put = cache.put(key, response.clone())
+    const copy = response.clone();
+    const put = (MODELS.has(key) ? putModel(cache, key, copy) : cache.put(key, copy))
       .catch((e) => console.warn('Could not cache', key, e))
       .finally(() => writing.delete(key));
     writing.set(key, put);
@@ -84,12 +109,12 @@ self.addEventListener('fetch', (event) => {
 /** Fetches every model that is not cached yet. */
 async function cacheModels() {
   const cache = await caches.open(MODEL_CACHE);
-  for (const url of MODELS) {
+  for (const url of MODELS.keys()) {
     if (writing.has(url)) await writing.get(url);
     if (await cache.match(url)) continue;
     const response = await fetch(url, { cache: 'no-store' });
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    await cache.put(url, response);
+    await putModel(cache, url, response);
   }
 }
 

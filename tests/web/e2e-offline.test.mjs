@@ -1,0 +1,100 @@
+/**
+ * Hosting the demo site as a static site that works offline, as its host meets it, in Debian's
+ * Chromium and Firefox ESR (tests/web/_browsers.mjs): the site built and served under a sub-path
+ * (serveSite), each case in a fresh profile on a server of its own (its own origin: its own service
+ * worker), whose routes stand in for a host that serves a wrong file or deploys a new release.
+ * (The plain second visit offline is e2e.test.mjs's 'offline' case.)
+ */
+import test, { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startServer } from '../../scripts/serve.mjs';
+import { MODEL_CACHE } from '../../web/protocol.js';
+import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
+import { browsers, launchBrowser, serveSite, waitReady } from './_browsers.mjs';
+
+const skip = engineSkip();
+requireEngine(test);
+const BASE = '/offline/';
+
+let site;
+let scratch; // files the routes serve
+let browser;
+
+before(async () => {
+  if (skip) return;
+  const served = await serveSite('offline');
+  site = served.site;
+  await served.server.close(); // each case starts a server of its own
+  scratch = mkdtempSync(path.join(tmpdir(), 'nmt-e2e-offline-'));
+});
+
+after(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+const builtModels = () => JSON.parse(readFileSync(path.join(site, 'models/manifest.json'), 'utf8')).models;
+
+/** A server of its own for the built site (closed after `t`); `routes` as scripts/serve.mjs's. */
+async function ownServer(t, routes = {}) {
+  const server = await startServer({ root: site, base: BASE, routes });
+  t.after(() => server.close());
+  return server;
+}
+
+/** A fresh profile's page on `url` (closed after `t`); `problems` collects its page errors. */
+async function freshPage(t, url) {
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(url);
+  return { context, page, problems };
+}
+
+/** The file names in the service worker's model cache. */
+const cachedModels = (page) => page.evaluate(async (name) => {
+  if (!(await caches.has(name))) return [];
+  const keys = await (await caches.open(name)).keys();
+  return keys.map((r) => r.url.split('/').pop()).sort();
+}, MODEL_CACHE);
+
+for (const name of browsers()) describe(name, () => {
+  before(async () => { if (!skip) browser = await launchBrowser(name); });
+  after(async () => { if (browser) await browser.close(); browser = null; });
+
+  test('a model on the server that is not the build\'s is refused and never saved for offline use', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    // The English → German file replaced on the server under the same name (one byte changed: same size).
+    const models = builtModels();
+    const enDe = models.find((m) => m.from === 'en' && m.to === 'de');
+    const deEn = models.find((m) => m.from === 'de' && m.to === 'en');
+    const replaced = path.join(scratch, `replaced-${name}.nmt`);
+    const bytes = readFileSync(path.join(site, 'models', enDe.file));
+    bytes[bytes.length >> 1] ^= 0x01;
+    writeFileSync(replaced, bytes);
+    const server = await ownServer(t, { [`models/${enDe.file}`]: replaced });
+
+    // The first model's download passes through the service worker: refused by its SHA-256, and not cached.
+    const { page, problems } = await freshPage(t, server.url);
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    assert.match(await page.textContent('#error'), /SHA-256/);
+    assert.equal(await page.evaluate(() => !!navigator.serviceWorker.controller), true, 'the download passed through the service worker');
+    await page.waitForTimeout(1000); // (time for a cache.put that must not happen)
+    assert.deepEqual(await cachedModels(page), []);
+
+    // German → English loads, and the page asks the service worker to save every model: the
+    // English → German one is refused, and the page says so.
+    await page.selectOption('#direction', 'de-en');
+    await page.fill('#source', 'Das Haus ist klein.');
+    await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60000 });
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
+    const escaped = enDe.file.replace(/\./g, '\\.');
+    assert.match(await page.textContent('#offline-status'), new RegExp(`^Not all files could be saved for offline use \\(${escaped} is not the file this version of the site expects`));
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.offline), undefined, 'not marked as saved');
+    assert.deepEqual(await cachedModels(page), [deEn.file]);
+    assert.deepEqual(problems, []);
+  });
+});
