@@ -306,6 +306,42 @@ for (const name of browsers()) describe(name, () => {
     await page.keyboard.press('ArrowUp');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.side), 's');
 
+    // The highlighted words stay readable (WCAG 1.4.3, 4.5:1) at full strength, in the output, on
+    // the card and in the text box, with the light colours and with the dark ones (the style
+    // sheet's prefers-color-scheme: dark values, put on the page: no browser emulation needed).
+    await page.focus('#align-target .w >> nth=0');
+    const lowestContrast = async () => {
+      await page.waitForTimeout(250); // (the highlight fades in: CSS transition)
+      return page.evaluate(() => {
+        const rgba = (c) => { const p = /rgba?\(([^)]+)\)/.exec(c)[1].split(/[\s,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+        const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+        const lum = (c) => c.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+        const surface = rgba(getComputedStyle(document.querySelector('.card')).backgroundColor);
+        const seen = [];
+        const check = (node, textColor) => {
+          const bg = over(rgba(getComputedStyle(node).backgroundColor), surface);
+          seen.push({ word: node.textContent, ratio: ratio(over(rgba(textColor), bg), bg) });
+        };
+        for (const w of document.querySelectorAll('.w.hl, .w.self')) check(w, getComputedStyle(w).color);
+        for (const m of document.querySelectorAll('#source-mirror .src-mark')) check(m, getComputedStyle(document.getElementById('source')).color);
+        return seen.sort((a, b) => a.ratio - b.ratio);
+      });
+    };
+    const light = await lowestContrast();
+    assert.ok(light.length >= 4, `highlighted words: ${JSON.stringify(light)}`);
+    assert.ok(light[0].ratio >= 4.5, `light colours: “${light[0].word}” has a contrast of ${light[0].ratio.toFixed(2)}`);
+    await page.evaluate(() => {
+      const dark = [...document.styleSheets].flatMap((s) => [...s.cssRules]).find((r) => r.media && /prefers-color-scheme:\s*dark/.test(r.media.mediaText));
+      const root = dark.cssRules[0].style;
+      for (const name of root) document.documentElement.style.setProperty(name, root.getPropertyValue(name));
+    });
+    const dark = await lowestContrast();
+    await page.evaluate(() => document.documentElement.removeAttribute('style'));
+    assert.ok(dark[0].ratio >= 4.5, `dark colours: “${dark[0].word}” has a contrast of ${dark[0].ratio.toFixed(2)}`);
+    await page.focus('#align-target .w >> nth=1');
+    await page.keyboard.press('ArrowUp');
+
     // Tap (click) pins the highlight; moving the mouse away keeps it; tapping again releases it.
     await page.click('#target .w >> nth=0');
     await page.mouse.move(5, 5);
