@@ -339,6 +339,20 @@ for (const name of browsers()) describe(name, () => {
     const dark = await lowestContrast();
     await page.evaluate(() => document.documentElement.removeAttribute('style'));
     assert.ok(dark[0].ratio >= 4.5, `dark colours: “${dark[0].word}” has a contrast of ${dark[0].ratio.toFixed(2)}`);
+    // Forced colours (a high contrast theme) take the highlight's colours away: it must still show
+    // (Chromium: Firefox ESR over WebDriver BiDi cannot emulate the media feature).
+    if (page.emulateMedia) {
+      await page.emulateMedia({ forcedColors: 'active' });
+      const forced = await page.evaluate(() => ({
+        card: getComputedStyle(document.querySelector('.card')).backgroundColor,
+        self: getComputedStyle(document.querySelector('#align-target .w.self')).backgroundColor,
+        unmarked: [...document.querySelectorAll('#align-source .w.hl, #source-mirror .src-mark')]
+          .filter((w) => getComputedStyle(w).outlineStyle === 'none').map((w) => w.textContent),
+      }));
+      await page.emulateMedia({ forcedColors: 'none' });
+      assert.notEqual(forced.self, forced.card, 'forced colours: the focused word stands out from the card');
+      assert.deepEqual(forced.unmarked, [], 'forced colours: every aligned word and text-box mark is outlined');
+    }
     await page.focus('#align-target .w >> nth=1');
     await page.keyboard.press('ArrowUp');
 
