@@ -55,6 +55,11 @@ async function freshPage(t, url) {
   return { context, page, problems };
 }
 
+async function translate(page, text) {
+  await page.fill('#source', text);
+  await page.waitForFunction((t) => document.body.dataset.state === 'done' && document.getElementById('align-source').textContent === t, text, { timeout: 60000 });
+}
+
 /** The file names in the service worker's model cache. */
 const cachedModels = (page) => page.evaluate(async (name) => {
   if (!(await caches.has(name))) return [];
@@ -95,6 +100,34 @@ for (const name of browsers()) describe(name, () => {
     assert.match(await page.textContent('#offline-status'), new RegExp(`^Not all files could be saved for offline use \\(${escaped} is not the file this version of the site expects`));
     assert.equal(await page.evaluate(() => document.documentElement.dataset.offline), undefined, 'not marked as saved');
     assert.deepEqual(await cachedModels(page), [deEn.file]);
+    assert.deepEqual(problems, []);
+  });
+
+  test('a new release deployed while the page is open: the page says a new version was installed, and a reload runs it', { skip, timeout: 180000 }, async (t) => {
+    // sw.js served from a copy the case rewrites as a deploy would (a new version: a new shell cache).
+    const sw = path.join(scratch, `sw-${name}.js`);
+    const built = readFileSync(path.join(site, 'sw.js'), 'utf8');
+    const version = /"version":"([0-9a-f]+)"/.exec(built)[1];
+    writeFileSync(sw, built);
+    const server = await ownServer(t, { 'sw.js': sw });
+    const { page, problems } = await freshPage(t, server.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.', 'the first service worker taking over is no new version');
+
+    writeFileSync(sw, built.replace(`"version":"${version}"`, `"version":"${version}0"`));
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('new version'), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#offline-status'), 'A new version of this site was installed: reload the page to use it.');
+    // (the new service worker deletes the old version's files as it activates)
+    await page.waitForFunction((shell) => caches.keys().then((keys) => keys.filter((k) => k.startsWith('nmt-shell-')).join() === shell), `nmt-shell-${version}0`, { timeout: 30000 });
+    await translate(page, 'The house is small.'); // (the open page goes on working)
+
+    await page.reload();
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
+    await translate(page, 'The house is small.');
     assert.deepEqual(problems, []);
   });
 });

@@ -2,7 +2,9 @@
  * Offline use: registers the service worker (sw.js, built by scripts/build-web.mjs), waiting
  * briefly on a first visit until it controls the page so the first model downloads pass through it
  * and are cached, and later asks it to save every model (html[data-offline="ready"] when done).
- * The footer line (#offline-status) says what happened. The benchmark page is not saved (it fetches
+ * The footer line (#offline-status) says what happened, and that a new version of the site was
+ * installed when a new service worker takes over an open page (a new release: this page's files
+ * are the old ones until it reloads). The benchmark page is not saved (it fetches
  * its sample sentences), so its footer link is shown only while the browser is online.
  */
 import { el, text } from './dom.js';
@@ -16,6 +18,25 @@ export function benchLinkOnlyOnline() {
   sync();
 }
 
+let updateInstalled = false;
+
+/** Writes the footer line, unless it says that a new version was installed (which stays until a reload). */
+function showStatus(message) {
+  if (!updateInstalled) text(el.offline, message);
+}
+
+/** Says so when a service worker takes over from the one that served this page (not the first one). */
+function announceUpdates() {
+  let controller = navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (controller) {
+      text(el.offline, 'A new version of this site was installed: reload the page to use it.');
+      updateInstalled = true;
+    }
+    controller = navigator.serviceWorker.controller;
+  });
+}
+
 export async function registerServiceWorker() {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) {
     text(el.offline, 'Offline use needs HTTPS (or localhost).');
@@ -23,6 +44,7 @@ export async function registerServiceWorker() {
   }
   try {
     const hadController = !!navigator.serviceWorker.controller;
+    announceUpdates();
     await navigator.serviceWorker.register('./sw.js', { scope: './' });
     if (!hadController) {
       // First visit: wait (briefly) until the new service worker controls the page, so the model
@@ -34,7 +56,7 @@ export async function registerServiceWorker() {
     }
   } catch (e) {
     console.warn('Service worker registration failed:', e);
-    text(el.offline, 'Offline use is not available in this browser.');
+    showStatus('Offline use is not available in this browser.');
   }
 }
 
@@ -49,10 +71,10 @@ export async function cacheModelsForOffline() {
     reg.active.postMessage({ type: 'cache-models' }, [channel.port2]);
     const reply = await done;
     if (reply && reply.ok) {
-      text(el.offline, 'Saved for offline use.');
+      showStatus('Saved for offline use.');
       document.documentElement.dataset.offline = 'ready';
     } else if (reply) {
-      text(el.offline, `Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
+      showStatus(`Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
     }
   } catch (e) {
     console.warn('Caching for offline use failed:', e);
