@@ -199,7 +199,24 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.inputValue('#direction'), 'de-en');
     assert.equal(await page.textContent('#source-label'), 'German');
     assert.equal(await page.textContent('#target-label'), 'English');
+    // What the live regions say while a text is translated: that it started and that it is done,
+    // once each (not each step of the progress, nor the card's position as the card is redrawn).
+    await page.evaluate(() => {
+      window.__said = [];
+      const live = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]';
+      const last = new Map([...document.querySelectorAll(live)].map((r) => [r, r.textContent]));
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          const node = change.target.nodeType === Node.ELEMENT_NODE ? change.target : change.target.parentElement;
+          const region = node && node.closest(live);
+          if (!region || last.get(region) === region.textContent) continue;
+          last.set(region, region.textContent);
+          window.__said.push(`${region.id}: ${region.textContent}`);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     const out = await translate(page, 'Ich habe einen kleinen Hund. Er ist sehr freundlich.');
+    assert.deepEqual(await page.evaluate(() => window.__said), ['status: Translating…', 'status: Translated: 2 sentences.']);
     assert.ok(out.length > 0);
     if (shipped) assert.match(out, /dog/i, `a real English translation: ${out}`);
     assert.equal(await page.getAttribute('#source', 'lang'), 'de');
@@ -218,6 +235,8 @@ for (const name of browsers()) describe(name, () => {
     await page.keyboard.press('Enter');
     assert.equal(await page.textContent('#sent-pos'), 'Sentence 2 of 2');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'prev-sent');
+    assert.equal(await page.getAttribute('#sent-said', 'aria-live'), 'polite');
+    assert.equal(await page.textContent('#sent-said'), 'Sentence 2 of 2', 'the new position is said aloud');
     await page.keyboard.press('Enter');
     assert.equal(await page.textContent('#sent-pos'), 'Sentence 1 of 2');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'next-sent');
@@ -1000,10 +1019,12 @@ for (const name of browsers()) describe(name, () => {
       const sents = [...target.querySelectorAll('.sent')];
       if (!sents.length || target.getAttribute('aria-busy') !== 'true') return false;
       return { count: sents.length, first: sents[0].textContent, words: target.querySelectorAll('.sent .w').length,
-        status: document.getElementById('status').textContent, state: document.body.dataset.state };
+        status: document.getElementById('status').textContent + (document.getElementById('status-progress')?.textContent ?? ''),
+        said: document.getElementById('status').textContent, state: document.body.dataset.state };
     }, null, { timeout: 120000, polling: 'raf' }).then((h) => h.jsonValue());
     assert.equal(seen.state, 'translating');
     assert.match(seen.status, /Translating… \d+%/);
+    assert.equal(seen.said, 'Translating…', 'the live region says it once: the percentage beside it is not read at every step');
     assert.ok(seen.count >= 1 && seen.count < paragraphs.length * 12, `${seen.count} sentences shown while translating`);
     assert.ok(seen.words > 0, 'drawn as words');
     assert.ok(seen.first.trim().length > 0 && seen.first !== sentences[0], `the first sentence is translated: ${seen.first}`);

@@ -266,9 +266,11 @@ function onAreaLeave(event) {
 /** ‹ ›, hover/tap on the output and the card, keys and focus on the card, a tap elsewhere unpins. */
 export function bindAlignmentView() {
   // The button that turns off at the first or last sentence would take the keyboard focus with it.
+  // The position is said aloud only here (#sent-said), not each time a translation redraws the card.
   const step = (by, button, other) => {
     const focused = document.activeElement === button;
     selectSentence(state.sel + by);
+    text(el.sentSaid, el.sentPos.textContent);
     if (focused && button.disabled && !other.disabled) other.focus();
   };
   el.prev.addEventListener('click', () => step(-1, el.prev, el.next));

@@ -38,6 +38,15 @@ export function updateCount() {
   text(el.count, `${n.toLocaleString()} character${n === 1 ? '' : 's'}`);
 }
 
+/**
+ * The status line's message, in a live region: what a screen reader hears once per translation
+ * (started, done, stopped). The progress beside it is for the eyes only (never every step aloud).
+ */
+function showStatus(message) {
+  if (el.status.textContent !== message) text(el.status, message);
+  text(el.statusProgress, '');
+}
+
 function scheduleTranslate() {
   clearTimeout(state.timer);
   state.timer = setTimeout(translateNow, DEBOUNCE_MS);
@@ -81,14 +90,14 @@ export async function translateNow() {
     if (translationFailed) showError(''); // (about a text no longer there; the page's own start-up errors stay)
     translationFailed = false;
     clearOutput();
-    text(el.status, '');
+    showStatus('');
     el.target.setAttribute('aria-busy', 'false');
     setState('idle');
     return;
   }
   setState('translating');
   el.target.setAttribute('aria-busy', 'true');
-  text(el.status, 'Translating…');
+  showStatus('Translating…');
   // What this request has finished so far: Stop keeps it as a usable, partial result.
   const kept = { seq, dir, input, text: '', sentences: [] };
   state.kept = kept;
@@ -108,7 +117,7 @@ export async function translateNow() {
       onProgress: (p) => {
         if (seq !== state.seq) return;
         const pct = Math.round((100 * p.done) / Math.max(1, p.total));
-        text(el.status, `Translating… ${pct}%`);
+        text(el.statusProgress, ` ${pct}%`);
         if (!streaming) {
           // (the translation the first part replaces goes from the card and Copy too, as when streaming)
           if (!kept.sentences.length) clearOutput();
@@ -139,9 +148,9 @@ export async function translateNow() {
     state.heads = null;
     render(result);
     setState('done');
-    // #status is a live region: a screen reader hears that the translation is ready (and how much)
+    // a screen reader hears that the translation is ready (and how much)
     const n = result.sentences.length;
-    text(el.status, `Translated: ${n} sentence${n === 1 ? '' : 's'}.`);
+    showStatus(`Translated: ${n} sentence${n === 1 ? '' : 's'}.`);
   } catch (e) {
     if (e && e.name === 'AbortError') return;
     if (seq !== state.seq) return;
@@ -150,7 +159,7 @@ export async function translateNow() {
     // another text's translation still shown goes; the sentences of this text drawn before the error stay
     if (!kept.sentences.length && !resultIsOf(input, dir)) clearOutput();
     setState('error');
-    text(el.status, '');
+    showStatus('');
     showError(e && e.message ? e.message : String(e));
     translationFailed = true;
   } finally {
@@ -273,7 +282,7 @@ function stopTranslating() {
   // nothing of this text done: the translation still shown (kept while the next one runs) may be another text's
   else if (!resultIsOf(el.source.value, state.dir)) clearOutput();
   setState('idle');
-  text(el.status, 'Stopped.');
+  showStatus('Stopped.');
   el.source.focus();
 }
 
