@@ -110,6 +110,8 @@ async function useChoice(page, how = 'click') {
   await page.waitForSelector('#alt-preview', { timeout: 120000 });
   await page.waitForSelector('#alt-menu[aria-busy="false"]');
   const preview = await page.textContent('#alt-preview');
+  const lang = await page.getAttribute('#target', 'lang');
+  assert.deepEqual(await page.$$eval('#alt-preview, #alt-menu .alt-old', (els) => els.map((e) => e.closest('[lang]').lang)), [lang, lang], 'the sentences in the language of the translation');
   const use = await page.$$eval('#alt-menu [role="menuitem"]', (b) => b.map((x) => x.textContent));
   assert.deepEqual(use, ['Use this sentence', 'Keep the old one']);
   if (how === 'click') await page.click('#alt-menu button:first-of-type');
@@ -136,6 +138,9 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.getAttribute('#alt-menu', 'role'), 'menu');
     const items = await openMenuItems(page, before0.words[w], rest);
     assert.ok(items[0].focused, 'the first word has the focus');
+    // The menu speaks English; its words are German, for a screen reader's voice too.
+    const langs = await page.$$eval('#alt-menu .alt-word, #alt-menu .alt-rest, #alt-menu .alt-p', (els) => els.map((e) => `${e.className} ${e.closest('[lang]').lang}`));
+    assert.deepEqual([...new Set(langs)].sort(), ['alt-p en', 'alt-rest de', 'alt-word de']);
     const choice = items.findIndex((i) => !i.current && i.word !== before0.words[w]);
     assert.ok(choice >= 0);
     // The prefix: the sentence up to the clicked word, as drawn.

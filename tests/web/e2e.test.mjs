@@ -308,6 +308,10 @@ for (const name of browsers()) describe(name, () => {
     const strongest = hl.reduce((a, b) => (b.w > a.w ? b : a));
     const detail = await page.textContent('#align-detail');
     assert.ok(detail.includes(`“${strongest.text}”`), `the description names the strongest link: ${detail} / ${strongest.text}`);
+    // (in words of both languages: each marked with its own, for a screen reader's voice)
+    const detailLangs = await page.$$eval('#align-detail [lang]', (els) => els.map((e) => e.lang));
+    assert.deepEqual(detailLangs.slice(0, 2), ['de', 'en'], `the German word, then English ones: ${detailLangs}`);
+    assert.ok(detailLangs.slice(1).every((lang) => lang === 'en'));
     const alpha = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c); const p = m[1].split(',').map(Number); return p.length === 4 ? p[3] : 1; };
     const weakest = hl.reduce((a, b) => (b.w < a.w ? b : a));
     if (weakest.w < strongest.w) assert.ok(alpha(weakest.alpha) < alpha(strongest.alpha), 'stronger weights are drawn stronger');
@@ -450,6 +454,7 @@ for (const name of browsers()) describe(name, () => {
     await page.focus('#heatmap');
     await page.keyboard.press('ArrowDown');
     assert.match(await page.textContent('#heat-cell'), /^writing “.+”, the model looked at “.+”: \d\.\d{3}$/);
+    assert.deepEqual(await page.$$eval('#heat-cell [lang]', (els) => els.map((e) => e.lang)), ['de', 'en'], 'the words read out in their languages');
     await page.screenshot({ path: path.join(resultsDir(), 'web-demo-heatmap.png'), fullPage: true });
     // Another sentence: the cell read out was one of the old map's.
     await page.fill('#source', 'The house is small.');

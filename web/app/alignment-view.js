@@ -8,7 +8,7 @@
  * (app/source-overlay.js). A highlight that is not pinned goes when the mouse leaves the words or
  * focus leaves the card. Selecting a sentence also hands it to the heatmap.
  */
-import { el, text, span } from './dom.js';
+import { el, text, span, inLang } from './dom.js';
 import { state, currentSentence, langName, fromOf, toOf } from './state.js';
 import { showSentenceHeatmap } from './heatmap.js';
 import { unsureWords, sentenceConfidence } from './confidence.js';
@@ -150,15 +150,15 @@ function highlight(side, s, w) {
     }
   });
   markSource(sent, side, w, weights, max, linked);
-  // Say it in words too (screen readers, and anyone unsure what the colours mean).
-  const wordText = (sd, j) => {
+  // Say it in words too (screen readers, and anyone unsure what the colours mean), each word in its language.
+  const langOf = (sd) => (sd === 's' ? fromOf(state.resultDir) : toOf(state.resultDir));
+  const word = (sd, j) => {
     const [b, e] = (sd === 's' ? sent.sourceWords : sent.targetWords)[j];
-    return (sd === 's' ? sent.source : sent.target).slice(b, e);
+    return inLang((sd === 's' ? sent.source : sent.target).slice(b, e), langOf(sd));
   };
   const ranked = weights.map((weight, j) => [weight, j]).sort((a, b) => b[0] - a[0]).slice(0, 3).filter(([weight]) => weight >= 0.05);
-  const fromLang = langName(side === 's' ? fromOf(state.resultDir) : toOf(state.resultDir));
-  const list = ranked.map(([weight, j]) => `“${wordText(other, j)}” ${Math.round(weight * 100)}%`).join(', ');
-  text(el.alignDetail, `${fromLang} “${wordText(side, w)}” → ${list || 'no strong link'}`);
+  const list = ranked.flatMap(([weight, j], k) => [k ? ', “' : '“', word(other, j), `” ${Math.round(weight * 100)}%`]);
+  el.alignDetail.replaceChildren(`${langName(langOf(side))} “`, word(side, w), '” → ', ...(list.length ? list : ['no strong link']));
 }
 
 function wordFromEvent(event) {

@@ -13,7 +13,7 @@
  * the word.
  */
 import { el, text, showError, setState, keepFocusFrom } from './dom.js';
-import { state } from './state.js';
+import { state, toOf } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { render } from './translate-view.js';
 import { selectSentence } from './alignment-view.js';
@@ -163,6 +163,7 @@ function fill(root, alternatives, current, onChoose) {
     const isCurrent = word === current;
     const line = document.createElement('span');
     line.className = 'alt-line';
+    line.lang = toOf(state.resultDir); // (the menu speaks English; its words are the translation's language)
     line.append(text(document.createElement('span'), word));
     line.firstChild.className = 'alt-word';
     line.append(text(document.createElement('span'), a.continuation));
@@ -247,9 +248,10 @@ function preview(root, oldText, newText, onUse) {
     return node;
   };
   add('p', 'alt-label', 'The sentence would become:');
-  add('p', 'alt-preview', newText).id = 'alt-preview';
+  const lang = toOf(state.resultDir);
+  Object.assign(add('p', 'alt-preview', newText), { id: 'alt-preview', lang });
   add('p', 'alt-label', 'Instead of:');
-  add('p', 'alt-old', oldText);
+  add('p', 'alt-old', oldText).lang = lang;
   const button = (label, onClick) => {
     const b = add('button', 'alt-item alt-action', label);
     b.type = 'button';

@@ -35,6 +35,14 @@ export function span(className, value) {
   return s;
 }
 
+/** Text in language `lang` inside the page's English (a screen reader reads it in that language). */
+export function inLang(value, lang) {
+  const s = document.createElement('span');
+  s.lang = lang;
+  s.textContent = value;
+  return s;
+}
+
 export function formatBytes(n) {
   if (!n) return '0 MB';
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`;

@@ -8,8 +8,8 @@
  * a cell, tapping it (a tap sends mousemove too), or the arrow keys on the focused canvas read the
  * cell aloud (#heat-cell); the canvas's aria-label lists both rows of words.
  */
-import { el, text } from './dom.js';
-import { state, currentSentence } from './state.js';
+import { el, text, inLang } from './dom.js';
+import { state, currentSentence, fromOf, toOf } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { tokenWords, mergeAttention } from './token-words.js';
 import { termsOption } from './terms.js';
@@ -250,7 +250,8 @@ function describeCell(i, j) {
     text(el.heatCell, '');
     return;
   }
-  text(el.heatCell, `writing “${rows[i]}”, the model looked at “${cols[j]}”: ${((m[i] && m[i][j]) || 0).toFixed(3)}`);
+  el.heatCell.replaceChildren('writing “', inLang(rows[i], toOf(state.resultDir)), '”, the model looked at “',
+    inLang(cols[j], fromOf(state.resultDir)), `”: ${((m[i] && m[i][j]) || 0).toFixed(3)}`);
 }
 
 function onHeatMove(event) {
