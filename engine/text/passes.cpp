@@ -88,38 +88,66 @@ void pass_through(TargetSentence& s) {
 ByteSpans source_numbers(const TargetSentence& s) { return find_numbers(s.source, s.from, false, verbatim_spans(s.source)); }
 
 void number_separators(TargetSentence& s) {  // "1,234.56" copied into German -> "1.234,56" (same length)
-  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed, verbatim_spans(s.target));
+  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed, verbatim_copies(s));
+}
+
+// The sentence and its translation as the rules below read them: the source's verbatim spans and
+// their copies in the target written over (same lengths: the rules' offsets hold), so that no rule
+// reads or changes a number, dash, "~" or quotation mark of an address or code.
+struct OutsideCopies {
+  std::string source, target;
+};
+OutsideCopies outside_copies(const TargetSentence& s) {
+  OutsideCopies o{std::string(s.source), s.target};
+  for (auto [b, e] : verbatim_spans(s.source)) o.source.replace(b, e - b, e - b, 'x');
+  for (auto [b, e] : verbatim_copies(s)) o.target.replace(b, e - b, e - b, 'x');
+  return o;
 }
 
 void currency(TargetSentence& s) {  // "für mehr als 180" -> "für mehr als 180 $"
+  const OutsideCopies o = outside_copies(s);
   std::vector<TextEdit> edits;
-  for (auto& [at, sign] : currency_insertions(s.source, source_numbers(s), s.target, s.to, s.fixed))
+  for (auto& [at, sign] : currency_insertions(o.source, source_numbers(s), o.target, s.to, s.fixed))
     edits.push_back(TextEdit{at, 0, std::move(sign), true});
   apply_edits(s, edits);
 }
 
-void ranges(TargetSentence& s) { apply_edits(s, range_dashes(s.source, s.target, s.fixed)); }  // "3–5", "2-3"
-void approximate(TargetSentence& s) { apply_edits(s, approximate_marks(s.source, s.target, s.fixed)); }  // "~50 $"
-void labels(TargetSentence& s) {  // "Nr. 5", not "Nein. 5"
-  apply_edits(s, number_labels(s.source, s.target, s.from, s.to, s.fixed));
+void ranges(TargetSentence& s) {  // "3–5", "2-3"
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, range_dashes(o.source, o.target, s.fixed));
 }
-void commas(TargetSentence& s) { apply_edits(s, number_commas(s.source, s.target, s.fixed)); }  // "12, 10115 Berlin"
+void approximate(TargetSentence& s) {  // "~50 $"
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, approximate_marks(o.source, o.target, s.fixed));
+}
+void labels(TargetSentence& s) {  // "Nr. 5", not "Nein. 5"
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, number_labels(o.source, o.target, s.from, s.to, s.fixed));
+}
+void commas(TargetSentence& s) {  // "12, 10115 Berlin"
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, number_commas(o.source, o.target, s.fixed));
+}
 void ordinals(TargetSentence& s) {  // "October 3th" -> "3rd"
-  if (s.to == "en") apply_edits(s, english_ordinal_endings(s.target, s.fixed));
+  if (s.to == "en") apply_edits(s, english_ordinal_endings(outside_copies(s).target, s.fixed));
 }
 
 // "at 6 p.m." -> "um 6 Uhr" -> "um 18 Uhr"; "um 9 Uhr" -> "at 9 p.m." -> "at 9 a.m." (one direction
 // or the other: never both). The words it writes are sure.
 void clock_times(TargetSentence& s) {
-  std::vector<TextEdit> edits = evening_hours(s.source, s.target, s.from, s.to, s.fixed);
-  for (TextEdit& e : english_clock_times(s.source, s.target, s.from, s.to, s.fixed)) edits.push_back(std::move(e));
+  const OutsideCopies o = outside_copies(s);
+  std::vector<TextEdit> edits = evening_hours(o.source, o.target, s.from, s.to, s.fixed);
+  for (TextEdit& e : english_clock_times(o.source, o.target, s.from, s.to, s.fixed)) edits.push_back(std::move(e));
   apply_edits(s, edits, /*sure=*/true);
 }
 
-void repeats(TargetSentence& s) { apply_edits(s, repeated_words(s.source, s.target, s.fixed)); }  // "Alonso Alonso"
-void marks(TargetSentence& s) { apply_edits(s, final_marks(s.source, s.target, s.fixed)); }      // "!!", "???"
-void quotes(TargetSentence& s) {  // "..." -> „...“ in German
-  if (s.to == "de") apply_edits(s, german_quotation_marks(s.target, s.fixed));
+void repeats(TargetSentence& s) {  // "Alonso Alonso"
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, repeated_words(o.source, o.target, s.fixed));
+}
+void marks(TargetSentence& s) { apply_edits(s, final_marks(s.source, s.target, s.fixed)); }  // "!!", "???"
+void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote inside copied code opens or closes none)
+  if (s.to == "de") apply_edits(s, german_quotation_marks(outside_copies(s).target, s.fixed));
 }
 void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates" -> "Estimates"
   if (!s.prefixed && s.starts_sentence) apply_edits(s, capitalized_start(s.source, s.target));
@@ -269,8 +297,26 @@ void run_target_passes(TargetSentence& s, const PassSwitches& on) {
   }
 }
 
+ByteSpans verbatim_copies(const TargetSentence& s) {
+  ByteSpans copies;
+  for (auto [b, e] : verbatim_spans(s.source)) {
+    const std::string_view copy = s.source.substr(b, e - b);
+    if (copy.size() < 2) continue;
+    for (size_t at = s.target.find(copy); at != std::string::npos; at = s.target.find(copy, at + copy.size()))
+      copies.emplace_back(at, at + copy.size());
+  }
+  return copies;
+}
+
 void apply_edits(TargetSentence& s, const std::vector<TextEdit>& edits, bool sure) {
+  const ByteSpans copies = edits.empty() ? ByteSpans{} : verbatim_copies(s);
+  const auto in_a_copy = [&](const TextEdit& e) {
+    return std::any_of(copies.begin(), copies.end(), [&](const auto& c) {
+      return e.length > 0 ? e.at < c.second && c.first < e.at + e.length : c.first < e.at && e.at < c.second;
+    });
+  };
   for (const TextEdit& e : edits) {
+    if (in_a_copy(e)) continue;
     if (e.outside) insert_at(s.target, s.spans, e.at, e.text);
     else replace_at(s.target, s.spans, e.at, e.length, e.text);
     if (!sure) continue;

@@ -137,7 +137,12 @@ void run_target_passes(TargetSentence& s, const PassSwitches& on);
 // Applies `edits` (last first, as the rule functions return them) to the target: an edit with
 // `outside` set inserts text outside any token, any other replaces bytes inside the token that
 // holds them; the spans after it shift. With `sure`, the tokens that hold written text get
-// probability 1 (the rule is sure of them: the model's doubt was about what it replaced).
+// probability 1 (the rule is sure of them: the model's doubt was about what it replaced). An edit
+// inside a verbatim copy (verbatim_copies) is left out: no pass changes an address or code.
 void apply_edits(TargetSentence& s, const std::vector<TextEdit>& edits, bool sure = false);
+
+// Where the target holds a verbatim copy: the text of each of the source's verbatim spans
+// (text/verbatim.h: addresses, code, names from code), wherever the target has it.
+std::vector<std::pair<size_t, size_t>> verbatim_copies(const TargetSentence& s);
 
 }  // namespace nmt

@@ -222,6 +222,16 @@ TEST_CASE("passes: each target pass alone") {
       en>de | only number_separators | Use `x = 1,234.5;` in JS, not 1,234.5 alone.
             | Verwenden Sie `x = 1,234.5;` in JS, nicht 1,234.5 allein.
             | Verwenden Sie `x = 1,234.5;` in JS, nicht 1.234,5 allein.
+      // nor does any other pass (a range's dash, a "~", quotation marks, a capital)
+      en>de | only ranges | Set `range = 3-5` for 3–5 days. | Legen Sie `range = 3-5` für 3-5 Tage fest.
+            | Legen Sie `range = 3-5` für 3–5 Tage fest.
+      en>de | only approximate | See https://example.com/~user/3-5 for ~5 items.
+            | Siehe https://example.com/~user/3-5 für 5 Artikel. | Siehe https://example.com/~user/3-5 für ~5 Artikel.
+      en>de | only quotes | Run `echo "hi there"` now, he said "go". | Run `echo "hi there"` jetzt, sagte er "go".
+            | Run `echo "hi there"` jetzt, sagte er „go“.
+      en>de | only quotes | Run `echo "hi` now, he said "go". | Run `echo "hi` jetzt, sagte er "go".
+            | Run `echo "hi` jetzt, sagte er „go“.
+      de>en | only capital_start | Öffne example.com/start jetzt. | example.com/start open now. | example.com/start open now.
       // currency: a sign the model left out goes back by its amount
       en>de | only currency | He paid $180 for it. | Er zahlte 180 dafür. | Er zahlte 180 $ dafür.
       // each amount its own sign, though the target names the currency elsewhere (issue 49)
