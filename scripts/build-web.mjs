@@ -8,7 +8,7 @@
  * version, models (with their sizes and SHA-256: it caches only a model that matches) and model
  * cache name (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
  * folder works from any static server, under any sub-path. The pages' common <head> lines
- * (charset, viewport, the Content-Security-Policy, referrer, icon, style sheet) are written once,
+ * (charset, viewport, the Content-Security-Policy, referrer, icon, style sheet, load-check.js) are written once,
  * in web/head.html: each page's `<!-- head.html -->` line becomes them.
  *
  *   node scripts/build-web.mjs [--out dist] [--manifest weights/manifest.json] [--engine build-wasm] [--quiet]

@@ -38,7 +38,7 @@ const MAX_FILE_BYTES = 1 << 30;
 
 async function readUrl(url, expectedBytes, onBytes) {
   const u = new URL(url);
-  if (u.protocol === 'file:') {
+  if (isNode && u.protocol === 'file:') {
     const fs = await import('node:fs');
     const name = decodeURIComponent(u.pathname);
     let total;

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
@@ -129,5 +130,34 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
     await translate(page, 'The house is small.');
     assert.deepEqual(problems, []);
+  });
+
+  test('opened from a file (file://): the page says it must be served, or (Firefox) works without offline use', { skip, timeout: 120000 }, async (t) => {
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(path.join(site, 'index.html')).href);
+    if (name === 'chromium') {
+      // Chromium runs no module script from a file: the page's app.js never runs.
+      await page.waitForSelector('#load-failed', { timeout: 30000 });
+      assert.match(await page.textContent('#load-failed'), /^This page cannot run opened as a file: .*Serve its folder with a web server/);
+    } else {
+      // Firefox runs it, and the worker reads the engine and the model with fetch (as from a server).
+      await waitReady(page);
+      await translate(page, 'The house is small.');
+      assert.ok((await page.textContent('#target')).trim().length > 0);
+      assert.equal(await page.textContent('#offline-status'), 'Offline use needs the site served over HTTPS (or from localhost), not opened as a file.');
+      assert.equal(await page.$('#load-failed'), null);
+    }
+  });
+
+  test('a server that sends the page\'s script with another type than JavaScript: the page says so', { skip, timeout: 120000 }, async (t) => {
+    const script = path.join(scratch, 'app.js.txt'); // (served as text/plain, with nosniff)
+    writeFileSync(script, readFileSync(path.join(site, 'app.js')));
+    const server = await ownServer(t, { 'app.js': script });
+    const { page } = await freshPage(t, server.url);
+    await page.waitForSelector('#load-failed', { timeout: 30000 });
+    assert.equal(await page.textContent('#load-failed'), 'This page\'s script app.js could not be loaded. If you host this site, check that the file is there and that the server sends .js files as JavaScript (Content-Type: text/javascript).');
+    assert.equal(await page.getAttribute('#load-failed', 'role'), 'alert');
   });
 });

@@ -38,6 +38,10 @@ function announceUpdates() {
 }
 
 export async function registerServiceWorker() {
+  if (location.protocol === 'file:') {
+    text(el.offline, 'Offline use needs the site served over HTTPS (or from localhost), not opened as a file.');
+    return;
+  }
   if (!('serviceWorker' in navigator) || !window.isSecureContext) {
     text(el.offline, 'Offline use needs HTTPS (or localhost).');
     return;
@@ -62,7 +66,7 @@ export async function registerServiceWorker() {
 
 /** Asks the service worker to save every model for offline use; marks the page when done. */
 export async function cacheModelsForOffline() {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  if (location.protocol === 'file:' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
   try {
     const reg = await navigator.serviceWorker.ready;
     if (!reg.active) return;
