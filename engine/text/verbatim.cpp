@@ -330,6 +330,16 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
     if (after != taken.begin() && std::prev(after)->second > begin) continue;
     const bool path = run[0] == '/' || run[0] == '~' || run[0] == '.' || (run.size() > 2 && run[1] == ':');
     if (path && reads_as_code(run)) {
+      // a Windows path goes on after a space where a folder name with one does ("C:\Program
+      // Files\App\app.exe": the part after the space holds a "\" before its next space)
+      while (run.size() > 2 && run[1] == ':' && run[2] == '\\' && end < text.size() && text[end] == ' ') {
+        size_t next = end + 1;
+        while (next < text.size() && identifier_char(text, next, length) && text[next] != '\\') next += length;
+        if (next >= text.size() || text[next] != '\\' || next == end + 1) break;
+        while (next < text.size() && identifier_char(text, next, length)) next += length;
+        while (next > end && std::strchr(".,:;-", text[next - 1])) --next;
+        end = i = next;
+      }
       out.emplace_back(begin, end);
       continue;
     }

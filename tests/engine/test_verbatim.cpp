@@ -104,6 +104,10 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   CHECK(found("Set NODE_ENV and $HOME, or Acquire::http::Proxy.") == V{"NODE_ENV", "$HOME", "Acquire::http::Proxy"});
   CHECK(found("Look in /etc/apt/sources.list.d/ and ~/.config/app or C:\\Users\\Public.") ==
         V{"/etc/apt/sources.list.d/", "~/.config/app", "C:\\Users\\Public"});
+  // a Windows path with a space in a folder's name is one (the model wrote "C:\\Program Dateis\\app.exe")
+  CHECK(found("Open C:\\Program Files\\App\\app.exe or C:\\My Documents\\a b\\x.txt now.") ==
+        V{"C:\\Program Files\\App\\app.exe", "C:\\My Documents\\a b\\x.txt"});
+  CHECK(found("Look in C:\\Users or the Files folder.") == V{"C:\\Users"});
   CHECK(found("Compare version1/prog.c with bar-foo_1.0-2_i386.deb (example.com).") ==
         V{"version1/prog.c", "bar-foo_1.0-2_i386.deb", "example.com"});
   // a German compound keeps its own word: only the name is copied
