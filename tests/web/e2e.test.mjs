@@ -394,6 +394,26 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
+  test('right-to-left text in the text boxes runs right to left, its highlight in the text box too', { skip, timeout: 120000 }, async (t) => {
+    const { page } = await sharedPage();
+    const rtl = (selector) => page.$eval(selector, (e) => e.matches(':dir(rtl)'));
+    assert.equal(await rtl('#source'), false);
+    await translate(page, 'שלום עולם. הבית קטן.');
+    assert.equal(await rtl('#source'), true, 'the text box writes Hebrew right to left');
+    // the first word's mark in the text box lies where the word is: at the right
+    await page.focus('#align-source .w >> nth=0');
+    const boxes = await page.evaluate(() => ({
+      box: document.getElementById('source').getBoundingClientRect().toJSON(),
+      self: document.querySelector('#source-mirror .src-mark.self').getBoundingClientRect().toJSON(),
+    }));
+    assert.ok(boxes.self.left > boxes.box.left + boxes.box.width / 2, `the mark at the right: ${JSON.stringify(boxes)}`);
+    await page.click('#terms summary');
+    await page.fill('#terms-text', 'שלום = Hallo');
+    assert.equal(await rtl('#terms-text'), true, 'the Terms box too');
+    await page.fill('#terms-text', '');
+    await checkProblems(page);
+  });
+
   test('a highlight in a long text box scrolled elsewhere scrolls it into view', { skip, timeout: 180000 }, async (t) => {
     const { page } = await sharedPage();
     await page.selectOption('#beam', '1');

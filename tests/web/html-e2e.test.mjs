@@ -206,6 +206,7 @@ for (const name of browsers()) describe(name, () => {
   test('HTML mode: pasted HTML translated, drawn safely, source shown', { skip, timeout: 180000 }, async (t) => {
     const { page, problems } = await open(t, 'html.html');
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    assert.equal(await page.getAttribute('#html-input', 'dir'), 'auto', 'right-to-left text runs right to left');
     await page.fill('#html-input', '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p><ul><li>The <em>red</em> house.</li></ul><img src="x.png" alt="A dog">');
     await page.click('#html-translate');
     await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 120000 });

@@ -85,6 +85,7 @@ for (const name of browsers()) describe(name, () => {
     const sample = source.slice(source.indexOf('\n', source.indexOf('// ---- sample ----')) + 1, source.indexOf('// ---- end of sample ----')).trimEnd();
     assert.equal(await page.textContent('#std-sample'), sample, 'the page shows the lines of standard.js it runs');
     assert.match(sample, /Translator\.create\(/);
+    assert.equal(await page.getAttribute('#std-input', 'dir'), 'auto', 'right-to-left text runs right to left');
 
     await page.click('#std-translate');
     await waitState(page, ['done', 'error']);
