@@ -115,7 +115,16 @@ async function readResponse(response, expectedBytes, onBytes) {
   let buffer = new Uint8Array(total || 1 << 20);
   let loaded = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      // The connection lost midway ('network error', 'Error in input stream'): say so, with how far it got.
+      const name = new URL(response.url || 'x:/file').pathname.split('/').pop();
+      const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${name}: the connection broke off after ${mb(loaded)}${total ? ` of ${mb(total)}` : ''} (${e.message || e}). Check the network connection.`);
+    }
+    const { done, value } = chunk;
     if (done) break;
     if (loaded + value.length > buffer.length) {
       const bigger = new Uint8Array(Math.max(buffer.length * 2, loaded + value.length));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { createServer } from 'node:http';
 import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
@@ -43,6 +44,36 @@ async function ownServer(t, routes = {}) {
   const server = await startServer({ root: site, base: BASE, routes });
   t.after(() => server.close());
   return server;
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.webmanifest': 'application/manifest+json' };
+
+/**
+ * A static host for the built site as hosts differ (closed after `t`), under BASE: `send(rel, bytes,
+ * res, type)` may answer a file its own way (return true), else it is sent whole with its
+ * Content-Length. `server.requests` counts each path's requests.
+ */
+async function hostServer(t, send = () => false) {
+  const requests = new Map();
+  const server = createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).slice(BASE.length) || 'index.html';
+    requests.set(rel, (requests.get(rel) || 0) + 1);
+    let bytes;
+    try {
+      bytes = readFileSync(path.join(site, rel));
+    } catch {
+      res.writeHead(404).end();
+      return;
+    }
+    const type = TYPES[path.extname(rel)] || 'application/octet-stream';
+    if (send(rel, bytes, res, type)) return;
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length }).end(bytes);
+  });
+  const sockets = new Set();
+  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(resolve); }));
+  return { url: `http://localhost:${server.address().port}${BASE}`, requests };
 }
 
 /** A fresh profile's page on `url` (closed after `t`); `problems` collects its page errors. */
@@ -159,5 +190,23 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForSelector('#load-failed', { timeout: 30000 });
     assert.equal(await page.textContent('#load-failed'), 'This page\'s script app.js could not be loaded. If you host this site, check that the file is there and that the server sends .js files as JavaScript (Content-Type: text/javascript).');
     assert.equal(await page.getAttribute('#load-failed', 'role'), 'alert');
+  });
+
+  test('the connection lost in the middle of the model\'s download: a clear message, nothing saved, and the next text downloads it again', { skip, timeout: 180000 }, async (t) => {
+    let cuts = 1;
+    const server = await hostServer(t, (rel, bytes, res, type) => {
+      if (!rel.endsWith('.nmt') || cuts === 0) return false;
+      cuts -= 1;
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+      res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 50));
+      return true;
+    });
+    const { page, problems } = await freshPage(t, server.url);
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    const message = await page.textContent('#error');
+    assert.match(message, /^Could not download en-de\.[0-9a-f]+\.nmt: the connection broke off after [\d.]+ MB of [\d.]+ MB\b.*Check the network connection\.$/);
+    assert.deepEqual(await cachedModels(page), []);
+    await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
   });
 });
