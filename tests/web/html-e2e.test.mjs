@@ -77,6 +77,33 @@ async function open(t, file) {
   return { page, requests, problems };
 }
 
+/**
+ * The WCAG contrast of the text of each of `ids` on the background it is drawn on, with the light
+ * colours, or with style.css's dark ones (its prefers-color-scheme: dark values) put on the page.
+ */
+const textContrast = (page, ids, dark) => page.evaluate(({ ids, dark }) => {
+  const rgba = (c) => { const p = /rgba?\(([^)]+)\)/.exec(c)[1].split(/[\s,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const lum = (c) => c.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = (node) => {
+    const layers = [];
+    for (let n = node; n; n = n.parentElement) layers.push(rgba(getComputedStyle(n).backgroundColor));
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255]);
+  };
+  if (dark) {
+    const rule = [...document.styleSheets].flatMap((s) => [...s.cssRules]).find((r) => r.media && /prefers-color-scheme:\s*dark/.test(r.media.mediaText));
+    for (const name of rule.cssRules[0].style) document.documentElement.style.setProperty(name, rule.cssRules[0].style.getPropertyValue(name));
+  }
+  const ratios = Object.fromEntries(ids.map((id) => {
+    const node = document.getElementById(id);
+    const bg = background(node);
+    const [a, b] = [lum(over(rgba(getComputedStyle(node).color), bg)), lum(bg)].sort((x, y) => y - x);
+    return [id, Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100];
+  }));
+  if (dark) document.documentElement.removeAttribute('style');
+  return ratios;
+}, { ids, dark });
+
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
@@ -227,6 +254,11 @@ for (const name of browsers()) describe(name, () => {
     assert.match(rendered.link, /link: \/x/);
     assert.match(rendered.img, /^\[image: .+\]$/);
     assert.equal(rendered.anyUrl, false);
+    // The translation is readable (WCAG 1.4.3, 4.5:1) in the light colours and in the dark ones.
+    for (const dark of [false, true]) {
+      const ratios = await textContrast(page, ['html-rendered', 'html-source'], dark);
+      assert.ok(Object.values(ratios).every((r) => r >= 4.5), `${dark ? 'dark' : 'light'} colours: ${JSON.stringify(ratios)}`);
+    }
     await page.screenshot({ path: path.join(resultsDir(), 'html-mode.png'), fullPage: true });
     // The direction is the one chosen on either page (the plain-text page keeps it under the same key).
     await page.selectOption('#html-direction', 'de-en');
