@@ -209,10 +209,15 @@ void find_handles(std::string_view text, const std::vector<std::pair<size_t, siz
 // --- Letters in a style of their own: fullwidth and mathematical ------------------------------
 // "ＡＢＣ", "１２３" (fullwidth forms) and "𝒳", "𝐁𝐨𝐥𝐝" (mathematical alphanumerics, used as bold or
 // italic in plain text) are folded to plain letters by the tokenizer's NFKC normalization, so the
-// model read "ABC" and wrote "ABC": the writer's choice of form was lost. Such a run is copied.
+// model read "ABC" and wrote "ABC": the writer's choice of form was lost. Such a run is copied. So
+// are superscripts and subscripts, fractions and the signs folded to letters, where the folding
+// changes what is said: "mc²" came out "mc2", "½ cup" "1 2 cup", "H₂O" "H2O", "brand™" "MarkeTM".
 bool styled_letter(char32_t cp) {
   return (cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) || (cp >= 0xFF41 && cp <= 0xFF5A) ||
-         (cp >= 0x1D400 && cp <= 0x1D7FF);
+         (cp >= 0x1D400 && cp <= 0x1D7FF) ||
+         cp == 0xB2 || cp == 0xB3 || cp == 0xB9 || (cp >= 0x2070 && cp <= 0x209C) ||  // ² ³ ¹ ⁰-ₜ
+         (cp >= 0xBC && cp <= 0xBE) || (cp >= 0x2150 && cp <= 0x215F) || cp == 0x2189 ||  // ¼ ½ ¾ ⅓ ...
+         cp == 0x2122 || cp == 0x2120 || cp == 0x2116;  // ™ ℠ №
 }
 
 void find_styled_letters(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,  // sorted

@@ -150,6 +150,10 @@ TEST_CASE("verbatim_spans: fullwidth and mathematical letters are copied, not fo
   using V = std::vector<std::string>;
   CHECK(found("Our company \xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3 makes cars.") == V{"\xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3"});  // ＡＢＣ
   CHECK(found("Let \xF0\x9D\x92\xB3 be a set.") == V{"\xF0\x9D\x92\xB3"});  // 𝒳
+  // superscripts, subscripts, fractions and signs folded to letters ("mc2", "1 2 cup", "MarkeTM")
+  CHECK(found("E = mc\xC2\xB2, H\xE2\x82\x82O, \xC2\xBD cup, brand\xE2\x84\xA2, \xE2\x84\x96 5") ==
+        V{"\xC2\xB2", "\xE2\x82\x82", "\xC2\xBD", "\xE2\x84\xA2", "\xE2\x84\x96"});
+  CHECK(found("50 m2, H2O, 1/2 cup, TM").empty());  // (written plainly: the model's)
   CHECK(found("Room \xEF\xBC\x91\xEF\xBC\x92 and \xEF\xBC\x81").size() == 1);  // １２ copied, fullwidth "！" is punctuation
   CHECK(found("Plain ABC, caf\xC3\xA9 and \xE6\x97\xA5\xE6\x9C\xAC are not styled").empty());
 }
