@@ -81,6 +81,10 @@ async function open(t, file) {
  * The WCAG contrast of the text of each of `ids` on the background it is drawn on, with the light
  * colours, or with style.css's dark ones (its prefers-color-scheme: dark values) put on the page.
  */
+/** The page's progress bars that have no accessible name. */
+const unnamedProgress = (page) => page.$$eval('progress', (bars) => bars
+  .filter((b) => !(b.getAttribute('aria-label') || b.getAttribute('aria-labelledby') || b.labels.length)).map((b) => b.id));
+
 const textContrast = (page, ids, dark) => page.evaluate(({ ids, dark }) => {
   const rgba = (c) => { const p = /rgba?\(([^)]+)\)/.exec(c)[1].split(/[\s,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
   const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
@@ -111,6 +115,7 @@ for (const name of browsers()) describe(name, () => {
   test('sample article: translated in place with progress, same nodes, no markup parsed, restored exactly', { skip, timeout: 240000 }, async (t) => {
     const { page, requests, problems } = await open(t, 'article.html');
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    assert.deepEqual(await unnamedProgress(page), [], 'the progress bar has a name');
     const before = await page.evaluate(() => {
       const a = document.querySelector('#article a[href="#bridge"]');
       window.__link = a;
@@ -234,6 +239,7 @@ for (const name of browsers()) describe(name, () => {
     const { page, problems } = await open(t, 'html.html');
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     assert.equal(await page.getAttribute('#html-input', 'dir'), 'auto', 'right-to-left text runs right to left');
+    assert.deepEqual(await unnamedProgress(page), [], 'the progress bar has a name');
     await page.fill('#html-input', '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p><ul><li>The <em>red</em> house.</li></ul><img src="x.png" alt="A dog">');
     await page.click('#html-translate');
     await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 120000 });

@@ -86,6 +86,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#std-sample'), sample, 'the page shows the lines of standard.js it runs');
     assert.match(sample, /Translator\.create\(/);
     assert.equal(await page.getAttribute('#std-input', 'dir'), 'auto', 'right-to-left text runs right to left');
+    assert.deepEqual(await page.$$eval('progress', (bars) => bars.filter((b) => !(b.getAttribute('aria-label') || b.labels.length)).map((b) => b.id)), [], 'the progress bar has a name');
 
     await page.click('#std-translate');
     await waitState(page, ['done', 'error']);
