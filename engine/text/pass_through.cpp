@@ -372,7 +372,17 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     if (!before && !follows_punctuation(source, run.begin))
       while (at > 0 && at <= target.size() && std::strchr(".,;:!?", target[at - 1]) && at - 1 > word_begin(target, at - 1)) --at;
     at = std::min(std::max(at, fixed_bytes), target.size());
-    const std::string piece = before ? text + (at < target.size() ? " " : "") : (at > 0 ? " " : "") + text;
+    // written against its word in the source ("brand™", "m²"): against the word's translation too
+    const auto word_char_before = [](const std::string& t, size_t i) {
+      if (i == 0) return false;
+      size_t start = i - 1;
+      while (start > 0 && (static_cast<unsigned char>(t[start]) & 0xC0) == 0x80) --start;
+      char32_t cp = 0;
+      decode_utf8(t, start, cp);
+      return is_word_character(cp);
+    };
+    const bool glued = !run.dropped && word_char_before(source, run.begin) && word_char_before(target, at);
+    const std::string piece = before ? text + (at < target.size() ? " " : "") : (at > 0 && !glued ? " " : "") + text;
     insert_at(target, spans, at, piece);
     run.used = true;
   }

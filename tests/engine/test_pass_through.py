@@ -86,6 +86,15 @@ class PassThrough(unittest.TestCase):
                     self.assertTrue("😀" in out[5] and "🎉" in out[5], out[5])
                     self.assertEqual(out[6].strip(), "")
                     self.assertEqual(out[7].count(fffd), 1)
+    def test_a_run_written_against_its_word_stays_against_it(self):
+        # a run the model left out goes after its word's translation: against it where the source has
+        # it against its word ("The brand™ is strong." gave "Die Marke ™ ist stark.")
+        lines = ["The brand™ is strong.", "Our product™ works well, the old one™ did not."]
+        for line, out in zip(lines, translate(os.path.join(ROOT, "weights", "en-de", "model.nmt"), lines)):
+            with self.subTest(line=line):
+                self.assertEqual(out.count("™"), line.count("™"), out)
+                self.assertNotIn(" ™", out)
+
     def test_names_with_a_letter_the_vocabulary_lacks_stay_whole(self):
         # "ğ", "ó", "ř", "ń" are unknown pieces inside the word: the model writes "Erdo" "⁇" "an", and
         # the copied letter joins its word ("Erdoğan", not "Erdoğ an"; 26 / 40 of ~190 such names were
