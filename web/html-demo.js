@@ -62,6 +62,8 @@ async function translateNow() {
     if (controller.signal.aborted || running !== controller) return;
     $('html-rendered').replaceChildren(renderSafe(r.text));
     $('html-source').textContent = r.text;
+    // (a screen reader reads the translation in its language, not the page's English)
+    $('html-rendered').lang = $('html-source').lang = request.dir.split('-')[1];
     shown = request;
     status(`${r.segments} blocks, ${r.attributes} attributes, ${r.elements} inline elements placed${r.lost ? `, ${r.lost} without a word` : ''}, ${(r.timings.totalMs / 1000).toFixed(1)} s`);
     document.body.dataset.state = 'done';
@@ -99,7 +101,10 @@ try {
   const saved = localStorage.getItem(DIRECTION_KEY);
   if ([...$('html-direction').options].some((o) => o.value === saved)) $('html-direction').value = saved;
 } catch { /* private mode */ }
+const sourceLanguage = () => { $('html-input').lang = $('html-direction').value.split('-')[0]; };
+sourceLanguage();
 $('html-direction').addEventListener('change', () => {
+  sourceLanguage();
   try { localStorage.setItem(DIRECTION_KEY, $('html-direction').value); } catch { /* private mode */ }
 });
 

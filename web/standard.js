@@ -34,7 +34,7 @@ async function detectAndTranslate(text, progress) {
     }));
   }
   const translation = await translators.get(pair).translate(text);
-  return { detectedLanguage, confidence, translation };
+  return { detectedLanguage, confidence, targetLanguage, translation };
 }
 // ---- end of sample ----
 
@@ -102,6 +102,7 @@ async function run() {
     }
     $('std-detected').textContent = `Detected: ${r.detectedLanguage} (confidence ${r.confidence.toFixed(2)})`;
     $('std-output').textContent = r.translation;
+    $('std-output').lang = r.targetLanguage; // (a screen reader reads it in its language)
     $('std-status').textContent = '';
     document.body.dataset.state = 'done';
   } catch (e) {

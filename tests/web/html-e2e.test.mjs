@@ -260,6 +260,8 @@ for (const name of browsers()) describe(name, () => {
     assert.match(rendered.link, /link: \/x/);
     assert.match(rendered.img, /^\[image: .+\]$/);
     assert.equal(rendered.anyUrl, false);
+    // in its language for a screen reader, and the input in its own
+    assert.deepEqual(await page.evaluate(() => ['html-input', 'html-rendered', 'html-source'].map((id) => document.getElementById(id).closest('[lang]').lang)), ['en', 'de', 'de']);
     // The translation is readable (WCAG 1.4.3, 4.5:1) in the light colours and in the dark ones.
     for (const dark of [false, true]) {
       const ratios = await textContrast(page, ['html-rendered', 'html-source'], dark);
@@ -272,6 +274,7 @@ for (const name of browsers()) describe(name, () => {
     await page.reload();
     await page.waitForFunction(() => document.body.dataset.state === 'ready');
     assert.equal(await page.inputValue('#html-direction'), 'de-en', 'the chosen direction, not English → German again');
+    assert.equal(await page.getAttribute('#html-input', 'lang'), 'de');
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(problems, []);
   });

@@ -93,6 +93,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#std-error'), '');
     assert.match(await page.textContent('#std-detected'), /Detected: en/);
     assert.match(await page.textContent('#std-output'), /Wetter/);
+    assert.equal(await page.getAttribute('#std-output', 'lang'), 'de', 'the translation in its language, for a screen reader');
     assert.equal(await page.evaluate(() => document.getElementById('std-progress').value), 1, 'the monitor reached 1');
 
     // by keyboard: the button, off while it runs, has the focus again when it is done (not the page body)
@@ -103,6 +104,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'std-translate', 'the focus is on the button again');
     assert.match(await page.textContent('#std-detected'), /Detected: de/);
     assert.match(await page.textContent('#std-output'), /house/i);
+    assert.equal(await page.getAttribute('#std-output', 'lang'), 'en');
     await page.screenshot({ path: path.join(resultsDir(), 'polyfill-standard-page.png'), fullPage: true });
 
     // A request that fails shows its error alone, not under the last text's translation.
