@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
@@ -76,10 +77,11 @@ async function hostServer(t, send = () => false) {
   return { url: `http://localhost:${server.address().port}${BASE}`, requests };
 }
 
-/** A fresh profile's page on `url` (closed after `t`); `problems` collects its page errors. */
-async function freshPage(t, url) {
+/** A fresh profile's page on `url` (closed after `t`; `init` runs before the page's scripts); `problems` collects its page errors. */
+async function freshPage(t, url, init) {
   const context = await browser.newContext();
   t.after(() => context.close());
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -207,6 +209,37 @@ for (const name of browsers()) describe(name, () => {
     assert.match(message, /^Could not download en-de\.[0-9a-f]+\.nmt: the connection broke off after [\d.]+ MB of [\d.]+ MB\b.*Check the network connection\.$/);
     assert.deepEqual(await cachedModels(page), []);
     await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
+  });
+
+  test('a host that compresses the model and the engine (gzip, no Content-Length) and sends .wasm untyped: progress, check, offline', { skip, timeout: 180000 }, async (t) => {
+    const server = await hostServer(t, (rel, bytes, res, type) => {
+      if (!/\.(nmt|wasm)$/.test(rel)) return false;
+      res.writeHead(200, { 'Content-Type': rel.endsWith('.wasm') ? 'application/octet-stream' : type, 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(bytes));
+      return true;
+    });
+    const { context, page, problems } = await freshPage(t, server.url, () => {
+      window.__progress = 0;
+      document.addEventListener('DOMContentLoaded', () => {
+        const bar = document.getElementById('load-progress');
+        new MutationObserver(() => {
+          if (bar.hasAttribute('value')) window.__progress = Math.max(window.__progress, bar.value / bar.max);
+        }).observe(bar, { attributes: true });
+      });
+    });
+    await waitReady(page);
+    const progress = await page.evaluate(() => window.__progress);
+    assert.ok(progress > 0.99 && progress <= 1, `the progress bar went to the end, not past it (${progress})`);
+    await translate(page, 'The house is small.');
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    assert.deepEqual(await cachedModels(page), [...new Set(builtModels().map((m) => m.file))].sort(), 'every model saved: checked by its decoded bytes');
+
+    // Reloaded offline: the page, the engine and the models come from the service worker's caches.
+    await context.setOffline(true);
+    await page.reload();
+    await waitReady(page);
+    await translate(page, 'Good morning.');
     assert.deepEqual(problems, []);
   });
 });
