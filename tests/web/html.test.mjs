@@ -303,6 +303,21 @@ test('a mark after an atomic element, aligned to it, stays with its own link: a 
   assert.equal(v.text, '<p>Verwenden Sie das <code>type</code> Feld jetzt.</p>');
 });
 
+test('a mark the model wrote at an element\'s edge, which the element does not hold, stays outside it', async () => {
+  // "She said <q>I am tired</q> and left." -> "Sie sagte<q>, ich bin müde</q> ...": the "," is aligned
+  // to "I"; "at <em>3:45 pm</em>." -> "um <em>15:45 Uhr.</em>": the "." to "pm"
+  const t = scriptedTranslator('She said I am tired and left.', 'Sie sagte, ich bin müde und ging.', [0, 1, 2, 2, 3, 4, 5, 6, 7]);
+  let r = await translateHtml(t, '<p>She said <q>I am tired</q> and left.</p>');
+  assert.equal(r.text, '<p>Sie sagte, <q>ich bin müde</q> und ging.</p>');
+  const u = scriptedTranslator('It starts at 3:45 pm.', 'Es beginnt um 15:45 Uhr.', [0, 1, 2, 3, 4, 5, 6, 6]);
+  r = await translateHtml(u, '<p>It starts at <em>3:45 pm</em>.</p>');
+  assert.equal(r.text, '<p>Es beginnt um <em>15:45 Uhr</em>.</p>');
+  // a mark the element holds stays in it
+  const v = scriptedTranslator('He asked: why?', 'Er fragte: warum?', [0, 1, 2, 3, 4]);
+  r = await translateHtml(v, '<p>He asked: <q>why?</q></p>');
+  assert.equal(r.text, '<p>Er fragte: <q>warum?</q></p>');
+});
+
 test('the document title is translated as text; abort rejects', async () => {
   const t = fakeTranslator('reverse');
   const r = await translateHtml(t, '<html><head><title>Tom &amp; Jerry here</title><svg><title>icon name</title></svg></head><body><p>a b.</p></body></html>');

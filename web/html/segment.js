@@ -550,6 +550,23 @@ export function placeSegment(seg, sentences, placement = 'span') {
     }
   }
 
+  // An element's first or last word that is only marks its source text lacks stays outside it: the
+  // "," the model wrote before "<q>I am tired</q>" ("sagte<q>, ich bin müde</q>"), the "." after
+  // "<em>3:45 pm</em>." ("<em>15:45 Uhr.</em>").
+  for (const r of seg.elements) {
+    const set = [...own.get(r)].sort((x, y) => x - y);
+    const inner = seg.text.slice(r.start, r.end);
+    const foreign = (g) => {
+      const text = words[g].sentence.target.slice(...words[g].range);
+      return !/[\p{L}\p{N}]/u.test(text) && !inner.includes(text);
+    };
+    let b = 0;
+    let e = set.length - 1;
+    while (b < e && foreign(set[b])) b++;
+    while (e > b && foreign(set[e])) e--;
+    if (b > 0 || e < set.length - 1) own.set(r, new Set(set.slice(b, e + 1)));
+  }
+
   // 3. Ranges, top down: inside the parent, siblings not overlapping.
   const range = new Map();
   function* resolve(records, lo, hi) { // (run by runFlat: `yield resolve(...)` is the recursive call)
