@@ -242,4 +242,23 @@ for (const name of browsers()) describe(name, () => {
     await translate(page, 'Good morning.');
     assert.deepEqual(problems, []);
   });
+
+  test('offline use unavailable (the service worker cannot install, or the browser has none): the page translates and says offline use is off', { skip, timeout: 180000 }, async (t) => {
+    // A file of the site missing on the server stands in for storage that is full or not allowed:
+    // either way the service worker's install fails.
+    const server = await ownServer(t, { 'standard.js': path.join(scratch, 'no-such-file.js') });
+    const { page, problems } = await freshPage(t, server.url);
+    await waitReady(page);
+    await translate(page, 'The house is small.');
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 30000 });
+    assert.equal(await page.textContent('#offline-status'), 'Offline use is off: this browser could not save the site (its storage is full or not allowed here). Translation works while online.');
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
+
+    // No service workers at all (as in some browsers' private windows).
+    const bare = await freshPage(t, server.url, () => { delete Navigator.prototype.serviceWorker; });
+    await waitReady(bare.page);
+    await translate(bare.page, 'The house is small.');
+    assert.equal(await bare.page.textContent('#offline-status'), 'Offline use is off: this browser does not let sites save themselves here (a private window?). Translation works while online.');
+    assert.deepEqual([...problems, ...bare.problems], []);
+  });
 });

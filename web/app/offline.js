@@ -37,30 +37,55 @@ function announceUpdates() {
   });
 }
 
+const ONLINE_STILL = 'Translation works while online.';
+
+/**
+ * A promise that resolves if the site's first service worker fails to install (its files could not
+ * be saved: storage full or not allowed, a file missing on the server); the footer then says that
+ * offline use is off. (A failed update leaves the version installed before working.)
+ */
+function firstInstallFailure(registration) {
+  const worker = registration.installing;
+  if (!worker || registration.active) return new Promise(() => {});
+  return new Promise((resolve) => {
+    worker.addEventListener('statechange', () => {
+      if (worker.state !== 'redundant' || registration.active || registration.installing) return;
+      showStatus(`Offline use is off: this browser could not save the site (its storage is full or not allowed here). ${ONLINE_STILL}`);
+      resolve();
+    });
+  });
+}
+
 export async function registerServiceWorker() {
   if (location.protocol === 'file:') {
     text(el.offline, 'Offline use needs the site served over HTTPS (or from localhost), not opened as a file.');
     return;
   }
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) {
+  if (!window.isSecureContext) {
     text(el.offline, 'Offline use needs HTTPS (or localhost).');
+    return;
+  }
+  if (!('serviceWorker' in navigator)) {
+    text(el.offline, `Offline use is off: this browser does not let sites save themselves here (a private window?). ${ONLINE_STILL}`);
     return;
   }
   try {
     const hadController = !!navigator.serviceWorker.controller;
     announceUpdates();
-    await navigator.serviceWorker.register('./sw.js', { scope: './' });
+    const registration = await navigator.serviceWorker.register('./sw.js', { scope: './' });
+    const failed = firstInstallFailure(registration);
     if (!hadController) {
       // First visit: wait (briefly) until the new service worker controls the page, so the model
       // downloads below pass through it and are cached the first time.
       await Promise.race([
         new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
+        failed,
         new Promise((resolve) => setTimeout(resolve, 3000)),
       ]);
     }
   } catch (e) {
     console.warn('Service worker registration failed:', e);
-    showStatus('Offline use is not available in this browser.');
+    showStatus(`Offline use is off: this browser did not let the site install its service worker. ${ONLINE_STILL}`);
   }
 }
 
