@@ -666,8 +666,10 @@ void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, 
       forms.emplace_back(digits_of(number), std::string_view(written).substr(b, e - b));
   }
   if (forms.empty()) return;
-  for (auto [b, e] : find_numbers(target, "", true)) {
-    if (b < fixed || std::any_of(keep.begin(), keep.end(), [&](const auto& k) { return b < k.second && k.first < e; })) continue;
+  for (const auto& span : find_numbers(target, "", true)) {
+    const auto [b, e] = span;
+    const auto kept = [&](const auto& k) { return span.first < k.second && k.first < span.second; };
+    if (b < fixed || std::any_of(keep.begin(), keep.end(), kept)) continue;
     const std::string_view number = std::string_view(target).substr(b, e - b);
     const bool clock = number.find(':') != std::string_view::npos;  // "11.00 Uhr" -> "11:00": English's way
     for (const auto& [digits, as_target] : forms)
