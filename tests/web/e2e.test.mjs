@@ -854,6 +854,26 @@ for (const name of browsers()) describe(name, () => {
     }));
     assert.ok(layout.scroll <= 375, `page width ${layout.scroll}`);
     assert.ok(layout.target.top >= layout.source.bottom, 'the output is below the input');
+    // The menus show their choice whole (WCAG 1.4.10 reflow: at 320 px too): each as wide as
+    // itself with only its chosen option needs.
+    const cutMenus = (page) => page.$$eval('.toolbar select', (menus) => menus.map((menu) => {
+      const alone = menu.cloneNode(false);
+      alone.removeAttribute('id');
+      alone.append(menu.selectedOptions[0].cloneNode(true));
+      alone.style.cssText = 'width: auto; position: absolute; visibility: hidden';
+      menu.parentElement.append(alone);
+      const need = alone.offsetWidth;
+      alone.remove();
+      return menu.offsetWidth + 1 < need ? `${menu.id} “${menu.selectedOptions[0].text}”: ${menu.offsetWidth} of ${need} px` : null;
+    }).filter(Boolean));
+    const narrow = (await openPage(t, { viewport: { width: 320, height: 640 } })).page;
+    for (const p of [page, narrow]) {
+      for (const quality of ['1', '4', '4r']) {
+        await p.selectOption('#beam', quality);
+        assert.deepEqual(await cutMenus(p), [], `at ${await p.evaluate(() => innerWidth)} px`);
+      }
+      assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
+    }
     await page.tap?.('#target .w >> nth=0').catch(() => {});
     await page.screenshot({ path: path.join(resultsDir(), 'web-demo-phone.png'), fullPage: true });
     await checkProblems(page);
