@@ -879,6 +879,22 @@ for (const name of browsers()) describe(name, () => {
     await checkProblems(page);
   });
 
+  test('text twice as large (the reader\'s font size): the page\'s text follows, nothing runs off sideways, the skip link stays out of sight until focused', { skip, timeout: 120000 }, async (t) => {
+    const { page } = await sharedPage();
+    await translate(page, 'The old man reads a book in the garden.');
+    const sizes = () => page.evaluate(() => ['body', '#copy', '#align-hint', '#align-target', '#source']
+      .map((selector) => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)));
+    const normal = await sizes();
+    await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; }); // (as a browser's default font size of 32 px)
+    assert.deepEqual(await sizes(), normal.map((px) => px * 2), 'every text twice as large');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
+    const skipLink = () => page.$eval('.skip-link', (a) => a.getBoundingClientRect().toJSON());
+    assert.ok((await skipLink()).bottom <= 0, `the skip link is out of sight: ${JSON.stringify(await skipLink())}`);
+    await page.focus('.skip-link');
+    assert.ok((await skipLink()).top >= 0, 'and in sight when focused');
+    await checkProblems(page);
+  });
+
   heavy('About the models: plain words on the data and what the models get wrong, no raw JSON', { skip, timeout: 120000 }, async (t) => {
     const { page } = await sharedPage();
     await translate(page, 'The house is small.');
