@@ -312,6 +312,10 @@ test('a mark the model wrote at an element\'s edge, which the element does not h
   const u = scriptedTranslator('It starts at 3:45 pm.', 'Es beginnt um 15:45 Uhr.', [0, 1, 2, 3, 4, 5, 6, 6]);
   r = await translateHtml(u, '<p>It starts at <em>3:45 pm</em>.</p>');
   assert.equal(r.text, '<p>Es beginnt um <em>15:45 Uhr</em>.</p>');
+  // the full stop of an abbreviation stays with it ("<em>19:30 Uhr</em>." -> "<em>7:30 p.m.</em>")
+  const w = scriptedTranslator('Es beginnt um 19:30 Uhr.', 'It starts at 7:30 p.m.', [0, 1, 2, 3, 4, 5, 6, 6, 6, 6]);
+  r = await translateHtml(w, '<p>Es beginnt um <em>19:30 Uhr</em>.</p>');
+  assert.equal(r.text, '<p>It starts at <em>7:30 p.m.</em></p>');
   // a mark the element holds stays in it
   const v = scriptedTranslator('He asked: why?', 'Er fragte: warum?', [0, 1, 2, 3, 4]);
   r = await translateHtml(v, '<p>He asked: <q>why?</q></p>');

@@ -557,7 +557,12 @@ export function placeSegment(seg, sentences, placement = 'span') {
     const set = [...own.get(r)].sort((x, y) => x - y);
     const inner = seg.text.slice(r.start, r.end);
     const foreign = (g) => {
-      const text = words[g].sentence.target.slice(...words[g].range);
+      const w = words[g];
+      const text = w.sentence.target.slice(...w.range);
+      // (not the full stop of an abbreviation: "7:30 p.m." for "<em>19:30 Uhr</em>.")
+      const before = g > 0 && words[g - 1].sentence === w.sentence && words[g - 1].range[1] === w.range[0]
+        ? w.sentence.target.slice(...words[g - 1].range) : '';
+      if (text === '.' && /^\p{L}$/u.test(before)) return false;
       return !/[\p{L}\p{N}]/u.test(text) && !inner.includes(text);
     };
     let b = 0;
