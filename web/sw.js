@@ -1,14 +1,15 @@
 /**
  * The service worker that makes the site work offline after the first visit. It precaches the app
  * shell (pages, scripts, styles, the engine's .js and .wasm, the weights manifest) into a cache
- * named after the build's version, and keeps the models in a separate cache keyed by their
- * content-hashed file names, so a new build re-downloads a model only when the model changed.
- * Models are cached as they are first fetched (the download passes through here once), and the
- * page asks for the remaining ones with a 'cache-models' message. A model is cached only when it
- * has the size and SHA-256 the build listed: a truncated download, or a file on the server that is
- * not this build's, is passed on (the worker refuses it) but never saved for offline use. All URLs
- * are relative to this file, so the site works under any sub-path. scripts/build-web.mjs fills in BUILD, the model
- * cache's name included (protocol.js's MODEL_CACHE, which this classic script cannot import).
+ * named after the site's folder and the build's version, and keeps the models in a separate cache
+ * keyed by their content-hashed file names, so a new build re-downloads a model only when the model
+ * changed. Models are cached as they are first fetched (the download passes through here once),
+ * and the page asks for the remaining ones with a 'cache-models' message. A model is cached only
+ * when it has the size and SHA-256 the build listed: a truncated download, or a file on the server
+ * that is not this build's, is passed on (the worker refuses it) but never saved for offline use.
+ * All URLs are relative to this file, so the site works under any sub-path, beside other copies of
+ * it on the same origin. scripts/build-web.mjs fills in BUILD, the model cache's name included
+ * (protocol.js's MODEL_CACHE, which this classic script cannot import).
  */
 /* global self, caches */
 // {version, shell, models: [{file, bytes, sha256}], modelCache}, written into dist/sw.js by the
@@ -17,13 +18,19 @@
 const BUILD = /* BUILD */ null /* /BUILD */;
 if (!BUILD) throw new Error('web/sw.js is a template: serve dist/ (scripts/build-web.mjs writes dist/sw.js)');
 
-const SHELL_CACHE = `nmt-shell-${BUILD.version}`;
-const MODEL_CACHE = BUILD.modelCache; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
 const abs = (u) => new URL(u, self.location.href).href;
+const ROOT = abs('./');
+const INDEX = abs('index.html');
+// Cache Storage is the origin's, shared with any other copy of the site on it (another sub-path,
+// with its own service worker): this copy names its shell cache after its folder, and deletes
+// only its own old shell caches and the models in its own models/ folder.
+const SHELL_PREFIX = `nmt-shell ${ROOT} `;
+const SHELL_CACHE = `${SHELL_PREFIX}${BUILD.version}`;
+const LEGACY_SHELL = /^nmt-shell-[0-9a-f]+$/; // (the name builds gave it before: one per origin)
+const MODEL_CACHE = BUILD.modelCache; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
+const MODELS_DIR = abs('models/');
 const SHELL = new Set(BUILD.shell.map(abs));
 const MODELS = new Map(BUILD.models.map((m) => [abs(m.file), m])); // url → {file, bytes, sha256}
-const INDEX = abs('index.html');
-const ROOT = abs('./');
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -37,11 +44,11 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith('nmt-shell-') && name !== SHELL_CACHE) await caches.delete(name);
+      if ((name.startsWith(SHELL_PREFIX) || LEGACY_SHELL.test(name)) && name !== SHELL_CACHE) await caches.delete(name);
     }
     const models = await caches.open(MODEL_CACHE);
     for (const request of await models.keys()) {
-      if (!MODELS.has(request.url)) await models.delete(request);
+      if (request.url.startsWith(MODELS_DIR) && !MODELS.has(request.url)) await models.delete(request);
     }
     await self.clients.claim();
   })());

@@ -81,10 +81,21 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   assert.ok(block.shell.includes('options.js') && block.shell.includes('engine/engine.wasm'));
   assert.equal(block.models.length, 1);
 
-  // Run it: install opens the shell cache, activate the model cache.
+  // Run it: install opens the shell cache, activate the model cache. The origin's caches are shared
+  // with another copy of the site (https://example.org/other/): activate deletes only this copy's
+  // old shell caches (and the one-per-origin name of earlier builds) and its own stale models.
   const opened = [];
+  const deleted = [];
   const listeners = {};
-  const cache = { addAll: async () => {}, keys: async () => [], delete: async () => true };
+  const current = `https://example.org/app/${block.models[0].file}`;
+  const modelKeys = ['https://example.org/app/models/en-de.0123456789ab.nmt', 'https://example.org/other/models/en-de.0123456789ab.nmt', current];
+  const cache = {
+    addAll: async () => {},
+    keys: async () => modelKeys.map((url) => ({ url })),
+    delete: async (request) => { deleted.push(request.url); return true; },
+  };
+  const shellCache = `nmt-shell https://example.org/app/ ${block.version}`;
+  const cacheNames = ['nmt-shell https://example.org/app/ 0123456789abcdef', 'nmt-shell https://example.org/other/ 0123456789abcdef', 'nmt-shell-0123456789abcdef', shellCache, MODEL_CACHE];
   const sandbox = {
     self: {
       location: { href: 'https://example.org/app/sw.js' },
@@ -92,7 +103,11 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
       skipWaiting: async () => {},
       clients: { claim: async () => {} },
     },
-    caches: { open: async (name) => { opened.push(name); return cache; }, keys: async () => [] },
+    caches: {
+      open: async (name) => { opened.push(name); return cache; },
+      keys: async () => cacheNames,
+      delete: async (name) => { deleted.push(name); return true; },
+    },
     URL,
     Request: class { constructor(url) { this.url = url; } },
     console,
@@ -103,7 +118,8 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
     listeners[type]({ waitUntil: (p) => { work = p; } });
     await work;
   }
-  assert.deepEqual(opened, [`nmt-shell-${block.version}`, MODEL_CACHE]);
+  assert.deepEqual(opened, [shellCache, MODEL_CACHE]);
+  assert.deepEqual(deleted, ['nmt-shell https://example.org/app/ 0123456789abcdef', 'nmt-shell-0123456789abcdef', 'https://example.org/app/models/en-de.0123456789ab.nmt']);
 
   // The template itself refuses to run.
   assert.throws(() => vm.runInNewContext(template, { ...sandbox }), /template/);

@@ -50,14 +50,16 @@ async function ownServer(t, routes = {}) {
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.webmanifest': 'application/manifest+json' };
 
 /**
- * A static host for the built site as hosts differ (closed after `t`), under BASE: `send(rel, bytes,
+ * A static host for the built site as hosts differ (closed after `t`), under BASE (and under any
+ * other first folder: copies of the site side by side on one origin): `send(rel, bytes,
  * res, type)` may answer a file its own way (return true), else it is sent whole with its
  * Content-Length. `server.requests` counts each path's requests.
  */
 async function hostServer(t, send = () => false) {
   const requests = new Map();
   const server = createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).slice(BASE.length) || 'index.html';
+    // (the site under any first folder: /offline/, /copy/, ...)
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/[^/]+\//, '') || 'index.html';
     requests.set(rel, (requests.get(rel) || 0) + 1);
     let bytes;
     try {
@@ -154,7 +156,9 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('new version'), null, { timeout: 60000 });
     assert.equal(await page.textContent('#offline-status'), 'A new version of this site was installed: reload the page to use it.');
     // (the new service worker deletes the old version's files as it activates)
-    await page.waitForFunction((shell) => caches.keys().then((keys) => keys.filter((k) => k.startsWith('nmt-shell-')).join() === shell), `nmt-shell-${version}0`, { timeout: 30000 });
+    const shellCaches = () => page.evaluate(() => caches.keys()).then((keys) => keys.filter((k) => k.startsWith('nmt-shell')));
+    for (let i = 0; i < 60 && (await shellCaches()).length > 1; i++) await page.waitForTimeout(500);
+    assert.deepEqual(await shellCaches(), [`nmt-shell ${server.url} ${version}0`]);
     await translate(page, 'The house is small.'); // (the open page goes on working)
 
     await page.reload();
@@ -260,5 +264,30 @@ for (const name of browsers()) describe(name, () => {
     await translate(bare.page, 'The house is small.');
     assert.equal(await bare.page.textContent('#offline-status'), 'Offline use is off: this browser does not let sites save themselves here (a private window?). Translation works while online.');
     assert.deepEqual([...problems, ...bare.problems], []);
+  });
+
+  test('two copies of the site on one origin (two sub-paths): installing one leaves the other working offline', { skip, timeout: 240000 }, async (t) => {
+    const host = await hostServer(t);
+    const other = host.url.replace(BASE, '/copy/');
+    const { context, page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    const second = await context.newPage();
+    await second.goto(other);
+    await waitReady(second);
+    await second.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    const saved = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname).sort(), MODEL_CACHE);
+    const files = [...new Set(builtModels().map((m) => m.file))];
+    assert.deepEqual(saved, [...files.map((f) => `/copy/models/${f}`), ...files.map((f) => `${BASE}models/${f}`)].sort(), 'both copies\' models are saved');
+
+    await context.setOffline(true);
+    await page.reload();
+    await waitReady(page);
+    await translate(page, 'The house is small.');
+    const again = await context.newPage();
+    await again.goto(other);
+    await waitReady(again);
+    await translate(again, 'Good morning.');
+    assert.deepEqual(problems, []);
   });
 });
