@@ -102,7 +102,8 @@ const isAlpha = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
  * - {type: 'start', name, attrs: [{name, value, raw}], selfClosing, start, end}; `value` is decoded,
  *   `raw` is the value as written (without its quotes), null for an attribute without a value
  * - {type: 'end', name, start, end}
- * - {type: 'comment', start, end} (also bogus comments, `<?…>` and CDATA sections)
+ * - {type: 'comment', start, end, closer} (also bogus comments, `<?…>` and CDATA sections; `closer`:
+ *   what one cut off by the end of input lacks, "-->" or ">")
  * - {type: 'doctype', start, end}
  * - {type: 'rawtext', start, end} (the content of a raw-text or RCDATA element; `rcdata: true` for the latter)
  * A tag cut off by the end of input is dropped, as browsers do.
@@ -181,16 +182,15 @@ function comment(html, lt) {
   if (html.startsWith('->', lt + 4)) return { type: 'comment', start: lt, end: lt + 6 };
   const a = html.indexOf('-->', lt + 4);
   const b = html.indexOf('--!>', lt + 4);
-  let end;
-  if (a < 0 && b < 0) end = html.length;
-  else if (b < 0 || (a >= 0 && a < b)) end = a + 3;
-  else end = b + 4;
-  return { type: 'comment', start: lt, end };
+  // (cut off by the end of input: `closer` ends it when it is written out, so that the end tags
+  // written after it are not read as more of the comment)
+  if (a < 0 && b < 0) return { type: 'comment', start: lt, end: html.length, closer: '-->' };
+  return { type: 'comment', start: lt, end: b < 0 || (a >= 0 && a < b) ? a + 3 : b + 4 };
 }
 
 function bogusComment(html, lt) {
   const gt = html.indexOf('>', lt);
-  return { type: 'comment', start: lt, end: gt < 0 ? html.length : gt + 1 };
+  return gt < 0 ? { type: 'comment', start: lt, end: html.length, closer: '>' } : { type: 'comment', start: lt, end: gt + 1 };
 }
 
 function readTag(html, lt, isEnd) {
@@ -262,7 +262,7 @@ const SCOPE = new Set(['html', 'body', 'table', 'td', 'th', 'caption', 'template
  * Builds a tree from `html`: {type: 'root', children}; nodes are
  * {type: 'element', name, attrs, selfClosing, foreign, children, start, end} (start/end: the start
  * tag's extent; `synthetic` for a <br> made from a stray </br>), {type: 'text', start, end}, {type: 'rawtext', start, end, rcdata},
- * {type: 'comment'|'doctype', start, end}, each node with `parent`.
+ * {type: 'comment'|'doctype', start, end, closer}, each node with `parent`.
  */
 export function parseHtml(html) {
   const root = { type: 'root', children: [], parent: null };
@@ -333,7 +333,7 @@ export function parseHtml(html) {
       else if (tok.name === 'br') append({ type: 'element', name: 'br', attrs: [], selfClosing: false, foreign: false, children: [], start: tok.start, end: tok.end, synthetic: true });
       // (other stray end tags are dropped)
     } else {
-      append({ type: tok.type, start: tok.start, end: tok.end, rcdata: tok.rcdata });
+      append({ type: tok.type, start: tok.start, end: tok.end, rcdata: tok.rcdata, closer: tok.closer });
     }
   }
   return root;

@@ -214,7 +214,7 @@ function* serializeChildren(children, o) {
 
 function* serializeNode(node, o) {
   const { html, segmentOut, attributeOut } = o;
-  if (node.type !== 'element') return html.slice(node.start, node.end);
+  if (node.type !== 'element') return html.slice(node.start, node.end) + (node.closer || '');
   let out = startTag(node, html, attributeOut, false);
   if (VOID.has(node.name) || (node.foreign && node.selfClosing)) return out;
   const title = segmentOut.get(node);
