@@ -141,6 +141,30 @@ for (const name of browsers()) describe(name, () => {
     // The menu speaks English; its words are German, for a screen reader's voice too.
     const langs = await page.$$eval('#alt-menu .alt-word, #alt-menu .alt-rest, #alt-menu .alt-p', (els) => els.map((e) => `${e.className} ${e.closest('[lang]').lang}`));
     assert.deepEqual([...new Set(langs)].sort(), ['alt-p en', 'alt-rest de', 'alt-word de']);
+    // The focused item's text is readable on its highlight (WCAG 1.4.3, 4.5:1), with the light
+    // colours and with style.css's dark ones (its prefers-color-scheme: dark values) put on the page.
+    for (const dark of [false, true]) {
+      const ratios = await page.evaluate((dark) => {
+        const rgba = (c) => { const p = /rgba?\(([^)]+)\)/.exec(c)[1].split(/[\s,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+        const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+        const lum = (c) => c.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+        if (dark) {
+          const rule = [...document.styleSheets].flatMap((s) => [...s.cssRules]).find((r) => r.media && /prefers-color-scheme:\s*dark/.test(r.media.mediaText));
+          for (const name of rule.cssRules[0].style) document.documentElement.style.setProperty(name, rule.cssRules[0].style.getPropertyValue(name));
+        }
+        const item = document.activeElement;
+        const layers = [];
+        for (let n = item; n; n = n.parentElement) layers.push(rgba(getComputedStyle(n).backgroundColor));
+        const bg = layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255]);
+        const found = [...item.querySelectorAll('span')].filter((s) => s.textContent.trim()).map((s) => {
+          const [a, b] = [lum(over(rgba(getComputedStyle(s).color), bg)), lum(bg)].sort((x, y) => y - x);
+          return `${s.className} ${((a + 0.05) / (b + 0.05)).toFixed(2)}`;
+        });
+        if (dark) document.documentElement.removeAttribute('style');
+        return found;
+      }, dark);
+      assert.ok(ratios.length >= 2 && ratios.every((r) => Number(r.split(' ')[1]) >= 4.5), `${dark ? 'dark' : 'light'} colours: ${ratios.join(', ')}`);
+    }
     const choice = items.findIndex((i) => !i.current && i.word !== before0.words[w]);
     assert.ok(choice >= 0);
     // The prefix: the sentence up to the clicked word, as drawn.
