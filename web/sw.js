@@ -113,8 +113,14 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
-/** Fetches every model that is not cached yet. */
-async function cacheModels() {
+/** Fetches every model that is not cached yet: once at a time, however many pages ask. */
+let caching = null;
+function cacheModels() {
+  caching ||= cacheMissingModels().finally(() => { caching = null; });
+  return caching;
+}
+
+async function cacheMissingModels() {
   const cache = await caches.open(MODEL_CACHE);
   for (const url of MODELS.keys()) {
     if (writing.has(url)) await writing.get(url);

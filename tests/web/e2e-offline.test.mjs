@@ -290,4 +290,32 @@ for (const name of browsers()) describe(name, () => {
     await translate(again, 'Good morning.');
     assert.deepEqual(problems, []);
   });
+
+  test('two tabs on a first visit: each model is downloaded for offline use once, not once a tab', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    // German → English sent slowly (3 s), so that both tabs ask to save it while it downloads.
+    const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    const host = await hostServer(t, (rel, bytes, res, type) => {
+      if (rel !== `models/${deEn.file}`) return false;
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+      const piece = Math.ceil(bytes.length / 10);
+      let at = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        res.write(bytes.subarray(at, at + piece));
+        at += piece;
+        if (at < bytes.length) setTimeout(next, 300);
+        else res.end();
+      };
+      next();
+      return true;
+    });
+    const { context, page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    const second = await context.newPage();
+    await second.goto(host.url);
+    await waitReady(second);
+    for (const p of [page, second]) await p.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    assert.equal(host.requests.get(`models/${deEn.file}`), 1, 'German → English downloaded once');
+    assert.deepEqual(problems, []);
+  });
 });
