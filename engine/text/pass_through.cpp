@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "text/casing.h"
 #include "text/utf8.h"
 
 namespace nmt {
@@ -273,9 +274,10 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   const std::vector<float> att = have_attention ? attention : std::vector<float>{};
   // A forced prefix is kept verbatim and may already carry runs (the page forces the translation so
   // far, emoji and all): each run it holds, in source order, is used.
-  const std::string_view fixed(target.data(), std::min(fixed_bytes, target.size()));
+  // (in any letter case: a term the capitals pass writes in capitals, given in a prefix as written)
+  const std::string fixed = to_lower_same_length(std::string_view(target.data(), std::min(fixed_bytes, target.size())));
   for (size_t r = 0, from = 0; r < runs.size() && from < fixed.size(); ++r) {
-    const std::string text = run_text(runs[r]);
+    const std::string text = to_lower_same_length(run_text(runs[r]));
     const size_t at = fixed.find(text, from);
     if (at == std::string_view::npos) continue;
     runs[r].used = true;

@@ -133,6 +133,14 @@ class Glossary(unittest.TestCase):
             with self.subTest(sentence=sentence):
                 self.assertIn(term, out)
                 self.assertEqual(out, out.upper())
+        # a prefix that holds the term as written (not in capitals) holds it once: it is not written again
+        path = glossary_file(GLOSSARY["en-de"])
+        for prefix in ("Acme Cloud ", "ACME CLOUD "):
+            out = run("en-de", "ACME CLOUD IS DOWN TODAY.\n", "--glossary", path, "--prefix", prefix).stdout.strip()
+            with self.subTest(prefix=prefix):
+                self.assertTrue(out.startswith(prefix), out)
+                self.assertEqual(out.upper().count("ACME CLOUD"), 1, out)
+        os.unlink(path)
 
     def test_switched_off_by_name(self):
         path = glossary_file([("Acme Cloud", "Zeta Sky")])
