@@ -874,6 +874,25 @@ for (const name of browsers()) describe(name, () => {
       }
       assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
     }
+    // At 320 px a long sentence's attention map is wider than its box: the cell the arrow keys move
+    // to is scrolled into sight (the map's own focus indicator).
+    await narrow.selectOption('#beam', '4');
+    await translate(narrow, 'The committee will publish its detailed report on the economic situation of small businesses next month.');
+    await narrow.click('#attention summary');
+    await narrow.waitForFunction(() => / heads$|not available|no per-head|Could not/.test(document.getElementById('heat-status').textContent), null, { timeout: 60000 });
+    const columns = Number(await narrow.getAttribute('#heatmap', 'data-cols'));
+    await narrow.focus('#heatmap');
+    for (let j = 1; j < columns; j++) await narrow.keyboard.press('ArrowRight');
+    const last = await narrow.evaluate(() => {
+      const canvas = document.getElementById('heatmap');
+      const [rowLabels, , cell] = canvas.dataset.grid.split(' ').map(Number);
+      const map = canvas.getBoundingClientRect();
+      const box = canvas.parentElement.getBoundingClientRect();
+      const left = map.left + rowLabels + (Number(canvas.dataset.cols) - 1) * cell;
+      return { left, right: left + cell, boxLeft: box.left, boxRight: box.right, scrolls: canvas.parentElement.scrollWidth > canvas.parentElement.clientWidth };
+    });
+    assert.ok(last.scrolls, 'the map is wider than its box');
+    assert.ok(last.left >= last.boxLeft && last.right <= last.boxRight, `the last column's cell is in sight: ${JSON.stringify(last)}`);
     await page.tap?.('#target .w >> nth=0').catch(() => {});
     await page.screenshot({ path: path.join(resultsDir(), 'web-demo-phone.png'), fullPage: true });
     await checkProblems(page);

@@ -277,6 +277,24 @@ function onHeatKey(event) {
   };
   drawHeatmap();
   describeCell(state.heatCursor.i, state.heatCursor.j);
+  revealCursor();
+}
+
+/**
+ * Scrolls the cursor's cell into sight: sideways in a map wider than its box (on a phone), and the
+ * page up or down (the arrow keys no longer scroll it). A cell more is shown beyond it where there is one.
+ */
+function revealCursor() {
+  const { rowLabelW, colLabelH, cell } = heatLayout;
+  const wrap = el.heatmap.parentElement;
+  const map = el.heatmap.getBoundingClientRect();
+  const box = wrap.getBoundingClientRect();
+  const left = map.left + rowLabelW + state.heatCursor.j * cell;
+  const top = map.top + colLabelH + state.heatCursor.i * cell;
+  if (left - cell < box.left) wrap.scrollLeft -= box.left - (left - cell);
+  else if (left + 2 * cell > box.right) wrap.scrollLeft += left + 2 * cell - box.right;
+  if (top - cell < 0) window.scrollBy(0, top - cell);
+  else if (top + 2 * cell > innerHeight) window.scrollBy(0, top + 2 * cell - innerHeight);
 }
 
 /** Opening the section, the layer/head menu, the mouse and arrow keys on the canvas, resizing. */
