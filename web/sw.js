@@ -74,7 +74,12 @@ async function putModel(cache, url, response) {
     throw new Error(`${name} is not the file this version of the site expects (its SHA-256 differs)`);
   }
   const type = response.headers.get('content-type') || 'application/octet-stream';
-  await cache.put(url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
+  try {
+    await cache.put(url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
+  } catch (e) {
+    if (e && e.name === 'QuotaExceededError') throw new Error(`the browser's storage for this site has no room for ${name} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`);
+    throw e;
+  }
 }
 
 async function fromCacheOrNetwork(cacheName, request, key) {
