@@ -60,9 +60,11 @@ bool german_ordinal(std::string_view text, size_t begin, size_t end) {
          is_letter(char_at(text, end + 2));
 }
 
-// Whether `s` is digit groups in the form 1-3 digits, then groups of 3 after `thousands`, then
-// optionally `decimal` and digits ("1,234.56" with ',' and '.'); at least one thousands group.
+// Whether `s` is digit groups in the form 1-3 digits (not starting with 0), then groups of 3 after
+// `thousands`, then optionally `decimal` and digits ("1,234.56" with ',' and '.'); at least one
+// thousands group.
 bool grouped(std::string_view s, char thousands, char decimal) {
+  if (!s.empty() && s[0] == '0') return false;  // no amount: a phone number ("030.123.456"), a code
   size_t i = 0;
   while (i < s.size() && digit(s[i])) ++i;
   if (i == 0 || i > 3) return false;

@@ -223,6 +223,8 @@ TEST_CASE("localize_numbers: thousands and decimal separators swap between Engli
   CHECK(localized("9,5", "de", "fr") == "9,5");
   CHECK(localized("Call +1 800 555 0199 or 1 800 555 0199, not 55 000", "en", "de") ==
         "Call +1 800 555 0199 or 1 800 555 0199, not 55.000");  // a phone number's groups stay
+  CHECK(localized("Rufen Sie 030.123.456 oder 0.123.456 an, 1.234.567", "de", "en") ==
+        "Rufen Sie 030.123.456 oder 0.123.456 an, 1,234,567");  // no amount starts with 0 and a thousands group
   // labels name rather than count: a version or chapter after a name or a word for one
   CHECK(localized("Install Python 3.11, see Section 4.1 and version 2.0 on iOS 17.1.", "en", "de") ==
         "Install Python 3.11, see Section 4.1 and version 2.0 on iOS 17.1.");
