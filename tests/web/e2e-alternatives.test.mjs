@@ -114,6 +114,9 @@ async function useChoice(page, how = 'click') {
   assert.deepEqual(await page.$$eval('#alt-preview, #alt-menu .alt-old', (els) => els.map((e) => e.closest('[lang]').lang)), [lang, lang], 'the sentences in the language of the translation');
   const use = await page.$$eval('#alt-menu [role="menuitem"]', (b) => b.map((x) => x.textContent));
   assert.deepEqual(use, ['Use this sentence', 'Keep the old one']);
+  // A screen reader on an item hears the item only: each is described by the sentence it keeps.
+  const described = await page.$$eval('#alt-menu [role="menuitem"]', (b) => b.map((x) => document.getElementById(x.getAttribute('aria-describedby'))?.textContent));
+  assert.deepEqual(described, [preview, await page.textContent('#alt-menu .alt-old')]);
   if (how === 'click') await page.click('#alt-menu button:first-of-type');
   else {
     assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Use this sentence', 'focus is on "Use this sentence"');

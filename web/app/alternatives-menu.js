@@ -251,15 +251,17 @@ function preview(root, oldText, newText, onUse) {
   const lang = toOf(state.resultDir);
   Object.assign(add('p', 'alt-preview', newText), { id: 'alt-preview', lang });
   add('p', 'alt-label', 'Instead of:');
-  add('p', 'alt-old', oldText).lang = lang;
-  const button = (label, onClick) => {
+  Object.assign(add('p', 'alt-old', oldText), { id: 'alt-old', lang });
+  // (a screen reader on a menu item reads the item only: each says which sentence it keeps)
+  const button = (label, sentenceId, onClick) => {
     const b = add('button', 'alt-item alt-action', label);
     b.type = 'button';
     b.setAttribute('role', 'menuitem');
+    b.setAttribute('aria-describedby', sentenceId);
     b.addEventListener('click', onClick);
   };
-  button('Use this sentence', onUse);
-  button('Keep the old one', () => close());
+  button('Use this sentence', 'alt-preview', onUse);
+  button('Keep the old one', 'alt-old', () => close());
   focusItem(0);
   if (menu) place(root, menu.invoker);
 }
