@@ -37,6 +37,10 @@ self.addEventListener('install', (event) => {
     const cache = await caches.open(SHELL_CACHE);
     // cache: 'reload' bypasses the HTTP cache, so the shell matches this build.
     await cache.addAll([...SHELL].map((u) => new Request(u, { cache: 'reload' })));
+    // An update of a copy whose models were saved: this version's models are saved before it takes
+    // over (the old one goes on serving meanwhile, and stays if they cannot be downloaded), so that
+    // offline use does not break at a release that changed a model.
+    if (await modelsSavedHere()) await cacheMissingModels();
     await self.skipWaiting();
   })());
 });
@@ -117,6 +121,13 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fromCacheOrNetwork(SHELL_CACHE, request, bare));
   }
 });
+
+/** Whether this copy of the site has models saved (by an earlier version, when installing). */
+async function modelsSavedHere() {
+  if (!(await caches.has(MODEL_CACHE))) return false;
+  const requests = await (await caches.open(MODEL_CACHE)).keys();
+  return requests.some((r) => r.url.startsWith(MODELS_DIR));
+}
 
 /** Fetches every model that is not cached yet: once at a time, however many pages ask. */
 let caching = null;

@@ -81,9 +81,10 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   assert.ok(block.shell.includes('options.js') && block.shell.includes('engine/engine.wasm'));
   assert.equal(block.models.length, 1);
 
-  // Run it: install opens the shell cache, activate the model cache. The origin's caches are shared
-  // with another copy of the site (https://example.org/other/): activate deletes only this copy's
-  // old shell caches (and the one-per-origin name of earlier builds) and its own stale models.
+  // Run it: install opens the shell cache (and the model cache), activate the model cache. The
+  // origin's caches are shared with another copy of the site (https://example.org/other/):
+  // activate deletes only this copy's old shell caches (and the one-per-origin name of earlier
+  // builds) and its own stale models.
   const opened = [];
   const deleted = [];
   const listeners = {};
@@ -92,6 +93,7 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   const cache = {
     addAll: async () => {},
     keys: async () => modelKeys.map((url) => ({ url })),
+    match: async (url) => (modelKeys.includes(url) ? {} : undefined),
     delete: async (request) => { deleted.push(request.url); return true; },
   };
   const shellCache = `nmt-shell https://example.org/app/ ${block.version}`;
@@ -106,6 +108,7 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
     caches: {
       open: async (name) => { opened.push(name); return cache; },
       keys: async () => cacheNames,
+      has: async (name) => cacheNames.includes(name),
       delete: async (name) => { deleted.push(name); return true; },
     },
     URL,
@@ -118,7 +121,8 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
     listeners[type]({ waitUntil: (p) => { work = p; } });
     await work;
   }
-  assert.deepEqual(opened, [shellCache, MODEL_CACHE]);
+  // (install: this copy has models saved, so it looks for this version's missing ones: none)
+  assert.deepEqual(opened, [shellCache, MODEL_CACHE, MODEL_CACHE, MODEL_CACHE]);
   assert.deepEqual(deleted, ['nmt-shell https://example.org/app/ 0123456789abcdef', 'nmt-shell-0123456789abcdef', 'https://example.org/app/models/en-de.0123456789ab.nmt']);
 
   // The template itself refuses to run.

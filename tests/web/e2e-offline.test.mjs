@@ -15,7 +15,8 @@ import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
-import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
+import { ROOT, engineSkip, requireEngine, testManifest, FIXTURE_MODEL } from './_helpers.mjs';
+import { build } from '../../scripts/build-web.mjs';
 import { browsers, launchBrowser, serveSite, waitReady } from './_browsers.mjs';
 
 const skip = engineSkip();
@@ -51,11 +52,12 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 /**
  * A static host for the built site as hosts differ (closed after `t`), under BASE (and under any
- * other first folder: copies of the site side by side on one origin): `send(rel, bytes,
+ * other first folder: copies of the site side by side on one origin; `root()`: the folder served,
+ * the built site unless a case deploys another): `send(rel, bytes,
  * res, type)` may answer a file its own way (return true), else it is sent whole with its
  * Content-Length. `server.requests` counts each path's requests.
  */
-async function hostServer(t, send = () => false) {
+async function hostServer(t, send = () => false, root = () => site) {
   const requests = new Map();
   const server = createServer((req, res) => {
     // (the site under any first folder: /offline/, /copy/, ...)
@@ -63,7 +65,7 @@ async function hostServer(t, send = () => false) {
     requests.set(rel, (requests.get(rel) || 0) + 1);
     let bytes;
     try {
-      bytes = readFileSync(path.join(site, rel));
+      bytes = readFileSync(path.join(root(), rel));
     } catch {
       res.writeHead(404).end();
       return;
@@ -333,5 +335,40 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
     assert.equal(await page.textContent('#offline-status'), `Not all files could be saved for offline use (the browser's storage for this site has no room for ${deEn.file} (${(deEn.bytes / 1e6).toFixed(1)} MB)).`);
     await translate(page, 'The house is small.');
+  });
+
+  test('a release with a new model, installed while the page is open: the new model is saved before it takes over, so the site still works offline', { skip: skip || (!testManifest().shipped && 'needs the shipped models'), timeout: 240000 }, async (t) => {
+    // The next release: English → German retrained (the fixture model stands in), German → English the same.
+    const shipped = JSON.parse(readFileSync(testManifest().file, 'utf8')).models;
+    const deEn = shipped.find((m) => m.from === 'de' && m.to === 'en');
+    const manifest = path.join(scratch, `next-${name}.json`);
+    writeFileSync(manifest, JSON.stringify({ models: [
+      { from: 'en', to: 'de', file: FIXTURE_MODEL },
+      { from: 'de', to: 'en', file: path.resolve(path.dirname(testManifest().file), deEn.file) },
+    ] }));
+    const next = path.join(scratch, `next-${name}`);
+    build({ out: next, manifest, engine: path.join(ROOT, 'build-wasm'), quiet: true });
+    let root = site;
+    const host = await hostServer(t, () => false, () => root);
+    const { context, page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+
+    root = next; // deployed
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('new version'), null, { timeout: 60000 });
+    const nextModels = JSON.parse(readFileSync(path.join(next, 'models/manifest.json'), 'utf8')).models.map((m) => m.file).sort();
+    const saved = await cachedModels(page);
+    assert.ok(nextModels.every((f) => saved.includes(f)), `the new release's models are saved as it takes over (${saved})`);
+    // (then the old English → German model goes, as the new service worker activates)
+    for (let i = 0; i < 30 && (await cachedModels(page)).length > nextModels.length; i++) await page.waitForTimeout(500);
+    assert.deepEqual(await cachedModels(page), nextModels);
+
+    await context.setOffline(true);
+    await page.reload();
+    await waitReady(page);
+    await page.fill('#source', 'The house is small.');
+    await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60000 });
+    assert.deepEqual(problems, []);
   });
 });
