@@ -288,6 +288,39 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the word menu says a failure aloud: its line is a live region, the focus being on the menu', { skip, timeout: 240000 }, async (t) => {
+    const { page, problems } = await translatedPage(t, 'My sister bought a new car yesterday.');
+    const w = pickWord((await sentence(page, 0)).words);
+    // The page's translator fails as an engine that stopped would (the page's own modules, imported again: the same instances).
+    const fail = (method) => page.evaluate(async (method) => {
+      const { state } = await import(new URL('app/state.js', document.baseURI).href);
+      for (const translator of state.translators.values()) (await translator)[method] = () => Promise.reject(new Error('the engine stopped'));
+    }, method);
+    const said = () => page.evaluate(() => {
+      const line = [...document.querySelectorAll('#alt-menu .alt-status')].find((p) => /stopped/.test(p.textContent));
+      return line ? `${line.closest('[role="status"], [role="alert"], [aria-live]')?.getAttribute('role')}: ${line.textContent}` : null;
+    });
+    // writing the sentence with a chosen word fails
+    await page.focus(`#align-target .w[data-w="${w}"]`);
+    await page.keyboard.press('Enter');
+    const items = await openMenuItems(page);
+    await fail('translate');
+    await page.keyboard.press('ArrowDown');
+    assert.ok(items.length >= 2);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /stopped/.test(document.getElementById('alt-menu')?.textContent), null, { timeout: 60000 });
+    assert.equal(await said(), 'status: Could not write it: the engine stopped');
+    await page.keyboard.press('Escape');
+    // finding the other words fails
+    await fail('alternatives');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /stopped/.test(document.getElementById('alt-menu')?.textContent), null, { timeout: 60000 });
+    assert.equal(await said(), 'status: No alternatives: the engine stopped');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w), 'Escape gives the focus back to the word');
+    assert.deepEqual(problems, []);
+  });
+
   heavy('the keyboard focus stays on the output when a new translation closes the word menu, hides Undo or turns Copy off', { skip, timeout: 240000 }, async (t) => {
     const { page, problems } = await translatedPage(t, 'The house is small.');
     const focused = () => page.evaluate(() => (document.activeElement === document.body ? 'the page body'

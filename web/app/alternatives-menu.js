@@ -36,6 +36,17 @@ export function ratingOf(probability, first) {
   return 'unlikely';
 }
 
+/**
+ * The menu's line while it waits, which says what went wrong if it fails: a live region, since
+ * the focus is on the menu itself and nothing else would say it.
+ */
+function statusLine(message) {
+  const line = text(document.createElement('p'), message);
+  line.className = 'alt-status';
+  line.setAttribute('role', 'status');
+  return line;
+}
+
 /** The target word span an event is about, with its sentence and word index, or null. */
 function targetWord(event) {
   const w = event.target.closest && event.target.closest('.w[data-side="t"]');
@@ -119,8 +130,7 @@ async function open(hit) {
   root.setAttribute('aria-label', `Other words for “${current}”`);
   root.setAttribute('aria-busy', 'true');
   root.tabIndex = -1;
-  root.append(text(document.createElement('p'), 'Finding other words…'));
-  root.firstChild.className = 'alt-status';
+  root.append(statusLine('Finding other words…'));
   document.body.append(root);
   place(root, word);
   root.focus();
@@ -222,8 +232,7 @@ async function choose(hit, prefix, alternative) {
   const old = result.sentences[hit.s];
   const word = alternative.word.trim();
   root.setAttribute('aria-busy', 'true');
-  root.replaceChildren(text(document.createElement('p'), `Writing the sentence with “${word}”…`));
-  root.firstChild.className = 'alt-status';
+  root.replaceChildren(statusLine(`Writing the sentence with “${word}”…`));
   root.focus();
   try {
     const t = await getTranslator(state.resultDir);
