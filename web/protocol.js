@@ -109,7 +109,8 @@ export const ErrorCode = Object.freeze({
 export function protocolMismatch(side, theirs) {
   return new TranslatorError(ErrorCode.PROTOCOL_MISMATCH,
     `The translator module and its worker come from different versions: the ${side} speaks protocol ${theirs ?? '(none)'}, ` +
-    `this file protocol ${PROTOCOL_VERSION}. Load translator.js, worker.js and protocol.js from the same build (clear the site's cache).`);
+    `this file protocol ${PROTOCOL_VERSION}. Reload the page: a new version of the site may have been installed since it opened ` +
+    '(translator.js, worker.js and protocol.js must come from the same build).');
 }
 
 /** Serialisable error payload: `{code, message}`. */

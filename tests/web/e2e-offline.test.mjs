@@ -8,7 +8,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
@@ -369,6 +369,30 @@ for (const name of browsers()) describe(name, () => {
     await waitReady(page);
     await page.fill('#source', 'The house is small.');
     await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 60000 });
+    assert.deepEqual(problems, []);
+  });
+
+  test('a release whose worker speaks another protocol, installed while the page is open: the open page\'s next model says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
+    // The next release: the site as built, with the worker protocol's version one higher.
+    const next = path.join(scratch, `protocol-${name}`);
+    cpSync(site, next, { recursive: true });
+    const protocol = readFileSync(path.join(next, 'protocol.js'), 'utf8');
+    writeFileSync(path.join(next, 'protocol.js'), protocol.replace(/export const PROTOCOL_VERSION = (\d+);/, (_, v) => `export const PROTOCOL_VERSION = ${Number(v) + 1};`));
+    const sw = readFileSync(path.join(next, 'sw.js'), 'utf8');
+    writeFileSync(path.join(next, 'sw.js'), sw.replace(/"version":"([0-9a-f]+)"/, '"version":"$10"'));
+    let root = site;
+    const host = await hostServer(t, () => false, () => root);
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+
+    root = next; // deployed
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('new version'), null, { timeout: 60000 });
+    await page.selectOption('#direction', 'de-en'); // a model not loaded yet: a new worker, of the new release
+    await page.fill('#source', 'Das Haus ist klein.');
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    assert.match(await page.textContent('#error'), /come from different versions: .*Reload the page: a new version of the site may have been installed since it opened/);
     assert.deepEqual(problems, []);
   });
 });
