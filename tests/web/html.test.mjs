@@ -95,6 +95,16 @@ test('elements without words side by side keep the spaces between them', async (
   }
 });
 
+test('an element without words that lands between two words of another element goes inside it, never parting it', async () => {
+  // (an image inside <i> after <b>one two</b>, the words reversed, came between "two" and "one": it
+  // stayed outside the <b>, which was written twice: "<b>two</b><img> <b>one</b>")
+  const t = fakeTranslator('reverse');
+  let r = await translateHtml(t, '<p><i><b>one two</b><img src="a.png"> three</i>.</p>');
+  assert.equal(r.text, '<p>. <i>three <b>two<img src="a.png"> one</b></i></p>');
+  r = await translateHtml(t, '<p><a href="x"><b>one two</b> <img src="a.png"> <img src="b.png"> three</a>.</p>');
+  assert.equal(r.text, '<p>. <a href="x">three <b>two <img src="a.png"> <img src="b.png"> one</b></a></p>');
+});
+
 test('HTML through a translator that reverses words: elements move with their words, attributes translated', async () => {
   const t = fakeTranslator('reverse');
   let r = await translateHtml(t, '<p>Click <a href="/x">here</a> to <b>save it</b> now.</p>');

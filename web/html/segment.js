@@ -303,6 +303,9 @@ export function buildSegment(nodes, a, memo = new Map()) {
       text = text.slice(0, -1);
       charStack.pop();
       wsRaw.delete(text.length);
+      // what stood after that space stays before the break ("x <wbr><b><br>y</b>": the <wbr> after
+      // the <br> split the <b> in two)
+      for (const z of zeros) if (z.pos > text.length) z.pos = text.length;
     }
     zeros.push({ node, pos: text.length, stack });
     if (!text.endsWith('\n')) {
@@ -885,6 +888,30 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (pieces[i].stack) continue;
       const [prev, next] = around(i);
       pieces[i].stack = commonPrefix(prev, next);
+    }
+    // A piece without words (an image, a comment, a <br>, spaces) goes inside the elements open on
+    // both sides of it: closed there, an element would be written twice ("<b>Welt</b> <!-- c
+    // --><b><br></b>" for a <b> that held the word and the <br> with the comment before them).
+    // (its neighbours: the nearest pieces that are not spaces nor, without words, as shallow as it)
+    const wordless = (p) => p.text === undefined || !/\S/.test(p.text);
+    const isPrefix = (x, y) => commonPrefix(x, y).length === x.length;
+    for (let changed = true; changed;) {
+      changed = false;
+      for (let i = 0; i < pieces.length; i++) {
+        if (!wordless(pieces[i])) continue;
+        const own = pieces[i].stack;
+        const passed = (p) => (p.text !== undefined && !/\S/.test(p.text)) || (wordless(p) && isPrefix(p.stack, own));
+        let l = i - 1;
+        while (l >= 0 && passed(pieces[l])) l--;
+        let r = i + 1;
+        while (r < pieces.length && passed(pieces[r])) r++;
+        if (l < 0 || r >= pieces.length) continue;
+        const both = commonPrefix(pieces[l].stack, pieces[r].stack);
+        if (both.length > own.length && isPrefix(own, both)) {
+          pieces[i].stack = both;
+          changed = true;
+        }
+      }
     }
     for (const p of pieces) {
       delete p.home;
