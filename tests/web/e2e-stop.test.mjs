@@ -91,6 +91,8 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.isEnabled('#copy'), true, 'Copy is on');
     await page.click('#copy');
     await page.waitForFunction(() => document.getElementById('copy').textContent === 'Copied');
+    assert.equal(await page.textContent('#copy-said'), 'Copied to the clipboard.', 'a live region says so');
+    assert.equal(await page.getAttribute('#copy-said', 'aria-live'), 'polite');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.ok(copied.trim().length > 0 && drawn.startsWith(copied), `the clipboard holds the kept translation: ${JSON.stringify(copied.slice(0, 80))}`);
 

@@ -14,7 +14,7 @@ export const el = {
   direction: $('direction'), swap: $('swap'), beam: $('beam'),
   source: $('source'), sourceLabel: $('source-label'), count: $('count'), clear: $('clear'), stop: $('stop'),
   langHint: $('lang-hint'), langHintText: $('lang-hint-text'), langHintAccept: $('lang-hint-accept'), langHintDismiss: $('lang-hint-dismiss'),
-  target: $('target'), targetLabel: $('target-label'), status: $('status'), statusProgress: $('status-progress'), stats: $('stats'), copy: $('copy'),
+  target: $('target'), targetLabel: $('target-label'), status: $('status'), statusProgress: $('status-progress'), stats: $('stats'), copy: $('copy'), copySaid: $('copy-said'),
   unsureLegend: $('unsure-legend'), termLegend: $('term-legend'),
   prev: $('prev-sent'), next: $('next-sent'), sentPos: $('sent-pos'), sentSaid: $('sent-said'), sentConfidence: $('sent-confidence'),
   alignSource: $('align-source'), alignTarget: $('align-target'),

@@ -263,7 +263,9 @@ async function copyOutput() {
     sel.removeAllRanges();
   }
   text(el.copy, ok ? 'Copied' : 'Copy failed');
-  setTimeout(() => text(el.copy, 'Copy'), 1500);
+  // (a button's new name is not reliably read while it has the focus: a live region says it)
+  text(el.copySaid, ok ? 'Copied to the clipboard.' : 'Could not copy to the clipboard.');
+  setTimeout(() => { text(el.copy, 'Copy'); text(el.copySaid, ''); }, 1500);
 }
 
 /**
