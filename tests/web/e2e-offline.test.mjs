@@ -395,4 +395,18 @@ for (const name of browsers()) describe(name, () => {
     assert.match(await page.textContent('#error'), /come from different versions: .*Reload the page: a new version of the site may have been installed since it opened/);
     assert.deepEqual(problems, []);
   });
+
+  test('a host that serves sw.js as text/plain: the page translates and says why offline use is off', { skip, timeout: 120000 }, async (t) => {
+    const script = path.join(scratch, 'sw.js.txt');
+    writeFileSync(script, readFileSync(path.join(site, 'sw.js')));
+    const server = await ownServer(t, { 'sw.js': script });
+    const { page, problems } = await freshPage(t, server.url);
+    await waitReady(page);
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 30000 });
+    const status = await page.textContent('#offline-status');
+    assert.match(status, /^Offline use is off: the site's service worker \(sw\.js\) could not be registered \(.*[^.]\)\. Translation works while online\.$/);
+    if (name === 'chromium') assert.match(status, /MIME type \('text\/plain'\)/, 'Chromium says what is wrong');
+    await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
+  });
 });

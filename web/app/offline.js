@@ -85,7 +85,8 @@ export async function registerServiceWorker() {
     }
   } catch (e) {
     console.warn('Service worker registration failed:', e);
-    showStatus(`Offline use is off: this browser did not let the site install its service worker. ${ONLINE_STILL}`);
+    const why = String(e && e.message ? e.message : e).replace(/\.$/, '');
+    showStatus(`Offline use is off: the site's service worker (sw.js) could not be registered (${why}). ${ONLINE_STILL}`);
   }
 }
 
