@@ -188,6 +188,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(after0.words[w], items[choice].word, 'the chosen word is a word of the new sentence');
     // the status live region says so (it was left empty: a screen reader heard nothing)
     assert.equal(await page.textContent('#status'), `Sentence 1 translated again with “${items[choice].word.trim()}”.`);
+    assert.deepEqual(await page.$$eval('#status [lang]', (els) => els.map((e) => `${e.lang} ${e.textContent}`)), [`de ${items[choice].word.trim()}`], 'the word in German');
     assert.deepEqual(await sentence(page, 1), before1, 'the other sentence stays');
     assert.equal(await page.textContent('#align-target'), after0.text, 'the alignment card shows the new sentence');
     const target = await page.textContent('#target');

@@ -12,7 +12,7 @@
  * menu: ↑/↓ (and Home/End) move, Enter or Space chooses, Escape or Tab closes; focus goes back to
  * the word.
  */
-import { el, text, showError, setState, keepFocusFrom } from './dom.js';
+import { el, text, inLang, showError, setState, keepFocusFrom } from './dom.js';
 import { state, toOf } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { render } from './translate-view.js';
@@ -283,7 +283,8 @@ function use(hit, before, after, word) {
   render(after);
   selectSentence(hit.s, true);
   setState('done');
-  text(el.status, `Sentence ${hit.s + 1} translated again with “${word}”.`); // (a live region)
+  // (a live region; the word in its language)
+  el.status.replaceChildren(`Sentence ${hit.s + 1} translated again with “`, inLang(word, toOf(state.resultDir)), '”.');
   undo = { before, after, s: hit.s, w: hit.w, onCard };
   const button = document.getElementById('undo-choice');
   button.hidden = false;
