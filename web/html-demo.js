@@ -45,6 +45,7 @@ async function translateNow() {
   $('html-stop').hidden = false;
   $('html-progress').hidden = false;
   $('html-progress').removeAttribute('value');
+  $('html-rendered').setAttribute('aria-busy', 'true'); // (its live region speaks once the translation is in)
   document.body.dataset.state = 'translating';
   status('Loading the model…');
   const request = { input: $('html-input').value, dir: $('html-direction').value };
@@ -87,6 +88,7 @@ async function translateNow() {
   } finally {
     if (running === controller) {
       running = null;
+      $('html-rendered').setAttribute('aria-busy', 'false');
       const stopHadFocus = document.activeElement === $('html-stop');
       $('html-stop').hidden = true;
       $('html-progress').hidden = true;

@@ -85,6 +85,7 @@ async function run() {
   // (the last text's translation goes: under an error it would read as this text's)
   $('std-detected').textContent = '';
   $('std-output').textContent = '';
+  $('std-output').setAttribute('aria-busy', 'true'); // (its live region speaks once the translation is in)
   $('std-status').textContent = 'Translating…';
   document.body.dataset.state = 'busy';
   try {
@@ -109,6 +110,7 @@ async function run() {
     $('std-status').textContent = '';
     showError(e);
   } finally {
+    $('std-output').setAttribute('aria-busy', 'false');
     button.disabled = false;
     if (focused && (!document.activeElement || document.activeElement === document.body || document.activeElement === button)) button.focus();
   }

@@ -286,7 +286,8 @@ for (const name of browsers()) describe(name, () => {
     // Every state and status the page shows, from the first click on.
     await page.evaluate(() => {
       window.__shown = [];
-      const note = () => window.__shown.push(`${document.body.dataset.state} | ${document.getElementById('html-status').textContent}`);
+      const note = () => window.__shown.push(`${document.body.dataset.state} | ${document.getElementById('html-status').textContent}`
+        + ` | busy ${document.getElementById('html-rendered').getAttribute('aria-busy')}`);
       new MutationObserver(note).observe(document.body, { attributes: true, attributeFilter: ['data-state'], subtree: false });
       new MutationObserver(note).observe(document.getElementById('html-status'), { childList: true, characterData: true, subtree: true });
     });
@@ -296,6 +297,9 @@ for (const name of browsers()) describe(name, () => {
     const shown = await page.evaluate(() => window.__shown);
     assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
     assert.deepEqual(shown.filter((x) => /stopped|Stopped/.test(x)), [], `nothing said "Stopped": ${JSON.stringify(shown)}`);
+    // the rendered translation, a live region, is busy while it is translated (it speaks once it is in)
+    assert.deepEqual(shown.filter((x) => x.startsWith('translating') && !x.endsWith('busy true')), [], JSON.stringify(shown));
+    assert.equal(await page.getAttribute('#html-rendered', 'aria-busy'), 'false');
     assert.equal(await page.isHidden('#html-stop'), true);
     assert.equal(await page.isHidden('#html-error'), true);
     assert.match(await page.textContent('#html-source'), /<b>/);

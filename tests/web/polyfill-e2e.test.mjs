@@ -88,8 +88,14 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.getAttribute('#std-input', 'dir'), 'auto', 'right-to-left text runs right to left');
     assert.deepEqual(await page.$$eval('progress', (bars) => bars.filter((b) => !(b.getAttribute('aria-label') || b.labels.length)).map((b) => b.id)), [], 'the progress bar has a name');
 
+    await page.evaluate(() => {
+      window.__busy = [];
+      new MutationObserver(() => window.__busy.push(document.getElementById('std-output').getAttribute('aria-busy')))
+        .observe(document.getElementById('std-output'), { attributes: true, attributeFilter: ['aria-busy'] });
+    });
     await page.click('#std-translate');
     await waitState(page, ['done', 'error']);
+    assert.deepEqual(await page.evaluate(() => window.__busy), ['true', 'false'], 'the translation, a live region, is busy while it is made');
     assert.equal(await page.textContent('#std-error'), '');
     assert.match(await page.textContent('#std-detected'), /Detected: en/);
     assert.match(await page.textContent('#std-output'), /Wetter/);
