@@ -30,56 +30,6 @@ WordAlignment word_alignment(const SentenceTranslation& s, const std::vector<Spa
   return symmetrize(forward, read_alignment(s.target, back_cols, s.source, src_spans, back.data(), cols, int(back_cols.size())));
 }
 
-// A glossary term's target words link to its source words, and only to them (word for word when
-// both have as many words, else each to all of them): the model saw the term as one unknown piece
-// (and may have put it by another masked piece, or left it out, when pass_through writes it next
-// to a neighbour with no token of its own), but which source term each written term stands for is
-// known. The k-th time a term's target text is in the translation stands for the k-th source term
-// with that text (the masked source holds no other copy of it for the model to write).
-void align_terms(const std::vector<TextEdit>& terms, const std::string& target, WordAlignment& w) {
-  const size_t cols = w.source_words.size();
-  if (terms.empty() || cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
-  std::vector<size_t> searched_to(terms.size(), 0);
-  bool changed = false;
-  for (size_t i = 0; i < terms.size(); ++i) {
-    const TextEdit& term = terms[i];
-    if (term.text.empty()) continue;
-    size_t from = 0;  // after the copies the same text's earlier terms took
-    for (size_t j = 0; j < i; ++j)
-      if (terms[j].text == term.text) from = std::max(from, searched_to[j]);
-    const size_t at = target.find(term.text, from);
-    if (at == std::string::npos) continue;
-    searched_to[i] = at + term.text.size();
-    const Span written{at, at + term.text.size()};
-    const Span source{term.at, term.at + term.length};
-    std::vector<int> sources, targets;
-    for (size_t c = 0; c < cols; ++c)
-      if (w.source_words[c].begin < source.end && source.begin < w.source_words[c].end) sources.push_back(int(c));
-    for (size_t r = 0; r < w.target_words.size(); ++r)
-      if (w.target_words[r].begin < written.end && written.begin < w.target_words[r].end) targets.push_back(int(r));
-    if (sources.empty() || targets.empty()) continue;
-    w.links.erase(std::remove_if(w.links.begin(), w.links.end(),
-                                 [&](const std::pair<int, int>& l) {
-                                   return std::find(targets.begin(), targets.end(), l.first) != targets.end();
-                                 }),
-                  w.links.end());
-    // as many words on both sides ("Acme Cloud" -> "Acme Cloud", "Zeta Sky"): word for word, in order
-    // (an element on "Cloud" stays on "Cloud"); else each target word to all of them
-    const bool word_for_word = sources.size() == targets.size();
-    for (size_t k = 0; k < targets.size(); ++k) {
-      const std::vector<int> own = word_for_word ? std::vector<int>{sources[k]} : sources;
-      float* row = w.matrix.data() + size_t(targets[k]) * cols;
-      std::fill(row, row + cols, 0.0f);
-      for (int c : own) {
-        row[c] = 1.0f / float(own.size());
-        w.links.emplace_back(targets[k], c);
-      }
-    }
-    changed = true;
-  }
-  if (changed) std::sort(w.links.begin(), w.links.end());
-}
-
 // The alignments of a translated unit: its source and target tokens with their spans, the
 // hypothesis' attention (moved out of it) and the word alignment computed from them.
 void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,

@@ -163,9 +163,16 @@ void emphasis_marks(TargetSentence& s) {
   for (auto [b, e] : s.spans) target_spans.push_back({b, e});
   if (d->has_eos) target_spans.push_back({s.target.size(), s.target.size()});
   const bool attended = d->attention.size() >= target_spans.size() * source_spans.size();
-  const WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
-                                          attended ? d->attention.data() : nullptr, int(target_spans.size()),
-                                          int(source_spans.size()));
+  WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
+                                    attended ? d->attention.data() : nullptr, int(target_spans.size()),
+                                    int(source_spans.size()));
+  // a glossary term (or a date) written for an unknown piece is known to stand for its source text:
+  // its marks go around it ("*invoice*" -> "*Rechnung*"), wherever the piece's attention went
+  std::vector<TextEdit> terms;
+  for (const auto& [begin, text] : d->rewrites)
+    for (const Token& t : d->source_tokens)
+      if (t.id == d->unk_id && t.begin <= begin && begin < t.end) terms.push_back({begin, t.end - begin, text});
+  align_terms(terms, s.target, words);
   std::vector<TextEdit> edits;
   for (auto& [at, mark] : place_emphasis(s.source, d->emphasis, words, s.target, s.fixed))
     edits.push_back(TextEdit{at, 0, std::move(mark), true});

@@ -326,4 +326,48 @@ WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& reve
   return out;
 }
 
+void align_terms(const std::vector<TextEdit>& terms, std::string_view target, WordAlignment& w) {
+  const size_t cols = w.source_words.size();
+  if (terms.empty() || cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
+  std::vector<size_t> searched_to(terms.size(), 0);
+  bool changed = false;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const TextEdit& term = terms[i];
+    if (term.text.empty()) continue;
+    size_t from = 0;  // after the copies the same text's earlier terms took
+    for (size_t j = 0; j < i; ++j)
+      if (terms[j].text == term.text) from = std::max(from, searched_to[j]);
+    const size_t at = target.find(term.text, from);
+    if (at == std::string_view::npos) continue;
+    searched_to[i] = at + term.text.size();
+    const Span written{at, at + term.text.size()};
+    const Span source{term.at, term.at + term.length};
+    std::vector<int> sources, targets;
+    for (size_t c = 0; c < cols; ++c)
+      if (w.source_words[c].begin < source.end && source.begin < w.source_words[c].end) sources.push_back(int(c));
+    for (size_t r = 0; r < w.target_words.size(); ++r)
+      if (w.target_words[r].begin < written.end && written.begin < w.target_words[r].end) targets.push_back(int(r));
+    if (sources.empty() || targets.empty()) continue;
+    w.links.erase(std::remove_if(w.links.begin(), w.links.end(),
+                                 [&](const std::pair<int, int>& l) {
+                                   return std::find(targets.begin(), targets.end(), l.first) != targets.end();
+                                 }),
+                  w.links.end());
+    // as many words on both sides ("Acme Cloud" -> "Acme Cloud", "Zeta Sky"): word for word, in order
+    // (an element on "Cloud" stays on "Cloud"); else each target word to all of them
+    const bool word_for_word = sources.size() == targets.size();
+    for (size_t k = 0; k < targets.size(); ++k) {
+      const std::vector<int> own = word_for_word ? std::vector<int>{sources[k]} : sources;
+      float* row = w.matrix.data() + size_t(targets[k]) * cols;
+      std::fill(row, row + cols, 0.0f);
+      for (int c : own) {
+        row[c] = 1.0f / float(own.size());
+        w.links.emplace_back(targets[k], c);
+      }
+    }
+    changed = true;
+  }
+  if (changed) std::sort(w.links.begin(), w.links.end());
+}
+
 }  // namespace nmt

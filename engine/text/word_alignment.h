@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "text/text_edit.h"
+
 namespace nmt {
 
 struct Span {
@@ -93,5 +95,15 @@ std::vector<std::pair<int, int>> readout_links(const std::vector<float>& matrix,
 enum class Symmetrization { intersection, grow_diag };
 WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& reverse,
                          Symmetrization how = Symmetrization::intersection);
+
+// Glossary terms (`terms`: each source term's bytes and its target term, as text/glossary.h finds
+// them) in the alignment `w` of a sentence and its translation `target`: each written term's words
+// link to its source term's words, and only to them (word for word when both have as many words,
+// else each to all of them). The model saw the term as one unknown piece (and may have put it by
+// another masked piece, or left it out, when pass_through writes it next to a neighbour with no
+// token of its own), but which source term each written term stands for is known. The k-th time a
+// term's target text is in the translation stands for the k-th source term with that text (the
+// masked source holds no other copy of it for the model to write).
+void align_terms(const std::vector<TextEdit>& terms, std::string_view target, WordAlignment& w);
 
 }  // namespace nmt

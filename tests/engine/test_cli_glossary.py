@@ -142,6 +142,20 @@ class Glossary(unittest.TestCase):
                 self.assertEqual(out.upper().count("ACME CLOUD"), 1, out)
         os.unlink(path)
 
+    def test_markdown_emphasis_stays_on_its_term(self):
+        # the marks around a term go around the term written for it, wherever the model's attention
+        # for its unknown piece went ("Use **Acme Cloud** for the *invoice* now." gave "***Acme*
+        # Cloud** ... Rechnung"); the same through the HTML path is html-wasm's
+        path = glossary_file(GLOSSARY["en-de"])
+        for sentence, marked in (("Use **Acme Cloud** for the *invoice* now.", ["**Acme Cloud**", "*Rechnung*"]),
+                                 ("The _notice period_ is three months.", ["_Kündigungsfrist_"])):
+            out = run("en-de", sentence + "\n", "--glossary", path).stdout.strip()
+            with self.subTest(sentence=sentence):
+                for m in marked:
+                    self.assertIn(m, out)
+                self.assertEqual(out.count("*"), sentence.count("*"), out)
+        os.unlink(path)
+
     def test_switched_off_by_name(self):
         path = glossary_file([("Acme Cloud", "Zeta Sky")])
         self.assertNotIn("Zeta Sky", run("en-de", "Acme Cloud is fast.\n", "--glossary", path, "--no-pass", "glossary").stdout)
