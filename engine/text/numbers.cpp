@@ -663,8 +663,9 @@ void localize_copied_numbers(std::string_view source, const ByteSpans& numbers, 
   for (auto [b, e] : numbers) {
     const std::string_view number = source.substr(b, e - b);
     // the target's way differs, or it is the source's own and has a dot or comma that the model may
-    // turn ("am 12.03." -> "on 12,03"; clock times are clock_times.h's)
-    if (written.compare(b, e - b, number) != 0 || number.find_first_of(".,") != std::string_view::npos)
+    // turn ("am 12.03." -> "on 12,03"; clock times are clock_times.h's), or it is a date, whose
+    // order of day and month its separators say ("12/03/2024" is no "12.03.2024")
+    if (written.compare(b, e - b, number) != 0 || number.find_first_of(".,") != std::string_view::npos || is_date(number))
       forms.emplace_back(digits_of(number), std::string_view(written).substr(b, e - b));
   }
   if (forms.empty()) return;

@@ -289,6 +289,7 @@ TEST_CASE("localize_copied_numbers: a number the model copied as the source writ
   CHECK(rewrite("Der Termin ist am 12.03. um 14 Uhr.", "The appointment is on 12,03 at 2 p.m.", "de", "en") ==
         "The appointment is on 12.03 at 2 p.m.");
   CHECK(rewrite("Am 15.04.2024 in Raum 1.23", "On 15,04,2024 in room 1,23", "de", "en") == "On 15.04.2024 in room 1.23");
+  CHECK(rewrite("Due on 12/03/2024.", "Fällig am 12.03.2024.", "en", "de") == "Fällig am 12/03/2024.");  // (3 December?)
   CHECK(rewrite("Install Python 3.11 now.", "Installieren Sie Python 3,11 jetzt.", "en", "de") ==
         "Installieren Sie Python 3.11 jetzt.");
   // clock times are clock_times.h's; other digits stay
