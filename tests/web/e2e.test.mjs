@@ -1014,6 +1014,8 @@ for (const name of browsers()) describe(name, () => {
     assert.match(await page.textContent('#lang-hint-text'), /^This looks like French\. The models translate only (English and German|German and English): a translation of it will be wrong\.$/);
     assert.equal(await page.isVisible('#lang-hint-accept'), false, 'no direction to offer');
     assert.equal(await page.textContent('#lang-hint-dismiss'), 'OK');
+    // its name begins with the word shown (WCAG 2.5.3: a voice control user says "click OK")
+    assert.match(await page.getAttribute('#lang-hint-dismiss', 'aria-label'), /^OK\b/);
     await page.screenshot({ path: path.join(resultsDir(), 'language-notice.png') });
     await page.click('#lang-hint-dismiss');
     assert.equal(await page.isVisible('#lang-hint'), false);
@@ -1031,6 +1033,7 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForSelector('#lang-hint-accept', { state: 'visible' });
     assert.match(await page.textContent('#lang-hint-accept'), /English → German/);
     assert.equal(await page.textContent('#lang-hint-dismiss'), 'Keep');
+    assert.match(await page.getAttribute('#lang-hint-dismiss', 'aria-label'), /^Keep\b/);
     await checkProblems(page);
   });
 

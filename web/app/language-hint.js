@@ -89,7 +89,7 @@ export function updateLanguageHint() {
     const looks = advice.other === 'und' ? `This does not look like ${modelLanguages('or')}.` : `This looks like ${langName(advice.other)}.`;
     text(el.langHintText, `${looks} The models translate only ${modelLanguages()}: a translation of it will be wrong.`);
     text(el.langHintDismiss, 'OK');
-    el.langHintDismiss.setAttribute('aria-label', 'Dismiss this notice');
+    el.langHintDismiss.setAttribute('aria-label', 'OK, dismiss this notice'); // (the name begins with the words shown: a voice user says "OK")
   }
   el.langHintAccept.hidden = !advice.dir;
   el.langHint.hidden = false;
