@@ -843,6 +843,19 @@ for (const name of browsers()) describe(name, () => {
     await page.fill('#source', 'The house is small.');
     await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
     assert.match(await page.textContent('#error'), /Could not download .*404/);
+    // typing on: each pause tries again and fails the same way; the alert says it once, not at every pause
+    await page.evaluate(() => {
+      window.__alerts = 0;
+      window.__failures = 0;
+      new MutationObserver(() => { window.__alerts += 1; }).observe(document.getElementById('error'), { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => { if (document.body.dataset.state === 'error') window.__failures += 1; }).observe(document.body, { attributes: true, attributeFilter: ['data-state'] });
+    });
+    await page.fill('#source', 'The house is small. It is old.');
+    await page.waitForFunction(() => window.__failures >= 1, null, { timeout: 60000 });
+    await page.fill('#source', 'The house is small. It is very old.');
+    await page.waitForFunction(() => window.__failures >= 2, null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => window.__alerts), 0, 'the error stays as it was');
+    assert.match(await page.textContent('#error'), /Could not download .*404/);
     await page.click('#clear');
     assert.equal(await page.isVisible('#error'), false);
   });

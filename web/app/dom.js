@@ -54,6 +54,7 @@ export function showError(message) {
     el.error.textContent = '';
     return;
   }
+  if (!el.error.hidden && el.error.textContent === message) return; // (the same error again, as each retry fails: said once)
   el.error.textContent = message;
   el.error.hidden = false;
 }
