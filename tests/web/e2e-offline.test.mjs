@@ -81,6 +81,22 @@ async function hostServer(t, send = () => false, root = () => site) {
   return { url: `http://localhost:${server.address().port}${BASE}`, requests };
 }
 
+/** Sends `bytes` in ten pieces 300 ms apart (3 s in all). */
+function sendSlowly(bytes, res, type) {
+  res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+  const piece = Math.ceil(bytes.length / 10);
+  let at = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    res.write(bytes.subarray(at, at + piece));
+    at += piece;
+    if (at < bytes.length) setTimeout(next, 300);
+    else res.end();
+  };
+  next();
+  return true;
+}
+
 /** A fresh profile's page on `url` (closed after `t`; `init` runs before the page's scripts); `problems` collects its page errors. */
 async function freshPage(t, url, init) {
   const context = await browser.newContext();
@@ -296,21 +312,7 @@ for (const name of browsers()) describe(name, () => {
   test('two tabs on a first visit: each model is downloaded for offline use once, not once a tab', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     // German → English sent slowly (3 s), so that both tabs ask to save it while it downloads.
     const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
-    const host = await hostServer(t, (rel, bytes, res, type) => {
-      if (rel !== `models/${deEn.file}`) return false;
-      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
-      const piece = Math.ceil(bytes.length / 10);
-      let at = 0;
-      const next = () => {
-        if (res.destroyed) return;
-        res.write(bytes.subarray(at, at + piece));
-        at += piece;
-        if (at < bytes.length) setTimeout(next, 300);
-        else res.end();
-      };
-      next();
-      return true;
-    });
+    const host = await hostServer(t, (rel, bytes, res, type) => rel === `models/${deEn.file}` && sendSlowly(bytes, res, type));
     const { context, page, problems } = await freshPage(t, host.url);
     await waitReady(page);
     const second = await context.newPage();
@@ -407,6 +409,19 @@ for (const name of browsers()) describe(name, () => {
     assert.match(status, /^Offline use is off: the site's service worker \(sw\.js\) could not be registered \(.*[^.]\)\. Translation works while online\.$/);
     if (name === 'chromium') assert.match(status, /MIME type \('text\/plain'\)/, 'Chromium says what is wrong');
     await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
+  });
+
+  test('another direction chosen while the first model downloads: the models are still saved for offline use', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const enDe = builtModels().find((m) => m.from === 'en' && m.to === 'de');
+    const host = await hostServer(t, (rel, bytes, res, type) => rel === `models/${enDe.file}` && sendSlowly(bytes, res, type));
+    const { page, problems } = await freshPage(t, host.url);
+    await page.waitForFunction(() => document.getElementById('load-label').textContent.includes('English → German'), null, { timeout: 30000 });
+    assert.notEqual(await page.evaluate(() => document.body.dataset.ready), 'true', 'still loading');
+    await page.selectOption('#direction', 'de-en');
+    await translate(page, 'Das Haus ist klein.');
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
     assert.deepEqual(problems, []);
   });
 });

@@ -14,6 +14,8 @@ import { showModelInfo } from './model-info.js';
 
 export const manifestUrl = new URL('./models/manifest.json', document.baseURI);
 
+let offlineAsked = false; // the service worker was asked to save the models (when the first one loaded)
+
 function showLoading() {
   el.load.hidden = state.loading === 0;
 }
@@ -62,7 +64,10 @@ export function getTranslator(dir, rerank = searchSettings().rerank) {
   p.then((t) => {
     p.settled = true;
     showModelInfo(dir, t.info);
-    if (state.translators.size === 1) cacheModelsForOffline();
+    if (!offlineAsked) {
+      offlineAsked = true;
+      cacheModelsForOffline();
+    }
   }, () => {
     state.translators.delete(key); // try again next time
   }).finally(() => {
