@@ -69,7 +69,11 @@ std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glos
       const size_t end = at + term.size();
       if (word_before(sentence, at) || word_after(sentence, end)) continue;
       if (std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return at < s.second && end > s.first; })) continue;
-      found.push_back({at, term.size(), target});
+      // a term that ends in the sentence's full stop ("Acme Inc." at the end) leaves that stop to
+      // the model when the target term has none ("Acme GmbH"): else the sentence lost it
+      const bool ends_sentence = sentence.find_first_not_of(" \t\r\n", end) == std::string_view::npos;
+      const bool stop_left = ends_sentence && term.back() == '.' && term.size() > 1 && !target.empty() && target.back() != '.';
+      found.push_back({at, term.size() - (stop_left ? 1 : 0), target});
     }
   }
   // longest first, then leftmost; a match that overlaps one taken is dropped

@@ -7,6 +7,8 @@
 //     ("acme cloud", "ACME CLOUD"); the target term is written as given (in a sentence written in
 //     capitals, in capitals: the pass "capitals" writes the whole translation so);
 //   - overlapping terms: the longest match wins, then the leftmost;
+//   - a term ending in "." that ends its sentence ("Acme Inc.") leaves that full stop to the
+//     sentence when its target term does not end in one ("Acme GmbH");
 //   - not inside an address, code or a name from code (text/verbatim.h: those are copied);
 //   - at most kMaxGlossaryTerms entries of at most kMaxGlossaryTermBytes bytes each; a source or
 //     target term may not be empty, nor a source term shorter than 2 bytes, and neither may hold

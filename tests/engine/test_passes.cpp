@@ -480,6 +480,17 @@ TEST_CASE("glossary: whole words in any letter case, the longest term first, not
   CHECK(terms("Kein Begriff hier.").empty());
   CHECK(terms("Das Haus", {{4, 8}}).empty());  // inside an address or a name from code: copied as it is
   CHECK(nmt::find_terms("Haus", {}, {}).empty());
+  // a term whose "." ends the sentence leaves it to the sentence when its target has none ("Ich
+  // arbeite in Acme GmbH" had lost it)
+  const auto found = [](std::string_view sentence, const nmt::Glossary& g) {
+    std::vector<std::string> out;
+    for (const nmt::TextEdit& t : nmt::find_terms(sentence, g, {})) out.push_back(std::string(sentence.substr(t.at, t.length)));
+    return out;
+  };
+  const nmt::Glossary inc = {{"Acme Inc.", "Acme GmbH"}};
+  CHECK(found("I work at Acme Inc.", inc) == List{"Acme Inc"});
+  CHECK(found("Acme Inc., a firm, and Acme Inc. here", inc) == List{"Acme Inc.", "Acme Inc."});
+  CHECK(found("I work at Acme Inc.", {{"Acme Inc.", "Acme Inc."}}) == List{"Acme Inc."});  // (its own stop)
 }
 
 TEST_CASE("glossary: bad glossaries get a clear error") {
