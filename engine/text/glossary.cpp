@@ -34,6 +34,22 @@ bool has_control(std::string_view text) {
   return false;
 }
 
+// `term` without the spaces around it (" invoice " is the term "invoice": it was never found).
+std::string_view trimmed(std::string_view term) {
+  while (!term.empty()) {
+    const auto first = decode_at(term, 0);
+    if (!is_whitespace(first.cp)) break;
+    term.remove_prefix(std::max<size_t>(first.length, 1));
+  }
+  while (!term.empty()) {
+    size_t start = term.size() - 1;
+    while (start > 0 && (static_cast<unsigned char>(term[start]) & 0xC0) == 0x80) --start;
+    if (!is_whitespace(decode_at(term, start).cp)) break;
+    term.remove_suffix(term.size() - start);
+  }
+  return term;
+}
+
 std::string quoted(const std::string& term) {
   return "\"" + (term.size() > 40 ? term.substr(0, 40) + "..." : term) + "\"";
 }
@@ -50,6 +66,9 @@ std::string glossary_error(const Glossary& glossary) {
       return "the glossary's term " + quoted(source) + " is longer than " + std::to_string(kMaxGlossaryTermBytes) + " bytes";
     if (!is_valid_utf8(source) || !is_valid_utf8(target)) return "the glossary's term " + quoted(source) + " is not valid UTF-8";
     if (source.find_first_not_of(" \t\n\r") == std::string::npos) return "the glossary has a source term of spaces only";
+    // (the spaces around a term are no part of it)
+    if (trimmed(source).size() < 2) return "the glossary's source term " + quoted(source) + " is shorter than 2 bytes";
+    if (trimmed(target).empty()) return "the glossary's term " + quoted(source) + " has an empty target term";
     // (written into the translation as they are: a NUL or a line break in it, or a source term
     // never found, as the input's control characters are read as spaces)
     if (has_control(source) || has_control(target))
@@ -63,7 +82,9 @@ std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glos
   std::vector<TextEdit> found;
   if (glossary.empty()) return found;
   const std::string lower = to_lower_same_length(sentence);  // (the same length: offsets hold)
-  for (const auto& [source, target] : glossary) {
+  for (const auto& [given_source, given_target] : glossary) {
+    const std::string_view source = trimmed(given_source), target = trimmed(given_target);
+    if (source.size() < 2 || target.empty()) continue;
     const std::string term = to_lower_same_length(source);
     for (size_t at = lower.find(term); at != std::string::npos; at = lower.find(term, at + 1)) {
       const size_t end = at + term.size();
@@ -73,7 +94,7 @@ std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glos
       // the model when the target term has none ("Acme GmbH"): else the sentence lost it
       const bool ends_sentence = sentence.find_first_not_of(" \t\r\n", end) == std::string_view::npos;
       const bool stop_left = ends_sentence && term.back() == '.' && term.size() > 1 && !target.empty() && target.back() != '.';
-      found.push_back({at, term.size() - (stop_left ? 1 : 0), target});
+      found.push_back({at, term.size() - (stop_left ? 1 : 0), std::string(target)});
     }
   }
   // longest first, then leftmost; a match that overlaps one taken is dropped

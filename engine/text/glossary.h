@@ -3,6 +3,7 @@
 // sentence is shown to the model as one unknown piece, as an address is (text/verbatim.h), and the
 // target term is written where the model puts that piece (text/pass_through.h); its words link to
 // the source term's words (assemble.cpp align_terms). Rules:
+//   - the spaces around a source or target term are no part of it (" invoice " is "invoice");
 //   - whole words only ("Haus" is not found in "Hausaufgabe"), in any letter case of the term
 //     ("acme cloud", "ACME CLOUD"); the target term is written as given (in a sentence written in
 //     capitals, in capitals: the pass "capitals" writes the whole translation so);

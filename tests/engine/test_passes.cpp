@@ -491,6 +491,14 @@ TEST_CASE("glossary: whole words in any letter case, the longest term first, not
   CHECK(found("I work at Acme Inc.", inc) == List{"Acme Inc"});
   CHECK(found("Acme Inc., a firm, and Acme Inc. here", inc) == List{"Acme Inc.", "Acme Inc."});
   CHECK(found("I work at Acme Inc.", {{"Acme Inc.", "Acme Inc."}}) == List{"Acme Inc."});  // (its own stop)
+  // the spaces around a term are no part of it (" invoice " was never found; " Rechnung " wrote "  Rechnung .")
+  const std::vector<nmt::TextEdit> spaced = nmt::find_terms("Pay the invoice now.", {{" invoice\xC2\xA0", " Rechnung "}}, {});
+  REQUIRE(spaced.size() == 1);
+  CHECK(spaced[0].at == 8);
+  CHECK(spaced[0].length == 7);
+  CHECK(spaced[0].text == "Rechnung");
+  CHECK(nmt::glossary_error({{" a ", "x"}}) == "the glossary's source term \" a \" is shorter than 2 bytes");
+  CHECK(nmt::glossary_error({{"Haus", "  "}}) == "the glossary's term \"Haus\" has an empty target term");
 }
 
 TEST_CASE("glossary: bad glossaries get a clear error") {
