@@ -39,8 +39,15 @@ self.addEventListener('install', (event) => {
     await cache.addAll([...SHELL].map((u) => new Request(u, { cache: 'reload' })));
     // An update of a copy whose models were saved: this version's models are saved before it takes
     // over (the old one goes on serving meanwhile, and stays if they cannot be downloaded), so that
-    // offline use does not break at a release that changed a model.
-    if (await modelsSavedHere()) await cacheMissingModels();
+    // offline use does not break at a release that changed a model. Where the storage has no room
+    // for them beside the old ones, it takes over anyway: the old ones go as it activates, and the
+    // page saves the new ones then, as on a first visit.
+    if (await modelsSavedHere()) {
+      await cacheMissingModels().catch((e) => {
+        if (!e.noRoom) throw e;
+        console.warn('No room to save the new models before the update; the page saves them after it.', e);
+      });
+    }
     await self.skipWaiting();
   })());
 });
@@ -81,7 +88,10 @@ async function putModel(cache, url, response) {
   try {
     await cache.put(url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
   } catch (e) {
-    if (e && e.name === 'QuotaExceededError') throw new Error(`the browser's storage for this site has no room for ${name} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`);
+    if (e && e.name === 'QuotaExceededError') {
+      const mb = (bytes.byteLength / 1e6).toFixed(1);
+      throw Object.assign(new Error(`the browser's storage for this site has no room for ${name} (${mb} MB)`), { noRoom: true });
+    }
     throw e;
   }
 }
