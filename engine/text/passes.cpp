@@ -147,6 +147,8 @@ void repeats(TargetSentence& s) {  // "Alonso Alonso"
 }
 void marks(TargetSentence& s) { apply_edits(s, final_marks(s.source, s.target, s.fixed)); }  // "!!", "???"
 void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote inside copied code opens or closes none)
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, invented_quotation_mark(o.source, o.target, s.fixed));  // (any target language)
   if (s.to == "de") apply_edits(s, german_quotation_marks(outside_copies(s).target, s.fixed));
 }
 void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates" -> "Estimates"
@@ -240,7 +242,8 @@ const std::vector<Pass> kPasses = {
      nullptr, nullptr, repeats, false},
     {"final_marks", PassStage::target, nullptr, "the source's final !! or ??? end the translation too (text/final_marks.h)",
      nullptr, nullptr, marks, false},
-    {"quotes", PassStage::target, nullptr, "German translations get „German quotation marks“ (text/quotes.h)", nullptr, nullptr,
+    {"quotes", PassStage::target, nullptr,
+     "German translations get „German quotation marks“; a lone quote the source has none of goes (text/quotes.h)", nullptr, nullptr,
      quotes, false},
     {"capital_start", PassStage::target, nullptr,
      "a sentence that starts with a capital starts its translation with one (text/casing.h)", nullptr, nullptr,

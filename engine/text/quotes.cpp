@@ -82,4 +82,31 @@ std::vector<TextEdit> german_quotation_marks(std::string_view target, size_t fix
   return {};
 }
 
+std::vector<TextEdit> invented_quotation_mark(std::string_view source, std::string_view target, size_t fixed) {
+  static constexpr std::string_view kDouble[] = {"\"", "\xE2\x80\x9E", "\xE2\x80\x9C", "\xE2\x80\x9D", "\xC2\xAB", "\xC2\xBB"};
+  // (single quotes count too: ‘ ‚ ‹ › and a ' that opens a quotation, not an apostrophe)
+  static constexpr std::string_view kSingle[] = {"\xE2\x80\x98", "\xE2\x80\x9A", "\xE2\x80\xB9", "\xE2\x80\xBA"};
+  for (std::string_view q : kDouble)
+    if (source.find(q) != std::string_view::npos) return {};
+  for (std::string_view q : kSingle)
+    if (source.find(q) != std::string_view::npos) return {};
+  for (size_t i = source.find('\''); i != std::string_view::npos; i = source.find('\'', i + 1))
+    if (opens_after(source, i)) return {};
+  size_t at = std::string_view::npos, length = 0, count = 0;
+  for (std::string_view q : kDouble)
+    for (size_t i = target.find(q); i != std::string_view::npos; i = target.find(q, i + q.size())) {
+      ++count;
+      at = i;
+      length = q.size();
+    }
+  if (count != 1 || at < fixed) return {};
+  // the space it leaves: at the start, doubled, or before a mark
+  const bool space_before = at > 0 && target[at - 1] == ' ';
+  const bool space_after = at + length < target.size() && target[at + length] == ' ';
+  const bool mark_after = at + length < target.size() && std::strchr(".,;:!?", target[at + length]);
+  if (space_after && (at == 0 || space_before)) ++length;
+  else if (space_before && (mark_after || at + length == target.size()) && at - 1 >= fixed) --at, ++length;
+  return {{at, length, ""}};
+}
+
 }  // namespace nmt

@@ -20,4 +20,11 @@ namespace nmt {
 // text as it is: no edits. Quotes in the first `fixed` bytes (a forced prefix) are read but stay.
 std::vector<TextEdit> german_quotation_marks(std::string_view target, size_t fixed = 0);
 
+// The edit that takes out the one double quotation mark of a translation whose source has no
+// quotation mark (" „ “ ” « », ‘ ‚ ‹ › or an opening '): the model invents one now and then, a lone quote that opens nothing ("„Das ist
+// Haus groß" for "The house is big", a glossary term masked), which the German marks would make
+// „. A space it leaves doubled, or before a mark, goes with it. Two or more (a pair: the model may
+// quote a name the source set in single quotes) stay; so does one in the first `fixed` bytes.
+std::vector<TextEdit> invented_quotation_mark(std::string_view source, std::string_view target, size_t fixed = 0);
+
 }  // namespace nmt

@@ -232,6 +232,13 @@ TEST_CASE("passes: each target pass alone") {
       en>de | only quotes | Run `echo "hi` now, he said "go". | Run `echo "hi` jetzt, sagte er "go".
             | Run `echo "hi` jetzt, sagte er „go“.
       de>en | only capital_start | Öffne example.com/start jetzt. | example.com/start open now. | example.com/start open now.
+      // a lone quote the source has none of is the model's invention: it goes (it became „ in German)
+      en>de | only quotes | The house is big. | "Das ist Haus groß. | Das ist Haus groß.
+      en>de | only quotes | Send an e-mail about it. | Senden Sie ein " E-Mail darüber. | Senden Sie ein E-Mail darüber.
+      de>en | only quotes | Das Haus ist groß. | The house is big ". | The house is big.
+      en>de | only quotes | The Acme tool is big. | Das "Acme" Werkzeug ist groß. | Das „Acme“ Werkzeug ist groß.
+      en>de | only quotes | He said 'go' now. | Er sagte "geh jetzt. | Er sagte „geh jetzt.
+      de>en | only quotes | Er sagt's dir. | He tells you ". | He tells you.
       // currency: a sign the model left out goes back by its amount
       en>de | only currency | He paid $180 for it. | Er zahlte 180 dafür. | Er zahlte 180 $ dafür.
       // each amount its own sign, though the target names the currency elsewhere (issue 49)
