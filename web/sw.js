@@ -65,8 +65,6 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
-const writing = new Map(); // url → Promise of a cache.put in progress
-
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
@@ -102,13 +100,39 @@ async function fromCacheOrNetwork(cacheName, request, key) {
   if (hit) return hit;
   const response = await fetch(request);
   if (response.ok && response.status === 200 && response.type === 'basic') {
-    // The page streams one copy (with its progress bar) while the other goes into the cache.
-    const copy = response.clone();
-    const put = (MODELS.has(key) ? putModel(cache, key, copy) : cache.put(key, copy))
-      .catch((e) => console.warn('Could not cache', key, e))
-      .finally(() => writing.delete(key));
-    writing.set(key, put);
+    cache.put(key, response.clone()).catch((e) => console.warn('Could not cache', key, e));
   }
+  return response;
+}
+
+const downloads = new Map(); // model url → {response: Promise of an unread copy, saved: Promise}, while it downloads
+
+/**
+ * A model from the network: one download however many requests want it while it runs (each gets
+ * a copy that streams as it comes: the page's progress bar moves), saved in the model cache when
+ * it passes its check (`saved` rejects with why not).
+ */
+function downloadModel(cache, url, request) {
+  let download = downloads.get(url);
+  if (!download) {
+    const response = fetch(request);
+    const saved = response.then((r) => {
+      if (!r.ok || r.status !== 200) throw new Error(`${url.split('/').pop()}: HTTP ${r.status}`);
+      return putModel(cache, url, r.clone());
+    });
+    download = { response, saved };
+    downloads.set(url, download);
+    saved.catch(() => {}).finally(() => downloads.delete(url));
+  }
+  return { response: download.response.then((r) => r.clone()), saved: download.saved };
+}
+
+async function modelResponse(request, url) {
+  const cache = await caches.open(MODEL_CACHE);
+  const hit = downloads.has(url) ? null : await cache.match(url);
+  if (hit) return hit;
+  const { response, saved } = downloadModel(cache, url, request);
+  saved.catch((e) => console.warn('Could not cache', url, e));
   return response;
 }
 
@@ -120,7 +144,7 @@ self.addEventListener('fetch', (event) => {
   url.hash = '';
   const bare = `${url.origin}${url.pathname}`;
   if (MODELS.has(bare)) {
-    event.respondWith(fromCacheOrNetwork(MODEL_CACHE, request, bare));
+    event.respondWith(modelResponse(request, bare));
     return;
   }
   if (request.mode === 'navigate' && (bare === ROOT || bare === INDEX)) {
@@ -149,11 +173,8 @@ function cacheModels() {
 async function cacheMissingModels() {
   const cache = await caches.open(MODEL_CACHE);
   for (const url of MODELS.keys()) {
-    if (writing.has(url)) await writing.get(url);
-    if (await cache.match(url)) continue;
-    const response = await fetch(url, { cache: 'no-store' });
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    await putModel(cache, url, response);
+    if (!downloads.has(url) && (await cache.match(url))) continue;
+    await downloadModel(cache, url, new Request(url, { cache: 'no-store' })).saved;
   }
 }
 

@@ -454,4 +454,19 @@ for (const name of browsers()) describe(name, () => {
     const nextModels = [...new Set(JSON.parse(readFileSync(path.join(next, 'models/manifest.json'), 'utf8')).models.map((m) => m.file))];
     assert.deepEqual(await cachedModels(page), nextModels);
   });
+
+  test('the other direction chosen while its model is being saved for offline use: it loads from that download, not a second one', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    const host = await hostServer(t, (rel, bytes, res, type) => rel === `models/${deEn.file}` && sendSlowly(bytes, res, type));
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    // (the page has asked the service worker to save German → English: its download runs for 3 s)
+    for (let i = 0; i < 20 && !host.requests.get(`models/${deEn.file}`); i++) await page.waitForTimeout(100);
+    assert.equal(host.requests.get(`models/${deEn.file}`), 1, 'German → English is being saved');
+    await page.selectOption('#direction', 'de-en');
+    await translate(page, 'Das Haus ist klein.');
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+    assert.equal(host.requests.get(`models/${deEn.file}`), 1, 'German → English downloaded once');
+    assert.deepEqual(problems, []);
+  });
 });
