@@ -71,6 +71,7 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
     }
     lost.push_back(numbers[k]);
     auto [b, e] = numbers[k];
+    b -= minus_sign_before(sentence, b);  // a negative number is shown and copied with its sign
     // a one-digit number takes the space before it: a mask needs 2 bytes
     if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
     if (e - b >= 2) added.emplace_back(b, e);  // (one that starts the sentence cannot be shown)

@@ -29,12 +29,17 @@ using ByteSpans = std::vector<std::pair<size_t, size_t>>;
 // as a word or in another order.
 ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip = {});
 
+// The bytes of the minus sign ('-' or U+2212) that makes the number at `begin` of `text` negative
+// ("-5", "(−3", "-5–-10"), or 0 (none, or a hyphen after a letter or digit: "5-10", "COVID-19").
+size_t minus_sign_before(std::string_view text, size_t begin);
+
 // The indices of the source's `numbers` that `target` lacks. Each needs its own number of the target
 // with the same digits (separators may differ: "50.000" -> "50,000", "9,5" -> "9.5"; a date's must
 // still make a date: "12.03.2025" -> "12/03/2025", not "12,03,2025"), or for an hour
 // (up to 24, alone or before minutes) the same 12 hours apart ("19 Uhr" -> "7 p.m.", "20:25" ->
 // "8:25") or a full hour written with minutes ("5 Uhr" -> "5:00", "17 Uhr" -> "5.00"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
-// girls", "1 Tag" -> "one day"; "en" and "de").
+// girls", "1 Tag" -> "one day"; "en" and "de"). A number after a '-' that makes it negative needs
+// one after a minus too (no hour, no word).
 std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
                                     std::string_view target_language);
 

@@ -61,6 +61,15 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   using V = std::vector<size_t>;
   CHECK(missing("Mit 50.000 Besuchern", "With 50,000 visitors").empty());
   CHECK(missing("Mit 50.000 Besuchern", "With 5,000 visitors") == V{0});
+  // a negative number stays negative ("-5–-10" came out "-5-10": -5 to 10)
+  CHECK(missing("from -5 to -10 or -5\xE2\x80\x93-10", "von -5 bis -10 oder -5-10") == V{3});
+  CHECK(missing("from -5 to -10", "von -5 bis 10") == V{1});
+  CHECK(missing("pages 5-10, (-3)", "Seiten 5-10, (-3)").empty());
+  CHECK(missing("at \xE2\x88\x92" "7 degrees", "bei 7 Grad").empty());  // (U+2212: pass_through's to copy)
+  CHECK(minus_sign_before("a -5", 3) == 1);
+  CHECK(minus_sign_before("a \xE2\x88\x92" "5", 5) == 3);
+  CHECK(minus_sign_before("5-10", 2) == 0);
+  CHECK(minus_sign_before("COVID-19", 6) == 0);
   CHECK(missing("2014 sind 214.000 Personen", "In 2014, 000 people") == V{1});
   CHECK(missing("Er erhält mit 630 Millionen 130 Millionen mehr", "He receives 630 million more") == V{1});
   CHECK(missing("Call 555-0199.", "Rufen Sie 55-0199 an.") == V{0});
