@@ -105,12 +105,12 @@ async function fromCacheOrNetwork(cacheName, request, key) {
   return response;
 }
 
-const downloads = new Map(); // model url → {response: Promise of an unread copy, saved: Promise}, while it downloads
+const downloads = new Map(); // model url → {response: Promise of it, kept unread; saved: Promise}, while it downloads
 
 /**
- * A model from the network: one download however many requests want it while it runs (each gets
- * a copy that streams as it comes: the page's progress bar moves), saved in the model cache when
- * it passes its check (`saved` rejects with why not).
+ * A model from the network: one download however many requests want it while it runs (each takes
+ * a clone of `response`, which streams as the bytes come: the page's progress bar moves), saved in
+ * the model cache when it passes its check (`saved` rejects with why not).
  */
 function downloadModel(cache, url, request) {
   let download = downloads.get(url);
@@ -124,7 +124,7 @@ function downloadModel(cache, url, request) {
     downloads.set(url, download);
     saved.catch(() => {}).finally(() => downloads.delete(url));
   }
-  return { response: download.response.then((r) => r.clone()), saved: download.saved };
+  return download;
 }
 
 async function modelResponse(request, url) {
@@ -133,7 +133,7 @@ async function modelResponse(request, url) {
   if (hit) return hit;
   const { response, saved } = downloadModel(cache, url, request);
   saved.catch((e) => console.warn('Could not cache', url, e));
-  return response;
+  return response.then((r) => r.clone());
 }
 
 self.addEventListener('fetch', (event) => {
