@@ -2,8 +2,10 @@
  * Hosting the demo site as a static site that works offline, as its host meets it, in Debian's
  * Chromium and Firefox ESR (tests/web/_browsers.mjs): the site built and served under a sub-path
  * (serveSite), each case in a fresh profile on a server of its own (its own origin: its own service
- * worker), whose routes stand in for a host that serves a wrong file or deploys a new release.
- * (The plain second visit offline is e2e.test.mjs's 'offline' case.)
+ * worker) that stands in for a host: one that serves a wrong file, compresses, drops the connection,
+ * sends slowly, serves two copies of the site or deploys a new release. Chromium's DevTools
+ * protocol sets a small storage quota where a case needs one (Chromium only). (The plain second
+ * visit offline is e2e.test.mjs's 'offline' case.)
  */
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +19,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, FIXTURE_MODEL } from './_helpers.mjs';
 import { build } from '../../scripts/build-web.mjs';
-import { browsers, launchBrowser, serveSite, waitReady } from './_browsers.mjs';
+import { browsers, launchBrowser, serveSite, waitReady, heavyCase } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -124,6 +126,7 @@ const cachedModels = (page) => page.evaluate(async (name) => {
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
+  const heavy = heavyCase(name, test); // (the page's own logic more than the browser's: Chromium only unless NMT_ALL_BROWSERS=1)
 
   test('a model on the server that is not the build\'s is refused and never saved for offline use', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     // The English → German file replaced on the server under the same name (one byte changed: same size).
@@ -374,7 +377,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('a release whose worker speaks another protocol, installed while the page is open: the open page\'s next model says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
+  heavy('a release whose worker speaks another protocol, installed while the page is open: the open page\'s next model says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
     // The next release: the site as built, with the worker protocol's version one higher.
     const next = path.join(scratch, `protocol-${name}`);
     cpSync(site, next, { recursive: true });
@@ -398,7 +401,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('a host that serves sw.js as text/plain: the page translates and says why offline use is off', { skip, timeout: 120000 }, async (t) => {
+  heavy('a host that serves sw.js as text/plain: the page translates and says why offline use is off', { skip, timeout: 120000 }, async (t) => {
     const script = path.join(scratch, 'sw.js.txt');
     writeFileSync(script, readFileSync(path.join(site, 'sw.js')));
     const server = await ownServer(t, { 'sw.js': script });
@@ -412,7 +415,7 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('another direction chosen while the first model downloads: the models are still saved for offline use', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+  heavy('another direction chosen while the first model downloads: the models are still saved for offline use', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
     const enDe = builtModels().find((m) => m.from === 'en' && m.to === 'de');
     const host = await hostServer(t, (rel, bytes, res, type) => rel === `models/${enDe.file}` && sendSlowly(bytes, res, type));
     const { page, problems } = await freshPage(t, host.url);
