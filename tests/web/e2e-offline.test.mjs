@@ -472,4 +472,17 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(host.requests.get(`models/${deEn.file}`), 1, 'German → English downloaded once');
     assert.deepEqual(problems, []);
   });
+
+  if (name === 'chromium') test('a hard reload (Shift+Reload: the page not controlled, its service worker active) starts at once, without the first visit\'s wait', { skip, timeout: 120000 }, async (t) => {
+    const server = await ownServer(t);
+    const { context, page, problems } = await freshPage(t, server.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Page.reload', { ignoreCache: true }); // (Chromium's Shift+Reload: around the service worker)
+    await page.waitForFunction(() => document.body.dataset.ready === 'true' && !navigator.serviceWorker.controller, null, { timeout: 60000 });
+    const manifestAt = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.endsWith('models/manifest.json')).startTime);
+    assert.ok(manifestAt < 2000, `the model list was asked for ${Math.round(manifestAt)} ms after the start (the first visit's wait for a service worker is 3 s)`);
+    assert.deepEqual(problems, []);
+  });
 });

@@ -74,9 +74,10 @@ export async function registerServiceWorker() {
     announceUpdates();
     const registration = await navigator.serviceWorker.register('./sw.js', { scope: './' });
     const failed = firstInstallFailure(registration);
-    if (!hadController) {
+    if (!hadController && !registration.active) {
       // First visit: wait (briefly) until the new service worker controls the page, so the model
-      // downloads below pass through it and are cached the first time.
+      // downloads below pass through it and are cached the first time. (A page that a service
+      // worker already installed does not control, after Shift+Reload, is never taken over.)
       await Promise.race([
         new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
         failed,
