@@ -361,10 +361,17 @@ export interface HtmlTranslation extends Translation {
   lost: number;
 }
 
+/**
+ * translateElement()'s options: translate()'s (decoding options, `signal`, `chunkChars`; alignments
+ * are always on), `batchChars` and its own `onProgress`. Checked before the first request, also for
+ * an element without text: a name that is no option (`html` included) or a bad value rejects with
+ * code 'bad-request', the message naming translateElement() and listing its options, and the
+ * element is left as it was.
+ */
 export interface TranslateElementOptions extends Omit<TranslateOptions, 'onProgress'> {
   /** The Translator to use (Translator#translateElement passes itself). */
   translator?: Translator;
-  /** Characters per request (default 1500): each batch is applied to the page when it is done. */
+  /** Characters per request (default 1500, at least 1): each batch is applied to the page when it is done. */
   batchChars?: number;
   /** After each batch is applied: input characters done of total, and segments translated so far. */
   onProgress?: (progress: { done: number; total: number; segments: number }) => void;

@@ -62,6 +62,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
+import { requestOptions, checkOwnOptions, checkBatchOptions } from './request-options.js';
 import { unpackSentences, shareWholeText } from './packed-sentences.js';
 import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
@@ -187,49 +188,8 @@ async function defaultLocations() {
   return { engineUrl, manifestUrl };
 }
 
-/**
- * The options argument of translate(), translateStreaming() and alternatives(): an object
- * (undefined or null: none) whose `signal`, if any, is an AbortSignal. Anything else is a
- * TranslatorError ('bad-request'), as a bad option value is, never a TypeError from inside.
- */
-function requestOptions(options, where) {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') {
-    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: options must be an object (got ${typeof options}).`);
-  }
-  const { signal } = options;
-  if (signal !== undefined && signal !== null
-      && !(typeof signal.addEventListener === 'function' && typeof signal.removeEventListener === 'function' && typeof signal.aborted === 'boolean')) {
-    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: signal must be an AbortSignal (AbortController's signal).`);
-  }
-  return options;
-}
-
-/** translate()'s `chunkChars` (absent or a number, 1 or more) and `onProgress` (absent or a function). */
-function checkOwnOptions({ chunkChars, onProgress }, where) {
-  // (planChunks would read -5 as 2-character chunks, a string or NaN as the default)
-  if (chunkChars !== undefined && (typeof chunkChars !== 'number' || !(chunkChars >= 1))) {
-    const got = typeof chunkChars === 'number' ? String(chunkChars) : JSON.stringify(chunkChars) ?? typeof chunkChars;
-    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: chunkChars must be a number of characters, 1 or more (got ${got}).`);
-  }
-  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
-    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: onProgress must be a function (got ${typeof onProgress}).`);
-  }
-}
-
-/**
- * translate(html, { html: true })'s options, checked before its first request (an HTML without text
- * makes none): the decoding ones, translate()'s own and `batchChars`, the characters of text each
- * engine request takes (html/segment.js; default 5000).
- */
-function checkHtmlOptions(options) {
-  const { signal, onProgress, chunkChars, html, batchChars, ...decoding } = options;
-  if (batchChars !== undefined && (typeof batchChars !== 'number' || !(batchChars >= 1))) {
-    const got = typeof batchChars === 'number' ? String(batchChars) : JSON.stringify(batchChars) ?? typeof batchChars;
-    throw new TranslatorError(ErrorCode.BAD_REQUEST, `translate(): batchChars must be a number of characters, 1 or more (got ${got}).`);
-  }
-  engineOptions(decoding, 'translate()', {}, ['signal', 'onProgress', 'chunkChars', 'html', 'batchChars'], ['alternatives']);
-}
+/** translate(html, { html: true })'s names besides the decoding options. */
+const HTML_OPTIONS = ['signal', 'onProgress', 'chunkChars', 'html', 'batchChars'];
 
 const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).href;
 const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode ? `file://${process.cwd()}/` : import.meta.url));
@@ -481,7 +441,7 @@ export class Translator {
     if (options.html) {
       if (typeof text !== 'string') return Promise.reject(new TranslatorError(ErrorCode.BAD_REQUEST, 'translate(html, { html: true }): html must be a string.'));
       try {
-        checkHtmlOptions(options);
+        checkBatchOptions(options, 'translate()', HTML_OPTIONS);
       } catch (e) {
         return Promise.reject(e);
       }
@@ -496,6 +456,11 @@ export class Translator {
    * @param {object} [options]
    */
   translateElement(element, options = {}) {
+    try {
+      options = requestOptions(options, 'translateElement()');
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return translateElement(element, { ...options, translator: this });
   }
 

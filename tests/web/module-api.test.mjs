@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels } from '../../web/translator.js';
+import { Translator, TranslatorError, PROTOCOL_VERSION, hasWasmSimd, listModels, translateElement } from '../../web/translator.js';
 import { planChunks, fencedCodeBlocks, sentenceGroups, ResultBuilder, pickModel } from '../../web/protocol.js';
 import { unpackSentences } from '../../web/packed-sentences.js';
 import { ROOT, fileUrl, streamAbortedAfterFirstSentence } from './_helpers.mjs';
@@ -449,6 +449,58 @@ test('errors reject with clear messages and the translator stays usable', async 
   assert.equal(viaManifest.info.requested.from, 'de');
   assert.equal(viaManifest.info.source, 'network'); // Node: no service-worker cache to read from
   viaManifest.dispose();
+});
+
+/**
+ * Enough of a DOM element for translateElement() in Node: a div of paragraphs with no text, each
+ * with a title attribute to translate (attributes are set in place, so no node is built).
+ */
+function pageOfTitles(titles) {
+  const element = (name, attributes, children) => ({
+    nodeType: 1, localName: name, childNodes: children, textContent: '', ownerDocument: null,
+    getAttribute: (n) => attributes[n] ?? null,
+    setAttribute: (n, v) => { attributes[n] = v; },
+  });
+  return element('div', {}, titles.map((title) => element('p', { title }, [])));
+}
+const titlesOf = (page) => page.childNodes.map((p) => p.getAttribute('title'));
+
+test('translateElement() checks its options before its first request, as HTML mode does, and lists its own', async () => {
+  const t = await create();
+  try {
+    const page = pageOfTitles(['One here.', 'Two here.']);
+    await t.translateElement(page, { beam: 1 });
+    const translated = titlesOf(page);
+    assert.deepEqual(translated, ['enO ereh .', 'owT ereh .']);
+    // with text and without (no request, nothing checked them before); bad options leave the last translation in place
+    for (const element of [page, pageOfTitles([])]) {
+      for (const call of [(options) => t.translateElement(element, options), (options) => translateElement(element, { translator: t, ...options })]) {
+        await assert.rejects(call({ bean: 4 }),
+          { code: 'bad-request', message: /^translateElement\(\): "bean" is not an option \(options: beam, .*, glossary, translator, signal, onProgress, chunkChars, batchChars\)\.$/ });
+        await assert.rejects(call({ html: true }), { code: 'bad-request', message: /^translateElement\(\): "html" is not an option/ });
+        for (const batchChars of [-5, 0, 'abc', Number.NaN, null]) {
+          await assert.rejects(call({ batchChars }), { code: 'bad-request', message: /^translateElement\(\): batchChars must be a number of characters, 1 or more/ }, String(batchChars));
+        }
+        await assert.rejects(call({ onProgress: 'log' }), { code: 'bad-request', message: 'translateElement(): onProgress must be a function (got string).' });
+        await assert.rejects(call({ chunkChars: -5 }), { code: 'bad-request', message: /^translateElement\(\): chunkChars must be/ });
+        await assert.rejects(call({ signal: {} }), { code: 'bad-request', message: /^translateElement\(\): signal must be an AbortSignal/ });
+        await assert.rejects(call({ beam: 0 }), { code: 'bad-request', message: 'translateElement(): beam must be an integer from 1 to 16 (got 0).' });
+      }
+      await assert.rejects(t.translateElement(element, 'fast'), { code: 'bad-request', message: 'translateElement(): options must be an object (got string).' });
+    }
+    assert.deepEqual(titlesOf(page), translated, 'a refused call leaves the last translation in place');
+    const batches = [];
+    const again = await translateElement(page, {
+      translator: t, batchChars: 1, chunkChars: 500, signal: new AbortController().signal, onProgress: (p) => batches.push(p.done),
+    });
+    assert.equal(batches.length, 2, 'batchChars 1: a request for each title');
+    assert.deepEqual(titlesOf(page), translated);
+    again.restore();
+    assert.deepEqual(titlesOf(page), ['One here.', 'Two here.']);
+    assert.equal((await t.translateElement(pageOfTitles([]), null)).attributes, 0);
+  } finally {
+    t.dispose();
+  }
 });
 
 test('create() rejects a recycleChars that is no number of characters, as it does a bad workers', async () => {

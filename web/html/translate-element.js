@@ -14,6 +14,7 @@
  * or an error restores what was done and rejects.
  */
 import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
+import { checkBatchOptions } from '../request-options.js';
 
 const domAdapter = {
   kind: (n) => (n.nodeType === 1 ? 'element' : n.nodeType === 3 || n.nodeType === 4 ? 'text' : n.nodeType === 8 ? 'comment' : n.nodeType === 11 || n.nodeType === 9 ? 'element' : 'other'),
@@ -26,6 +27,9 @@ const domAdapter = {
 
 const active = new WeakMap(); // element → the handle of its translation
 
+/** translateElement()'s names besides the decoding options (translate()'s, less `html`). */
+const ELEMENT_OPTIONS = ['translator', 'signal', 'onProgress', 'chunkChars', 'batchChars'];
+
 /**
  * @param {Element} element
  * @param {{translator: import('../translator.d.ts').Translator, signal?: AbortSignal,
@@ -33,6 +37,8 @@ const active = new WeakMap(); // element → the handle of its translation
  *   beam?: number}} options
  */
 export async function translateElement(element, options = {}) {
+  // checked before anything changes: translating again restores the last translation first
+  options = checkBatchOptions(options, 'translateElement()', ELEMENT_OPTIONS);
   const { translator, signal, onProgress, batchChars = 1500, ...decoding } = options;
   if (!translator || typeof translator.translate !== 'function') throw new TypeError('translateElement(element, { translator }): a Translator is needed.');
   if (!element || element.nodeType !== 1) throw new TypeError('translateElement(element): element must be a DOM Element.');
