@@ -37,6 +37,14 @@ export function checkOwnOptions({ chunkChars, onProgress }, where) {
   }
 }
 
+/** A true-or-false option (undefined or null: not given), which 'false' or 1 would turn on. */
+export function checkFlag(options, name, where) {
+  const value = options[name];
+  if (value !== undefined && value !== null && typeof value !== 'boolean') {
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: ${name} must be true or false (got ${shown(value)}).`);
+  }
+}
+
 /**
  * The options of a request made of batches: the decoding ones, translate()'s own, `batchChars`
  * (the characters of text each engine request takes, html/segment.js; a number from 1) and the

@@ -334,7 +334,11 @@ export interface TranslateOptions {
   chunkChars?: number;
 }
 
-/** translate(html, { html: true }): the input is HTML and so is the result (see HtmlTranslation). */
+/**
+ * translate(html, { html: true }): the input is HTML and so is the result (see HtmlTranslation).
+ * `html` is true or false (undefined or null: false); another value ('false', 1) rejects with code
+ * 'bad-request'.
+ */
 export interface HtmlTranslateOptions extends TranslateOptions {
   html: true;
   /** Characters of text per engine request (default 5000, at least 1): onProgress is called after each. */

@@ -62,7 +62,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
-import { requestOptions, checkOwnOptions, checkBatchOptions } from './request-options.js';
+import { requestOptions, checkOwnOptions, checkBatchOptions, checkFlag } from './request-options.js';
 import { unpackSentences, shareWholeText } from './packed-sentences.js';
 import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
@@ -435,6 +435,7 @@ export class Translator {
     try {
       options = requestOptions(options, 'translate()');
       checkOwnOptions(options, 'translate()');
+      checkFlag(options, 'html', 'translate()');
     } catch (e) {
       return Promise.reject(e);
     }

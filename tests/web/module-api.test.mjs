@@ -412,6 +412,11 @@ test('errors reject with clear messages and the translator stays usable', async 
       await assert.rejects(t.translate('<p>x</p>', { html: true, batchChars }), { code: 'bad-request', message: /^translate\(\): batchChars must be a number of characters, 1 or more/ }, String(batchChars));
     }
     await assert.rejects(t.translate('x', { batchChars: 100 }), { code: 'bad-request', message: /"batchChars" is not an option/ }, 'plain text: no batches');
+    // html is true or false: 'false' or 1 translated the text as HTML
+    await assert.rejects(t.translate('<b>x</b>', { html: 'false' }), { code: 'bad-request', message: 'translate(): html must be true or false (got "false").' });
+    await assert.rejects(t.translate('<b>x</b>', { html: 1 }), { code: 'bad-request', message: 'translate(): html must be true or false (got 1).' });
+    assert.equal((await t.translate('<b>x</b>', { html: false })).html, undefined);
+    assert.equal((await t.translate('<b>x</b>', { html: null })).html, undefined);
     const batches = [];
     const perBatch = await t.translate('<p>One here.</p><p>Two here.</p>', { html: true, batchChars: 1, onProgress: (p) => batches.push(p.done) });
     assert.match(perBatch.text, /^<p>.+<\/p><p>.+<\/p>$/);
