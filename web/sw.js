@@ -65,6 +65,9 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+/** The error for a model's download cut off (the connection lost): the page tries again when it is back. */
+const connectionLost = (name, e) => Object.assign(new Error(`the connection was lost while ${name} downloaded (${e && e.message ? e.message : e})`), { network: true });
+
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
@@ -75,7 +78,7 @@ const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16)
 async function putModel(cache, url, response) {
   const expected = MODELS.get(url);
   const name = expected.file.split('/').pop();
-  const bytes = await response.arrayBuffer();
+  const bytes = await response.arrayBuffer().catch((e) => { throw connectionLost(name, e); });
   if (bytes.byteLength !== expected.bytes) {
     throw new Error(`${name} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`);
   }
@@ -116,7 +119,7 @@ function downloadModel(cache, url, request) {
   let download = downloads.get(url);
   if (!download) {
     const response = fetch(request);
-    const saved = response.then((r) => {
+    const saved = response.catch((e) => { throw connectionLost(url.split('/').pop(), e); }).then((r) => {
       if (!r.ok || r.status !== 200) throw new Error(`${url.split('/').pop()}: HTTP ${r.status}`);
       return putModel(cache, url, r.clone());
     });
@@ -184,6 +187,6 @@ self.addEventListener('message', (event) => {
   const port = event.ports && event.ports[0];
   event.waitUntil(cacheModels().then(
     () => port && port.postMessage({ ok: true, models: MODELS.size }),
-    (e) => port && port.postMessage({ ok: false, error: String(e && e.message ? e.message : e) }),
+    (e) => port && port.postMessage({ ok: false, error: String(e && e.message ? e.message : e), connectionLost: !!(e && e.network) }),
   ));
 });

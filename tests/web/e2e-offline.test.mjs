@@ -485,4 +485,27 @@ for (const name of browsers()) describe(name, () => {
     assert.ok(manifestAt < 2000, `the model list was asked for ${Math.round(manifestAt)} ms after the start (the first visit's wait for a service worker is 3 s)`);
     assert.deepEqual(problems, []);
   });
+
+  test('the connection lost while the models are saved in the background: the page says so, and saves them when it is back', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    let cuts = 1;
+    const host = await hostServer(t, (rel, bytes, res, type) => {
+      if (rel !== `models/${deEn.file}` || cuts === 0) return false;
+      cuts -= 1;
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+      res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 50));
+      return true;
+    });
+    const { context, page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
+    assert.match(await page.textContent('#offline-status'), new RegExp(`^Not all files could be saved for offline use \\(the connection was lost while ${deEn.file.replace(/\./g, '\\.')} downloaded .*\\); they will be when the connection is back\\.$`));
+    // The connection goes and comes back (the browser's offline and online events).
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
+    assert.equal(host.requests.get(`models/${deEn.file}`), 2);
+    assert.deepEqual(problems, []);
+  });
 });

@@ -91,7 +91,10 @@ export async function registerServiceWorker() {
   }
 }
 
-/** Asks the service worker to save every model for offline use; marks the page when done. */
+/**
+ * Asks the service worker to save every model for offline use; marks the page when done. When the
+ * connection was lost meanwhile, asks again when the browser is back online.
+ */
 export async function cacheModelsForOffline() {
   if (location.protocol === 'file:' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
   try {
@@ -104,6 +107,9 @@ export async function cacheModelsForOffline() {
     if (reply && reply.ok) {
       showStatus('Saved for offline use.');
       document.documentElement.dataset.offline = 'ready';
+    } else if (reply && reply.connectionLost) {
+      showStatus(`Not all files could be saved for offline use (${reply.error}); they will be when the connection is back.`);
+      window.addEventListener('online', () => cacheModelsForOffline(), { once: true });
     } else if (reply) {
       showStatus(`Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
     }
