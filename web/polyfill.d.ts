@@ -101,6 +101,8 @@ export declare function configure(options: PolyfillConfig): void;
 
 /**
  * Sets globalThis.Translator and globalThis.LanguageDetector where the environment has none (or
- * always, with `force`); other options go to configure(). Returns which of the two it set.
+ * always, with `force`: true or false, another value throws a TypeError); other options go to
+ * configure(), which throws a TypeError for a bad one, before anything is set. Returns which of the
+ * two it set.
  */
 export declare function install(options?: PolyfillConfig & { force?: boolean }): { Translator: boolean; LanguageDetector: boolean };

@@ -887,12 +887,15 @@ for (const C of [Translator, LanguageDetector]) {
 /**
  * Puts Translator and LanguageDetector on globalThis where there is none (or always, with
  * `force`), as a browser's built-in interfaces are (writable, configurable, not enumerable).
- * Other options go to configure(). Returns which of the two it installed.
+ * `force` is true or false (another value: a TypeError). Other options go to configure(). Returns
+ * which of the two it installed.
  * @param {{force?: boolean} & Record<string, unknown>} [options]
  * @returns {{Translator: boolean, LanguageDetector: boolean}}
  */
 export function install(options = {}) {
   const { force = false, ...config } = dictionary(options, 'install()');
+  // (checked, as configure() checks its values: 'false' would replace the environment's own)
+  if (typeof force !== 'boolean') throw new TypeError(`install(): force must be true or false (got ${JSON.stringify(force) ?? typeof force}).`);
   if (Object.keys(config).length) configure(config);
   const installed = {};
   for (const [name, value] of [['Translator', Translator], ['LanguageDetector', LanguageDetector]]) {

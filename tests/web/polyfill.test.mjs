@@ -114,6 +114,12 @@ test('install() sets the two interfaces where there are none, replaces them only
     globalThis.Translator = native;
     assert.deepEqual(install(), { Translator: false, LanguageDetector: false }, 'an existing one is kept');
     assert.equal(globalThis.Translator, native);
+    // force is true or false: 'false' replaced the environment's own
+    for (const force of ['false', 1, null]) {
+      assert.throws(() => install({ force }), { name: 'TypeError', message: `install(): force must be true or false (got ${JSON.stringify(force)}).` });
+    }
+    assert.equal(globalThis.Translator, native);
+    assert.deepEqual(install({ force: false }), { Translator: false, LanguageDetector: false });
     assert.deepEqual(install({ force: true }), { Translator: true, LanguageDetector: true });
     assert.equal(globalThis.Translator, Translator);
     assert.throws(() => install({ nonsense: 1 }), TypeError);
