@@ -1,10 +1,13 @@
 /**
  * The sample article (article.html): "Translate this page" translates the article in place with
  * translateElement() (English → German), with progress and Stop; "Show original" restores it.
+ * Once its model has loaded, the site's models are saved for offline use (offline-use.js).
  */
 import { Translator, translateElement } from './translator.js';
+import { registerServiceWorker, modelLoaded } from './offline-use.js';
 
 const $ = (id) => document.getElementById(id);
+const serviceWorkerReady = registerServiceWorker($('offline-status'));
 const manifestUrl = new URL('./models/manifest.json', document.baseURI);
 const article = $('article');
 let translator = null;
@@ -30,7 +33,11 @@ async function translatePage() {
   const { signal } = controller;
   show('loading', 'Loading the model…');
   try {
-    if (!translator) translator = await Translator.create({ from: 'en', to: 'de', manifestUrl, signal });
+    if (!translator) {
+      await Promise.race([serviceWorkerReady, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+      translator = await Translator.create({ from: 'en', to: 'de', manifestUrl, signal });
+      modelLoaded();
+    }
     if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
     show('translating', 'Translating…');
     $('article-progress').removeAttribute('value');

@@ -2,12 +2,15 @@
  * The HTML mode page (html.html): translates pasted HTML with translate(html, { html: true }) and
  * shows the result twice: drawn by html/render-safe.js (this project's own reader builds allowed
  * elements only: nothing from the input runs or loads) and as source text (textContent). One
- * Translator per direction, created on first use.
+ * Translator per direction, created on first use; the first one loaded has the site's models saved
+ * for offline use (offline-use.js).
  */
 import { Translator } from './translator.js';
 import { renderSafe } from './html/render-safe.js';
+import { registerServiceWorker, modelLoaded } from './offline-use.js';
 
 const $ = (id) => document.getElementById(id);
+const serviceWorkerReady = registerServiceWorker($('offline-status'));
 const manifestUrl = new URL('./models/manifest.json', document.baseURI);
 const translators = new Map();
 let running = null;
@@ -26,8 +29,8 @@ Choose a <em>language</em> and press <kbd>Enter</kbd>.</p>
 function translatorFor(dir) {
   if (!translators.has(dir)) {
     const [from, to] = dir.split('-');
-    const p = Translator.create({ from, to, manifestUrl });
-    p.catch(() => translators.delete(dir));
+    const p = serviceWorkerReady.then(() => Translator.create({ from, to, manifestUrl }));
+    p.then(modelLoaded, () => translators.delete(dir));
     translators.set(dir, p);
   }
   return translators.get(dir);

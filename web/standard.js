@@ -5,10 +5,12 @@
  * when the built-in API fails: Chrome without its models, say), and shows the sample's
  * own lines (between the two markers, read from this file) on the page: what the page shows is
  * what it runs. The sample uses only the standard API, so it runs unchanged on Chrome's built-in
- * translator and on the polyfill.
+ * translator and on the polyfill. Once the polyfill has translated, the site's models are saved
+ * for offline use (offline-use.js).
  */
 /* global Translator, LanguageDetector */
 import { install } from './polyfill.js';
+import { registerServiceWorker, modelLoaded } from './offline-use.js';
 
 // ---- sample ----
 // The web's standard Translator and LanguageDetector API: Chrome's own, or the polyfill's.
@@ -39,6 +41,7 @@ async function detectAndTranslate(text, progress) {
 // ---- end of sample ----
 
 const $ = (id) => document.getElementById(id);
+const serviceWorkerReady = registerServiceWorker($('offline-status'));
 
 /** Installs the polyfill where it is needed; returns true when this page runs on it. */
 async function choose() {
@@ -89,6 +92,7 @@ async function run() {
   $('std-status').textContent = 'Translating…';
   document.body.dataset.state = 'busy';
   try {
+    await serviceWorkerReady; // (on a first visit, so that the polyfill's model download is saved as it passes)
     let r;
     try {
       r = await detectAndTranslate($('std-input').value, $('std-progress'));
@@ -106,6 +110,7 @@ async function run() {
     $('std-output').lang = r.targetLanguage; // (a screen reader reads it in its language)
     $('std-status').textContent = '';
     document.body.dataset.state = 'done';
+    if (document.body.dataset.implementation === 'polyfill') modelLoaded();
   } catch (e) {
     $('std-status').textContent = '';
     showError(e);
@@ -120,9 +125,6 @@ async function main() {
   showImplementation(await choose());
   $('std-translate').addEventListener('click', run);
   $('std-sample').textContent = await sampleSource();
-  if ('serviceWorker' in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register('./sw.js', { scope: './' }).catch(() => {}); // offline use, as on the main page
-  }
   document.body.dataset.state = 'ready';
 }
 

@@ -4,8 +4,9 @@
  * (serveSite), each case in a fresh profile on a server of its own (its own origin: its own service
  * worker) that stands in for a host: one that serves a wrong file, compresses, drops the connection,
  * sends slowly, serves two copies of the site or deploys a new release. Chromium's DevTools
- * protocol sets a small storage quota where a case needs one (Chromium only). (The plain second
- * visit offline is e2e.test.mjs's 'offline' case.)
+ * protocol sets a small storage quota where a case needs one (Chromium only). A first visit to
+ * each of the other pages (html.html, article.html, standard.html) saves the site too. (The plain
+ * second visit offline is e2e.test.mjs's 'offline' case.)
  */
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,6 +116,45 @@ async function translate(page, text) {
   await page.fill('#source', text);
   await page.waitForFunction((t) => document.body.dataset.state === 'done' && document.getElementById('align-source').textContent === t, text, { timeout: 60000 });
 }
+
+/**
+ * The pages other than the main one, as a visitor uses them: `ready` waits until the page can
+ * translate, `translate` translates on it (its first model loaded) and returns the translation,
+ * checking that it succeeded.
+ */
+const OTHER_PAGES = {
+  'html.html': {
+    ready: (page) => page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 60000 }),
+    async translate(page, direction, input) {
+      await page.selectOption('#html-direction', direction);
+      await page.fill('#html-input', input);
+      await page.click('#html-translate');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 60000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#html-error'));
+      return page.textContent('#html-source');
+    },
+  },
+  'article.html': {
+    ready: (page) => page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60000 }),
+    async translate(page) {
+      await page.click('#article-translate');
+      await page.waitForFunction(() => document.body.dataset.state === 'translated' || /Could not/.test(document.getElementById('article-status').textContent), null, { timeout: 60000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'translated', await page.textContent('#article-status'));
+      return page.textContent('#article h1');
+    },
+  },
+  'standard.html?polyfill': {
+    ready: (page) => page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 60000 }),
+    async translate(page, direction, input) {
+      await page.fill('#std-input', input);
+      await page.click('#std-translate');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 60000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#std-error'));
+      assert.equal(await page.getAttribute('#std-output', 'lang'), direction.split('-')[1]);
+      return page.textContent('#std-output');
+    },
+  },
+};
 
 /** The file names in the service worker's model cache. */
 const cachedModels = (page) => page.evaluate(async (name) => {
@@ -508,4 +548,27 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(host.requests.get(`models/${deEn.file}`), 2);
     assert.deepEqual(problems, []);
   });
+
+  // A first visit to a page other than the main one saves the site and every model too: each page
+  // registers the service worker and asks it to save the models once its first model has loaded.
+  // (html.html in each browser; the two others share its code: Chromium only unless NMT_ALL_BROWSERS=1.)
+  for (const [file, other] of Object.entries(OTHER_PAGES)) {
+    const runs = file === 'html.html' ? test : heavy;
+    runs(`a first visit to ${file.replace(/\?.*/, '')} saves the site and its models: offline, reloaded, the page translates`, { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
+      const server = await ownServer(t);
+      const { context, page, problems } = await freshPage(t, server.url + file);
+      await other.ready(page);
+      assert.notEqual(await other.translate(page, 'en-de', 'The house is small.'), '');
+      await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+      assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
+      assert.deepEqual(await cachedModels(page), [...new Set(builtModels().map((m) => m.file))].sort(), 'every model saved');
+
+      await context.setOffline(true);
+      await page.reload();
+      await other.ready(page);
+      assert.notEqual(await other.translate(page, 'en-de', 'The house is small.'), '');
+      if (file !== 'article.html') assert.match(await other.translate(page, 'de-en', 'Das Haus ist klein. Wir gehen heute in den Park.'), /house/i);
+      assert.deepEqual(problems, []);
+    });
+  }
 });

@@ -1,13 +1,11 @@
 /**
- * Offline use: registers the service worker (sw.js, built by scripts/build-web.mjs), waiting
- * briefly on a first visit until it controls the page so the first model downloads pass through it
- * and are cached, and later asks it to save every model (html[data-offline="ready"] when done).
- * The footer line (#offline-status) says what happened, and that a new version of the site was
- * installed when a new service worker takes over an open page (a new release: this page's files
- * are the old ones until it reloads). The benchmark page is not saved (it fetches
- * its sample sentences), so its footer link is shown only while the browser is online.
+ * Offline use on the main page: the service worker's registration and the saving of the models
+ * (../offline-use.js, shared by every page) write to the footer line (#offline-status). The
+ * benchmark page is not saved (it fetches its sample sentences), so its footer link is shown only
+ * while the browser is online.
  */
-import { el, text } from './dom.js';
+import { el } from './dom.js';
+import { registerServiceWorker as register, saveModelsForOffline } from '../offline-use.js';
 
 export function benchLinkOnlyOnline() {
   const link = document.getElementById('bench-link');
@@ -18,102 +16,8 @@ export function benchLinkOnlyOnline() {
   sync();
 }
 
-let updateInstalled = false;
+/** Registers the service worker (on a first visit, waiting briefly until it controls the page). */
+export const registerServiceWorker = () => register(el.offline);
 
-/** Writes the footer line, unless it says that a new version was installed (which stays until a reload). */
-function showStatus(message) {
-  if (!updateInstalled) text(el.offline, message);
-}
-
-/** Says so when a service worker takes over from the one that served this page (not the first one). */
-function announceUpdates() {
-  let controller = navigator.serviceWorker.controller;
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (controller) {
-      text(el.offline, 'A new version of this site was installed: reload the page to use it.');
-      updateInstalled = true;
-    }
-    controller = navigator.serviceWorker.controller;
-  });
-}
-
-const ONLINE_STILL = 'Translation works while online.';
-
-/**
- * A promise that resolves if the site's first service worker fails to install (its files could not
- * be saved: storage full or not allowed, a file missing on the server); the footer then says that
- * offline use is off. (A failed update leaves the version installed before working.)
- */
-function firstInstallFailure(registration) {
-  const worker = registration.installing;
-  if (!worker || registration.active) return new Promise(() => {});
-  return new Promise((resolve) => {
-    worker.addEventListener('statechange', () => {
-      if (worker.state !== 'redundant' || registration.active || registration.installing) return;
-      showStatus(`Offline use is off: this browser could not save the site (its storage is full or not allowed here). ${ONLINE_STILL}`);
-      resolve();
-    });
-  });
-}
-
-export async function registerServiceWorker() {
-  if (location.protocol === 'file:') {
-    text(el.offline, 'Offline use needs the site served over HTTPS (or from localhost), not opened as a file.');
-    return;
-  }
-  if (!window.isSecureContext) {
-    text(el.offline, 'Offline use needs HTTPS (or localhost).');
-    return;
-  }
-  if (!('serviceWorker' in navigator)) {
-    text(el.offline, `Offline use is off: this browser does not let sites save themselves here (a private window?). ${ONLINE_STILL}`);
-    return;
-  }
-  try {
-    const hadController = !!navigator.serviceWorker.controller;
-    announceUpdates();
-    const registration = await navigator.serviceWorker.register('./sw.js', { scope: './' });
-    const failed = firstInstallFailure(registration);
-    if (!hadController && !registration.active) {
-      // First visit: wait (briefly) until the new service worker controls the page, so the model
-      // downloads below pass through it and are cached the first time. (A page that a service
-      // worker already installed does not control, after Shift+Reload, is never taken over.)
-      await Promise.race([
-        new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
-        failed,
-        new Promise((resolve) => setTimeout(resolve, 3000)),
-      ]);
-    }
-  } catch (e) {
-    console.warn('Service worker registration failed:', e);
-    const why = String(e && e.message ? e.message : e).replace(/\.$/, '');
-    showStatus(`Offline use is off: the site's service worker (sw.js) could not be registered (${why}). ${ONLINE_STILL}`);
-  }
-}
-
-/**
- * Asks the service worker to save every model for offline use; marks the page when done. When the
- * connection was lost meanwhile, asks again when the browser is back online.
- */
-export async function cacheModelsForOffline() {
-  if (location.protocol === 'file:' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
-  try {
-    const reg = await navigator.serviceWorker.ready;
-    if (!reg.active) return;
-    const channel = new MessageChannel();
-    const done = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });
-    reg.active.postMessage({ type: 'cache-models' }, [channel.port2]);
-    const reply = await done;
-    if (reply && reply.ok) {
-      showStatus('Saved for offline use.');
-      document.documentElement.dataset.offline = 'ready';
-    } else if (reply && reply.connectionLost) {
-      showStatus(`Not all files could be saved for offline use (${reply.error}); they will be when the connection is back.`);
-      window.addEventListener('online', () => cacheModelsForOffline(), { once: true });
-    } else if (reply) {
-      showStatus(`Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
-    }
-  } catch (e) {
-    console.warn('Caching for offline use failed:', e);
-  }
-}
+/** Asks the service worker to save every model; the footer says how it went. */
+export const cacheModelsForOffline = saveModelsForOffline;

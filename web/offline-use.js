@@ -1,0 +1,125 @@
+/**
+ * Offline use, shared by every page of the site: registerServiceWorker() registers the service
+ * worker (sw.js, built by scripts/build-web.mjs), waiting briefly on a first visit until it controls
+ * the page so the first model download passes through it and is cached; modelLoaded(), called when
+ * a model has loaded, asks it the first time to save every model (html[data-offline="ready"] when
+ * done), so that a first visit to any page makes the whole site work offline. The page's status
+ * line (an element, or none) says what happened, and that a new version of the site was installed
+ * when a new service worker takes over an open page (a new release: this page's files are the old
+ * ones until it reloads).
+ */
+
+let statusLine = null;
+let updateInstalled = false;
+let modelsAsked = false;
+
+/** Writes the status line, unless it says that a new version was installed (which stays until a reload). */
+function showStatus(message) {
+  if (statusLine && !updateInstalled) statusLine.textContent = message;
+}
+
+/** Says so when a service worker takes over from the one that served this page (not the first one). */
+function announceUpdates() {
+  let controller = navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (controller) {
+      showStatus('A new version of this site was installed: reload the page to use it.');
+      updateInstalled = true;
+    }
+    controller = navigator.serviceWorker.controller;
+  });
+}
+
+const ONLINE_STILL = 'Translation works while online.';
+
+/**
+ * A promise that resolves if the site's first service worker fails to install (its files could not
+ * be saved: storage full or not allowed, a file missing on the server); the status line then says
+ * that offline use is off. (A failed update leaves the version installed before working.)
+ */
+function firstInstallFailure(registration) {
+  const worker = registration.installing;
+  if (!worker || registration.active) return new Promise(() => {});
+  return new Promise((resolve) => {
+    worker.addEventListener('statechange', () => {
+      if (worker.state !== 'redundant' || registration.active || registration.installing) return;
+      showStatus(`Offline use is off: this browser could not save the site (its storage is full or not allowed here). ${ONLINE_STILL}`);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Registers the service worker, writing what happens to `line` (an element, or null for none).
+ * Resolves (never rejects) when the page may download its first model: at once, or on a first
+ * visit once the new service worker controls the page (3 s at most).
+ */
+export async function registerServiceWorker(line) {
+  statusLine = line;
+  if (location.protocol === 'file:') {
+    showStatus('Offline use needs the site served over HTTPS (or from localhost), not opened as a file.');
+    return;
+  }
+  if (!window.isSecureContext) {
+    showStatus('Offline use needs HTTPS (or localhost).');
+    return;
+  }
+  if (!('serviceWorker' in navigator)) {
+    showStatus(`Offline use is off: this browser does not let sites save themselves here (a private window?). ${ONLINE_STILL}`);
+    return;
+  }
+  try {
+    const hadController = !!navigator.serviceWorker.controller;
+    announceUpdates();
+    const registration = await navigator.serviceWorker.register('./sw.js', { scope: './' });
+    const failed = firstInstallFailure(registration);
+    if (!hadController && !registration.active) {
+      // First visit: wait (briefly) until the new service worker controls the page, so the model
+      // downloads pass through it and are cached the first time. (A page that a service worker
+      // already installed does not control, after Shift+Reload, is never taken over.)
+      await Promise.race([
+        new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
+        failed,
+        new Promise((resolve) => setTimeout(resolve, 3000)),
+      ]);
+    }
+  } catch (e) {
+    console.warn('Service worker registration failed:', e);
+    const why = String(e && e.message ? e.message : e).replace(/\.$/, '');
+    showStatus(`Offline use is off: the site's service worker (sw.js) could not be registered (${why}). ${ONLINE_STILL}`);
+  }
+}
+
+/** To call when a model has loaded: the first call asks the service worker to save every model. */
+export function modelLoaded() {
+  if (modelsAsked) return;
+  modelsAsked = true;
+  saveModelsForOffline();
+}
+
+/**
+ * Asks the service worker to save every model for offline use; marks the page when done. When the
+ * connection was lost meanwhile, asks again when the browser is back online.
+ */
+export async function saveModelsForOffline() {
+  if (location.protocol === 'file:' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
+  try {
+    const reg = await navigator.serviceWorker.ready;
+    if (!reg.active) return;
+    const channel = new MessageChannel();
+    const done = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });
+    reg.active.postMessage({ type: 'cache-models' }, [channel.port2]);
+    const reply = await done;
+    if (reply && reply.ok) {
+      showStatus('Saved for offline use.');
+      document.documentElement.dataset.offline = 'ready';
+    } else if (reply && reply.connectionLost) {
+      showStatus(`Not all files could be saved for offline use (${reply.error}); they will be when the connection is back.`);
+      window.addEventListener('online', () => saveModelsForOffline(), { once: true });
+    } else if (reply) {
+      showStatus(`Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
+    }
+  } catch (e) {
+    console.warn('Caching for offline use failed:', e);
+  }
+}
