@@ -357,16 +357,21 @@ const DESTROY = Symbol('destroy');
 const SIGNAL = Symbol('signal');
 const RELEASE = Symbol('release');
 
-/** The draft's DestroyableModel: destroy() aborts every pending and later call. */
+/** The interface of each object create() made, for WebIDL's brand check ("Illegal invocation"). */
+const interfaceOf = new WeakMap();
+
+/** WebIDL's check that `object` is a `C` made by create(), not an object that only inherits its prototype. */
+function checkThis(object, C, what) {
+  if (interfaceOf.get(object) !== C) throw new TypeError(`${what}: Illegal invocation (called on an object that is not a ${C.name}).`);
+}
+
+/** The draft's DestroyableModel: [DESTROY] (each interface's destroy()) aborts every pending and later call. */
 class DestroyableModel {
   #controller = new AbortController();
 
   constructor(key) {
     if (key !== INTERNAL) throw new TypeError('Illegal constructor: use the static create().');
-  }
-
-  destroy() {
-    this[DESTROY](domException('AbortError', `The ${this.constructor.name} was destroyed.`));
+    interfaceOf.set(this, new.target);
   }
 
   /** Destroys with `reason` (destroy(): an AbortError; the create() signal: its reason). */
@@ -503,9 +508,10 @@ function runOperation(model, options, what, operation) {
  * and converted as WebIDL does (a missing one or a Symbol rejects with a TypeError), then the
  * operation run as runOperation() runs it, given the string and the operation's signal.
  */
-function inputOperation(model, what, argumentCount, input, options, operation) {
+function inputOperation(model, C, what, argumentCount, input, options, operation) {
   let text;
   try {
+    checkThis(model, C, what);
     requireArgument(argumentCount, what);
     text = domString(input);
   } catch (e) {
@@ -671,7 +677,7 @@ export class Translator extends DestroyableModel {
    * @returns {Promise<string>}
    */
   translate(input, options = {}) {
-    return inputOperation(this, 'translate()', arguments.length, input, options, async (text, signal) => {
+    return inputOperation(this, Translator, 'translate()', arguments.length, input, options, async (text, signal) => {
       const requested = inputUsage(text);
       if (requested > this.#quota) throw quotaExceeded(requested, this.#quota);
       if (!this.#lease || untranslatable(text)) return text;
@@ -687,6 +693,7 @@ export class Translator extends DestroyableModel {
    * @returns {ReadableStream<string>}
    */
   translateStreaming(input, options = {}) {
+    checkThis(this, Translator, 'translateStreaming()');
     requireArgument(arguments.length, 'translateStreaming()');
     input = domString(input);
     checkFullyActive();
@@ -742,7 +749,12 @@ export class Translator extends DestroyableModel {
    * @returns {Promise<number>}
    */
   measureInputUsage(input, options = {}) {
-    return inputOperation(this, 'measureInputUsage()', arguments.length, input, options, (text) => inputUsage(text));
+    return inputOperation(this, Translator, 'measureInputUsage()', arguments.length, input, options, (text) => inputUsage(text));
+  }
+
+  destroy() {
+    checkThis(this, Translator, 'destroy()');
+    this[DESTROY](domException('AbortError', 'The Translator was destroyed.'));
   }
 
   [RELEASE]() {
@@ -828,6 +840,7 @@ function detectLanguages(input) {
 
 export class LanguageDetector extends DestroyableModel {
   #expected;
+  #quota = Infinity;
 
   /** @private Use LanguageDetector.create(). */
   constructor(key, options) {
@@ -862,7 +875,7 @@ export class LanguageDetector extends DestroyableModel {
 
   get expectedInputLanguages() { return this.#expected; }
 
-  get inputQuota() { return Infinity; }
+  get inputQuota() { return this.#quota; }
 
   /**
    * @param {string} input
@@ -870,12 +883,17 @@ export class LanguageDetector extends DestroyableModel {
    * @returns {Promise<Array<{detectedLanguage: string, confidence: number}>>}
    */
   detect(input, options = {}) {
-    return inputOperation(this, 'detect()', arguments.length, input, options, (text) => detectLanguages(text));
+    return inputOperation(this, LanguageDetector, 'detect()', arguments.length, input, options, (text) => detectLanguages(text));
+  }
+
+  destroy() {
+    checkThis(this, LanguageDetector, 'destroy()');
+    this[DESTROY](domException('AbortError', 'The LanguageDetector was destroyed.'));
   }
 
   /** 0: the quota is infinite (the draft: then the usage must be 0). */
   measureInputUsage(input, options = {}) {
-    return inputOperation(this, 'measureInputUsage()', arguments.length, input, options, () => 0);
+    return inputOperation(this, LanguageDetector, 'measureInputUsage()', arguments.length, input, options, () => 0);
   }
 }
 

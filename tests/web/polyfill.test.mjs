@@ -305,6 +305,31 @@ test('destroy(): pending and later calls reject with an AbortError; the shared e
   assert.match(await enDe.translate('The house is small.'), /Haus/, 'the other translator of the pair still works');
 });
 
+test('methods and attributes called on another object: a TypeError (WebIDL\'s brand check), as a browser\'s are', { skip }, async () => {
+  const detector = await LanguageDetector.create();
+  const impostors = [{}, Object.create(Translator.prototype), Object.create(LanguageDetector.prototype), detector, enDe];
+  const operation = (C, name) => Object.getOwnPropertyDescriptor(C.prototype, name).value;
+  const getter = (C, name) => Object.getOwnPropertyDescriptor(C.prototype, name).get;
+  for (const object of impostors) {
+    if (object !== enDe) {
+      await assert.rejects(operation(Translator, 'translate').call(object, 'hello'), TypeError);
+      await assert.rejects(operation(Translator, 'measureInputUsage').call(object, 'hello'), TypeError);
+      assert.throws(() => operation(Translator, 'translateStreaming').call(object, 'hello'), TypeError);
+      assert.throws(() => operation(Translator, 'destroy').call(object), TypeError);
+      for (const name of ['sourceLanguage', 'targetLanguage', 'inputQuota']) assert.throws(() => getter(Translator, name).call(object), TypeError, name);
+    }
+    if (object !== detector) {
+      await assert.rejects(operation(LanguageDetector, 'detect').call(object, 'hello'), TypeError);
+      await assert.rejects(operation(LanguageDetector, 'measureInputUsage').call(object, 'hello'), TypeError);
+      assert.throws(() => operation(LanguageDetector, 'destroy').call(object), TypeError);
+      for (const name of ['expectedInputLanguages', 'inputQuota']) assert.throws(() => getter(LanguageDetector, name).call(object), TypeError, name);
+    }
+  }
+  assert.equal(await enDe.measureInputUsage('hello'), 5, 'the translator works on');
+  assert.equal(detector.inputQuota, Infinity);
+  detector.destroy();
+});
+
 test('LanguageDetector: availability(), create(), expectedInputLanguages', { skip }, async () => {
   assert.equal(await LanguageDetector.availability(), 'available');
   assert.equal(await LanguageDetector.availability({ expectedInputLanguages: ['en', 'de-CH', 'fr', 'es'] }), 'available');
