@@ -353,38 +353,33 @@ function acquireEngine(arc) {
 // The shared algorithms: creating a model object, computing availability, running an operation.
 
 const INTERNAL = Symbol('internal');
-const DESTROY = Symbol('destroy');
-const SIGNAL = Symbol('signal');
-const RELEASE = Symbol('release');
 
-/** The interface of each object create() made, for WebIDL's brand check ("Illegal invocation"). */
-const interfaceOf = new WeakMap();
+/**
+ * Each object create() made: its interface (for WebIDL's brand check) and the draft's
+ * DestroyableModel state: the destruction controller, whose abort stops every pending and later
+ * call, and release(), which frees what the object holds (the engine lease). Kept here, not in a
+ * base class: a WebIDL interface's prototype inherits from Object.prototype, its destroy() is its own.
+ */
+const models = new WeakMap();
+
+/** The constructors' first step: only create() makes these objects. */
+function initModel(model, key, C, release = () => {}) {
+  if (key !== INTERNAL) throw new TypeError('Illegal constructor: use the static create().');
+  models.set(model, { C, destruction: new AbortController(), release });
+}
 
 /** WebIDL's check that `object` is a `C` made by create(), not an object that only inherits its prototype. */
 function checkThis(object, C, what) {
-  if (interfaceOf.get(object) !== C) throw new TypeError(`${what}: Illegal invocation (called on an object that is not a ${C.name}).`);
+  const model = models.get(object);
+  if (!model || model.C !== C) throw new TypeError(`${what}: Illegal invocation (called on an object that is not a ${C.name}).`);
 }
 
-/** The draft's DestroyableModel: [DESTROY] (each interface's destroy()) aborts every pending and later call. */
-class DestroyableModel {
-  #controller = new AbortController();
-
-  constructor(key) {
-    if (key !== INTERNAL) throw new TypeError('Illegal constructor: use the static create().');
-    interfaceOf.set(this, new.target);
-  }
-
-  /** Destroys with `reason` (destroy(): an AbortError; the create() signal: its reason). */
-  [DESTROY](reason) {
-    if (this.#controller.signal.aborted) return;
-    this.#controller.abort(reason);
-    this[RELEASE]();
-  }
-
-  /** Frees what the object holds (the engine lease); subclasses override. */
-  [RELEASE]() {}
-
-  get [SIGNAL]() { return this.#controller.signal; }
+/** Destroys with `reason` (destroy(): an AbortError; the create() signal: its reason). */
+function destroyModel(object, reason) {
+  const { destruction, release } = models.get(object);
+  if (destruction.signal.aborted) return;
+  destruction.abort(reason);
+  release();
 }
 
 /**
@@ -457,12 +452,12 @@ function createModelObject(options, spec) {
     })().then((model) => {
       if (signal) signal.removeEventListener('abort', onAbort);
       if (settled) {
-        model[DESTROY](signal.reason);
+        destroyModel(model, signal.reason);
         return;
       }
       settled = true;
       // After creation, the create() signal destroys the object.
-      if (signal) signal.addEventListener('abort', () => model[DESTROY](signal.reason), { once: true });
+      if (signal) signal.addEventListener('abort', () => destroyModel(model, signal.reason), { once: true });
       resolve(model);
     }, (error) => {
       if (signal) signal.removeEventListener('abort', onAbort);
@@ -476,7 +471,7 @@ function createModelObject(options, spec) {
 /** The call's options: {signal} checked, and the composite of it and the object's destruction signal. */
 function operationSignal(model, options, what) {
   const signal = optionalSignal(dictionary(options, what), what);
-  return anySignal([model[SIGNAL], signal]);
+  return anySignal([models.get(model).destruction.signal, signal]);
 }
 
 /**
@@ -625,7 +620,7 @@ async function initTranslator(options, { report, download, signal }) {
   return new Translator(INTERNAL, options, lease);
 }
 
-export class Translator extends DestroyableModel {
+export class Translator {
   #source;
   #target;
   #lease; // null for the identity translation
@@ -633,7 +628,7 @@ export class Translator extends DestroyableModel {
 
   /** @private Use Translator.create(). */
   constructor(key, options, lease) {
-    super(key);
+    initModel(this, key, Translator, () => { if (lease) lease.release(); });
     this.#source = options.sourceLanguage;
     this.#target = options.targetLanguage;
     this.#lease = lease;
@@ -754,11 +749,7 @@ export class Translator extends DestroyableModel {
 
   destroy() {
     checkThis(this, Translator, 'destroy()');
-    this[DESTROY](domException('AbortError', 'The Translator was destroyed.'));
-  }
-
-  [RELEASE]() {
-    if (this.#lease) this.#lease.release();
+    destroyModel(this, domException('AbortError', 'The Translator was destroyed.'));
   }
 
   /** One request to the shared engine; its failures are UnknownErrors (the draft's "all other scenarios"). */
@@ -838,13 +829,13 @@ function detectLanguages(input) {
   return results;
 }
 
-export class LanguageDetector extends DestroyableModel {
+export class LanguageDetector {
   #expected;
   #quota = Infinity;
 
   /** @private Use LanguageDetector.create(). */
   constructor(key, options) {
-    super(key);
+    initModel(this, key, LanguageDetector);
     this.#expected = options.expectedInputLanguages.length ? Object.freeze([...options.expectedInputLanguages]) : null;
   }
 
@@ -888,7 +879,7 @@ export class LanguageDetector extends DestroyableModel {
 
   destroy() {
     checkThis(this, LanguageDetector, 'destroy()');
-    this[DESTROY](domException('AbortError', 'The LanguageDetector was destroyed.'));
+    destroyModel(this, domException('AbortError', 'The LanguageDetector was destroyed.'));
   }
 
   /** 0: the quota is infinite (the draft: then the usage must be 0). */
@@ -897,10 +888,25 @@ export class LanguageDetector extends DestroyableModel {
   }
 }
 
-// The interfaces' names, as a browser's classes have them.
-for (const C of [Translator, LanguageDetector]) {
+/**
+ * The classes take the shape WebIDL gives a browser's interfaces: operations and attributes
+ * enumerable (static ones too), the interface's name as its Symbol.toStringTag, and `length` 0
+ * (an interface object without a constructor).
+ */
+function webIdlShape(C) {
+  for (const target of [C, C.prototype]) {
+    for (const key of Object.getOwnPropertyNames(target)) {
+      if (['constructor', 'prototype', 'length', 'name'].includes(key)) continue;
+      Object.defineProperty(target, key, { ...Object.getOwnPropertyDescriptor(target, key), enumerable: true });
+    }
+  }
   Object.defineProperty(C.prototype, Symbol.toStringTag, { value: C.name, configurable: true });
+  Object.defineProperty(C, 'length', { value: 0, configurable: true });
 }
+
+webIdlShape(Translator);
+webIdlShape(LanguageDetector);
+webIdlShape(CreateMonitor);
 
 /**
  * Puts Translator and LanguageDetector on globalThis where there is none (or always, with

@@ -305,6 +305,42 @@ test('destroy(): pending and later calls reject with an AbortError; the shared e
   assert.match(await enDe.translate('The house is small.'), /Haus/, 'the other translator of the pair still works');
 });
 
+test('the interfaces have the shape WebIDL gives a browser\'s: own, enumerable members, no base class, destroy() their own', { skip }, async () => {
+  const idl = {
+    Translator: { C: Translator, statics: { create: 1, availability: 1 }, operations: { translate: 1, translateStreaming: 1, measureInputUsage: 1, destroy: 0 }, attributes: ['sourceLanguage', 'targetLanguage', 'inputQuota'] },
+    LanguageDetector: { C: LanguageDetector, statics: { create: 0, availability: 0 }, operations: { detect: 1, measureInputUsage: 1, destroy: 0 }, attributes: ['expectedInputLanguages', 'inputQuota'] },
+  };
+  for (const [name, { C, statics, operations, attributes }] of Object.entries(idl)) {
+    assert.equal(Object.getPrototypeOf(C), Function.prototype, `${name}: no parent interface`);
+    assert.equal(Object.getPrototypeOf(C.prototype), Object.prototype, `${name}.prototype inherits from Object.prototype`);
+    assert.equal(C.length, 0, `${name}.length (no constructor)`);
+    assert.throws(() => new C(), TypeError);
+    for (const [target, members, where] of [[C, statics, name], [C.prototype, operations, `${name}.prototype`]]) {
+      for (const [member, length] of Object.entries(members)) {
+        const d = Object.getOwnPropertyDescriptor(target, member);
+        assert.ok(d, `${where}.${member} is its own`);
+        assert.deepEqual([typeof d.value, d.writable, d.enumerable, d.configurable, d.value.length], ['function', true, true, true, length], `${where}.${member}`);
+      }
+    }
+    for (const attribute of attributes) {
+      const d = Object.getOwnPropertyDescriptor(C.prototype, attribute);
+      assert.deepEqual([typeof d.get, d.set, d.enumerable, d.configurable], ['function', undefined, true, true], `${name}.prototype.${attribute}: readonly`);
+    }
+    const tag = Object.getOwnPropertyDescriptor(C.prototype, Symbol.toStringTag);
+    assert.deepEqual(tag, { value: name, writable: false, enumerable: false, configurable: true });
+  }
+  assert.notEqual(Translator.prototype.destroy, LanguageDetector.prototype.destroy, 'each interface has its own destroy()');
+  let monitor;
+  const detector = await LanguageDetector.create({ monitor(m) { monitor = m; } });
+  assert.equal(Object.prototype.toString.call(monitor), '[object CreateMonitor]');
+  assert.ok(monitor instanceof EventTarget);
+  assert.equal(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(monitor), 'ondownloadprogress').enumerable, true);
+  assert.equal(Object.prototype.toString.call(detector), '[object LanguageDetector]');
+  assert.deepEqual(Object.keys(Object.getPrototypeOf(enDe)), ['sourceLanguage', 'targetLanguage', 'inputQuota', 'translate', 'translateStreaming', 'measureInputUsage', 'destroy']);
+  detector.destroy();
+  await rejectsDom(detector.detect('hello'), 'AbortError');
+});
+
 test('methods and attributes called on another object: a TypeError (WebIDL\'s brand check), as a browser\'s are', { skip }, async () => {
   const detector = await LanguageDetector.create();
   const impostors = [{}, Object.create(Translator.prototype), Object.create(LanguageDetector.prototype), detector, enDe];
