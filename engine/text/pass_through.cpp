@@ -105,6 +105,45 @@ bool inside_word(const std::string& source, const UnknownRun& run) {
   return is_word_character(before) || is_word_character(after);
 }
 
+bool is_quotation_mark(char32_t cp) {
+  switch (cp) {
+    case '"': case '\'': case 0x2018: case 0x2019: case 0x201A: case 0x201B:  // ' ‘ ’ ‚ ‛
+    case 0x201C: case 0x201D: case 0x201E: case 0x201F:                      // “ ” „ ‟
+    case 0x00AB: case 0x00BB: case 0x2039: case 0x203A:                      // « » ‹ ›
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The quotation marks of a text, of any style; an apostrophe between two letters ("don't", "it’s")
+// is none.
+size_t count_quotation_marks(std::string_view text) {
+  size_t count = 0;
+  char32_t before = 0;
+  for (size_t i = 0; i < text.size();) {
+    const auto [cp, length] = decode_at(text, i);
+    i += length;
+    if (is_quotation_mark(cp)) {
+      const char32_t after = i < text.size() ? decode_at(text, i).cp : 0;
+      const bool apostrophe = (cp == '\'' || cp == 0x2019) && is_word_character(before) && is_word_character(after);
+      if (!apostrophe) ++count;
+    }
+    before = cp;
+  }
+  return count;
+}
+
+bool only_quotation_marks(std::string_view run) {
+  if (run.empty()) return false;
+  for (size_t i = 0; i < run.size();) {
+    const auto [cp, length] = decode_at(run, i);
+    if (!is_quotation_mark(cp)) return false;
+    i += length;
+  }
+  return true;
+}
+
 // Attention of target row t on source tokens [first, last].
 float attention_on(const std::vector<float>& att, size_t cols, size_t t, size_t first, size_t last) {
   float sum = 0.0f;
@@ -348,10 +387,15 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   // 2. Runs the model left out go next to the translation of their neighbour word, when they are
   //    words of their own: a Latin letter inside a word ("ç" of "Barça") is the model's to spell (but
   //    "日本" of "I like日本" is not: latin_letters). Deleted
-  //    characters never reached the model, so they go in wherever they stand.
+  //    characters never reached the model, so they go in wherever they stand. A quotation mark the
+  //    vocabulary lacks (‘ « ‚) that the model wrote in a style of its own ("»maybe«" for "‘maybe’")
+  //    is not written a second time: not while the target has as many quotation marks as the source.
+  const bool quotes_all_there = count_quotation_marks(target) >= count_quotation_marks(source);
   for (UnknownRun& run : runs) {
     if (run.used || (!run.dropped && inside_word(source, run) &&
                      latin_letters(std::string_view(source).substr(run.begin, run.end - run.begin))))
+      continue;
+    if (!run.dropped && quotes_all_there && only_quotation_marks(std::string_view(source).substr(run.begin, run.end - run.begin)))
       continue;
     const std::string text = run_text(run);
     size_t at = target.size();

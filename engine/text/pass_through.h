@@ -7,7 +7,9 @@
 //   2. every source run still unused that is not a Latin letter inside a word (like the "ç" of
 //      "Barça", which the model spells its own way) is inserted after the target word aligned to
 //      the source word before it (or before the word aligned to the one after it, at the sentence
-//      start): emoji, CJK and other scripts come through even when written against a word.
+//      start): emoji, CJK and other scripts come through even when written against a word. A run of
+//      quotation marks (‘ « ‚) is not, while the target has as many quotation marks as the source:
+//      the model wrote them its own way ("»maybe«" for "‘maybe’").
 // Characters the tokenizer deletes outright (U+FFFD: no piece at all, not even the unknown one)
 // are never seen by the model; their visible runs (`dropped_runs`) are inserted the same way as in
 // step 2, even inside a word, and a sentence of nothing else becomes its own text, verbatim.

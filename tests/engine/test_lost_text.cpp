@@ -354,3 +354,29 @@ TEST_CASE("translate(): a forced prefix that already holds the passed-through te
     }
   }
 }
+
+TEST_CASE("pass_through_unknown: a quotation mark the model wrote in its own style is not written again") {
+  const int unk = 0;
+  // "She said ‘maybe’ twice.": the vocabulary lacks ‘, the model quotes with »…« instead
+  const std::string source = "She said \xE2\x80\x98maybe\xE2\x80\x99 twice.";
+  const std::vector<nmt::Token> toks = {{5, "\xE2\x96\x81" "She", 0, 3},   {6, "\xE2\x96\x81" "said", 3, 8},
+                                        {unk, "<unk>", 8, 12},             {7, "maybe", 12, 17},
+                                        {8, "\xE2\x80\x99", 17, 20},       {9, "\xE2\x96\x81" "twice", 20, 26},
+                                        {10, ".", 26, 27}};
+  const auto translated = [&](std::string target, std::vector<std::pair<size_t, size_t>> spans) {
+    std::vector<float> attention(spans.size() * (toks.size() + 1), 0.0f);  // each target token on its source token
+    for (size_t t = 0; t < spans.size(); ++t) attention[t * (toks.size() + 1) + std::min(t, toks.size() - 1)] = 1.0f;
+    std::vector<int> ids(spans.size(), 20);
+    nmt::pass_through_unknown(source, toks, unk, ids, attention, target, spans);
+    return target;
+  };
+  // "Sie sagte »maybe« zweimal." has its two quotation marks: nothing to add
+  CHECK(translated("Sie sagte \xC2\xBBmaybe\xC2\xAB zweimal.", {{0, 3}, {3, 9}, {9, 12}, {12, 17}, {17, 19}, {19, 27}, {27, 28}}) ==
+        "Sie sagte \xC2\xBBmaybe\xC2\xAB zweimal.");
+  // de->en kept one and wrote the other its own way (‚Tschüss‘ -> ‚Thin’)
+  CHECK(translated("Sie sagte \xE2\x80\x9Amaybe\xE2\x80\x99 zweimal.", {{0, 3}, {3, 9}, {9, 13}, {13, 18}, {18, 21}, {21, 29}, {29, 30}}) ==
+        "Sie sagte \xE2\x80\x9Amaybe\xE2\x80\x99 zweimal.");
+  // a quotation mark the translation lacks is still copied (an apostrophe inside a word is none)
+  const std::string lost = translated("Sie sagte don't zweimal.", {{0, 3}, {3, 9}, {9, 9}, {9, 15}, {15, 15}, {15, 23}, {23, 24}});
+  CHECK(count(lost, "\xE2\x80\x98") == 1);
+}
