@@ -115,6 +115,13 @@ function domString(value) {
   return `${value}`; // (a Symbol throws a TypeError, as WebIDL's conversion does)
 }
 
+/** A required DOMString member: read once, converted as it is read (WebIDL's dictionary conversion). */
+function requiredString(options, key, what) {
+  const value = options[key];
+  if (value === undefined) throw new TypeError(`${what}: ${key} is required.`);
+  return domString(value);
+}
+
 function optionalSignal(options, what) {
   const { signal } = options;
   if (signal === undefined) return undefined;
@@ -383,13 +390,15 @@ function destroyModel(object, reason) {
 }
 
 /**
- * The draft's "compute AI model availability": validate (may throw: a rejected promise), then
- * compute; null (the supported languages could not be read) is an UnknownError.
+ * The draft's "compute AI model availability": the options converted as WebIDL does before the
+ * steps, the document checked, the language tags validated (each may throw: a rejected promise),
+ * then compute; null (the supported languages could not be read) is an UnknownError.
  */
-function computeAvailability(options, validate, compute) {
+function computeAvailability(options, { convert, validate }, compute) {
   try {
+    const converted = convert(options);
     checkFullyActive();
-    const checked = validate(options);
+    const checked = validate(converted);
     return compute(checked).then((a) => {
       if (a === null) throw domException('UnknownError', 'The models\' list could not be read.');
       return a;
@@ -400,8 +409,9 @@ function computeAvailability(options, validate, compute) {
 }
 
 /**
- * The draft's "create an AI model object". `spec`: validate(options) → checked options (throws
- * TypeError), availability(checked) → Availability or null, unsupported(checked) → the
+ * The draft's "create an AI model object". `spec`: convert(options) → the options as WebIDL
+ * converts them (TypeError), validate(converted) → the options with canonical language tags
+ * (TypeError), availability(checked) → Availability or null, unsupported(checked) → the
  * NotSupportedError's message, init(checked, {report, download, signal}) → the new object
  * (report(fraction) fires the monitor's events; `download`: whether one is needed). The returned
  * promise rejects with the signal's reason as soon as it aborts, and an object that arrives after
@@ -412,9 +422,10 @@ function createModelObject(options, spec) {
   let activated;
   let monitor = null;
   try {
+    const converted = spec.convert(options);
     checkFullyActive();
     activated = hasActivation(); // read now: the activation is the caller's, not a later task's
-    checked = spec.validate(options);
+    checked = spec.validate(converted);
   } catch (e) {
     return Promise.reject(e);
   }
@@ -482,8 +493,8 @@ function operationSignal(model, options, what) {
 function runOperation(model, options, what, operation) {
   let signal;
   try {
-    checkFullyActive();
     signal = operationSignal(model, options, what);
+    checkFullyActive();
   } catch (e) {
     return Promise.reject(e);
   }
@@ -524,17 +535,26 @@ const untranslatable = (s) => /^[\s\p{Cc}]*$/u.test(s);
 /** measureInputUsage(): UTF-16 code units, at least 1 (the draft: positive while the quota is finite). */
 const inputUsage = (s) => Math.max(1, s.length);
 
-/** `core`: availability()'s options, which have no signal or monitor (ignored there, as WebIDL does). */
-function validateTranslatorOptions(options, what, core = false) {
-  options = dictionary(options, what);
-  for (const key of ['sourceLanguage', 'targetLanguage']) {
-    if (options[key] === undefined) throw new TypeError(`${what}: ${key} is required.`);
-  }
+/**
+ * The options of create() (availability(): `core`, which has no signal or monitor, ignored there as
+ * WebIDL does). convert: each member read once, in WebIDL's order (the core dictionary's, then the
+ * derived one's, each in lexicographic order); validate: the draft's "validate and canonicalize".
+ */
+function translatorOptions(what, core = false) {
   return {
-    sourceLanguage: canonicalTag(options.sourceLanguage, `${what} sourceLanguage`),
-    targetLanguage: canonicalTag(options.targetLanguage, `${what} targetLanguage`),
-    signal: core ? undefined : optionalSignal(options, what),
-    monitor: core ? undefined : optionalCallback(options, what),
+    convert(options) {
+      options = dictionary(options, what);
+      const sourceLanguage = requiredString(options, 'sourceLanguage', what);
+      const targetLanguage = requiredString(options, 'targetLanguage', what);
+      const monitor = core ? undefined : optionalCallback(options, what);
+      const signal = core ? undefined : optionalSignal(options, what);
+      return { sourceLanguage, targetLanguage, monitor, signal };
+    },
+    validate: (converted) => ({
+      ...converted,
+      sourceLanguage: canonicalTag(converted.sourceLanguage, `${what} sourceLanguage`),
+      targetLanguage: canonicalTag(converted.targetLanguage, `${what} targetLanguage`),
+    }),
   };
 }
 
@@ -639,7 +659,7 @@ export class Translator {
    * @returns {Promise<'unavailable'|'downloadable'|'downloading'|'available'>}
    */
   static availability(options) {
-    return computeAvailability(options, (o) => validateTranslatorOptions(o, 'Translator.availability()', true), translatorAvailability);
+    return computeAvailability(options, translatorOptions('Translator.availability()', true), translatorAvailability);
   }
 
   /**
@@ -649,7 +669,7 @@ export class Translator {
   static create(options) {
     let message = '';
     return createModelObject(options, {
-      validate: (o) => validateTranslatorOptions(o, 'Translator.create()'),
+      ...translatorOptions('Translator.create()'),
       availability: async (o) => {
         const a = await translatorAvailability(o);
         if (a === 'unavailable') message = await unsupportedPair(o);
@@ -691,8 +711,8 @@ export class Translator {
     checkThis(this, Translator, 'translateStreaming()');
     requireArgument(arguments.length, 'translateStreaming()');
     input = domString(input);
-    checkFullyActive();
     const signal = operationSignal(this, options, 'translateStreaming()');
+    checkFullyActive();
     if (signal.aborted) throw signal.reason;
     const cancelled = new AbortController();
     const stop = anySignal([signal, cancelled.signal]);
@@ -770,20 +790,27 @@ export class Translator {
 /** The languages detect() can name: English and German, and those named by function words. */
 const DETECTOR_LANGUAGES = Object.freeze([...DETECTABLE_LANGUAGES, ...OTHER_LANGUAGES].map((l) => canonicalTag(l, 'detector')));
 
-function validateDetectorOptions(options, what, core = false) {
-  options = dictionary(options, what);
-  const list = options.expectedInputLanguages;
-  let languages = [];
-  if (list !== undefined) {
-    if (list === null || typeof list !== 'object' || typeof list[Symbol.iterator] !== 'function') {
-      throw new TypeError(`${what}: expectedInputLanguages must be a sequence of language tags.`);
-    }
-    languages = [...new Set(Array.from(list, (tag) => canonicalTag(tag, `${what} expectedInputLanguages`)))];
-  }
+/** The options of LanguageDetector.create() and availability(), as translatorOptions() has them. */
+function detectorOptions(what, core = false) {
   return {
-    expectedInputLanguages: languages,
-    signal: core ? undefined : optionalSignal(options, what),
-    monitor: core ? undefined : optionalCallback(options, what),
+    convert(options) {
+      options = dictionary(options, what);
+      const list = options.expectedInputLanguages;
+      let languages = [];
+      if (list !== undefined) {
+        if (list === null || typeof list !== 'object' || typeof list[Symbol.iterator] !== 'function') {
+          throw new TypeError(`${what}: expectedInputLanguages must be a sequence of language tags.`);
+        }
+        languages = Array.from(list, domString);
+      }
+      const monitor = core ? undefined : optionalCallback(options, what);
+      const signal = core ? undefined : optionalSignal(options, what);
+      return { expectedInputLanguages: languages, monitor, signal };
+    },
+    validate: (converted) => ({
+      ...converted,
+      expectedInputLanguages: [...new Set(converted.expectedInputLanguages.map((tag) => canonicalTag(tag, `${what} expectedInputLanguages`)))],
+    }),
   };
 }
 
@@ -844,7 +871,7 @@ export class LanguageDetector {
    * @returns {Promise<'unavailable'|'available'>}
    */
   static availability(options = {}) {
-    return computeAvailability(options, (o) => validateDetectorOptions(o, 'LanguageDetector.availability()', true), detectorAvailability);
+    return computeAvailability(options, detectorOptions('LanguageDetector.availability()', true), detectorAvailability);
   }
 
   /**
@@ -853,7 +880,7 @@ export class LanguageDetector {
    */
   static create(options = {}) {
     return createModelObject(options, {
-      validate: (o) => validateDetectorOptions(o, 'LanguageDetector.create()'),
+      ...detectorOptions('LanguageDetector.create()'),
       availability: detectorAvailability,
       unsupported: (o) => `Detecting ${o.expectedInputLanguages.join(', ')} is not supported (the detector knows ${DETECTOR_LANGUAGES.join(', ')}).`,
       init: (o, { report }) => {

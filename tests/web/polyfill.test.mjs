@@ -305,6 +305,41 @@ test('destroy(): pending and later calls reject with an AbortError; the shared e
   assert.match(await enDe.translate('The house is small.'), /Haus/, 'the other translator of the pair still works');
 });
 
+test('options are read as WebIDL reads them: each member once, in its order, their types checked before the document is', { skip }, async () => {
+  const reads = [];
+  const logged = (values) => new Proxy(values, { get(target, key) { reads.push(key); return target[key]; } });
+  const readBy = async (call) => {
+    reads.length = 0;
+    await call();
+    return [...reads];
+  };
+  // (the core dictionary's members, then the derived one's, each in lexicographic order; availability() reads no signal or monitor)
+  assert.deepEqual(await readBy(() => Translator.availability(logged({ targetLanguage: 'de', sourceLanguage: 'en', signal: 1, monitor: 2 }))), ['sourceLanguage', 'targetLanguage']);
+  const created = [];
+  assert.deepEqual(await readBy(async () => created.push(await Translator.create(logged({ signal: new AbortController().signal, monitor() {}, targetLanguage: 'de', sourceLanguage: 'en' }))),
+  ), ['sourceLanguage', 'targetLanguage', 'monitor', 'signal']);
+  assert.deepEqual(await readBy(async () => created.push(await LanguageDetector.create(logged({ signal: undefined, monitor: undefined, expectedInputLanguages: ['en'] })))),
+    ['expectedInputLanguages', 'monitor', 'signal']);
+  for (const object of created) object.destroy();
+  const tag = { toString() { reads.push('toString'); return 'en'; } };
+  assert.deepEqual(await readBy(() => Translator.availability(logged({ sourceLanguage: tag, targetLanguage: 'de' }))), ['sourceLanguage', 'toString', 'targetLanguage'], 'converted once, as read');
+
+  // A removed iframe's document, as the polyfill sees it: a wrong type is still the TypeError WebIDL's conversion throws first.
+  globalThis.document = { defaultView: null };
+  try {
+    await assert.rejects(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', signal: 'no' }), TypeError);
+    await assert.rejects(LanguageDetector.availability({ expectedInputLanguages: 'en' }), TypeError);
+    await assert.rejects(enDe.translate('hello', { signal: 'no' }), TypeError);
+    await assert.rejects(enDe.measureInputUsage('hello', 5), TypeError);
+    assert.throws(() => enDe.translateStreaming('hello', { signal: 'no' }), TypeError);
+    await rejectsDom(enDe.translate('hello'), 'InvalidStateError');
+    await rejectsDom(Translator.create({ sourceLanguage: 'en', targetLanguage: 'de' }), 'InvalidStateError');
+  } finally {
+    delete globalThis.document;
+  }
+  assert.equal(await enDe.measureInputUsage('hello'), 5);
+});
+
 test('the interfaces have the shape WebIDL gives a browser\'s: own, enumerable members, no base class, destroy() their own', { skip }, async () => {
   const idl = {
     Translator: { C: Translator, statics: { create: 1, availability: 1 }, operations: { translate: 1, translateStreaming: 1, measureInputUsage: 1, destroy: 0 }, attributes: ['sourceLanguage', 'targetLanguage', 'inputQuota'] },
