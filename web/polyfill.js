@@ -122,10 +122,22 @@ function requiredString(options, key, what) {
   return domString(value);
 }
 
+const abortedGetter = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted').get;
+
+/** WebIDL's check: an AbortSignal of any realm (a frame's too, which instanceof would refuse). */
+function isAbortSignal(value) {
+  try {
+    abortedGetter.call(value); // (a platform getter: throws for anything but an AbortSignal)
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function optionalSignal(options, what) {
   const { signal } = options;
   if (signal === undefined) return undefined;
-  if (!(signal instanceof AbortSignal)) throw new TypeError(`${what}: signal must be an AbortSignal.`);
+  if (!isAbortSignal(signal)) throw new TypeError(`${what}: signal must be an AbortSignal.`);
   return signal;
 }
 

@@ -182,6 +182,15 @@ for (const name of browsers()) describe(name, () => {
       } catch (e) {
         out.quota = { name: e.name, isClass: typeof QuotaExceededError === 'function' && e instanceof QuotaExceededError, quota: e.quota, requested: e.requested };
       }
+      // A signal of another realm (a frame's) is an AbortSignal all the same, as WebIDL takes it.
+      const frame = document.body.appendChild(document.createElement('iframe'));
+      const foreign = new frame.contentWindow.AbortController();
+      out.foreignSignal = await t1.translate('The house is small.', { signal: foreign.signal }).then(() => 'translated', (e) => e.name);
+      const foreignReason = new frame.contentWindow.Error('stopped');
+      const foreignCall = t1.translate('The weather is nice today.', { signal: foreign.signal });
+      foreign.abort(foreignReason);
+      out.foreignAbort = await foreignCall.then(() => 'resolved', (e) => e === foreignReason);
+      frame.remove();
       const pending = t1.translate('The weather is nice today.');
       const stream = t1.translateStreaming('The weather is nice today.');
       t1.destroy();
@@ -205,6 +214,8 @@ for (const name of browsers()) describe(name, () => {
     t.diagnostic(`QuotaExceededError is the browser's class: ${s.quota.isClass}`);
     assert.equal(s.destroyed, 'AbortError');
     assert.equal(s.streamDestroyed, 'AbortError');
+    assert.equal(s.foreignSignal, 'translated', 'a frame\'s AbortSignal is taken');
+    assert.equal(s.foreignAbort, true, 'and its abort rejects with its reason');
 
     // A document that is no longer fully active (a removed iframe): InvalidStateError. (Chromium
     // only: Firefox runs no promise job of a removed iframe's window, so no answer can be seen there.)
