@@ -144,6 +144,30 @@ bool only_quotation_marks(std::string_view run) {
   return true;
 }
 
+size_t count_of(std::string_view text, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// The source token that target row t attends to most, when it is one mark (no letter, digit or
+// space: "«", "»", "§") not written yet, of which the target holds fewer than the source; else -1.
+long unwritable_mark(const std::string& source, const std::vector<Token>& toks, const std::vector<float>& att,
+                     size_t cols, size_t t, const std::string& target, const std::vector<bool>& written) {
+  long best = -1;
+  for (size_t s = 0; s < toks.size(); ++s)
+    if (best < 0 || att[t * cols + s] > att[t * cols + size_t(best)]) best = long(s);
+  if (best < 0 || written[size_t(best)]) return -1;
+  const Token& token = toks[size_t(best)];
+  if (token.end > source.size() || token.begin >= token.end) return -1;
+  std::string_view text = std::string_view(source).substr(token.begin, token.end - token.begin);
+  while (!text.empty() && is_ascii_space(text.front())) text.remove_prefix(1);
+  if (text.empty()) return -1;
+  const auto [cp, length] = decode_at(text, 0);
+  if (length != text.size() || is_word_character(cp) || is_whitespace(cp) || cp < 0x80) return -1;
+  return count_of(target, text) < count_of(source, text) ? best : -1;
+}
+
 // Attention of target row t on source tokens [first, last].
 float attention_on(const std::vector<float>& att, size_t cols, size_t t, size_t first, size_t last) {
   float sum = 0.0f;
@@ -326,6 +350,8 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
   // 1. The model's own unknown pieces take the unused run they look at most (in source order
   //    without attention). The unknown surface " ⁇ " carries a space on each side: kept where
   //    it separates words.
+  std::vector<bool> marks_written(source_tokens.size(), false);
+  UnknownRun mark_run{};
   for (size_t t = 0; t < rows; ++t) {
     if (target_ids[t] != unk_id || spans[t].first < fixed_bytes) continue;
     {  // inside a word: the letters of the source word it reads as ("Ky" <unk> "to" -> "Kyoto",
@@ -359,13 +385,21 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
         replace_span(target, spans, t, fill);
         continue;
       }
-      replace_span(target, spans, t, b > 0 && e < target.size() && target[b - 1] != ' ' && target[e] != ' ' ? " " : "");
-      const bool lone_space_before = t > 0 && spans[t - 1].first + 1 == b && spans[t - 1].second == b && target[b - 1] == ' ';
-      if (lone_space_before && b < target.size() && target[b] == ' ') replace_span(target, spans, t - 1, "");
-      continue;
+      // a mark the source has as a known piece that the model can only write as the unknown one
+      // ("«" of "«no»"): the source token it looks at most, when that is such a mark
+      const long mark = have_attention ? unwritable_mark(source, source_tokens, att, cols, t, target, marks_written) : -1;
+      if (mark < 0) {
+        replace_span(target, spans, t, b > 0 && e < target.size() && target[b - 1] != ' ' && target[e] != ' ' ? " " : "");
+        const bool lone_space_before = t > 0 && spans[t - 1].first + 1 == b && spans[t - 1].second == b && target[b - 1] == ' ';
+        if (lone_space_before && b < target.size() && target[b] == ' ') replace_span(target, spans, t - 1, "");
+        continue;
+      }
+      marks_written[size_t(mark)] = true;
+      mark_run = {size_t(mark), size_t(mark), source_tokens[size_t(mark)].begin, source_tokens[size_t(mark)].end};
+      while (is_ascii_space(source[mark_run.begin])) ++mark_run.begin;  // "▁«"
     }
     // The run's spacing as the source has it, without doubling a space the target already has.
-    const UnknownRun& run = runs[pick];
+    const UnknownRun& run = best == -1e9f ? mark_run : runs[pick];
     const auto [b, e] = spans[t];
     char32_t after = 0;
     if (run.end < source.size()) decode_utf8(source, run.end, after);
@@ -381,7 +415,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     const bool word_follows = is_letter(next) || is_digit(next) || is_cjk_ideograph(next) || is_emoji(next);
     const bool trail = word_follows && (space_after_run || (target[e - 1] == ' ' && !is_word_character(after)));
     replace_span(target, spans, t, (lead ? " " : "") + run_text(run) + (trail ? " " : ""));
-    runs[pick].used = true;
+    if (best != -1e9f) runs[pick].used = true;
   }
 
   // 2. Runs the model left out go next to the translation of their neighbour word, when they are

@@ -3,7 +3,9 @@
 // it, or leave it out. Both lose the reader's text, so after decoding:
 //   1. every unknown piece the model wrote gets the source run it attends to most (unused runs
 //      first), the classic "unk replacement", spaced as in the source (a letter inside a word stays
-//      joined to it: "Erdo" "⁇" "an" -> "Erdoğan");
+//      joined to it: "Erdo" "⁇" "an" -> "Erdoğan"); one with no run to take, that looks most at a
+//      mark the source has as a known piece (the model reads « » but writes them as unknown ones:
+//      "«no»" -> "⁇ no ⁇"), gets that mark, while the target holds fewer of it than the source;
 //   2. every source run still unused that is not a Latin letter inside a word (like the "ç" of
 //      "Barça", which the model spells its own way) is inserted after the target word aligned to
 //      the source word before it (or before the word aligned to the one after it, at the sentence

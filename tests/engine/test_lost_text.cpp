@@ -380,3 +380,37 @@ TEST_CASE("pass_through_unknown: a quotation mark the model wrote in its own sty
   const std::string lost = translated("Sie sagte don't zweimal.", {{0, 3}, {3, 9}, {9, 9}, {9, 15}, {15, 15}, {15, 23}, {23, 24}});
   CHECK(count(lost, "\xE2\x80\x98") == 1);
 }
+
+TEST_CASE("pass_through_unknown: an unknown piece written for a mark the source reads as known takes that mark") {
+  const int unk = 0;
+  const std::string q = " \xE2\x81\x87 ";  // the unknown piece's surface " ⁇ "
+  // "They said «no».": « and » are known pieces of the source, but the model writes them as unknown ones
+  const std::string source = "They said \xC2\xABno\xC2\xBB.";
+  const std::vector<nmt::Token> toks = {{5, "\xE2\x96\x81" "They", 0, 4}, {6, "\xE2\x96\x81" "said", 4, 9},
+                                        {7, "\xE2\x96\x81", 9, 10},       {8, "\xC2\xAB", 10, 12},
+                                        {9, "no", 12, 14},                {10, "\xC2\xBB", 14, 16},
+                                        {11, ".", 16, 17}};
+  const size_t cols = toks.size() + 1;
+  const auto translated = [&](std::string target, std::vector<std::pair<size_t, size_t>> spans, std::vector<int> ids,
+                              std::vector<size_t> looks_at, bool with_attention = true) {
+    std::vector<float> attention(ids.size() * cols, 0.0f);
+    for (size_t t = 0; t < ids.size(); ++t) attention[t * cols + looks_at[t]] = 1.0f;
+    nmt::pass_through_unknown(source, toks, unk, ids, with_attention ? attention : std::vector<float>{}, target, spans);
+    return target;
+  };
+  const std::vector<std::pair<size_t, size_t>> spans = {{0, 3}, {3, 10}, {10, 15}, {15, 19}, {19, 24}, {24, 25}};
+  CHECK(translated("Sie sagten" + q + "nein" + q + ".", spans, {1, 2, unk, 3, unk, 4}, {0, 1, 3, 4, 5, 6}) ==
+        "Sie sagten \xC2\xABnein\xC2\xBB.");
+  // never more of a mark than the source has: a target that holds its « already gets no second one
+  const std::string quoted = "Sie sagten \xC2\xABnein\xC2\xBB" + q + ".";
+  const std::string once = translated(quoted, {{0, 3}, {3, 10}, {10, 13}, {13, 17}, {17, 19}, {19, 24}, {24, 25}},
+                                      {1, 2, 3, 4, 5, unk, 6}, {0, 1, 3, 4, 5, 3, 6});
+  CHECK(count(once, "\xC2\xAB") == 1);
+  CHECK(count(once, "\xE2\x81\x87") == 0);
+  // an unknown piece looking at a word, or without attention, is dropped as before
+  CHECK(translated("Sie sagten" + q + "nein.", {{0, 3}, {3, 10}, {10, 15}, {15, 19}, {19, 20}}, {1, 2, unk, 3, 4},
+                   {0, 1, 4, 4, 6}) == "Sie sagten nein.");
+  const std::string blind = translated("Sie sagten" + q + "nein" + q + ".", spans, {1, 2, unk, 3, unk, 4}, {0, 1, 3, 4, 5, 6}, false);
+  CHECK(blind.find("\xC2\xAB") == std::string::npos);
+  CHECK(blind.rfind("Sie sagten nein", 0) == 0);
+}
