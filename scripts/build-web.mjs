@@ -5,7 +5,8 @@
  * manifest (→ models/, content-hashed file names, with a new manifest.json giving each file's
  * bytes and SHA-256, and engine.wasm's size), the facts of the "About the models" card
  * (models/about.json: scripts/about-models.mjs), and writes the service worker's precache list,
- * version, models (with their sizes and SHA-256: it caches only a model that matches) and model
+ * version, files (the shell's and the models', with their sizes and SHA-256: it saves, and serves
+ * from its cache, only a file that matches) and model
  * cache name (protocol.js's MODEL_CACHE, shared with the worker). Every URL in the result is relative, so the
  * folder works from any static server, under any sub-path. The pages' common <head> lines
  * (charset, viewport, the Content-Security-Policy, referrer, icon, style sheet, load-check.js) are written once,
@@ -97,7 +98,9 @@ export function build(options) {
   mkdirSync(path.join(out, 'models'), { recursive: true });
 
   const versionHash = createHash('sha256');
-  const shell = ['./'];
+  // Each file the service worker precaches, with the size and SHA-256 it checks a saved copy against.
+  const shell = [];
+  const addToShell = (file, bytes) => shell.push({ file, bytes: bytes.length, sha256: sha256(bytes) });
 
   // 3. The web files (sw.js last: it needs the version), the pages with their common head.
   const head = readFileSync(path.join(webDir, 'head.html'), 'utf8').trimEnd();
@@ -107,7 +110,8 @@ export function build(options) {
     const bytes = f.endsWith('.html') ? Buffer.from(withHead(readFileSync(path.join(webDir, f), 'utf8'), head, f)) : readFileSync(path.join(webDir, f));
     writeFileSync(path.join(out, f), bytes);
     versionHash.update(f).update(bytes);
-    if (!/^bench\.|\.d\.ts$/.test(f)) shell.push(f);
+    if (!/^bench\.|\.d\.ts$/.test(f)) addToShell(f, bytes);
+    if (f === 'index.html') addToShell('./', bytes);
   }
 
   // 4. The engine, and its relaxed-SIMD GEMM where it was built (web/relaxed-simd.js; without it
@@ -116,9 +120,10 @@ export function build(options) {
   if (!existsSync(relaxedWasm)) console.warn(`build-web: ${path.relative(ROOT, relaxedWasm)} is missing: the site will run SIMD128 only.`);
   for (const f of [engineJs, engineWasm, ...(existsSync(relaxedWasm) ? [relaxedWasm] : [])]) {
     const name = `engine/${path.basename(f)}`;
-    copyFileSync(f, path.join(out, name));
-    versionHash.update(name).update(readFileSync(f));
-    shell.push(name);
+    const bytes = readFileSync(f);
+    writeFileSync(path.join(out, name), bytes);
+    versionHash.update(name).update(bytes);
+    addToShell(name, bytes);
   }
 
   // 5. The models, checked against the manifest and renamed by content.
@@ -148,18 +153,20 @@ export function build(options) {
   // engine.wasm's size too, so the worker reports one download total from the start.
   const engineBytes = statSync(engineWasm).size;
   const outManifest = { models, engine: { wasm: { file: '../engine/engine.wasm', bytes: engineBytes } }, built_from: path.relative(ROOT, manifestPath) };
-  writeFileSync(path.join(out, 'models/manifest.json'), `${JSON.stringify(outManifest, null, 2)}\n`);
-  shell.push('models/manifest.json');
+  const manifestBytes = Buffer.from(`${JSON.stringify(outManifest, null, 2)}\n`);
+  writeFileSync(path.join(out, 'models/manifest.json'), manifestBytes);
+  addToShell('models/manifest.json', manifestBytes);
   versionHash.update(JSON.stringify(outManifest));
 
   // 5b. "About the models": sizes, scores, data, licence and the peers' scores (scripts/about-models.mjs).
   const codeLicence = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).license;
   const about = aboutModels({ manifestPath, entries: modelSources, engineBytes, codeLicence, root: ROOT });
-  writeFileSync(path.join(out, 'models/about.json'), `${JSON.stringify(about, null, 2)}\n`);
-  shell.push('models/about.json');
+  const aboutBytes = Buffer.from(`${JSON.stringify(about, null, 2)}\n`);
+  writeFileSync(path.join(out, 'models/about.json'), aboutBytes);
+  addToShell('models/about.json', aboutBytes);
   versionHash.update(JSON.stringify(about));
 
-  // 6. The service worker with this build's version and file lists.
+  // 6. The service worker with this build's version and file lists (with sizes and SHA-256).
   const version = versionHash.digest('hex').slice(0, 16);
   const swSource = readFileSync(path.join(webDir, 'sw.js'), 'utf8');
   const marker = /\/\* BUILD \*\/[\s\S]*?\/\* \/BUILD \*\//;

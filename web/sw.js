@@ -7,14 +7,17 @@
  * and the page asks for the remaining ones with a 'cache-models' message. A model is cached only
  * when it has the size and SHA-256 the build listed: a truncated download, or a file on the server
  * that is not this build's, is passed on (the worker refuses it) but never saved for offline use.
+ * The shell's files are checked the same way, as they are saved and each time one is served from
+ * the cache: a saved copy damaged since (a write cut off, a disk error, an extension) is dropped
+ * and fetched again, and offline the answer says that the saved copy is damaged and to reconnect.
  * All URLs are relative to this file, so the site works under any sub-path, beside other copies of
  * it on the same origin. scripts/build-web.mjs fills in BUILD, the model cache's name included
  * (protocol.js's MODEL_CACHE, which this classic script cannot import).
  */
 /* global self, caches */
-// {version, shell, models: [{file, bytes, sha256}], modelCache}, written into dist/sw.js by the
-// build. This file itself is only the template: web/ has no engine/ or models/ to cache, so it is
-// never served as it is.
+// {version, shell: [{file, bytes, sha256}], models: [{file, bytes, sha256}], modelCache}, written
+// into dist/sw.js by the build. This file itself is only the template: web/ has no engine/ or
+// models/ to cache, so it is never served as it is.
 const BUILD = /* BUILD */ null /* /BUILD */;
 if (!BUILD) throw new Error('web/sw.js is a template: serve dist/ (scripts/build-web.mjs writes dist/sw.js)');
 
@@ -29,14 +32,19 @@ const SHELL_CACHE = `${SHELL_PREFIX}${BUILD.version}`;
 const LEGACY_SHELL = /^nmt-shell-[0-9a-f]+$/; // (the name builds gave it before: one per origin)
 const MODEL_CACHE = BUILD.modelCache; // protocol.js's MODEL_CACHE: worker.js reads cached models from it directly
 const MODELS_DIR = abs('models/');
-const SHELL = new Set(BUILD.shell.map(abs));
+const SHELL = new Map(BUILD.shell.map((f) => [abs(f.file), f])); // url → {file, bytes, sha256}
 const MODELS = new Map(BUILD.models.map((m) => [abs(m.file), m])); // url → {file, bytes, sha256}
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL_CACHE);
-    // cache: 'reload' bypasses the HTTP cache, so the shell matches this build.
-    await cache.addAll([...SHELL].map((u) => new Request(u, { cache: 'reload' })));
+    // cache: 'reload' bypasses the HTTP cache. A file that is not this build's (a deploy still
+    // under way, a host that rewrites it) fails the install: the old version goes on serving.
+    await Promise.all([...SHELL.keys()].map(async (url) => {
+      const response = await fetch(new Request(url, { cache: 'reload' }));
+      if (!response.ok) throw new Error(`${SHELL.get(url).file}: HTTP ${response.status}`);
+      await putShellFile(cache, url, response);
+    }));
     // An update of a copy whose models were saved: this version's models are saved before it takes
     // over (the old one goes on serving meanwhile, and stays if they cannot be downloaded), so that
     // offline use does not break at a release that changed a model. Where the storage has no room
@@ -97,13 +105,55 @@ async function putModel(cache, url, response) {
   }
 }
 
-async function fromCacheOrNetwork(cacheName, request, key) {
-  const cache = await caches.open(cacheName);
+/** What is wrong with a shell file's bytes (size or SHA-256 not the build's), or null. */
+async function shellFileProblem(url, response) {
+  const expected = SHELL.get(url);
+  const bytes = await response.arrayBuffer();
+  if (bytes.byteLength !== expected.bytes) return `${expected.file} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`;
+  if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== expected.sha256) return `${expected.file} is not the file this version of the site expects (its SHA-256 differs)`;
+  return null;
+}
+
+/** Caches a shell file's response when it is the build's; else rejects, caching nothing. */
+async function putShellFile(cache, url, response) {
+  const problem = await shellFileProblem(url, response.clone());
+  if (problem) throw new Error(problem);
+  await cache.put(url, response);
+}
+
+/** The answer for a shell file whose saved copy is damaged, while it cannot be fetched again. */
+function damagedCopy(request, file) {
+  const message = `This site's saved copy of ${file} is damaged, and it could not be downloaded again (offline?). Connect to the internet and reload the page.`;
+  if (request.mode === 'navigate') {
+    const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Saved copy damaged</title><p>${message}</p></html>`;
+    return new Response(page, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  }
+  return new Response(message, { status: 503, statusText: message, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+}
+
+/**
+ * A shell file from the cache when its saved copy is the build's; else (none saved, or a damaged
+ * one, which is dropped) from the network, saved when it is the build's.
+ */
+async function shellResponse(request, key) {
+  const cache = await caches.open(SHELL_CACHE);
   const hit = await cache.match(key);
-  if (hit) return hit;
-  const response = await fetch(request);
+  let damaged = null;
+  if (hit) {
+    damaged = await shellFileProblem(key, hit.clone()).catch((e) => String(e && e.message ? e.message : e));
+    if (!damaged) return hit;
+    console.warn('The saved copy is damaged, downloading it again:', damaged);
+    await cache.delete(key);
+  }
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (e) {
+    if (damaged) return damagedCopy(request, SHELL.get(key).file);
+    throw e;
+  }
   if (response.ok && response.status === 200 && response.type === 'basic') {
-    cache.put(key, response.clone()).catch((e) => console.warn('Could not cache', key, e));
+    putShellFile(cache, key, response.clone()).catch((e) => console.warn('Could not cache', key, e));
   }
   return response;
 }
@@ -151,11 +201,11 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (request.mode === 'navigate' && (bare === ROOT || bare === INDEX)) {
-    event.respondWith(fromCacheOrNetwork(SHELL_CACHE, request, INDEX).catch(() => caches.match(INDEX)));
+    event.respondWith(shellResponse(request, INDEX));
     return;
   }
   if (SHELL.has(bare)) {
-    event.respondWith(fromCacheOrNetwork(SHELL_CACHE, request, bare));
+    event.respondWith(shellResponse(request, bare));
   }
 });
 

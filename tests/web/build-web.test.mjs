@@ -1,14 +1,16 @@
 /**
  * scripts/build-web.mjs writes dist/sw.js from the web/sw.js template: the build's version, file
  * lists and the model cache's name, which must be protocol.js's MODEL_CACHE (the worker reads cached
- * models from that cache directly). The built service worker is run in a sandbox with a stand-in
- * Cache Storage to see which caches it opens. Every module the page loads (index.html's scripts and
+ * models from that cache directly), and each shell file's size and SHA-256. The built service
+ * worker is run in a sandbox with a stand-in Cache Storage and host to see which caches it opens
+ * and that its install saves only the build's files. Every module the page loads (index.html's scripts and
  * what they import, the worker included) must be in dist/ and in the service worker's precache
  * list, or the page breaks offline. Needs no engine: a stand-in engine.js/.wasm is built.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -76,9 +78,15 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   const template = readFileSync(path.join(ROOT, 'web/sw.js'), 'utf8');
   assert.ok(!template.includes(`'${MODEL_CACHE}'`), 'web/sw.js has no hand copy of the model cache name');
 
-  const { sw, block } = buildSite();
+  const { out, sw, block } = buildSite();
   assert.equal(block.modelCache, MODEL_CACHE);
-  assert.ok(block.shell.includes('options.js') && block.shell.includes('engine/engine.wasm'));
+  const shellFiles = block.shell.map((f) => f.file);
+  assert.ok(shellFiles.includes('options.js') && shellFiles.includes('engine/engine.wasm'));
+  // Each with the size and SHA-256 the service worker checks a saved copy against ('./' is index.html).
+  for (const f of block.shell) {
+    const bytes = readFileSync(path.join(out, f.file === './' ? 'index.html' : f.file));
+    assert.deepEqual([f.bytes, f.sha256], [bytes.length, createHash('sha256').update(bytes).digest('hex')], f.file);
+  }
   assert.equal(block.models.length, 1);
 
   // Run it: install opens the shell cache (and the model cache), activate the model cache. The
@@ -87,11 +95,12 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   // builds) and its own stale models.
   const opened = [];
   const deleted = [];
+  const saved = [];
   const listeners = {};
   const current = `https://example.org/app/${block.models[0].file}`;
   const modelKeys = ['https://example.org/app/models/en-de.0123456789ab.nmt', 'https://example.org/other/models/en-de.0123456789ab.nmt', current];
   const cache = {
-    addAll: async () => {},
+    put: async (url) => { saved.push(url); },
     keys: async () => modelKeys.map((url) => ({ url })),
     match: async (url) => (modelKeys.includes(url) ? {} : undefined),
     delete: async (request) => { deleted.push(request.url); return true; },
@@ -113,8 +122,16 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
     },
     URL,
     Request: class { constructor(url) { this.url = url; } },
+    // the host: the built site, with `damagedOnHost` served cut short
+    fetch: async (request) => {
+      const rel = request.url.slice('https://example.org/app/'.length) || 'index.html';
+      const bytes = readFileSync(path.join(out, rel));
+      return new Response(rel === damagedOnHost ? bytes.subarray(0, 10) : bytes);
+    },
+    crypto,
     console,
   };
+  let damagedOnHost = null;
   vm.runInNewContext(sw, sandbox);
   for (const type of ['install', 'activate']) {
     let work;
@@ -123,7 +140,16 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   }
   // (install: this copy has models saved, so it looks for this version's missing ones: none)
   assert.deepEqual(opened, [shellCache, MODEL_CACHE, MODEL_CACHE, MODEL_CACHE]);
+  assert.deepEqual(saved.sort(), block.shell.map((f) => new URL(f.file, 'https://example.org/app/').href).sort(), 'every shell file saved');
   assert.deepEqual(deleted, ['nmt-shell https://example.org/app/ 0123456789abcdef', 'nmt-shell-0123456789abcdef', 'https://example.org/app/models/en-de.0123456789ab.nmt']);
+
+  // A shell file on the host that is not the build's (a deploy still under way) fails the install.
+  damagedOnHost = 'app.js';
+  saved.length = 0;
+  let install;
+  listeners.install({ waitUntil: (p) => { install = p; } });
+  await assert.rejects(install, /^Error: app\.js has 10 bytes, this version of the site expects \d+$/);
+  assert.ok(!saved.includes('https://example.org/app/app.js'));
 
   // The template itself refuses to run.
   assert.throws(() => vm.runInNewContext(template, { ...sandbox }), /template/);
@@ -136,14 +162,15 @@ test('every module the page loads is in the built site and in the service worker
   for (const f of ['app.js', ...appModules, 'translator.js', 'worker.js', 'protocol.js', 'options.js', 'engine/engine.js']) {
     assert.ok(files.has(f), `the page loads ${f}`);
   }
-  assert.deepEqual(offlineProblems(out, block.shell), []);
+  const shell = block.shell.map((f) => f.file);
+  assert.deepEqual(offlineProblems(out, shell), []);
 
   // The check notices a module left out of the precache list, or out of the site.
-  const unlisted = offlineProblems(out, block.shell.filter((f) => f !== 'app/heatmap.js'));
+  const unlisted = offlineProblems(out, shell.filter((f) => f !== 'app/heatmap.js'));
   assert.equal(unlisted.length, 1);
   assert.match(unlisted[0], /^app\/heatmap\.js \(loaded by .+\) is not in the service worker's precache list$/);
   rmSync(path.join(out, 'app/heatmap.js'));
-  const missing = offlineProblems(out, block.shell);
+  const missing = offlineProblems(out, shell);
   assert.equal(missing.length, 1);
   assert.match(missing[0], /^app\/heatmap\.js \(loaded by .+\) is missing from the built site$/);
 });

@@ -12,6 +12,7 @@ import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
@@ -41,6 +42,22 @@ before(async () => {
 after(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
+
+/**
+ * Makes a copy of the site changed by hand a release, as the build would: its sw.js gets a new
+ * version and each shell file's size and SHA-256 as they are now (it saves only files that match).
+ */
+function sealRelease(dir) {
+  const marker = /\/\* BUILD \*\/ (.*?) \/\* \/BUILD \*\//;
+  const sw = readFileSync(path.join(dir, 'sw.js'), 'utf8');
+  const block = JSON.parse(marker.exec(sw)[1]);
+  block.version += '0';
+  block.shell = block.shell.map((f) => {
+    const bytes = readFileSync(path.join(dir, f.file === './' ? 'index.html' : f.file));
+    return { ...f, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  });
+  writeFileSync(path.join(dir, 'sw.js'), sw.replace(marker, () => `/* BUILD */ ${JSON.stringify(block)} /* /BUILD */`));
+}
 
 const builtModels = () => JSON.parse(readFileSync(path.join(site, 'models/manifest.json'), 'utf8')).models;
 
@@ -308,6 +325,56 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('a saved file of the site damaged in the cache: dropped and downloaded again online; offline the page says the saved copy is damaged', { skip, timeout: 180000 }, async (t) => {
+    // (offline: the host also drops every request, since Firefox's offline mode leaves the service worker's fetches alone)
+    let offline = false;
+    const server = await hostServer(t, (rel, bytes, res) => offline && !!res.destroy());
+    const goOffline = async (on) => { offline = on; await context.setOffline(on); };
+    const { context, page, problems } = await freshPage(t, server.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    // Cuts the saved copy of `file` (relative to the site) to half its bytes, as a write cut off
+    // would; returns its whole size. savedBytes: the size of the saved copy now.
+    const damage = (file) => page.evaluate(async (file) => {
+      const cache = await caches.open((await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
+      const url = new URL(file, location.href).href;
+      const saved = await cache.match(url);
+      const bytes = await saved.arrayBuffer();
+      await cache.put(url, new Response(bytes.slice(0, bytes.byteLength >> 1), { headers: { 'Content-Type': saved.headers.get('content-type') } }));
+      return bytes.byteLength;
+    }, file);
+    const savedBytes = (file) => page.evaluate(async (file) => {
+      const cache = await caches.open((await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
+      const saved = await cache.match(new URL(file, location.href).href);
+      return saved ? (await saved.arrayBuffer()).byteLength : null;
+    }, file);
+
+    // Online: the damaged engine is dropped, downloaded again and saved again.
+    const wasmBytes = await damage('engine/engine.wasm');
+    await page.reload();
+    await waitReady(page);
+    await translate(page, 'The house is small.');
+    for (let i = 0; i < 40 && (await savedBytes('engine/engine.wasm')) !== wasmBytes; i++) await page.waitForTimeout(250);
+    assert.equal(await savedBytes('engine/engine.wasm'), wasmBytes, 'saved again whole');
+
+    // Offline: the page says which saved file is damaged and what to do.
+    await damage('engine/engine.wasm');
+    await goOffline(true);
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    assert.match(await page.textContent('#error'), /This site's saved copy of engine\/engine\.wasm is damaged, and it could not be downloaded again \(offline\?\)\. Connect to the internet and reload the page\.$/);
+    await damage('index.html');
+    await page.reload();
+    assert.equal((await page.textContent('body')).trim(), 'This site\'s saved copy of index.html is damaged, and it could not be downloaded again (offline?). Connect to the internet and reload the page.');
+
+    // Online again: whole again.
+    await goOffline(false);
+    await page.reload();
+    await waitReady(page);
+    await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
+  });
+
   test('offline use unavailable (the service worker cannot install, or the browser has none): the page translates and says offline use is off', { skip, timeout: 180000 }, async (t) => {
     // A file of the site missing on the server stands in for storage that is full or not allowed:
     // either way the service worker's install fails.
@@ -423,8 +490,7 @@ for (const name of browsers()) describe(name, () => {
     cpSync(site, next, { recursive: true });
     const protocol = readFileSync(path.join(next, 'protocol.js'), 'utf8');
     writeFileSync(path.join(next, 'protocol.js'), protocol.replace(/export const PROTOCOL_VERSION = (\d+);/, (_, v) => `export const PROTOCOL_VERSION = ${Number(v) + 1};`));
-    const sw = readFileSync(path.join(next, 'sw.js'), 'utf8');
-    writeFileSync(path.join(next, 'sw.js'), sw.replace(/"version":"([0-9a-f]+)"/, '"version":"$10"'));
+    sealRelease(next);
     let root = site;
     const host = await hostServer(t, () => false, () => root);
     const { page, problems } = await freshPage(t, host.url);

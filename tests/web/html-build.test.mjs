@@ -18,7 +18,7 @@ test('the HTML mode, the article and web/html/ are built and precached, with eve
   const out = path.join(dir, 'dist');
   build({ out, manifest: FIXTURE_MANIFEST, engine: dir, quiet: true });
   const sw = readFileSync(path.join(out, 'sw.js'), 'utf8');
-  const shell = JSON.parse(/\/\* BUILD \*\/ (.*?) \/\* \/BUILD \*\//.exec(sw)[1]).shell;
+  const shell = JSON.parse(/\/\* BUILD \*\/ (.*?) \/\* \/BUILD \*\//.exec(sw)[1]).shell.map((f) => f.file);
   const htmlModules = readdirSync(path.join(ROOT, 'web/html')).filter((f) => f.endsWith('.js')).map((f) => `html/${f}`);
   assert.ok(htmlModules.length >= 5, htmlModules.join(' '));
   for (const f of ['html.html', 'article.html', 'html-demo.js', 'article.js', 'html-pages.css', ...htmlModules]) {
