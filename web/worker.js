@@ -13,7 +13,7 @@
  */
 import {
   Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, sentenceGroups, ResultBuilder, pickModel, MODEL_CACHE,
-  PROTOCOL_VERSION, protocolMismatch,
+  PROTOCOL_VERSION, protocolMismatch, modelGone,
 } from './protocol.js';
 import { relaxedSimdSupported, relaxedKernelUrl } from './relaxed-simd.js';
 
@@ -85,7 +85,8 @@ async function fetchOk(u) {
     throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.pathname.split('/').pop()} (${e.message || e}). Check the network connection.`);
   }
   if (!response.ok) {
-    throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: HTTP ${response.status} ${response.statusText}`.trim());
+    const error = new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: HTTP ${response.status} ${response.statusText}`.trim());
+    throw Object.assign(error, { httpStatus: response.status });
   }
   // A web page where a file was asked for: a directory's listing, or a site's fallback page.
   if (/^text\/html\b/i.test(response.headers.get('content-type') || '')) {
@@ -244,6 +245,18 @@ async function fetchModel(url, entry, onBytes) {
     return { bytes: cached, source: 'cache' };
   }
   return { bytes: await readUrl(url, entry.bytes, onBytes), source: 'network' };
+}
+
+/**
+ * `download` (a model's fetch), where a model the manifest names is gone from the server (404, 410)
+ * failing with modelGone(): the manifest this page read is older than the site on the server.
+ */
+function listedModel(download, url, listed) {
+  if (!listed) return download;
+  return download.catch((e) => {
+    if (e.httpStatus === 404 || e.httpStatus === 410) throw modelGone(url, e.httpStatus);
+    throw e;
+  });
 }
 
 /**
@@ -575,8 +588,8 @@ async function init(msg) {
     Promise.all([
       wasm,
       mark('download', Promise.all([
-        fetchModel(modelUrl, entry, track(files.model)),
-        msg.rerank ? fetchModel(reverseUrl, reverseEntry, track(files.reverse)) : null,
+        listedModel(fetchModel(modelUrl, entry, track(files.model)), modelUrl, !msg.modelUrl),
+        msg.rerank ? listedModel(fetchModel(reverseUrl, reverseEntry, track(files.reverse)), reverseUrl, !msg.reverseModelUrl) : null,
       ])),
     ]).then(([w, [m, r]]) => [w, m, r]),
     failureOf(engineReady), // an engine that cannot start fails the start at once
@@ -588,8 +601,8 @@ async function init(msg) {
   // fails is downloaded again and loaded again.)
   progress('verify', true);
   const checked = mark('sha256', Promise.all([
-    verifyModel(modelUrl, entry, fetched, track(files.model)),
-    fetchedReverse ? verifyModel(reverseUrl, reverseEntry, fetchedReverse, track(files.reverse)) : null,
+    listedModel(verifyModel(modelUrl, entry, fetched, track(files.model)), modelUrl, !msg.modelUrl),
+    fetchedReverse ? listedModel(verifyModel(reverseUrl, reverseEntry, fetchedReverse, track(files.reverse)), reverseUrl, !msg.reverseModelUrl) : null,
   ]));
   checked.catch(() => {}); // awaited below
 

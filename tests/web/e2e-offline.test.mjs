@@ -484,6 +484,43 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('a release that replaced a model, deployed while the page is open and its old service worker still serves it: the model it no longer has says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
+    // The next release: German → English retrained (the fixture model stands in), English → German the same.
+    const shipped = JSON.parse(readFileSync(testManifest().file, 'utf8')).models;
+    const enDe = shipped.find((m) => m.from === 'en' && m.to === 'de');
+    const manifest = path.join(scratch, `replaced-${name}.json`);
+    writeFileSync(manifest, JSON.stringify({ models: [
+      { from: 'en', to: 'de', file: path.resolve(path.dirname(testManifest().file), enDe.file) },
+      { from: 'de', to: 'en', file: FIXTURE_MODEL },
+    ] }));
+    const next = path.join(scratch, `replaced-${name}`);
+    build({ out: next, manifest, engine: path.join(ROOT, 'build-wasm'), quiet: true });
+    // The first visit saves the page and English → German, not German → English (the host fails it
+    // then): the old service worker has it to fetch when the page asks for it after the release.
+    const oldDeEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    let root = site;
+    const host = await hostServer(t, (rel, bytes, res) => root === site && rel === `models/${oldDeEn.file}` && !!res.writeHead(503).end(), () => root);
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.startsWith('Not all files'), null, { timeout: 60000 });
+
+    root = next; // deployed: the old German → English file is gone from the server
+    await page.selectOption('#direction', 'de-en');
+    await page.fill('#source', 'Das Haus ist klein.');
+    await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 60000 });
+    const escaped = oldDeEn.file.replace(/\./g, '\\.');
+    assert.match(await page.textContent('#error'), new RegExp(`^Could not download ${escaped}: HTTP 404\\b.*Reload the page: a new version of the site may have been installed since it opened`));
+
+    // Reloaded, it runs the new release.
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('new version'), null, { timeout: 60000 });
+    await page.reload();
+    await waitReady(page);
+    await page.selectOption('#direction', 'de-en');
+    await translate(page, 'Das Haus ist klein.');
+    assert.deepEqual(problems, []);
+  });
+
   heavy('a release whose worker speaks another protocol, installed while the page is open: the open page\'s next model says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
     // The next release: the site as built, with the worker protocol's version one higher.
     const next = path.join(scratch, `protocol-${name}`);
