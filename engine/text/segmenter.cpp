@@ -132,10 +132,18 @@ bool is_dotted_abbreviation(std::string_view token) {
   return letters_in_part > 0;
 }
 
+// German words that start a sentence and never follow an ordinal, which comes before a noun or an
+// adjective: "Er wohnt in Nr. 5. Er ist nett." ends after "5.", "am 3. Oktober" does not.
+constexpr std::string_view kGermanSentenceStarts[] = {
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
+    "ich", "du", "er", "sie", "es", "wir", "ihr", "man", "dies", "diese", "dieser", "dieses",
+    "dann", "aber", "und", "doch", "danach", "deshalb", "trotzdem",
+};
+
 // Decides a single period followed by whitespace and a possible sentence start. `token` is the
 // text from the previous whitespace up to the period; `first_token`: nothing precedes it in the
-// sentence.
-bool period_ends_sentence(std::string_view token, bool first_token, char32_t next, bool german) {
+// sentence; `next_word`: the letters that follow.
+bool period_ends_sentence(std::string_view token, bool first_token, char32_t next, std::string_view next_word, bool german) {
   // Strip opening quotes/brackets: "(Dr." is "Dr".
   while (!token.empty()) {
     char32_t cp;
@@ -151,7 +159,10 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
   }
   if (all_ascii_digits(token)) {
     if (first_token) return false;                  // "1. Introduction"
-    return !(german && token.size() <= 3);          // "am 3. Oktober"
+    if (!german || token.size() > 3) return true;
+    std::string lower(next_word);  // "am 3. Oktober", but "Nr. 5. Er ..."
+    for (char& c : lower) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    return contains(kGermanSentenceStarts, lower);
   }
   if (token.size() > 16) return true;  // longer than any abbreviation; also bounds the copy below
 
@@ -225,7 +236,11 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
     if (!can_start_sentence(next)) continue;
     if (!single_period) return i;
     const std::string_view token = text.substr(word_start, run_start - word_start);
-    if (period_ends_sentence(token, word_start == start, next, german)) return i;
+    size_t word_end = j;  // (bounded like every look-ahead: a word is no longer than the text's next run)
+    while (word_end < n && word_end - j < 16 && ((text[word_end] >= 'a' && text[word_end] <= 'z') || (text[word_end] >= 'A' && text[word_end] <= 'Z'))) ++word_end;
+    const bool whole_word = word_end >= n || !is_letter(decode_at(text, word_end).cp);
+    const std::string_view next_word = whole_word ? text.substr(j, word_end - j) : std::string_view{};
+    if (period_ends_sentence(token, word_start == start, next, next_word, german)) return i;
   }
   return content_end;
 }

@@ -318,6 +318,13 @@ TEST_CASE("segment_text: German rules") {
         Strings{"Geöffnet Di. und Do. ab 9 Uhr.", "Er wohnt in der Hauptstr. 5 in Berlin."});
   CHECK(sentences("Das ist so. Er kam. Ich wohne im Haus. 5 Leute wohnen hier.", "de") ==
         Strings{"Das ist so.", "Er kam.", "Ich wohne im Haus.", "5 Leute wohnen hier."});
+  // a number's full stop before a pronoun, an article or a conjunction ends the sentence: no ordinal
+  // comes before one ("am 3. Oktober", "der 2. Sieger" are ordinals)
+  CHECK(sentences("Er wohnt in Nr. 5. Er ist nett. Es waren genau 5. Die anderen kamen nicht.", "de") ==
+        Strings{"Er wohnt in Nr. 5.", "Er ist nett.", "Es waren genau 5.", "Die anderen kamen nicht."});
+  CHECK(sentences("Das ist Platz 5. Wir sind froh. Er ist der 2. Sieger. Im 19. Jahrhundert. Am 3. Dezember.", "de") ==
+        Strings{"Das ist Platz 5.", "Wir sind froh.", "Er ist der 2. Sieger.", "Im 19. Jahrhundert.", "Am 3. Dezember."});
+  CHECK(sentences("Die 3. Diebin kam. Die 3. Erwähnung.", "de") == Strings{"Die 3. Diebin kam.", "Die 3. Erwähnung."});
   // German quotes: „…“ and »…«.
   CHECK(sentences("\xE2\x80\x9EKomm her!\xE2\x80\x9C, rief er. Dann ging er.", "de") ==
         Strings{"\xE2\x80\x9EKomm her!\xE2\x80\x9C, rief er.", "Dann ging er."});
