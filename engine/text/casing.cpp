@@ -197,6 +197,39 @@ Truecaser Truecaser::from_list(std::string_view lines) {
   return tc;
 }
 
+namespace {
+
+// Whether the text from the whitespace before `word` to the whitespace after it, less the quotes,
+// brackets, emphasis marks and punctuation around it, is a word (letters, digits, hyphens and
+// apostrophes): not a path, a file or an address the word is part of ("~/.bashrc", ".gitignore",
+// "example.com"), which is copied as written.
+bool plain_word_at(std::string_view sentence, const Word& word) {
+  const auto opening = [](char32_t c) {
+    return std::u32string_view(U"\"'([{*\u201C\u201E\u2018\u201A\u00AB\u00BB\u00BF\u00A1").find(c) != std::u32string_view::npos;
+  };
+  const auto closing = [](char32_t c) {
+    return std::u32string_view(U"\"')]}*.,;:!?\u201C\u201D\u2018\u2019\u00AB\u00BB").find(c) != std::u32string_view::npos;
+  };
+  const auto char_before = [&](size_t i) {  // the first byte of the character that ends at i
+    do --i;
+    while (i > 0 && (static_cast<unsigned char>(sentence[i]) & 0xC0) == 0x80);
+    return i;
+  };
+  size_t b = word.begin, e = word.end;
+  while (b > 0 && !is_whitespace(decode_at(sentence, char_before(b)).cp)) b = char_before(b);
+  while (e < sentence.size() && !is_whitespace(decode_at(sentence, e).cp)) e += decode_at(sentence, e).length;
+  while (b < word.begin && opening(decode_at(sentence, b).cp)) b += decode_at(sentence, b).length;
+  while (e > word.end && closing(decode_at(sentence, char_before(e)).cp)) e = char_before(e);
+  for (size_t i = b; i < e;) {
+    const Decoded d = decode_at(sentence, i);
+    if (!is_word_char(d.cp) && d.cp != '-' && d.cp != '\'' && d.cp != 0x2019) return false;
+    i += d.length;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const {
   std::string out(sentence);
   if (how == SentenceCase::normal) return out;
@@ -213,7 +246,7 @@ std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const
   // (a fragment of one word keeps its small letter: "cat", not the name "Cat")
   const bool one_word = sentence.find_first_of(" \t\n") == std::string_view::npos;
   const bool capitalize_first = !(how == SentenceCase::fragment && one_word) && !words.empty() && !lower[0].empty() &&
-                                is_letter(decode_at(sentence, words[0].begin).cp);
+                                is_letter(decode_at(sentence, words[0].begin).cp) && plain_word_at(sentence, words[0]);
   // Two recased words one space apart: their pair's form first (with the word before, then with the
   // word after: "dass sie", "New York"), else the word's own.
   auto pair = [&](size_t a) -> const std::string* {  // words a and a + 1

@@ -94,6 +94,12 @@ TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital
   CHECK(de.recase("KOMMEN SIE MORGEN?", SentenceCase::upper) == "Kommen Sie morgen?");
   CHECK(de.recase("NEW  YORK", SentenceCase::upper) == "New  York");  // two spaces: not the pair
   CHECK(tc.recase("\"hello there, friend\"", SentenceCase::lower) == "\"Hello there, friend\"");
+  // a first word that is part of a path, a file or an address keeps its small letter (copied as written)
+  CHECK(tc.recase("~/.bashrc ist gemeint.", SentenceCase::lower) == "~/.bashrc ist gemeint.");
+  CHECK(tc.recase(".gitignore is important here", SentenceCase::lower) == ".gitignore is important here");
+  CHECK(tc.recase("example.com is down again", SentenceCase::lower) == "example.com is down again");
+  CHECK(tc.recase("(it's an e-mail, friend)", SentenceCase::lower) == "(It's an e-mail, friend)");
+  CHECK(tc.recase("**hello** there, friend", SentenceCase::lower) == "**Hello** there, friend");
   // a fragment: its words' usual forms; a capital first only for two words ("cat" is not the name "Cat")
   CHECK(tc.recase("cat", SentenceCase::fragment) == "cat");
   CHECK(tc.recase("sitzung", SentenceCase::fragment) == "Sitzung");
