@@ -206,6 +206,46 @@ void find_handles(std::string_view text, const std::vector<std::pair<size_t, siz
   }
 }
 
+// --- Emoticons ---------------------------------------------------------------------------------
+// ":-)", ";)", ":D", "=(", ":'(", ":)))", "<3", "^_^", "xD" standing alone: the models read them as
+// punctuation and letters and wrote what was left ("Tolle Nachrichten :-) wir" -> "Great news :-
+// we", ":D" -> ":", ";)" -> ";"). Eyes, a nose and a mouth (repeated: ":)))"), or one of the few
+// other forms, between whitespace (or the text's edges), a final . , ! or ? allowed after it.
+size_t emoticon_length(std::string_view text, size_t i) {
+  static constexpr std::string_view kOthers[] = {"<3", "</3", "^_^", "^^", "xD", "XD", "-_-", "T_T", "o_O", "O_o"};
+  size_t end = 0;
+  for (const std::string_view other : kOthers)
+    if (text.compare(i, other.size(), other) == 0) end = std::max(end, i + other.size());
+  if (end == 0 && i < text.size() && std::strchr(":;=", text[i]) && text[i] != '\0') {
+    size_t k = i + 1;
+    if (k < text.size() && std::strchr("-'^o", text[k]) && text[k] != '\0' && text[i] != '=') ++k;  // a nose, a tear
+    const char mouth = k < text.size() ? text[k] : '\0';
+    const bool round = mouth == ')' || mouth == '(';
+    if (mouth != '\0' && std::strchr(round ? "()" : (text[i] == '=' ? "DPp" : "DPpOo3|/*]["), mouth)) {
+      ++k;
+      while (round && k < text.size() && text[k] == mouth) ++k;  // ":)))"
+      end = k;
+    }
+  }
+  if (end == 0) return 0;
+  size_t after = end;
+  if (after < text.size() && std::strchr(".,!?", text[after]) && text[after] != '\0') ++after;
+  const bool alone = after >= text.size() || std::strchr(" \t\n\r\f\v", text[after]);
+  return alone && text[after - 1] != '\0' ? end - i : 0;
+}
+
+void find_emoticons(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,  // sorted
+                    std::vector<std::pair<size_t, size_t>>& out) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i > 0 && !std::strchr(" \t\n\r\f\v", text[i - 1])) continue;
+    const size_t length = emoticon_length(text, i);
+    if (length == 0) continue;
+    auto after = std::lower_bound(taken.begin(), taken.end(), std::make_pair(i + length, size_t(0)));
+    if (after == taken.begin() || std::prev(after)->second <= i) out.emplace_back(i, i + length);
+    i += length - 1;
+  }
+}
+
 // --- Letters in a style of their own: fullwidth and mathematical ------------------------------
 // "ＡＢＣ", "１２３" (fullwidth forms) and "𝒳", "𝐁𝐨𝐥𝐝" (mathematical alphanumerics, used as bold or
 // italic in plain text) are folded to plain letters by the tokenizer's NFKC normalization, so the
@@ -440,6 +480,10 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   std::vector<std::pair<size_t, size_t>> handles;
   find_handles(text, spans, handles);
   spans.insert(spans.end(), handles.begin(), handles.end());
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<size_t, size_t>> emoticons;
+  find_emoticons(text, spans, emoticons);
+  spans.insert(spans.end(), emoticons.begin(), emoticons.end());
   std::sort(spans.begin(), spans.end());
   std::vector<std::pair<size_t, size_t>> styled;
   find_styled_letters(text, spans, styled);

@@ -9,6 +9,7 @@
 // a formula, or a long line of one letter. The model cut it into hundreds of pieces and lost or
 // repeated some (20,000 random letters came out as 17,933 characters after a minute); it is copied.
 // The longest German compounds in the corpus are under 60 letters.
+// Emoticons standing alone are copied (":-)", ";)", ":D", "<3": de->en wrote ":-", ";", ":").
 // Hashtags and mentions are copied ("#berlin" -> "#Netz", "@anna" -> "@Anna" before), and codes
 // of hyphen-joined digit groups ("978-3-96-449970-4" came out "978-396-449970-4").
 // Names from code, file names and paths are copied too ("package.json", "child_process.fork()",
@@ -37,7 +38,8 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // its backticks (an address inside it is part of it). Then every other run of more than kLongRun
 // characters up to whitespace that none of those overlaps, trimmed the same way and without an
 // opening bracket or quote before it. Then hashtags and mentions ("#travel", "@anna": "#" or "@" and
-// a letter at a word's start). Then codes of three or more digit groups joined by hyphens
+// a letter at a word's start). Then emoticons between whitespace (verbatim.cpp, `emoticon_length`;
+// a final . , ! or ? may follow). Then codes of three or more digit groups joined by hyphens
 // ("978-3-96-449970-4", "555-371-2323": the models dropped their hyphens; a range "3-5" is left to
 // the number passes). Then the identifiers no span holds: snake_case, dotted names
 // ("package.json", not "z.B."), lowerCamelCase ("getElementById", not "iPhone"), names that end in

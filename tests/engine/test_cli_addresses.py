@@ -132,5 +132,20 @@ class Addresses(unittest.TestCase):
         self.assertIn("3,5", out)
 
 
+@unittest.skipUnless(os.path.exists(NMT) or os.environ.get("NMT_REQUIRE_ENGINE"), "build/nmt not built")
+class Emoticons(unittest.TestCase):
+    def test_an_emoticon_comes_through_once(self):
+        # de->en wrote "Great news :- we won." and "Thank you :" (the mouth read as punctuation)
+        lines = {
+            "de-en": ["Tolle Nachrichten {} wir haben gewonnen.", "Danke für die Hilfe {}", "Ich bin müde {} aber glücklich."],
+            "en-de": ["Great news {} we won.", "Thanks for the help {}", "I am tired {} but happy."],
+        }
+        for direction, frames in lines.items():
+            pairs = [(e, frame.format(e)) for e in (":-)", ";)", ":D", ":(", "<3") for frame in frames]
+            out = run(direction, "\n".join(source for _, source in pairs)).split("\n")
+            for (emoticon, source), target in zip(pairs, out):
+                self.assertEqual(target.count(emoticon), 1, f"{direction}: {source!r} -> {target!r}")
+
+
 if __name__ == "__main__":
     unittest.main()

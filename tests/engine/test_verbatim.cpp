@@ -94,6 +94,14 @@ TEST_CASE("verbatim_spans: hashtags and mentions") {
   CHECK(found("Mail anna@example.org") == V{"anna@example.org"});
 }
 
+TEST_CASE("verbatim_spans: emoticons standing alone") {
+  using V = std::vector<std::string>;
+  CHECK(found("Great news :-) we won ;) See you :D") == V{":-)", ";)", ":D"});
+  CHECK(found("Sad :( but fine :))) and <3 ^_^ xD, =P!") == V{":(", ":)))", "<3", "^_^", "xD", "=P"});
+  // not inside a word, a ratio, a time or a sum, nor before a letter
+  CHECK(found("Note:D ratio 3:2 at 10:30 a =3 :Debug (a):)").empty());
+}
+
 TEST_CASE("verbatim_spans: names from code, file names and paths") {
   using V = std::vector<std::string>;
   CHECK(found("Edit config/settings.yaml and set max_connections to 100.") == V{"config/settings.yaml", "max_connections"});
