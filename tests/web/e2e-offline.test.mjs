@@ -484,7 +484,9 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
-  test('a release that replaced a model, deployed while the page is open and its old service worker still serves it: the model it no longer has says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
+  // (Chromium only: Firefox ESR updates the service worker as the page starts the new worker, so the
+  // old one does not serve it; and there the new model's load then does not end within 60 s.)
+  if (name === 'chromium') test('a release that replaced a model, deployed while the page is open and its old service worker still serves it: the model it no longer has says to reload', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 240000 }, async (t) => {
     // The next release: German → English retrained (the fixture model stands in), English → German the same.
     const shipped = JSON.parse(readFileSync(testManifest().file, 'utf8')).models;
     const enDe = shipped.find((m) => m.from === 'en' && m.to === 'de');
