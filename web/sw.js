@@ -9,7 +9,9 @@
  * that is not this build's, is passed on (the worker refuses it) but never saved for offline use.
  * The shell's files are checked the same way, as they are saved and each time one is served from
  * the cache: a saved copy damaged since (a write cut off, a disk error, an extension) is dropped
- * and fetched again, and offline the answer says that the saved copy is damaged and to reconnect.
+ * and fetched again, and offline the answer says that the saved copy is damaged and to reconnect
+ * (as it does for one deleted since the install). The page's 'cache-models' message also saves
+ * again any shell file deleted or damaged since, so 'Saved for offline use.' holds for every page.
  * All URLs are relative to this file, so the site works under any sub-path, beside other copies of
  * it on the same origin. scripts/build-web.mjs fills in BUILD, the model cache's name included
  * (protocol.js's MODEL_CACHE, which this classic script cannot import).
@@ -40,11 +42,7 @@ self.addEventListener('install', (event) => {
     const cache = await caches.open(SHELL_CACHE);
     // cache: 'reload' bypasses the HTTP cache. A file that is not this build's (a deploy still
     // under way, a host that rewrites it) fails the install: the old version goes on serving.
-    await Promise.all([...SHELL.keys()].map(async (url) => {
-      const response = await fetch(new Request(url, { cache: 'reload' }));
-      if (!response.ok) throw new Error(`${SHELL.get(url).file}: HTTP ${response.status}`);
-      await putShellFile(cache, url, response);
-    }));
+    await Promise.all([...SHELL.keys()].map((url) => downloadShellFile(cache, url)));
     // An update of a copy whose models were saved: this version's models are saved before it takes
     // over (the old one goes on serving meanwhile, and stays if they cannot be downloaded), so that
     // offline use does not break at a release that changed a model. Where the storage has no room
@@ -121,11 +119,22 @@ async function putShellFile(cache, url, response) {
   await cache.put(url, response);
 }
 
-/** The answer for a shell file whose saved copy is damaged, while it cannot be fetched again. */
-function damagedCopy(request, file) {
-  const message = `This site's saved copy of ${file} is damaged, and it could not be downloaded again (offline?). Connect to the internet and reload the page.`;
+/** Downloads a shell file past the HTTP cache and caches it when it is the build's; else rejects. */
+async function downloadShellFile(cache, url) {
+  const { file } = SHELL.get(url);
+  const response = await fetch(new Request(url, { cache: 'reload' })).catch((e) => { throw connectionLost(file, e); });
+  if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+  await putShellFile(cache, url, response);
+}
+
+/**
+ * The answer for a shell file whose saved copy is damaged or missing (`what`), while it cannot be
+ * fetched again: what is wrong and what to do, instead of the browser's own error.
+ */
+function unusableCopy(request, file, what) {
+  const message = `This site's saved copy of ${file} ${what}, and it could not be downloaded again (offline?). Connect to the internet and reload the page.`;
   if (request.mode === 'navigate') {
-    const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Saved copy damaged</title><p>${message}</p></html>`;
+    const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>This site's saved copy is not usable</title><p>${message}</p></html>`;
     return new Response(page, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
   }
   return new Response(message, { status: 503, statusText: message, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
@@ -149,8 +158,9 @@ async function shellResponse(request, key) {
   try {
     response = await fetch(request);
   } catch (e) {
-    if (damaged) return damagedCopy(request, SHELL.get(key).file);
-    throw e;
+    // (no saved copy: the install saved every file, so the browser or another site deleted it)
+    const what = damaged ? 'is damaged' : 'is missing (the browser, or another site at this address, deleted it)';
+    return unusableCopy(request, SHELL.get(key).file, what);
   }
   if (response.ok && response.status === 200 && response.type === 'basic') {
     putShellFile(cache, key, response.clone()).catch((e) => console.warn('Could not cache', key, e));
@@ -216,11 +226,24 @@ async function modelsSavedHere() {
   return requests.some((r) => r.url.startsWith(MODELS_DIR));
 }
 
-/** Fetches every model that is not cached yet: once at a time, however many pages ask. */
+/**
+ * Fetches every model that is not cached yet, and every shell file whose saved copy is missing or
+ * damaged (deleted since the install, by the browser or another site on the origin): once at a
+ * time, however many pages ask.
+ */
 let caching = null;
 function cacheModels() {
-  caching ||= cacheMissingModels().finally(() => { caching = null; });
+  caching ||= cacheMissingShellFiles().then(cacheMissingModels).finally(() => { caching = null; });
   return caching;
+}
+
+async function cacheMissingShellFiles() {
+  const cache = await caches.open(SHELL_CACHE);
+  for (const url of SHELL.keys()) {
+    const hit = await cache.match(url);
+    if (hit && !(await shellFileProblem(url, hit))) continue;
+    await downloadShellFile(cache, url);
+  }
 }
 
 async function cacheMissingModels() {

@@ -375,6 +375,38 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the site\'s saved files cleared while its service worker stays (another site on the origin, the browser): offline the page says so; online they are saved again', { skip, timeout: 180000 }, async (t) => {
+    // (offline: the host also drops every request, since Firefox's offline mode leaves the service worker's fetches alone)
+    let offline = false;
+    const server = await hostServer(t, (rel, bytes, res) => offline && !!res.destroy());
+    const goOffline = async (on) => { offline = on; await context.setOffline(on); };
+    const { context, page, problems } = await freshPage(t, server.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    const shellCache = () => page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
+    const name = await shellCache();
+    const savedFiles = () => page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, name);
+    const shellFiles = await savedFiles();
+
+    // As a script of another site on this origin may do: every cache but its own deleted.
+    await page.evaluate((name) => caches.delete(name), name);
+    await goOffline(true);
+    await page.reload().catch(() => {}); // (before: the browser's own error page)
+    assert.equal((await page.textContent('body')).trim(), 'This site\'s saved copy of index.html is missing (the browser, or another site at this address, deleted it), and it could not be downloaded again (offline?). Connect to the internet and reload the page.');
+
+    // Online, the page's request to save the models saves the site's files again, the pages it does not show included.
+    await goOffline(false);
+    await page.reload();
+    await waitReady(page);
+    await translate(page, 'The house is small.');
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    assert.equal(await savedFiles(), shellFiles, 'every file of the site saved again');
+    await goOffline(true);
+    await page.goto(new URL('html.html', server.url).href);
+    await OTHER_PAGES['html.html'].ready(page);
+    assert.deepEqual(problems, []);
+  });
+
   test('offline use unavailable (the service worker cannot install, or the browser has none): the page translates and says offline use is off', { skip, timeout: 180000 }, async (t) => {
     // A file of the site missing on the server stands in for storage that is full or not allowed:
     // either way the service worker's install fails.
