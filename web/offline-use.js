@@ -34,16 +34,31 @@ const ONLINE_STILL = 'Translation works while online.';
 
 /**
  * A promise that resolves if the site's first service worker fails to install (its files could not
- * be saved: storage full or not allowed, a file missing on the server); the status line then says
- * that offline use is off. (A failed update leaves the version installed before working.)
+ * be saved: storage full or not allowed, a file missing on the server or not this build's); the
+ * status line then says that offline use is off, and why when the service worker said so (its
+ * 'install-failed' message, which may come just before or after). (A failed update leaves the
+ * version installed before working.)
  */
 function firstInstallFailure(registration) {
   const worker = registration.installing;
   if (!worker || registration.active) return new Promise(() => {});
+  let failed = false;
+  let reason = null;
+  const show = () => {
+    const why = reason ? reason.replace(/\.$/, '') : 'its storage is full or not allowed here';
+    showStatus(`Offline use is off: this browser could not save the site (${why}). ${ONLINE_STILL}`);
+  };
+  navigator.serviceWorker.addEventListener('message', (event) => {
+    if (!event.data || event.data.type !== 'install-failed' || event.source !== worker) return;
+    reason = String(event.data.reason);
+    if (failed) show();
+  });
+  navigator.serviceWorker.startMessages();
   return new Promise((resolve) => {
     worker.addEventListener('statechange', () => {
       if (worker.state !== 'redundant' || registration.active || registration.installing) return;
-      showStatus(`Offline use is off: this browser could not save the site (its storage is full or not allowed here). ${ONLINE_STILL}`);
+      failed = true;
+      show();
       resolve();
     });
   });

@@ -38,25 +38,34 @@ const SHELL = new Map(BUILD.shell.map((f) => [abs(f.file), f])); // url → {fil
 const MODELS = new Map(BUILD.models.map((m) => [abs(m.file), m])); // url → {file, bytes, sha256}
 
 self.addEventListener('install', (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(SHELL_CACHE);
-    // cache: 'reload' bypasses the HTTP cache. A file that is not this build's (a deploy still
-    // under way, a host that rewrites it) fails the install: the old version goes on serving.
-    await Promise.all([...SHELL.keys()].map((url) => downloadShellFile(cache, url)));
-    // An update of a copy whose models were saved: this version's models are saved before it takes
-    // over (the old one goes on serving meanwhile, and stays if they cannot be downloaded), so that
-    // offline use does not break at a release that changed a model. Where the storage has no room
-    // for them beside the old ones, it takes over anyway: the old ones go as it activates, and the
-    // page saves the new ones then, as on a first visit.
-    if (await modelsSavedHere()) {
-      await cacheMissingModels().catch((e) => {
-        if (!e.noRoom) throw e;
-        console.warn('No room to save the new models before the update; the page saves them after it.', e);
-      });
-    }
-    await self.skipWaiting();
-  })());
+  event.waitUntil(install().catch(async (e) => {
+    // The site's pages say why offline use is off (offline-use.js): a file missing or not this build's, no room.
+    const reason = String(e && e.message ? e.message : e);
+    const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true }).catch(() => []);
+    for (const page of pages) page.postMessage({ type: 'install-failed', reason });
+    throw e;
+  }));
 });
+
+/** Saves this version's shell (and, for an update, its models), then takes over. */
+async function install() {
+  const cache = await caches.open(SHELL_CACHE);
+  // cache: 'reload' bypasses the HTTP cache. A file that is not this build's (a deploy still
+  // under way, a host that rewrites it) fails the install: the old version goes on serving.
+  await Promise.all([...SHELL.keys()].map((url) => downloadShellFile(cache, url)));
+  // An update of a copy whose models were saved: this version's models are saved before it takes
+  // over (the old one goes on serving meanwhile, and stays if they cannot be downloaded), so that
+  // offline use does not break at a release that changed a model. Where the storage has no room
+  // for them beside the old ones, it takes over anyway: the old ones go as it activates, and the
+  // page saves the new ones then, as on a first visit.
+  if (await modelsSavedHere()) {
+    await cacheMissingModels().catch((e) => {
+      if (!e.noRoom) throw e;
+      console.warn('No room to save the new models before the update; the page saves them after it.', e);
+    });
+  }
+  await self.skipWaiting();
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {

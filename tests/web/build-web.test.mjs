@@ -96,6 +96,7 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   const opened = [];
   const deleted = [];
   const saved = [];
+  const told = []; // the pages' messages
   const listeners = {};
   const current = `https://example.org/app/${block.models[0].file}`;
   const modelKeys = ['https://example.org/app/models/en-de.0123456789ab.nmt', 'https://example.org/other/models/en-de.0123456789ab.nmt', current];
@@ -112,7 +113,7 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
       location: { href: 'https://example.org/app/sw.js' },
       addEventListener: (type, fn) => { listeners[type] = fn; },
       skipWaiting: async () => {},
-      clients: { claim: async () => {} },
+      clients: { claim: async () => {}, matchAll: async () => [{ postMessage: (m) => told.push(m) }] },
     },
     caches: {
       open: async (name) => { opened.push(name); return cache; },
@@ -150,6 +151,8 @@ test('the built service worker keeps models in protocol.js\'s MODEL_CACHE; the t
   listeners.install({ waitUntil: (p) => { install = p; } });
   await assert.rejects(install, /^Error: app\.js has 10 bytes, this version of the site expects \d+$/);
   assert.ok(!saved.includes('https://example.org/app/app.js'));
+  assert.deepEqual(JSON.parse(JSON.stringify(told)), [{ type: 'install-failed', reason: told[0].reason }]);
+  assert.match(told[0].reason, /^app\.js has 10 bytes, this version of the site expects \d+$/, 'the pages are told why');
 
   // The template itself refuses to run.
   assert.throws(() => vm.runInNewContext(template, { ...sandbox }), /template/);

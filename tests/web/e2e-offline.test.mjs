@@ -408,14 +408,13 @@ for (const name of browsers()) describe(name, () => {
   });
 
   test('offline use unavailable (the service worker cannot install, or the browser has none): the page translates and says offline use is off', { skip, timeout: 180000 }, async (t) => {
-    // A file of the site missing on the server stands in for storage that is full or not allowed:
-    // either way the service worker's install fails.
+    // A file of the site missing on the server: the service worker's install fails, and the page says why.
     const server = await ownServer(t, { 'standard.js': path.join(scratch, 'no-such-file.js') });
     const { page, problems } = await freshPage(t, server.url);
     await waitReady(page);
     await translate(page, 'The house is small.');
     await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 30000 });
-    assert.equal(await page.textContent('#offline-status'), 'Offline use is off: this browser could not save the site (its storage is full or not allowed here). Translation works while online.');
+    assert.equal(await page.textContent('#offline-status'), 'Offline use is off: this browser could not save the site (standard.js: HTTP 404). Translation works while online.');
     assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
 
     // No service workers at all (as in some browsers' private windows).
