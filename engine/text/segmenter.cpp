@@ -10,6 +10,7 @@
 
 #include "text/dates.h"
 #include "text/utf8.h"
+#include "text/verbatim.h"
 
 namespace nmt {
 
@@ -197,6 +198,15 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
       continue;
     }
     if (i == word_start && content_end > start && separator_at(text, i) > 0) return content_end;  // "News » Sport"
+    // a face after a word ends the sentence before a capital, as a full stop does: "Thanks :) See you"
+    // (read as one sentence, the model dropped "See you"); not a heart, which stands for a verb ("I <3 NY")
+    if (i == word_start && content_end > start && text[i] != '<') {
+      const size_t face = emoticon_at(text, i);
+      size_t j = i + face;
+      while (face > 0 && j < n && (text[j] == ' ' || text[j] == '\t')) ++j;
+      if (face > 0 && j > i + face && j < n && text[j] != '\t' && text[j - 1] != '\t' && is_upper(decode_at(text, j).cp))
+        return i + face;
+    }
     if (!is_terminator(c.cp) && !is_cjk_terminator(c.cp)) {
       i += c.length;
       content_end = i;

@@ -500,6 +500,10 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   return spans;
 }
 
+size_t emoticon_at(std::string_view text, size_t i) {
+  return i < text.size() && (i == 0 || std::strchr(" \t\n\r\f\v", text[i - 1])) ? emoticon_length(text, i) : 0;
+}
+
 std::vector<std::pair<size_t, size_t>> fenced_code_blocks(std::string_view text) {
   std::vector<std::pair<size_t, size_t>> blocks;
   std::string_view fence;  // the open block's fence ("```" or "~~~"); empty outside a block

@@ -50,6 +50,10 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // ones, which the model would write instead. The spans never overlap.
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text);
 
+// The byte length of the emoticon standing alone at byte `i` of `text` (":-)", "<3"; see
+// verbatim_spans), else 0.
+size_t emoticon_at(std::string_view text, size_t i);
+
 // Markdown's fenced code blocks: from a line that starts with ``` or ~~~ (after up to three spaces)
 // to the next line that starts with the same fence, both lines included, as [begin, end) bytes of
 // `text`. Their sentences are copied as they are ("npm install --save-dev" came out "Npm install

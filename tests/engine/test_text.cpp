@@ -269,6 +269,13 @@ TEST_CASE("segment_text: English sentence ends and abbreviations") {
         Strings{"What?!", "Yes.", "Really?", "Yes!", "Fine."});
   CHECK(sentences("it ends here. but this is lower case.") ==
         Strings{"it ends here. but this is lower case."});
+  // a face after a word ends a sentence before a capital; a heart (a verb), a face first or before a
+  // small letter do not
+  CHECK(sentences("Thanks :) See you. Great :-D Really. Das war toll ;-) Danke euch.") ==
+        Strings{"Thanks :)", "See you.", "Great :-D", "Really.", "Das war toll ;-)", "Danke euch."});
+  CHECK(sentences("I <3 NY and you. He wrote :) and left. Wow :) :) Nice.") ==
+        Strings{"I <3 NY and you.", "He wrote :) and left.", "Wow :) :)", "Nice."});
+  CHECK(sentences(":) Hello there.") == Strings{":) Hello there."});
 }
 
 TEST_CASE("segment_text: numbers, ellipses, URLs and e-mail addresses") {
