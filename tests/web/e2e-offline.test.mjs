@@ -677,7 +677,10 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
     assert.match(await page.textContent('#offline-status'), new RegExp(`^Not all files could be saved for offline use \\(the connection was lost while ${deEn.file.replace(/\./g, '\\.')} downloaded .*\\); they will be when the connection is back\\.$`));
     // The connection goes and comes back (the browser's offline and online events).
+    // (the page must see the offline state before the connection comes back: toggled at once, Chromium
+    // under load may fire no 'online' event at all)
     await context.setOffline(true);
+    await page.waitForFunction(() => !navigator.onLine, null, { timeout: 10000 });
     await context.setOffline(false);
     await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
     assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
