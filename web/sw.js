@@ -85,6 +85,13 @@ const connectionLost = (name, e) => Object.assign(new Error(`the connection was 
 
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
+/** What is wrong with the bytes of `name` against the build's {bytes, sha256} (size first), or null. */
+async function bytesProblem(name, bytes, expected) {
+  if (bytes.byteLength !== expected.bytes) return `${name} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`;
+  if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== expected.sha256) return `${name} is not the file this version of the site expects (its SHA-256 differs)`;
+  return null;
+}
+
 /**
  * Caches a model's response when its bytes have the size and SHA-256 the build listed; else
  * rejects, caching nothing, with what differs. (It caches a Response of its own: the body is
@@ -94,12 +101,8 @@ async function putModel(cache, url, response) {
   const expected = MODELS.get(url);
   const name = expected.file.split('/').pop();
   const bytes = await response.arrayBuffer().catch((e) => { throw connectionLost(name, e); });
-  if (bytes.byteLength !== expected.bytes) {
-    throw new Error(`${name} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`);
-  }
-  if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== expected.sha256) {
-    throw new Error(`${name} is not the file this version of the site expects (its SHA-256 differs)`);
-  }
+  const problem = await bytesProblem(name, bytes, expected);
+  if (problem) throw new Error(problem);
   const type = response.headers.get('content-type') || 'application/octet-stream';
   try {
     await cache.put(url, new Response(bytes, { headers: { 'Content-Type': type, 'Content-Length': String(bytes.byteLength) } }));
@@ -115,10 +118,7 @@ async function putModel(cache, url, response) {
 /** What is wrong with a shell file's bytes (size or SHA-256 not the build's), or null. */
 async function shellFileProblem(url, response) {
   const expected = SHELL.get(url);
-  const bytes = await response.arrayBuffer();
-  if (bytes.byteLength !== expected.bytes) return `${expected.file} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`;
-  if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== expected.sha256) return `${expected.file} is not the file this version of the site expects (its SHA-256 differs)`;
-  return null;
+  return bytesProblem(expected.file, await response.arrayBuffer(), expected);
 }
 
 /** Caches a shell file's response when it is the build's; else rejects, caching nothing. */
