@@ -129,6 +129,24 @@ async function freshPage(t, url, init) {
   return { context, page, problems };
 }
 
+/**
+ * A fresh page of the site saved for offline use; goOffline(on) takes the connection away (or gives
+ * it back). (Offline, the host also drops every request, since Firefox's offline mode leaves the
+ * service worker's fetches alone.)
+ */
+async function savedSite(t) {
+  let offline = false;
+  const server = await hostServer(t, (rel, bytes, res) => offline && !!res.destroy());
+  const { context, page, problems } = await freshPage(t, server.url);
+  const goOffline = async (on) => { offline = on; await context.setOffline(on); };
+  await waitReady(page);
+  await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+  return { server, context, page, problems, goOffline };
+}
+
+/** The name of the cache that holds the site's own files (its shell), from the page. */
+const shellCacheName = (page) => page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
+
 async function translate(page, text) {
   await page.fill('#source', text);
   await page.waitForFunction((t) => document.body.dataset.state === 'done' && document.getElementById('align-source').textContent === t, text, { timeout: 60000 });
@@ -326,28 +344,22 @@ for (const name of browsers()) describe(name, () => {
   });
 
   test('a saved file of the site damaged in the cache: dropped and downloaded again online; offline the page says the saved copy is damaged', { skip, timeout: 180000 }, async (t) => {
-    // (offline: the host also drops every request, since Firefox's offline mode leaves the service worker's fetches alone)
-    let offline = false;
-    const server = await hostServer(t, (rel, bytes, res) => offline && !!res.destroy());
-    const goOffline = async (on) => { offline = on; await context.setOffline(on); };
-    const { context, page, problems } = await freshPage(t, server.url);
-    await waitReady(page);
-    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    const { server, context, page, problems, goOffline } = await savedSite(t);
     // Cuts the saved copy of `file` (relative to the site) to half its bytes, as a write cut off
     // would; returns its whole size. savedBytes: the size of the saved copy now.
-    const damage = (file) => page.evaluate(async (file) => {
-      const cache = await caches.open((await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
+    const shell = await shellCacheName(page);
+    const damage = (file) => page.evaluate(async ([shell, file]) => {
+      const cache = await caches.open(shell);
       const url = new URL(file, location.href).href;
       const saved = await cache.match(url);
       const bytes = await saved.arrayBuffer();
       await cache.put(url, new Response(bytes.slice(0, bytes.byteLength >> 1), { headers: { 'Content-Type': saved.headers.get('content-type') } }));
       return bytes.byteLength;
-    }, file);
-    const savedBytes = (file) => page.evaluate(async (file) => {
-      const cache = await caches.open((await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
-      const saved = await cache.match(new URL(file, location.href).href);
+    }, [shell, file]);
+    const savedBytes = (file) => page.evaluate(async ([shell, file]) => {
+      const saved = await (await caches.open(shell)).match(new URL(file, location.href).href);
       return saved ? (await saved.arrayBuffer()).byteLength : null;
-    }, file);
+    }, [shell, file]);
 
     // Online: the damaged engine is dropped, downloaded again and saved again.
     const wasmBytes = await damage('engine/engine.wasm');
@@ -376,15 +388,8 @@ for (const name of browsers()) describe(name, () => {
   });
 
   test('the site\'s saved files cleared while its service worker stays (another site on the origin, the browser): offline the page says so; online they are saved again', { skip, timeout: 180000 }, async (t) => {
-    // (offline: the host also drops every request, since Firefox's offline mode leaves the service worker's fetches alone)
-    let offline = false;
-    const server = await hostServer(t, (rel, bytes, res) => offline && !!res.destroy());
-    const goOffline = async (on) => { offline = on; await context.setOffline(on); };
-    const { context, page, problems } = await freshPage(t, server.url);
-    await waitReady(page);
-    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
-    const shellCache = () => page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
-    const name = await shellCache();
+    const { server, context, page, problems, goOffline } = await savedSite(t);
+    const name = await shellCacheName(page);
     const savedFiles = () => page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, name);
     const shellFiles = await savedFiles();
 
