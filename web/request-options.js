@@ -19,12 +19,15 @@ export function requestOptions(options, where) {
     throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: options must be an object (got ${typeof options}).`);
   }
   const { signal } = options;
-  if (signal !== undefined && signal !== null
-      && !(typeof signal.addEventListener === 'function' && typeof signal.removeEventListener === 'function' && typeof signal.aborted === 'boolean')) {
+  if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
     throw new TranslatorError(ErrorCode.BAD_REQUEST, `${where}: signal must be an AbortSignal (AbortController's signal).`);
   }
   return options;
 }
+
+/** Whether `value` works as an AbortSignal (one of another realm's too: no instanceof). */
+export const isAbortSignal = (value) => typeof value === 'object' && typeof value.addEventListener === 'function'
+  && typeof value.removeEventListener === 'function' && typeof value.aborted === 'boolean';
 
 /** translate()'s `chunkChars` (absent or a number, 1 or more) and `onProgress` (absent or a function). */
 export function checkOwnOptions({ chunkChars, onProgress }, where) {

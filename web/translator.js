@@ -62,7 +62,7 @@ import {
   Request, Status, ErrorCode, TranslatorError, abortError, pickModel, PROTOCOL_VERSION, protocolMismatch,
 } from './protocol.js';
 import { engineOptions } from './options.js';
-import { requestOptions, checkOwnOptions, checkBatchOptions, checkFlag } from './request-options.js';
+import { requestOptions, checkOwnOptions, checkBatchOptions, checkFlag, isAbortSignal } from './request-options.js';
 import { unpackSentences, shareWholeText } from './packed-sentences.js';
 import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
 import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
@@ -111,8 +111,6 @@ function checkSimdChoice(simd) {
 }
 
 const isUrl = (v) => typeof v === 'string' || v instanceof URL;
-const isSignal = (v) => typeof v === 'object' && typeof v.addEventListener === 'function'
-  && typeof v.removeEventListener === 'function' && typeof v.aborted === 'boolean';
 
 /**
  * TranslatorOptions' names (translator.d.ts), each with the check of its type where create()
@@ -135,7 +133,7 @@ const CREATE_OPTIONS = {
   simd: null,
   workers: null,
   warmUp: [(v) => typeof v === 'boolean', 'true or false'],
-  signal: [isSignal, 'an AbortSignal'],
+  signal: [isAbortSignal, 'an AbortSignal'],
 };
 
 /**
