@@ -370,7 +370,7 @@ export interface HtmlTranslation extends Translation {
  * are always on), `batchChars` and its own `onProgress`. Checked before the first request, also for
  * an element without text: a name that is no option (`html` included) or a bad value rejects with
  * code 'bad-request', the message naming translateElement() and listing its options, and the
- * element is left as it was.
+ * element is left as it was; so does a missing `translator`, or an element that is no DOM Element.
  */
 export interface TranslateElementOptions extends Omit<TranslateOptions, 'onProgress'> {
   /** The Translator to use (Translator#translateElement passes itself). */

@@ -15,6 +15,7 @@
  */
 import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
 import { checkBatchOptions } from '../request-options.js';
+import { ErrorCode, TranslatorError } from '../protocol.js';
 
 const domAdapter = {
   kind: (n) => (n.nodeType === 1 ? 'element' : n.nodeType === 3 || n.nodeType === 4 ? 'text' : n.nodeType === 8 ? 'comment' : n.nodeType === 11 || n.nodeType === 9 ? 'element' : 'other'),
@@ -40,8 +41,10 @@ export async function translateElement(element, options = {}) {
   // checked before anything changes: translating again restores the last translation first
   options = checkBatchOptions(options, 'translateElement()', ELEMENT_OPTIONS);
   const { translator, signal, onProgress, batchChars = 1500, ...decoding } = options;
-  if (!translator || typeof translator.translate !== 'function') throw new TypeError('translateElement(element, { translator }): a Translator is needed.');
-  if (!element || element.nodeType !== 1) throw new TypeError('translateElement(element): element must be a DOM Element.');
+  if (!translator || typeof translator.translate !== 'function') {
+    throw new TranslatorError(ErrorCode.BAD_REQUEST, 'translateElement(element, { translator }): a Translator is needed.');
+  }
+  if (!element || element.nodeType !== 1) throw new TranslatorError(ErrorCode.BAD_REQUEST, 'translateElement(element): element must be a DOM Element.');
   restoreElement(element); // translating again starts from the original
   const undo = [];
   let restored = false;
