@@ -205,16 +205,35 @@ function anySignal(signals) {
   return controller.signal;
 }
 
-/** What a create() monitor callback receives: an EventTarget for 'downloadprogress' events. */
+/**
+ * What a create() monitor callback receives: an EventTarget for 'downloadprogress' events.
+ * `ondownloadprogress` is an HTML event handler attribute ([LegacyTreatNonObjectAsNull]
+ * EventHandler): any object is kept as set (one that cannot be called is reported as a TypeError
+ * when an event comes, and the other listeners still run), any other value is null; its listener
+ * takes its place among the others when first set and keeps it when the handler is replaced.
+ */
 class CreateMonitor extends EventTarget {
   #handler = null;
+  #listening = false;
+  #invoke = (event) => {
+    const handler = this.#handler;
+    if (typeof handler === 'function') {
+      handler.call(this, event);
+      return;
+    }
+    if (handler === null) return;
+    const error = new TypeError('The monitor\'s ondownloadprogress is not a function.');
+    if (typeof globalThis.reportError === 'function') globalThis.reportError(error);
+    else console.error(error);
+  };
 
   get ondownloadprogress() { return this.#handler; }
 
-  set ondownloadprogress(f) {
-    if (this.#handler) this.removeEventListener('downloadprogress', this.#handler);
-    this.#handler = typeof f === 'function' ? f : null;
-    if (this.#handler) this.addEventListener('downloadprogress', this.#handler);
+  set ondownloadprogress(value) {
+    this.#handler = (typeof value === 'object' && value !== null) || typeof value === 'function' ? value : null;
+    if (this.#handler !== null && !this.#listening) this.addEventListener('downloadprogress', this.#invoke);
+    else if (this.#handler === null && this.#listening) this.removeEventListener('downloadprogress', this.#invoke);
+    this.#listening = this.#handler !== null;
   }
 }
 

@@ -1,10 +1,16 @@
 /**
  * What a site that embeds the module meets, in Node: the argument errors of the module functions
- * (code 'bad-request', as every other bad argument).
+ * (code 'bad-request', as every other bad argument), and the standard API's monitor attribute read
+ * as a browser's EventHandler attribute.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { translateElement, TranslatorError } from '../../web/translator.js';
+import * as polyfill from '../../web/polyfill.js';
+import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
+
+const skipPolyfill = engineSkip() || (!testManifest().shipped && 'the polyfill translates with the shipped models (weights/manifest.json)');
+requireEngine(test);
 
 /** A stand-in element: translateElement() checks its arguments before it reads one. */
 const element = { nodeType: 1, localName: 'div', childNodes: [], textContent: '', ownerDocument: null, getAttribute: () => null, setAttribute() {} };
@@ -23,4 +29,60 @@ test('translateElement() without a translator, or with no element, rejects with 
     await assert.rejects(translateElement(notAnElement, { translator }),
       { name: 'TranslatorError', code: 'bad-request', message: 'translateElement(element): element must be a DOM Element.' }, String(notAnElement));
   }
+});
+
+/** The monitor create() hands out, after `use(monitor)` ran in the monitor callback; and create()'s translator. */
+async function withMonitor(use) {
+  let monitor;
+  const translator = await polyfill.Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', monitor(m) { monitor = m; use(m); } });
+  return { monitor, translator };
+}
+
+test('the monitor\'s ondownloadprogress is an EventHandler attribute: an object is kept (and reported when called), any other value is null', { skip: skipPolyfill, timeout: 120000 }, async () => {
+  const reported = [];
+  const consoleError = console.error;
+  console.error = (e) => reported.push(e);
+  const events = [];
+  const notCallable = { handleEvent: () => events.push('handleEvent') }; // an EventHandler is a callback function: handleEvent is not called
+  let kept;
+  try {
+    const { translator } = await withMonitor((m) => {
+      m.ondownloadprogress = notCallable;
+      kept = m.ondownloadprogress;
+      m.addEventListener('downloadprogress', (e) => events.push(`listener ${e.loaded}`));
+    });
+    translator.destroy();
+  } finally {
+    console.error = consoleError;
+  }
+  assert.equal(kept, notCallable, 'a non-callable object is kept, as a browser keeps it');
+  assert.deepEqual(events, ['listener 0', 'listener 1'], 'the other listeners still get every event');
+  assert.equal(reported.length, 2, 'each event reports the handler that cannot be called');
+  assert.ok(reported.every((e) => e instanceof TypeError), String(reported[0]));
+
+  // Values that are no object are null; null removes the handler.
+  const { monitor, translator } = await withMonitor(() => {});
+  try {
+    for (const value of [5, 'alert(1)', true, undefined, null, Symbol('x')]) {
+      monitor.ondownloadprogress = () => {};
+      monitor.ondownloadprogress = value;
+      assert.equal(monitor.ondownloadprogress, null, String(value));
+    }
+    const f = () => {};
+    monitor.ondownloadprogress = f;
+    assert.equal(monitor.ondownloadprogress, f);
+  } finally {
+    translator.destroy();
+  }
+});
+
+test('a replaced ondownloadprogress handler keeps its place among the listeners, as a browser\'s does', { skip: skipPolyfill, timeout: 120000 }, async () => {
+  const order = [];
+  const { translator } = await withMonitor((m) => {
+    m.ondownloadprogress = () => order.push('first handler');
+    m.addEventListener('downloadprogress', () => order.push('listener'));
+    m.ondownloadprogress = (e) => order.push(`handler ${e.loaded}`);
+  });
+  translator.destroy();
+  assert.deepEqual(order, ['handler 0', 'listener', 'handler 1', 'listener']);
 });
