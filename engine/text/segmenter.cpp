@@ -141,6 +141,22 @@ constexpr std::string_view kGermanSentenceStarts[] = {
     "dann", "aber", "und", "doch", "danach", "deshalb", "trotzdem",
 };
 
+// English words that start a sentence and never follow an abbreviation inside one.
+constexpr std::string_view kEnglishSentenceStarts[] = {
+    "the", "it", "he", "she", "we", "they", "i", "you", "this", "that", "these", "those", "there", "then",
+    "but", "and", "so", "our", "my", "his", "her", "its", "their", "if", "when", "however", "also", "after", "in",
+};
+
+// Abbreviations that also end sentences ("We bought it from Acme Inc. It works."): before a word
+// that starts one (kEnglishSentenceStarts, kGermanSentenceStarts) their period ends the sentence.
+// Read as one sentence, the model took the period for the sentence's end and lost or garbled the
+// abbreviation ("Acme Incme.", "... ab usw. Wir kommen später." -> "... at 8 o'clock. We'll ...").
+// Not "u.a.", which is "among others" inside a sentence as often ("berichteten u.a. Die Welt ...").
+constexpr std::string_view kSentenceFinalAbbreviations[] = {
+    "etc", "jr", "sr", "inc", "ltd", "co", "corp", "al", "bros", "u.s", "u.k", "a.m", "p.m", "ibid",
+    "usw", "usf", "u.ä", "o.ä", "ff", "jh", "jhd", "mio", "mrd", "tsd",
+};
+
 // Decides a single period followed by whitespace and a possible sentence start. `token` is the
 // text from the previous whitespace up to the period; `first_token`: nothing precedes it in the
 // sentence; `next_word`: the letters that follow.
@@ -158,12 +174,12 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
   if (decode_utf8(token, 0, first) == token.size() && is_letter(first)) {
     return !german && first == 'I';  // an initial, except the English pronoun
   }
+  std::string next_lower(next_word);
+  for (char& c : next_lower) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
   if (all_ascii_digits(token)) {
     if (first_token) return false;                  // "1. Introduction"
     if (!german || token.size() > 3) return true;
-    std::string lower(next_word);  // "am 3. Oktober", but "Nr. 5. Er ..."
-    for (char& c : lower) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    return contains(kGermanSentenceStarts, lower);
+    return contains(kGermanSentenceStarts, next_lower);  // "am 3. Oktober", but "Nr. 5. Er ..."
   }
   if (token.size() > 16) return true;  // longer than any abbreviation; also bounds the copy below
 
@@ -171,6 +187,9 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
   for (char& c : lower) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
+  if (contains(kSentenceFinalAbbreviations, lower) &&
+      (german ? contains(kGermanSentenceStarts, next_lower) : contains(kEnglishSentenceStarts, next_lower)))
+    return true;
   if (contains(kCommonAbbreviations, lower)) return false;
   if (german ? contains(kGermanAbbreviations, lower) : contains(kEnglishAbbreviations, lower)) {
     return false;

@@ -278,6 +278,20 @@ TEST_CASE("segment_text: English sentence ends and abbreviations") {
   CHECK(sentences(":) Hello there.") == Strings{":) Hello there."});
 }
 
+TEST_CASE("segment_text: an abbreviation that ends a sentence, before a word that starts one") {
+  CHECK(sentences("We bought it from Acme Inc. It works. She moved to the U.S. Her brother stayed.") ==
+        Strings{"We bought it from Acme Inc.", "It works.", "She moved to the U.S.", "Her brother stayed."});
+  CHECK(sentences("We sell apples, pears etc. But not milk. It ends at 5 p.m. The next one is later.") ==
+        Strings{"We sell apples, pears etc.", "But not milk.", "It ends at 5 p.m.", "The next one is later."});
+  CHECK(sentences("Der Zug f\xC3\xA4hrt um 8 Uhr ab usw. Wir kommen sp\xC3\xA4ter.", "de") ==
+        Strings{"Der Zug f\xC3\xA4hrt um 8 Uhr ab usw.", "Wir kommen sp\xC3\xA4ter."});
+  // inside a sentence, before a name or a noun, they stay abbreviations
+  CHECK(sentences("Acme Inc. announced a product. The U.S. Army and Acme Inc. CEO John Smith agreed.") ==
+        Strings{"Acme Inc. announced a product.", "The U.S. Army and Acme Inc. CEO John Smith agreed."});
+  CHECK(sentences("Es berichteten u.a. Die Welt und 3 Mio. Euro fehlen.", "de") ==
+        Strings{"Es berichteten u.a. Die Welt und 3 Mio. Euro fehlen."});
+}
+
 TEST_CASE("segment_text: numbers, ellipses, URLs and e-mail addresses") {
   CHECK(sentences("Pi is 3.14. It is irrational. It costs $5. The end.") ==
         Strings{"Pi is 3.14.", "It is irrational.", "It costs $5.", "The end."});
