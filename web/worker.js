@@ -380,10 +380,24 @@ const failureOf = (promise) => promise.then(() => new Promise(() => {}));
 async function compileWasm(bytes) {
   try {
     return await WebAssembly.compile(bytes);
-  } catch {
+  } catch (e) {
+    // Bytes that validate yet do not compile: the Content-Security-Policy forbids WebAssembly here.
+    if (WebAssembly.validate(bytes)) throw wasmRefused(e);
     return null;
   }
 }
+
+/**
+ * The error for WebAssembly that this worker's Content-Security-Policy refuses to compile or
+ * instantiate (script-src without 'wasm-unsafe-eval'). A worker started from a URL has the policy
+ * its script's response sends (not the page's); one started from a blob: URL, the page's.
+ */
+function wasmRefused(e) {
+  return new TranslatorError(ErrorCode.ENGINE_LOAD, 'Could not start the WebAssembly engine: the Content-Security-Policy does not allow ' +
+    "WebAssembly here. Add 'wasm-unsafe-eval' to its script-src (the page's policy, and the one the server sends with worker.js); " +
+    `no other source ('unsafe-eval' included) is needed. (${e && e.message ? e.message : e})`);
+}
+const refusedByCsp = (message) => /Content Security Policy|Content-Security-Policy|\bCSP\b|unsafe-eval/i.test(message);
 
 /** Instantiates the engine from an already compiled module (wasmModule) or from its bytes. */
 async function startEngine(createEngine, wasmBinary, wasmModule) {
@@ -403,9 +417,8 @@ async function startEngine(createEngine, wasmBinary, wasmModule) {
     })]);
   } catch (e) {
     const message = String(e && e.message ? e.message : e);
-    const hint = /Content Security Policy|unsafe-eval|EvalError/i.test(message)
-      ? ' (embind needs `new Function` unless the engine is linked with -sDYNAMIC_EXECUTION=0, which a strict CSP requires)' : '';
-    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}${hint}`);
+    if (refusedByCsp(message)) throw wasmRefused(e);
+    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}`);
   }
 }
 

@@ -1,0 +1,103 @@
+/**
+ * The module as another site embeds it, in Chromium and Firefox ESR, with the real WASM engine and
+ * the shipped models: the built site served by a host that sends CORS headers (as a CDN does), and
+ * pages under a strict Content-Security-Policy, sent with every response (the page's and the
+ * worker's), where the error must say what the policy lacks.
+ */
+import test, { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { createReadStream, statSync } from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
+import { browsers, launchBrowser } from './_browsers.mjs';
+
+const skip = engineSkip() || (!testManifest().shipped && 'the embedding tests translate with the shipped models (weights/manifest.json)');
+requireEngine(test);
+
+const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.nmt': 'application/octet-stream' };
+
+let site;
+let server;
+let port;
+/** The policy the host sends with every response (null: none), set by each case. */
+let policy = null;
+
+before(async () => {
+  if (skip) return;
+  site = path.join(resultsDir(), 'web-dist-embed');
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', site, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
+  // The site under /site/ with CORS headers, and an empty embedding page at /embed.html.
+  server = createServer((req, res) => {
+    const headers = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', ...(policy ? { 'Content-Security-Policy': policy } : {}) };
+    const { pathname } = new URL(req.url, 'http://x');
+    if (pathname === '/embed.html') {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Embedding page</title>');
+      return;
+    }
+    const file = path.join(site, path.normalize(pathname.slice('/site/'.length)));
+    let size = -1;
+    try {
+      size = pathname.startsWith('/site/') && file.startsWith(site + path.sep) && statSync(file).isFile() ? statSync(file).size : -1;
+    } catch {
+      size = -1;
+    }
+    if (size < 0) {
+      res.writeHead(404, headers).end();
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': size });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = server.address().port;
+});
+
+after(async () => {
+  if (server) await new Promise((resolve) => server.close(resolve));
+});
+
+/** The site's origin. */
+const siteOrigin = () => `http://127.0.0.1:${port}`;
+
+/**
+ * Opens `${pageOrigin}/embed.html` in a fresh context and runs there: import the module from the
+ * site, create() an en→de Translator with two workers, translate a sentence and a text of several
+ * chunks. Returns { text, workers } or { error: {name, code, message} }.
+ */
+async function embed(t, browser, pageOrigin) {
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  const page = await context.newPage();
+  await page.goto(`${pageOrigin}/embed.html`);
+  return page.evaluate(async (moduleUrl) => {
+    try {
+      const { Translator } = await import(moduleUrl);
+      const translator = await Translator.create({ from: 'en', to: 'de', workers: 2 });
+      const { text } = await translator.translate('The house is small.');
+      const long = await translator.translate('The house is small. It has a red door.\n\n'.repeat(60));
+      translator.dispose();
+      return { text, workers: long.stats.workers };
+    } catch (e) {
+      return { error: { name: e.name, code: e.code, message: e.message } };
+    }
+  }, `${siteOrigin()}/site/translator.js`);
+}
+
+for (const name of browsers()) {
+  describe(name, { skip }, () => {
+    let browser;
+    before(async () => { browser = await launchBrowser(name); });
+    after(async () => { if (browser) await browser.close(); });
+
+    test('a Content-Security-Policy without \'wasm-unsafe-eval\': create() rejects with engine-load, naming what to add', { timeout: 120000 }, async (t) => {
+      policy = "default-src 'self'; script-src 'self'; worker-src 'self'";
+      const { error } = await embed(t, browser, siteOrigin());
+      assert.ok(error, 'create() fails');
+      assert.equal(error.code, 'engine-load', error.message);
+      assert.match(error.message, /the Content-Security-Policy does not allow WebAssembly here\. Add 'wasm-unsafe-eval' to its script-src/);
+      assert.doesNotMatch(error.message, /new Function|DYNAMIC_EXECUTION/, 'no advice the engine does not need');
+    });
+  });
+}
