@@ -226,14 +226,53 @@ export async function listModels(options = {}) {
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
+/**
+ * blob: URLs of one line each, `import "<worker.js of another origin>";`, by that URL: a page may
+ * start a worker only from its own origin, and a blob: URL it made is of its origin.
+ */
+const crossOriginWorkers = new Map();
+
+/**
+ * A module Web Worker running `workerUrl`. One of another origin (the module served from a CDN)
+ * runs inside a worker from a blob: URL that imports it: its host must send CORS headers
+ * (Access-Control-Allow-Origin, as CDNs do), and a Content-Security-Policy must list blob: and that
+ * host in worker-src (a module worker's imports are checked against worker-src). Returns
+ * { worker, crossOrigin }.
+ */
+function startWebWorker(workerUrl) {
+  const url = new URL(String(workerUrl), baseUrl());
+  const here = typeof location !== 'undefined' ? location.origin : null;
+  const options = { type: 'module', name: 'nmt-translator' };
+  if (!here || here === 'null' || url.origin === here || url.protocol === 'blob:' || url.protocol === 'data:') {
+    return { worker: new Worker(url, options), crossOrigin: false };
+  }
+  let blobUrl = crossOriginWorkers.get(url.href);
+  if (!blobUrl) {
+    blobUrl = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
+    crossOriginWorkers.set(url.href, blobUrl);
+  }
+  try {
+    return { worker: new Worker(blobUrl, options), crossOrigin: true };
+  } catch (e) {
+    throw new TranslatorError(ErrorCode.NO_WORKER, `Could not start the translation worker ${url.href} from this page (${here}): ` +
+      `a worker of another origin runs from a blob: URL here, which this page does not allow (${e && e.message ? e.message : e}). ` +
+      `List blob: and ${url.origin} in the Content-Security-Policy's worker-src, or serve the module from this page's origin.`);
+  }
+}
+
 async function spawnWorker(workerUrl, onMessage, onDeath) {
   if (!isNode) {
     if (typeof Worker !== 'function') throw new TranslatorError(ErrorCode.NO_WORKER, 'This environment has no Web Workers, which the translator needs.');
-    const w = new Worker(workerUrl, { type: 'module', name: 'nmt-translator' });
+    const { worker: w, crossOrigin } = startWebWorker(workerUrl);
     w.addEventListener('message', (event) => onMessage(event.data));
     w.addEventListener('error', (event) => {
       event.preventDefault();
-      onDeath(event.message ? `the translation worker failed: ${event.message}` : 'the translation worker could not start or failed (see the console)');
+      if (event.message) onDeath(`the translation worker failed: ${event.message}`);
+      else if (crossOrigin) {
+        onDeath(`the translation worker ${workerUrl} (another origin than this page's) could not be loaded: its host must send CORS headers ` +
+          `(Access-Control-Allow-Origin) for worker.js and the files it imports, and a Content-Security-Policy must list blob: and ${new URL(String(workerUrl)).origin} ` +
+          'in worker-src (see the console)');
+      } else onDeath(`the translation worker ${workerUrl} could not start or failed (see the console)`);
     });
     w.addEventListener('messageerror', () => onDeath('the translation worker sent a message that could not be read'));
     return { post: (m) => w.postMessage(m), terminate: () => w.terminate(), ref() {}, unref() {} };
@@ -656,7 +695,10 @@ export class Translator {
             w.post({ ...this.#init, id, reuse: { ...reuse, wasmModule: null, relaxedModule: null } });
           }
         })
-        .catch(current((e) => this.#onDeath(e.message || String(e))));
+        .catch(current((e) => {
+          if (!(e instanceof TranslatorError)) this.#onDeath(e.message || String(e));
+          else if (!this.#disposed) this.#kill(e); // (no worker: said as it is, with its code)
+        }));
     }).then((info) => {
       this.#info = info;
       return info;
@@ -846,7 +888,7 @@ export class Translator {
 
   #onDeath(why, code = ErrorCode.WORKER_DIED) {
     if (this.#disposed) return;
-    const message = `${why.charAt(0).toUpperCase()}${why.slice(1)}. The next request starts a new worker.`;
+    const message = `${why.charAt(0).toUpperCase()}${why.slice(1).replace(/\.$/, '')}. The next request starts a new worker.`;
     this.#kill(new TranslatorError(code, message));
   }
 

@@ -1,7 +1,8 @@
 /**
  * The module as another site embeds it, in Chromium and Firefox ESR, with the real WASM engine and
  * the shipped models: the built site served by a host that sends CORS headers (as a CDN does), and
- * pages under a strict Content-Security-Policy, sent with every response (the page's and the
+ * an embedding page of another origin (localhost against 127.0.0.1) that imports translator.js from
+ * it; and pages under a strict Content-Security-Policy, sent with every response (the page's and the
  * worker's), where the error must say what the policy lacks.
  */
 import test, { describe, before, after } from 'node:test';
@@ -58,8 +59,9 @@ after(async () => {
   if (server) await new Promise((resolve) => server.close(resolve));
 });
 
-/** The site's origin. */
+/** The site's origin, and the embedding page's: another origin on the same server. */
 const siteOrigin = () => `http://127.0.0.1:${port}`;
+const otherOrigin = () => `http://localhost:${port}`;
 
 /**
  * Opens `${pageOrigin}/embed.html` in a fresh context and runs there: import the module from the
@@ -90,6 +92,23 @@ for (const name of browsers()) {
     let browser;
     before(async () => { browser = await launchBrowser(name); });
     after(async () => { if (browser) await browser.close(); });
+
+    test('a page of another origin imports the module from a host with CORS headers (a CDN): it translates, with a pool of workers', { timeout: 180000 }, async (t) => {
+      policy = null;
+      const got = await embed(t, browser, otherOrigin());
+      assert.deepEqual(got, { text: 'Das Haus ist klein.', workers: 2 });
+      // and under a strict policy that lists the host, allows WebAssembly, and blob: workers (whose imports worker-src checks)
+      policy = `default-src 'self'; script-src 'self' ${siteOrigin()} 'wasm-unsafe-eval'; worker-src blob: ${siteOrigin()}; connect-src ${siteOrigin()}`;
+      assert.deepEqual(await embed(t, browser, otherOrigin()), { text: 'Das Haus ist klein.', workers: 2 });
+    });
+
+    test('another origin\'s module where the page allows no blob: worker: the error says what to allow', { timeout: 120000 }, async (t) => {
+      policy = `default-src 'self'; script-src 'self' ${siteOrigin()} 'wasm-unsafe-eval'; worker-src 'self' ${siteOrigin()}; connect-src ${siteOrigin()}`;
+      const { error } = await embed(t, browser, otherOrigin());
+      assert.ok(error, 'create() fails');
+      assert.equal(error.name, 'TranslatorError');
+      assert.match(error.message, /worker\.js \(another origin than this page's\) could not be loaded: .*CORS headers .*must list blob: and http:\/\/127\.0\.0\.1:\d+ in worker-src/, error.message);
+    });
 
     test('a Content-Security-Policy without \'wasm-unsafe-eval\': create() rejects with engine-load, naming what to add', { timeout: 120000 }, async (t) => {
       policy = "default-src 'self'; script-src 'self'; worker-src 'self'";
