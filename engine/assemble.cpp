@@ -30,6 +30,43 @@ WordAlignment word_alignment(const SentenceTranslation& s, const std::vector<Spa
   return symmetrize(forward, read_alignment(s.target, back_cols, s.source, src_spans, back.data(), cols, int(back_cols.size())));
 }
 
+// What the translation holds as known copies of source stretches (text/word_alignment.h
+// align_copies): the glossary's terms, the runs the model saw as unknown pieces (each written as its
+// rewrite, or as the text it is copied from: pass_through_unknown), and the characters the tokenizer
+// deleted.
+std::vector<TextEdit> known_copies(const Unit& u, const std::string& source, int unk_id) {
+  std::vector<TextEdit> copies = u.terms;
+  const std::string& copied_from = u.copy_source.size() == source.size() ? u.copy_source : source;
+  const auto add = [&](size_t begin, size_t end) {
+    while (begin < end && std::isspace(static_cast<unsigned char>(source[begin]))) ++begin;
+    while (end > begin && std::isspace(static_cast<unsigned char>(source[end - 1]))) --end;
+    if (begin >= end || end > source.size()) return;
+    for (const TextEdit& term : u.terms)
+      if (term.at < end && begin < term.at + term.length) return;
+    std::string text = copied_from.substr(begin, end - begin);
+    for (const auto& [at, rewrite] : u.rewrites)
+      if (at == begin) text = rewrite;
+    copies.push_back({begin, end - begin, std::move(text)});
+  };
+  // a run: unknown pieces one after another, or with a lone word-boundary piece between them
+  for (size_t k = 0; k < u.tokens.size();) {
+    if (u.tokens[k].id != unk_id) {
+      ++k;
+      continue;
+    }
+    size_t last = k;
+    while (true) {
+      if (last + 1 < u.tokens.size() && u.tokens[last + 1].id == unk_id) ++last;
+      else if (last + 2 < u.tokens.size() && u.tokens[last + 2].id == unk_id && u.tokens[last + 1].piece == "\xE2\x96\x81") last += 2;
+      else break;
+    }
+    add(u.tokens[k].begin, u.tokens[last].end);
+    k = last + 1;
+  }
+  for (auto [begin, end] : u.dropped) add(begin, end);
+  return copies;
+}
+
 // The alignments of a translated unit: its source and target tokens with their spans, the
 // hypothesis' attention (moved out of it) and the word alignment computed from them.
 void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
@@ -46,7 +83,8 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   for (const TokenSpan& t : s.source_tokens) src_spans.push_back({t.begin, t.end});
   for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
   s.words = word_alignment(s, src_spans, tgt_spans, h);
-  align_terms(u.terms, s.target, s.words);
+  align_copies(known_copies(u, s.source, tokenizer.unk_id()), s.source, s.target, s.words);
+  align_written_words(s.source, s.target, tgt_spans, s.words);
   for (const std::vector<int>& toks : word_tokens(s.words.target_words, tgt_spans, tgt_spans.size(), s.target.size())) {
     float p = 1.0f;
     for (int k : toks) p *= s.token_probs[size_t(k)];

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "text/casing.h"
 #include "text/utf8.h"
 
 namespace nmt {
@@ -365,6 +366,146 @@ void align_terms(const std::vector<TextEdit>& terms, std::string_view target, Wo
         w.links.emplace_back(targets[k], c);
       }
     }
+    changed = true;
+  }
+  if (changed) std::sort(w.links.begin(), w.links.end());
+}
+
+namespace {
+
+// The character that ends just before byte `i` (0 at the start).
+char32_t char_before(std::string_view text, size_t i) {
+  if (i == 0) return 0;
+  size_t start = i - 1;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  return decode_at(text, start).cp;
+}
+
+// [at, end) starts and ends between words, not inside one (a copied "45" is not the end of "1945").
+bool on_word_edges(std::string_view text, size_t at, size_t end) {
+  const auto inside = [&](size_t i) {
+    return i > 0 && i < text.size() && is_word_char(char_before(text, i)) && is_word_char(decode_at(text, i).cp);
+  };
+  return at < end && !inside(at) && !inside(end);
+}
+
+std::vector<int> words_in(const std::vector<Span>& words, size_t begin, size_t end) {
+  std::vector<int> out;
+  for (size_t k = 0; k < words.size(); ++k)
+    if (words[k].begin < end && begin < words[k].end) out.push_back(int(k));
+  return out;
+}
+
+// Replaces word `t`'s links and row by links to `sources`, evenly weighted.
+void link_only(WordAlignment& w, int t, const std::vector<int>& sources) {
+  const size_t cols = w.source_words.size();
+  float* row = w.matrix.data() + size_t(t) * cols;
+  std::fill(row, row + cols, 0.0f);
+  for (int c : sources) {
+    row[c] = 1.0f / float(sources.size());
+    w.links.emplace_back(t, c);
+  }
+}
+
+}  // namespace
+
+void align_copies(const std::vector<TextEdit>& copies, std::string_view source, std::string_view target, WordAlignment& w) {
+  const size_t cols = w.source_words.size();
+  if (copies.empty() || cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
+  const std::string lower_target = to_lower_same_length(target), lower_source = to_lower_same_length(source);
+  const auto source_word = [&](int c) {
+    return std::string_view(lower_source).substr(w.source_words[size_t(c)].begin, w.source_words[size_t(c)].end - w.source_words[size_t(c)].begin);
+  };
+  const auto target_word = [&](int r) {
+    return std::string_view(lower_target).substr(w.target_words[size_t(r)].begin, w.target_words[size_t(r)].end - w.target_words[size_t(r)].begin);
+  };
+  std::vector<size_t> order(copies.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return copies[a].at < copies[b].at; });
+  std::vector<std::pair<std::string, size_t>> searched_to;  // per written text: where its next copy is looked for
+  bool changed = false;
+  for (size_t i : order) {
+    const TextEdit& copy = copies[i];
+    if (copy.text.empty() || copy.at + copy.length > source.size()) continue;
+    const std::string text = to_lower_same_length(copy.text);
+    auto from = std::find_if(searched_to.begin(), searched_to.end(), [&](const auto& p) { return p.first == text; });
+    if (from == searched_to.end()) from = searched_to.insert(searched_to.end(), {text, 0});
+    size_t at = lower_target.find(text, from->second);
+    while (at != std::string::npos && !on_word_edges(target, at, at + text.size())) at = lower_target.find(text, at + 1);
+    if (at == std::string::npos) continue;
+    from->second = at + text.size();
+    const std::vector<int> sources = words_in(w.source_words, copy.at, copy.at + copy.length);
+    const std::vector<int> targets = words_in(w.target_words, at, at + text.size());
+    if (sources.empty() || targets.empty()) continue;
+    w.links.erase(std::remove_if(w.links.begin(), w.links.end(),
+                                 [&](const std::pair<int, int>& l) {
+                                   return std::find(targets.begin(), targets.end(), l.first) != targets.end() ||
+                                          std::find(sources.begin(), sources.end(), l.second) != sources.end();
+                                 }),
+                  w.links.end());
+    // the same text first, in order; then the rest of each kind
+    std::vector<int> paired(targets.size(), -1);
+    std::vector<bool> taken(sources.size(), false);
+    for (size_t k = 0; k < targets.size(); ++k)
+      for (size_t c = 0; c < sources.size(); ++c)
+        if (!taken[c] && source_word(sources[c]) == target_word(targets[k])) {
+          paired[k] = sources[c];
+          taken[c] = true;
+          break;
+        }
+    for (const bool punctuation : {false, true}) {
+      std::vector<size_t> rest_targets;
+      std::vector<int> rest_sources, kind_sources;
+      for (size_t k = 0; k < targets.size(); ++k)
+        if (paired[k] < 0 && is_punctuation(target, w.target_words[size_t(targets[k])]) == punctuation) rest_targets.push_back(k);
+      for (size_t c = 0; c < sources.size(); ++c) {
+        if (is_punctuation(source, w.source_words[size_t(sources[c])]) != punctuation) continue;
+        kind_sources.push_back(sources[c]);
+        if (!taken[c]) rest_sources.push_back(sources[c]);
+      }
+      for (size_t j = 0; j < rest_targets.size(); ++j) {
+        const size_t k = rest_targets[j];
+        if (rest_sources.size() == rest_targets.size()) link_only(w, targets[k], {rest_sources[j]});
+        else if (!rest_sources.empty()) link_only(w, targets[k], rest_sources);
+        else if (!kind_sources.empty()) link_only(w, targets[k], kind_sources);
+        else link_only(w, targets[k], punctuation ? std::vector<int>{} : sources);
+      }
+    }
+    for (size_t k = 0; k < targets.size(); ++k)
+      if (paired[k] >= 0) link_only(w, targets[k], {paired[k]});
+    changed = true;
+  }
+  if (changed) std::sort(w.links.begin(), w.links.end());
+}
+
+void align_written_words(std::string_view source, std::string_view target, const std::vector<Span>& target_token_spans,
+                         WordAlignment& w) {
+  const size_t cols = w.source_words.size();
+  if (cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
+  const std::string lower_target = to_lower_same_length(target), lower_source = to_lower_same_length(source);
+  std::vector<bool> linked(w.target_words.size(), false), taken(cols, false);
+  for (auto [t, c] : w.links) linked[size_t(t)] = true;
+  bool changed = false;
+  for (size_t t = 0; t < w.target_words.size(); ++t) {
+    const Span word = w.target_words[t];
+    const bool has_token = std::any_of(target_token_spans.begin(), target_token_spans.end(),
+                                       [&](const Span& k) { return k.begin < word.end && word.begin < k.end; });
+    if (linked[t] || has_token) continue;
+    const std::string_view text = std::string_view(lower_target).substr(word.begin, word.end - word.begin);
+    int first = -1, first_free = -1;
+    for (size_t c = 0; c < cols; ++c) {
+      const Span s = w.source_words[c];
+      if (std::string_view(lower_source).substr(s.begin, s.end - s.begin) != text) continue;
+      if (first < 0) first = int(c);
+      if (!taken[c]) {
+        first_free = int(c);
+        break;
+      }
+    }
+    const int pick = first_free >= 0 ? first_free : first;
+    if (pick < 0) continue;
+    taken[size_t(pick)] = true;
+    link_only(w, int(t), {pick});
     changed = true;
   }
   if (changed) std::sort(w.links.begin(), w.links.end());

@@ -106,4 +106,23 @@ WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& reve
 // masked source holds no other copy of it for the model to write).
 void align_terms(const std::vector<TextEdit>& terms, std::string_view target, WordAlignment& w);
 
+// The stretches of the translation the engine copied or wrote for a known source stretch, not the
+// model: `copies` holds each source stretch (at, length: bytes of `source`) and the text written
+// for it (a glossary term; a run the model was shown as one unknown piece: an address, code, an
+// emoji, a date written the target's way; characters the tokenizer deleted). The model's attention
+// saw each as one piece (all of an address's words went to one of them), or never saw it (a run
+// inserted after decoding has no token, so no attention), but which source words it stands for is
+// known. The k-th time a text is in the target, as whole words and in any letter case, stands for
+// the k-th stretch written so; its words then link to the stretch's words and only to them: each to
+// the unlinked source word of the same text ("https" to "https", "2023" to "2023"), the rest of each
+// kind (words, punctuation) in order when both sides have as many ("Mai" to "May", "." to ","), else
+// each to all of them; and no other target word links into the stretch. Rows are rewritten to match.
+void align_copies(const std::vector<TextEdit>& copies, std::string_view source, std::string_view target, WordAlignment& w);
+
+// Target words the engine wrote outside every token (no token span overlaps them: a currency sign
+// or number put back, a run inserted after decoding), so without attention, that have no link yet:
+// each links to a source word of the same text (in any letter case), the first not yet taken.
+void align_written_words(std::string_view source, std::string_view target, const std::vector<Span>& target_token_spans,
+                         WordAlignment& w);
+
 }  // namespace nmt

@@ -5,6 +5,7 @@
 // and guarded by tests/web/align.test.mjs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -112,4 +113,85 @@ TEST_CASE("symmetrize keeps what both directions say, grow_diag adds neighbours"
   // links out of range are ignored
   reverse.links.push_back({7, -2});
   CHECK(symmetrize(forward, reverse).links == Links{{0, 0}, {1, 1}});
+}
+
+namespace {
+// A word alignment of `source` and `target` whose every target word attends only to source word 0
+// (as a run shown as one unknown piece sends all its attention to one of its words).
+WordAlignment all_on_first(const std::string& source, const std::string& target) {
+  WordAlignment w;
+  w.source_words = find_words(source);
+  w.target_words = find_words(target);
+  w.matrix.assign(w.target_words.size() * w.source_words.size(), 0.0f);
+  for (size_t t = 0; t < w.target_words.size(); ++t) {
+    w.matrix[t * w.source_words.size()] = 1.0f;
+    w.links.emplace_back(int(t), 0);
+  }
+  return w;
+}
+
+std::string word(const std::string& text, const Span& s) { return text.substr(s.begin, s.end - s.begin); }
+
+// Each link as "target word=source word".
+std::vector<std::string> linked_words(const WordAlignment& w, const std::string& source, const std::string& target) {
+  std::vector<std::string> out;
+  for (auto [t, s] : w.links) out.push_back(word(target, w.target_words[size_t(t)]) + "=" + word(source, w.source_words[size_t(s)]));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("align_copies: a copied address links word for word, a rewritten date by text and kind") {
+  const std::string source = "See https://a.org/x now on May 3, 2023.";
+  const std::string target = "Siehe https://a.org/x jetzt am 3. Mai 2023.";
+  WordAlignment w = all_on_first(source, target);
+  const size_t url = source.find("https"), date = source.find("May");
+  align_copies({{url, 15, "https://a.org/x"}, {date, 11, "3. Mai 2023"}}, source, target, w);
+  const std::vector<std::string> links = linked_words(w, source, target);
+  const std::vector<std::string> expected = {"Siehe=See", "https=https", ":=:", "/=/", "/=/", "a=a", ".=.", "org=org", "/=/",
+                                             "x=x", "jetzt=See", "am=See", "3=3", ".=,", "Mai=May", "2023=2023", ".=See"};
+  CHECK(links == expected);
+  // each copied word's row is its link: the page's soft highlight says the same
+  const size_t cols = w.source_words.size();
+  for (auto [t, s] : w.links)
+    if (word(target, w.target_words[size_t(t)]) == "org") CHECK(w.matrix[size_t(t) * cols + size_t(s)] == 1.0f);
+  // the second "/" of the address is the source's second "/", not its first
+  CHECK(std::count(links.begin(), links.end(), "/=/") == 3);
+}
+
+TEST_CASE("align_copies: only whole words, in any letter case, the k-th copy for the k-th stretch") {
+  const std::string source = "Call 45 or 45 in 1945.";
+  const std::string target = "RUFEN SIE 1945 AN, 45 ODER 45.";
+  WordAlignment w = all_on_first(source, target);
+  const size_t first = source.find("45"), second = source.find("45", first + 1);
+  align_copies({{first, 2, "45"}, {second, 2, "45"}}, source, target, w);
+  const std::vector<std::string> links = linked_words(w, source, target);
+  CHECK(std::find(links.begin(), links.end(), "1945=45") == links.end());  // not inside "1945"
+  // target words 0..; "45" (5th) and "45" (7th) for the source's first and second "45"
+  const int first_copy = 5, second_copy = 7;
+  CHECK(word(target, w.target_words[first_copy]) == "45");
+  CHECK(word(target, w.target_words[second_copy]) == "45");
+  CHECK(std::find(w.links.begin(), w.links.end(), std::make_pair(first_copy, 1)) != w.links.end());
+  CHECK(std::find(w.links.begin(), w.links.end(), std::make_pair(second_copy, 3)) != w.links.end());
+  // a glossary term in capitals, other words: word for word
+  const std::string s2 = "Use acme cloud today.", t2 = "NUTZEN SIE ZETA SKY HEUTE.";
+  WordAlignment w2 = all_on_first(s2, t2);
+  align_copies({{4, 10, "Zeta Sky"}}, s2, t2, w2);
+  const std::vector<std::string> l2 = linked_words(w2, s2, t2);
+  CHECK(std::find(l2.begin(), l2.end(), "ZETA=acme") != l2.end());
+  CHECK(std::find(l2.begin(), l2.end(), "SKY=cloud") != l2.end());
+}
+
+TEST_CASE("align_written_words: a word outside every token links to the source word of its text") {
+  const std::string source = "It costs $45 today.", target = "Es kostet heute 45 $.";
+  WordAlignment w = all_on_first(source, target);
+  // the tokens cover "Es kostet heute" and "."; "45 $" was written after decoding
+  const std::vector<Span> tokens = {{0, 2}, {2, 9}, {9, 15}, {20, 21}};
+  w.links.erase(std::remove_if(w.links.begin(), w.links.end(), [](const std::pair<int, int>& l) { return l.first == 3 || l.first == 4; }),
+                w.links.end());
+  align_written_words(source, target, tokens, w);
+  const std::vector<std::string> links = linked_words(w, source, target);
+  CHECK(std::find(links.begin(), links.end(), "45=45") != links.end());
+  CHECK(std::find(links.begin(), links.end(), "$=$") != links.end());
+  // a word a token holds keeps its own links
+  CHECK(std::find(links.begin(), links.end(), "heute=It") != links.end());
 }
