@@ -4,6 +4,10 @@
  * headings, slugged as GitHub does); README.md stays a five-minute read (at most 200 lines) with its
  * sections in the order a newcomer needs them; its samples run as written: the CLI lines print what
  * their comments say, the ES module sample runs in Node (the standard-API sample: polyfill.test.mjs).
+ * What the docs name exists: every repository path in their inline code, every npm script, every
+ * `build/nmt` flag; docs/text-rules.md's pass tables are the engine's passes, in order and by stage,
+ * with the raw-numbers alias naming the passes that carry it; engine/README.md names every option
+ * of engine/options.h and every field of the JSON result (engine/result_json.cpp).
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +19,9 @@ import { ROOT, engineSkip } from './_helpers.mjs';
 
 const DOCS = ['README.md', ...(existsSync(path.join(ROOT, 'docs')) ? readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : []),
   // the model card, the recipe's guide and the experiments' record (its summary links its sections)
-  ...['weights/README.md', 'weights/recipe/README.md', 'weights/EXPERIMENTS.md'].filter((f) => existsSync(path.join(ROOT, f)))];
+  ...['weights/README.md', 'weights/recipe/README.md', 'weights/EXPERIMENTS.md'].filter((f) => existsSync(path.join(ROOT, f))),
+  // the engine's guide, toolchain notes and file format
+  ...['engine/README.md', 'engine/BUILDING.md', 'engine/FORMAT.md'].filter((f) => existsSync(path.join(ROOT, f)))];
 
 /** The Markdown without its fenced code blocks and inline code (links there are not links). */
 const prose = (md) => md.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
@@ -98,4 +104,136 @@ test('the README\'s ES module sample runs in Node against web/translator.js', { 
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout.trim().split('\n').at(-1));
   assert.ok(out.text.trim().length > 0 && out.links > 0, JSON.stringify(out));
+});
+
+// ---- what the docs name exists
+
+const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
+// docs/api.md is left out of the path check: it also names the built site's files (dist/engine/engine.js
+// as `engine/engine.js`). weights/EXPERIMENTS.md is a record: it names files that were removed since.
+const NAMING = DOCS.filter((d) => d !== 'docs/api.md' && d !== 'weights/EXPERIMENTS.md');
+const TOP_FOLDERS = ['engine', 'web', 'weights', 'tests', 'scripts', 'docs'];
+const ENGINE_FOLDERS = ['text', 'search', 'model', 'kernels', 'tokenizer', 'common', 'bindings', 'cli', 'bench'];
+
+/**
+ * The repository paths a Markdown text names in its inline code: words that start with one of
+ * `folders` and a '/', less a trailing '.' or ':' and a ':NAME' after the file (model.py:DEFAULT_CONFIG).
+ * Patterns and placeholders (`*`, `{a,b}`, `<dir>`, `$OUT`, `...`) are left out.
+ */
+export function namedPaths(md, folders = TOP_FOLDERS) {
+  const start = new RegExp(`^(${folders.join('|')})/`);
+  const found = new Set();
+  for (const [, code] of md.matchAll(/`([^`\n]+)`/g)) {
+    for (const word of code.split(/[\s,;()'"=]+/)) {
+      const p = word.replace(/[.:]+$/, '').replace(/(\.\w+):\w+$/, '$1');
+      if (start.test(p) && !/[*{}<>$[\]|…]|\.\.\./.test(p)) found.add(p);
+    }
+  }
+  return [...found];
+}
+
+test('namedPaths finds the paths in inline code and leaves patterns out', () => {
+  assert.deepEqual(namedPaths('see `engine/text/verbatim.h`, `web/app/`: and `weights/recipe/model.py:DEFAULT_CONFIG`.'),
+    ['engine/text/verbatim.h', 'web/app/', 'weights/recipe/model.py']);
+  assert.deepEqual(namedPaths('`weights/*/model.nmt` `tests/fixtures/html/placement-<dir>.json` `scripts/x.mjs --out $OUT` engine/not-code.h'),
+    ['scripts/x.mjs']);
+  assert.deepEqual(namedPaths('`text/casing.h` `cli/`', ENGINE_FOLDERS), ['text/casing.h', 'cli/']);
+});
+
+test('every repository path the docs name in inline code exists', () => {
+  const missing = [];
+  let checked = 0;
+  for (const doc of NAMING) {
+    const md = read(doc);
+    const paths = namedPaths(md).map((p) => [p, p]);
+    // engine/*.md name the engine's files from engine/ (`text/casing.h`, `search/rerank.h`)
+    if (doc.startsWith('engine/')) paths.push(...namedPaths(md, ENGINE_FOLDERS).map((p) => [p, `engine/${p}`]));
+    for (const [named, file] of paths) {
+      checked += 1;
+      if (!existsSync(path.join(ROOT, file))) missing.push(`${doc}: ${named}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+  assert.ok(checked >= 50, `the paths were found (${checked})`);
+});
+
+test('every npm script the docs name is in package.json', () => {
+  const scripts = JSON.parse(read('package.json')).scripts;
+  const missing = [];
+  for (const doc of DOCS.filter((d) => d !== 'weights/EXPERIMENTS.md')) {
+    for (const [, name] of read(doc).matchAll(/\bnpm run ([\w:-]+)/g)) if (!(name in scripts)) missing.push(`${doc}: npm run ${name}`);
+    for (const [, name] of read(doc).matchAll(/\bnpm (start|test)\b/g)) if (!(name in scripts)) missing.push(`${doc}: npm ${name}`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+const nmtSkip = !existsSync(NMT) && 'build/nmt is missing (npm run build)';
+const nmt = (...args) => {
+  const r = spawnSync(NMT, args, { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+};
+
+test('every build/nmt flag the docs show is one the command takes (nmt --help)', { skip: nmtSkip }, () => {
+  const help = spawnSync(NMT, ['--help'], { encoding: 'utf8' });
+  const known = new Set((help.stdout + help.stderr).match(/--[a-z][a-z-]*/g));
+  const unknown = [];
+  let checked = 0;
+  for (const doc of DOCS.filter((d) => d !== 'weights/EXPERIMENTS.md')) {
+    for (const [line] of read(doc).matchAll(/build\/nmt\b[^\n`#]*/g)) {
+      for (const flag of line.match(/--[a-z][a-z-]*/g) || []) {
+        checked += 1;
+        if (!known.has(flag)) unknown.push(`${doc}: ${flag} in "${line.trim()}"`);
+      }
+    }
+  }
+  assert.deepEqual(unknown, []);
+  assert.ok(checked >= 20, `the flags were found (${checked})`);
+});
+
+/** docs/text-rules.md's pass tables: [{name, stage}] in the page's order, the stage from the table's title. */
+export function documentedPasses(md) {
+  const section = md.slice(md.indexOf('## The passes, in order'), md.indexOf('\n## ', md.indexOf('## The passes, in order') + 1));
+  const passes = [];
+  let stage = null;
+  for (const line of section.split('\n')) {
+    const title = /^\*\*(Source|Retry|Target) passes\*\*$/.exec(line.trim());
+    if (title) stage = title[1].toLowerCase();
+    const row = /^\| `(\w+)` \|/.exec(line);
+    if (row) passes.push({ name: row[1], stage });
+  }
+  return passes;
+}
+
+test('docs/text-rules.md lists the engine\'s passes, in the order they run, under their stage (nmt info)', { skip: nmtSkip }, () => {
+  const engine = JSON.parse(nmt('info', '--model', 'weights/en-de/model.nmt')).passes;
+  const md = read('docs/text-rules.md');
+  assert.deepEqual(documentedPasses(md), engine.map((p) => ({ name: p.name, stage: p.stage })));
+  // "Switching a pass off": which passes each option switches off
+  const aliased = (alias) => engine.filter((p) => p.alias === alias).map((p) => p.name);
+  const off = md.slice(md.indexOf('## Switching a pass off'));
+  const rawNumbers = off.slice(off.indexOf('`rawNumbers: true`'), off.indexOf('An unknown name'));
+  assert.deepEqual([...rawNumbers.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]), aliased('raw_numbers'));
+  assert.match(off, new RegExp(`\`keepCase: true\` \\(\`--keep-case\`\\)\\s+is \`${aliased('keep_case').join('')}\``));
+  assert.match(off, new RegExp(`\`modelOnly: true\` \\(\`--model-only\`\\) is \`${aliased('model_only').join('')}\``));
+});
+
+test('documentedPasses reads the tables\' rows and stages', () => {
+  const md = '## The passes, in order\n\n**Source passes**\n\n| pass | x |\n|---|---|\n| `verbatim` | a |\n\n**Target passes**\n\n| `quotes` | b |\n\n## Next\n| `other` | c |\n';
+  assert.deepEqual(documentedPasses(md), [{ name: 'verbatim', stage: 'source' }, { name: 'quotes', stage: 'target' }]);
+});
+
+test('engine/README.md names every decoding option of engine/options.h and every field of the JSON result', () => {
+  const guide = read('engine/README.md');
+  const header = read('engine/options.h');
+  const table = header.slice(header.indexOf('kOptionSpecs[]'), header.indexOf('};', header.indexOf('kOptionSpecs[]')));
+  const options = [...table.matchAll(/&option::(\w+)/g)].map((m) => m[1]);
+  assert.ok(options.length >= 15, `the options were found (${options.length})`);
+  const documented = new Set([...guide.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1].matchAll(/`(\w+)`/g)].map((c) => c[1])));
+  assert.deepEqual(options.filter((o) => !documented.has(o)), [], 'options missing from the options table');
+  const writer = read('engine/result_json.cpp');
+  const fields = new Set([...writer.matchAll(/\b(?:j|root)\["(\w+)"\]|\{"(\w+)", /g)].map((m) => m[1] || m[2]));
+  assert.ok(fields.size >= 20, `the fields were found (${fields.size})`);
+  const json = guide.slice(guide.indexOf('## The translation JSON'), guide.indexOf('\n## ', guide.indexOf('## The translation JSON') + 1)) + guide;
+  assert.deepEqual([...fields].filter((f) => !new RegExp(`\\b${f}\\b`).test(json)), [], 'fields missing from the JSON description');
 });
