@@ -239,12 +239,48 @@ const crossOriginWorkers = new Map();
  * host in worker-src (a module worker's imports are checked against worker-src). Returns
  * { worker, crossOrigin }.
  */
+/**
+ * The Trusted Types policy 'nmt-translator' for the module's own worker URLs (see newWorker), made
+ * on first use; null where the environment has no Trusted Types or the page allows no such policy
+ * (`policyRefused` says why). Only this module can call it.
+ */
+let workerUrlPolicy;
+let policyRefused = null;
+
+/**
+ * new Worker(). A page that enforces Trusted Types (require-trusted-types-for 'script') has a Worker
+ * constructor that refuses a plain URL: where Trusted Types exist, the URL goes through the policy
+ * (made before the first worker, so that such a page sees no violation).
+ */
+function newWorker(scriptUrl, options) {
+  if (workerUrlPolicy === undefined) {
+    workerUrlPolicy = null;
+    const trustedTypes = globalThis.trustedTypes;
+    if (trustedTypes && typeof trustedTypes.createPolicy === 'function') {
+      try {
+        workerUrlPolicy = trustedTypes.createPolicy('nmt-translator', { createScriptURL: (url) => url });
+      } catch (e) {
+        policyRefused = e && e.message ? e.message : String(e);
+      }
+    }
+  }
+  if (workerUrlPolicy) return new Worker(workerUrlPolicy.createScriptURL(String(scriptUrl)), options);
+  try {
+    return new Worker(scriptUrl, options);
+  } catch (e) {
+    if (!(e instanceof TypeError) || policyRefused === null) throw e;
+    throw new TranslatorError(ErrorCode.NO_WORKER, `Could not start the translation worker: this page requires Trusted Types (${e.message}), ` +
+      `and its Content-Security-Policy allows no policy named 'nmt-translator' (${policyRefused}). ` +
+      "Add nmt-translator to its trusted-types directive (and 'allow-duplicates' where two copies of the module run).");
+  }
+}
+
 function startWebWorker(workerUrl) {
   const url = new URL(String(workerUrl), baseUrl());
   const here = typeof location !== 'undefined' ? location.origin : null;
   const options = { type: 'module', name: 'nmt-translator' };
   if (!here || here === 'null' || url.origin === here || url.protocol === 'blob:' || url.protocol === 'data:') {
-    return { worker: new Worker(url, options), crossOrigin: false };
+    return { worker: newWorker(url, options), crossOrigin: false };
   }
   let blobUrl = crossOriginWorkers.get(url.href);
   if (!blobUrl) {
@@ -252,8 +288,9 @@ function startWebWorker(workerUrl) {
     crossOriginWorkers.set(url.href, blobUrl);
   }
   try {
-    return { worker: new Worker(blobUrl, options), crossOrigin: true };
+    return { worker: newWorker(blobUrl, options), crossOrigin: true };
   } catch (e) {
+    if (e instanceof TranslatorError) throw e;
     throw new TranslatorError(ErrorCode.NO_WORKER, `Could not start the translation worker ${url.href} from this page (${here}): ` +
       `a worker of another origin runs from a blob: URL here, which this page does not allow (${e && e.message ? e.message : e}). ` +
       `List blob: and ${url.origin} in the Content-Security-Policy's worker-src, or serve the module from this page's origin.`);

@@ -3,7 +3,8 @@
  * the shipped models: the built site served by a host that sends CORS headers (as a CDN does), and
  * an embedding page of another origin (localhost against 127.0.0.1) that imports translator.js from
  * it; and pages under a strict Content-Security-Policy, sent with every response (the page's and the
- * worker's), where the error must say what the policy lacks.
+ * worker's), Trusted Types included, where the module must work or its error say what the policy
+ * lacks.
  */
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,6 +109,18 @@ for (const name of browsers()) {
       assert.ok(error, 'create() fails');
       assert.equal(error.name, 'TranslatorError');
       assert.match(error.message, /worker\.js \(another origin than this page's\) could not be loaded: .*CORS headers .*must list blob: and http:\/\/127\.0\.0\.1:\d+ in worker-src/, error.message);
+    });
+
+    test('a page that enforces Trusted Types translates (the worker URL goes through the policy nmt-translator), or says which policy to allow', { timeout: 180000 }, async (t) => {
+      policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'";
+      assert.deepEqual(await embed(t, browser, siteOrigin()), { text: 'Das Haus ist klein.', workers: 2 });
+      policy = `default-src 'self'; script-src 'self' ${siteOrigin()} 'wasm-unsafe-eval'; worker-src blob: ${siteOrigin()}; connect-src ${siteOrigin()}; require-trusted-types-for 'script'`;
+      assert.deepEqual(await embed(t, browser, otherOrigin()), { text: 'Das Haus ist klein.', workers: 2 }, 'from another origin too');
+      policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'; trusted-types app-policy";
+      const { error } = await embed(t, browser, siteOrigin());
+      assert.ok(error, 'create() fails');
+      assert.equal(error.code, 'no-worker', error.message);
+      assert.match(error.message, /this page requires Trusted Types .* allows no policy named 'nmt-translator' .* Add nmt-translator to its trusted-types directive/);
     });
 
     test('a Content-Security-Policy without \'wasm-unsafe-eval\': create() rejects with engine-load, naming what to add', { timeout: 120000 }, async (t) => {
