@@ -23,7 +23,10 @@ bool is_ignorable(char32_t cp) {
          (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
 }
 
-bool is_word_char(char32_t cp) { return is_letter(cp) || is_digit(cp) || is_mark(cp); }
+// The styled letters and digits of "𝐛𝐨𝐥𝐝" or "𝔉𝔯𝔞𝔨𝔱𝔲𝔯" text (Mathematical Alphanumeric Symbols).
+bool is_styled_alphanumeric(char32_t cp) { return cp >= 0x1D400 && cp <= 0x1D7FF; }
+
+bool is_word_char(char32_t cp) { return is_letter(cp) || is_digit(cp) || is_mark(cp) || is_styled_alphanumeric(cp); }
 
 // Kept inside a word when a word character follows: don't, Kaiser-Wilhelm, צה״ל.
 bool is_inner_joiner(char32_t cp) {
@@ -223,7 +226,7 @@ namespace {
 bool is_punctuation(std::string_view text, const Span& w) {
   for (size_t i = w.begin; i < w.end;) {
     const Decoded c = decode_at(text, i);
-    if (is_letter(c.cp) || is_digit(c.cp)) return false;
+    if (is_letter(c.cp) || is_digit(c.cp) || is_styled_alphanumeric(c.cp)) return false;
     i += c.length;
   }
   return true;

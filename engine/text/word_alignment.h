@@ -18,7 +18,7 @@ struct Span {
 };
 
 // Words of a sentence: maximal runs of letters/digits/marks (Latin, Greek, Cyrillic, Hebrew,
-// Arabic, ...), with inner apostrophes/hyphens kept (don't, Kaiser-Wilhelm) and inner . , between
+// Arabic, ..., styled "𝐛𝐨𝐥𝐝" letters), with inner apostrophes/hyphens kept (don't, Kaiser-Wilhelm) and inner . , between
 // digits (3.14, 1,000); each CJK ideograph and each emoji (with its modifiers, ZWJ sequence or flag
 // pair) is its own word; each other non-space character (punctuation, symbols) is its own word.
 // Zero-width and bidi control characters belong to no word.

@@ -195,3 +195,23 @@ TEST_CASE("align_written_words: a word outside every token links to the source w
   // a word a token holds keeps its own links
   CHECK(std::find(links.begin(), links.end(), "heute=It") != links.end());
 }
+
+TEST_CASE("find_words: styled letters and digits (\"𝐁𝐨𝐥𝐝\") are words, not one symbol each") {
+  const std::string text = "𝐁𝐨𝐥𝐝 𝔉𝔯𝔞𝔨𝔱𝔲𝔯 𝟏𝟐.";
+  std::vector<std::string> found;
+  for (const Span& s : find_words(text)) found.push_back(word(text, s));
+  CHECK(found == std::vector<std::string>{"𝐁𝐨𝐥𝐝", "𝔉𝔯𝔞𝔨𝔱𝔲𝔯", "𝟏𝟐", "."});
+  // and they link with words, not as punctuation: "Fett" <- "𝐁𝐨𝐥𝐝"
+  const std::string target = "Fett.";
+  const std::vector<Span> src = {{0, 16}, {16, 45}, {45, 54}, {54, 55}, {55, 55}};  // 𝐁𝐨𝐥𝐝, ▁𝔉𝔯𝔞𝔨𝔱𝔲𝔯, ▁𝟏𝟐, ., </s>
+  const std::vector<Span> tgt = {{0, 4}, {4, 5}, {5, 5}};
+  // clang-format off
+  const std::vector<float> att = {
+      0.9f, 0.05f, 0.05f, 0.0f, 0.0f,
+      0.0f, 0.0f,  0.0f,  1.0f, 0.0f,
+      0.0f, 0.0f,  0.0f,  0.0f, 1.0f,
+  };
+  // clang-format on
+  const WordAlignment a = read_alignment(text, src, target, tgt, att.data(), 3, 5);
+  CHECK(a.links == Links{{0, 0}, {1, 3}});
+}
