@@ -7,11 +7,12 @@
  * and the page asks for the remaining ones with a 'cache-models' message. A model is cached only
  * when it has the size and SHA-256 the build listed: a truncated download, or a file on the server
  * that is not this build's, is passed on (the worker refuses it) but never saved for offline use.
- * The shell's files are checked the same way, as they are saved and each time one is served from
- * the cache: a saved copy damaged since (a write cut off, a disk error, an extension) is dropped
- * and fetched again, and offline the answer says that the saved copy is damaged and to reconnect
- * (as it does for one deleted since the install). The page's 'cache-models' message also saves
- * again any shell file deleted or damaged since, so 'Saved for offline use.' holds for every page.
+ * The shell's files are checked the same way as they are saved, and when served from the cache
+ * (the SHA-256 once in this service worker's life, the size every time): a saved copy damaged
+ * since (a write cut off, a disk error, an extension) is dropped and fetched again, and offline
+ * the answer says that the saved copy is damaged and to reconnect (as it does for one deleted since
+ * the install). The page's 'cache-models' message also saves again any shell file deleted or
+ * damaged since, so 'Saved for offline use.' holds for every page.
  * All URLs are relative to this file, so the site works under any sub-path, beside other copies of
  * it on the same origin. scripts/build-web.mjs fills in BUILD, the model cache's name included
  * (protocol.js's MODEL_CACHE, which this classic script cannot import).
@@ -85,9 +86,12 @@ const connectionLost = (name, e) => Object.assign(new Error(`the connection was 
 
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
+const sizeProblem = (name, size, expected) => (size === expected.bytes ? null : `${name} has ${size} bytes, this version of the site expects ${expected.bytes}`);
+
 /** What is wrong with the bytes of `name` against the build's {bytes, sha256} (size first), or null. */
 async function bytesProblem(name, bytes, expected) {
-  if (bytes.byteLength !== expected.bytes) return `${name} has ${bytes.byteLength} bytes, this version of the site expects ${expected.bytes}`;
+  const wrongSize = sizeProblem(name, bytes.byteLength, expected);
+  if (wrongSize) return wrongSize;
   if (hex(await crypto.subtle.digest('SHA-256', bytes)) !== expected.sha256) return `${name} is not the file this version of the site expects (its SHA-256 differs)`;
   return null;
 }
@@ -121,11 +125,27 @@ async function shellFileProblem(url, response) {
   return bytesProblem(expected.file, await response.arrayBuffer(), expected);
 }
 
+// The shell files whose saved copy passed the SHA-256 check (or was saved after it) in this
+// service worker's life: later hits check only the size (a write cut off), not every byte again.
+const checkedShellFiles = new Set();
+
+/** What is wrong with the saved copy `hit` of a shell file, or null (it is left unread). */
+async function savedCopyProblem(url, hit) {
+  if (checkedShellFiles.has(url)) {
+    const expected = SHELL.get(url);
+    return sizeProblem(expected.file, (await hit.clone().blob()).size, expected);
+  }
+  const problem = await shellFileProblem(url, hit.clone());
+  if (!problem) checkedShellFiles.add(url);
+  return problem;
+}
+
 /** Caches a shell file's response when it is the build's; else rejects, caching nothing. */
 async function putShellFile(cache, url, response) {
   const problem = await shellFileProblem(url, response.clone());
   if (problem) throw new Error(problem);
   await cache.put(url, response);
+  checkedShellFiles.add(url);
 }
 
 /** Downloads a shell file past the HTTP cache and caches it when it is the build's; else rejects. */
@@ -158,9 +178,10 @@ async function shellResponse(request, key) {
   const hit = await cache.match(key);
   let damaged = null;
   if (hit) {
-    damaged = await shellFileProblem(key, hit.clone()).catch((e) => String(e && e.message ? e.message : e));
+    damaged = await savedCopyProblem(key, hit).catch((e) => String(e && e.message ? e.message : e));
     if (!damaged) return hit;
     console.warn('The saved copy is damaged, downloading it again:', damaged);
+    checkedShellFiles.delete(key);
     await cache.delete(key);
   }
   let response;
@@ -250,7 +271,8 @@ async function cacheMissingShellFiles() {
   const cache = await caches.open(SHELL_CACHE);
   for (const url of SHELL.keys()) {
     const hit = await cache.match(url);
-    if (hit && !(await shellFileProblem(url, hit))) continue;
+    if (hit && !(await savedCopyProblem(url, hit))) continue;
+    checkedShellFiles.delete(url);
     await downloadShellFile(cache, url);
   }
 }

@@ -387,6 +387,42 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the saved engine.wasm is checked by its SHA-256 once in the service worker\'s life, not at every load of the page', { skip, timeout: 180000 }, async (t) => {
+    // sw.js as built, with a count of the SHA-256 digests it takes (the bytes of each), which it
+    // sends back when asked.
+    const counting = `{
+      const digests = [];
+      const digest = SubtleCrypto.prototype.digest;
+      SubtleCrypto.prototype.digest = function (algorithm, data) { digests.push(data.byteLength); return digest.call(this, algorithm, data); };
+      self.addEventListener('message', (event) => { if (event.data && event.data.type === 'test-digests') event.ports[0].postMessage(digests); });
+    }\n`;
+    const host = await hostServer(t, (rel, bytes, res, type) => {
+      if (rel !== 'sw.js') return false;
+      const script = Buffer.concat([Buffer.from(counting), bytes]);
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': script.length }).end(script);
+      return true;
+    });
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    const wasmBytes = readFileSync(path.join(site, 'engine/engine.wasm')).length;
+    const wasmDigests = async () => (await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const channel = new MessageChannel();
+      const reply = new Promise((resolve) => { channel.port1.onmessage = (event) => resolve(event.data); });
+      registration.active.postMessage({ type: 'test-digests' }, [channel.port2]);
+      return reply;
+    })).filter((n) => n === wasmBytes).length;
+    for (let i = 0; i < 3; i++) {
+      await page.reload();
+      await waitReady(page); // (the worker's engine.wasm from the service worker)
+    }
+    // (once as it was saved; once more if the browser stopped and started the service worker meanwhile)
+    assert.ok(await wasmDigests() <= 1, `engine.wasm hashed ${await wasmDigests()} times in one service worker's life`);
+    await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
+  });
+
   test('the site\'s saved files cleared while its service worker stays (another site on the origin, the browser): offline the page says so; online they are saved again', { skip, timeout: 180000 }, async (t) => {
     const { server, context, page, problems, goOffline } = await savedSite(t);
     const name = await shellCacheName(page);
