@@ -426,6 +426,7 @@ export class Translator {
   #createdAt;
   #startup = null; // StartupTimings of the first start
   #firstTranslationMs = null;
+  #signals = new Map(); // AbortSignal → the requests waiting on it (see #watchSignal)
 
   /** Use Translator.create(). */
   constructor(options, defaults) {
@@ -760,10 +761,7 @@ export class Translator {
   #enqueue(msg, extra) {
     return new Promise((resolve, reject) => {
       const req = { id: nextId++, msg, resolve, reject, queuedAt: performance.now(), ...extra };
-      if (extra.signal) {
-        req.onAbort = () => this.#abort(req);
-        extra.signal.addEventListener('abort', req.onAbort, { once: true });
-      }
+      if (extra.signal) this.#watchSignal(req);
       this.#queue.push(req);
       if (!this.#worker && !this.#starting) this.#start(this.#reuse).catch(() => {}); // (errors reach the queued requests)
       this.#pump();
@@ -818,9 +816,36 @@ export class Translator {
   }
 
   #settle(req, error, value) {
-    if (req.signal && req.onAbort) req.signal.removeEventListener('abort', req.onAbort);
+    if (req.signal) this.#unwatchSignal(req);
     if (error) req.reject(error);
     else req.resolve(value);
+  }
+
+  /**
+   * One 'abort' listener per signal, however many requests wait on it (a page's one "cancel"
+   * signal for all its calls): Node warns of a leak from the 11th listener on one signal.
+   */
+  #watchSignal(req) {
+    const { signal } = req;
+    let waiting = this.#signals.get(signal);
+    if (!waiting) {
+      waiting = new Set();
+      const onAbort = () => {
+        this.#signals.delete(signal);
+        for (const r of [...waiting]) this.#abort(r);
+      };
+      waiting.onAbort = onAbort;
+      this.#signals.set(signal, waiting);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    waiting.add(req);
+  }
+
+  #unwatchSignal(req) {
+    const waiting = this.#signals.get(req.signal);
+    if (!waiting || !waiting.delete(req) || waiting.size) return;
+    this.#signals.delete(req.signal);
+    req.signal.removeEventListener('abort', waiting.onAbort);
   }
 
   #abort(req) {

@@ -1,13 +1,18 @@
 /**
  * What a site that embeds the module meets, in Node: the argument errors of the module functions
- * (code 'bad-request', as every other bad argument), and the standard API's monitor attribute read
- * as a browser's EventHandler attribute.
+ * (code 'bad-request', as every other bad argument), the standard API's monitor attribute read as a
+ * browser's EventHandler attribute, and one AbortSignal shared by many requests (the fake engine,
+ * tests/web/fake-engine.mjs). The browser side (another origin, a strict CSP) is e2e-embed.test.mjs.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { translateElement, TranslatorError } from '../../web/translator.js';
+import { getEventListeners } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Translator, translateElement, TranslatorError } from '../../web/translator.js';
 import * as polyfill from '../../web/polyfill.js';
-import { engineSkip, requireEngine, testManifest } from './_helpers.mjs';
+import { ROOT, fileUrl, engineSkip, requireEngine, testManifest } from './_helpers.mjs';
 
 const skipPolyfill = engineSkip() || (!testManifest().shipped && 'the polyfill translates with the shipped models (weights/manifest.json)');
 requireEngine(test);
@@ -85,4 +90,35 @@ test('a replaced ondownloadprogress handler keeps its place among the listeners,
   });
   translator.destroy();
   assert.deepEqual(order, ['handler 0', 'listener', 'handler 1', 'listener']);
+});
+
+const FAKE_ENGINE = fileUrl(path.join(ROOT, 'tests/web/fake-engine.mjs'));
+const MODEL = path.join(mkdtempSync(path.join(tmpdir(), 'nmt-embed-')), 'model.nmt');
+writeFileSync(MODEL, 'NMTMODEL fake model bytes');
+
+test('one AbortSignal for many requests (a page\'s "cancel all"): one listener on it, no leak warning, and its abort stops them all', async () => {
+  const warnings = [];
+  const onWarning = (w) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  const t = await Translator.create({ engineUrl: FAKE_ENGINE, wasmUrl: FAKE_ENGINE, modelUrl: fileUrl(MODEL), workers: 1 });
+  try {
+    const shared = new AbortController();
+    const pending = Array.from({ length: 30 }, (_, i) => t.translate(`Sentence ${i}.`, { signal: shared.signal }));
+    assert.ok(getEventListeners(shared.signal, 'abort').length <= 1, `${getEventListeners(shared.signal, 'abort').length} listeners`);
+    assert.equal((await Promise.all(pending)).length, 30);
+    assert.equal(getEventListeners(shared.signal, 'abort').length, 0, 'none left once they are done');
+
+    const cancelAll = new AbortController();
+    const cancelled = Array.from({ length: 30 }, (_, i) => t.translate(`Sentence ${i}.`, { signal: cancelAll.signal }));
+    cancelAll.abort();
+    const results = await Promise.allSettled(cancelled);
+    assert.deepEqual(new Set(results.map((r) => r.status === 'rejected' && r.reason.name)), new Set(['AbortError']));
+    assert.equal(getEventListeners(cancelAll.signal, 'abort').length, 0);
+    assert.equal((await t.translate('Still here.')).sentences.length, 1);
+    await new Promise((resolve) => setImmediate(resolve)); // (a warning is emitted on the next tick)
+    assert.deepEqual(warnings, []);
+  } finally {
+    process.off('warning', onWarning);
+    t.dispose();
+  }
 });
