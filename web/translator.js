@@ -426,7 +426,7 @@ export class Translator {
   #createdAt;
   #startup = null; // StartupTimings of the first start
   #firstTranslationMs = null;
-  #signals = new Map(); // AbortSignal → the requests waiting on it (see #watchSignal)
+  #signals = new Map(); // AbortSignal → what waits on it (see #watchSignal)
 
   /** Use Translator.create(). */
   constructor(options, defaults) {
@@ -574,7 +574,7 @@ export class Translator {
     const end = (error) => {
       if (ended) return;
       ended = true;
-      if (userSignal) userSignal.removeEventListener('abort', onUserAbort);
+      if (unwatch) unwatch();
       if (error) controller.error(error);
       else controller.close();
     };
@@ -587,12 +587,13 @@ export class Translator {
       for (const s of sentences) controller.enqueue(s);
       sent += sentences.length;
     };
+    let unwatch = null;
     let translation;
     const stream = new ReadableStream({
       start: (c) => {
         controller = c;
         if (userSignal && userSignal.aborted) stop.abort(userSignal.reason);
-        else if (userSignal) userSignal.addEventListener('abort', onUserAbort, { once: true });
+        else if (userSignal) unwatch = this.#watchSignal(userSignal, onUserAbort);
         translation = bad ? Promise.reject(bad) : this.#translateRequest(text, {
           ...options,
           signal: stop.signal,
@@ -608,7 +609,7 @@ export class Translator {
       },
       cancel: (reason) => {
         ended = true;
-        if (userSignal) userSignal.removeEventListener('abort', onUserAbort);
+        if (unwatch) unwatch();
         stop.abort(reason);
       },
     });
@@ -761,7 +762,7 @@ export class Translator {
   #enqueue(msg, extra) {
     return new Promise((resolve, reject) => {
       const req = { id: nextId++, msg, resolve, reject, queuedAt: performance.now(), ...extra };
-      if (extra.signal) this.#watchSignal(req);
+      if (extra.signal) req.unwatch = this.#watchSignal(extra.signal, () => this.#abort(req));
       this.#queue.push(req);
       if (!this.#worker && !this.#starting) this.#start(this.#reuse).catch(() => {}); // (errors reach the queued requests)
       this.#pump();
@@ -816,36 +817,34 @@ export class Translator {
   }
 
   #settle(req, error, value) {
-    if (req.signal) this.#unwatchSignal(req);
+    if (req.unwatch) req.unwatch();
     if (error) req.reject(error);
     else req.resolve(value);
   }
 
   /**
-   * One 'abort' listener per signal, however many requests wait on it (a page's one "cancel"
-   * signal for all its calls): Node warns of a leak from the 11th listener on one signal.
+   * One 'abort' listener per signal, however many requests and streams wait on it (a page's one
+   * "cancel" signal for all its calls: Node warns of a leak from the 11th listener on one signal).
+   * `onAbort` runs when it aborts, in the order they came; returns what stops the watch.
    */
-  #watchSignal(req) {
-    const { signal } = req;
+  #watchSignal(signal, onAbort) {
     let waiting = this.#signals.get(signal);
     if (!waiting) {
       waiting = new Set();
-      const onAbort = () => {
+      waiting.listener = () => {
         this.#signals.delete(signal);
-        for (const r of [...waiting]) this.#abort(r);
+        for (const f of [...waiting]) f();
       };
-      waiting.onAbort = onAbort;
       this.#signals.set(signal, waiting);
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', waiting.listener, { once: true });
     }
-    waiting.add(req);
-  }
-
-  #unwatchSignal(req) {
-    const waiting = this.#signals.get(req.signal);
-    if (!waiting || !waiting.delete(req) || waiting.size) return;
-    this.#signals.delete(req.signal);
-    req.signal.removeEventListener('abort', waiting.onAbort);
+    const entry = () => onAbort();
+    waiting.add(entry);
+    return () => {
+      if (!waiting.delete(entry) || waiting.size || this.#signals.get(signal) !== waiting) return;
+      this.#signals.delete(signal);
+      signal.removeEventListener('abort', waiting.listener);
+    };
   }
 
   #abort(req) {

@@ -96,7 +96,7 @@ const FAKE_ENGINE = fileUrl(path.join(ROOT, 'tests/web/fake-engine.mjs'));
 const MODEL = path.join(mkdtempSync(path.join(tmpdir(), 'nmt-embed-')), 'model.nmt');
 writeFileSync(MODEL, 'NMTMODEL fake model bytes');
 
-test('one AbortSignal for many requests (a page\'s "cancel all"): one listener on it, no leak warning, and its abort stops them all', async () => {
+test('one AbortSignal for many requests and streams (a page\'s "cancel all"): one listener on it, no leak warning, and its abort stops them all', async () => {
   const warnings = [];
   const onWarning = (w) => warnings.push(`${w.name}: ${w.message}`);
   process.on('warning', onWarning);
@@ -115,6 +115,25 @@ test('one AbortSignal for many requests (a page\'s "cancel all"): one listener o
     assert.deepEqual(new Set(results.map((r) => r.status === 'rejected' && r.reason.name)), new Set(['AbortError']));
     assert.equal(getEventListeners(cancelAll.signal, 'abort').length, 0);
     assert.equal((await t.translate('Still here.')).sentences.length, 1);
+
+    // streams too: each errors at once with an AbortError
+    const streams = new AbortController();
+    const reads = Array.from({ length: 15 }, (_, i) => (async () => {
+      const got = [];
+      for await (const sentence of t.translateStreaming(`One ${i}. Two ${i}. Three. Four. Five.`, { signal: streams.signal })) got.push(sentence.target);
+      return got.length;
+    })());
+    assert.ok(getEventListeners(streams.signal, 'abort').length <= 1, `${getEventListeners(streams.signal, 'abort').length} listeners`);
+    streams.abort();
+    const streamed = await Promise.allSettled(reads);
+    assert.deepEqual(new Set(streamed.map((r) => r.status === 'rejected' && r.reason.name)), new Set(['AbortError']));
+    const finished = new AbortController();
+    for (let i = 0; i < 12; i++) {
+      const got = [];
+      for await (const sentence of t.translateStreaming('One. Two.', { signal: finished.signal })) got.push(sentence.target);
+      assert.equal(got.length, 2);
+    }
+    assert.equal(getEventListeners(finished.signal, 'abort').length, 0, 'none left by streams read to the end');
     await new Promise((resolve) => setImmediate(resolve)); // (a warning is emitted on the next tick)
     assert.deepEqual(warnings, []);
   } finally {
