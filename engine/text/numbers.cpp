@@ -144,6 +144,117 @@ const std::vector<std::vector<std::string_view>>& number_words(std::string_view 
   return language == "en" ? en : language == "de" ? de : none;
 }
 
+// The values a word of `text` may stand for as digits in a translation ("twenty" 20, "zwanzigsten"
+// 20, "nineties" 90 and 1990, "March" 3, "noon" 12, "Viertel" 4), English and German; -1 none.
+std::vector<long> word_values(const std::string& w) {
+  static const std::pair<const char*, long> kWords[] = {
+      {"zero", 0}, {"one", 1}, {"two", 2}, {"three", 3}, {"four", 4}, {"five", 5}, {"six", 6}, {"seven", 7},
+      {"eight", 8}, {"nine", 9}, {"ten", 10}, {"eleven", 11}, {"twelve", 12}, {"thirteen", 13}, {"fourteen", 14},
+      {"fifteen", 15}, {"sixteen", 16}, {"seventeen", 17}, {"eighteen", 18}, {"nineteen", 19}, {"twenty", 20},
+      {"thirty", 30}, {"forty", 40}, {"fifty", 50}, {"sixty", 60}, {"seventy", 70}, {"eighty", 80}, {"ninety", 90},
+      {"hundred", 100}, {"thousand", 1000}, {"first", 1}, {"second", 2}, {"third", 3}, {"fifth", 5}, {"eighth", 8},
+      {"ninth", 9}, {"twelfth", 12}, {"once", 1}, {"twice", 2}, {"thrice", 3}, {"half", 2}, {"halves", 2},
+      {"quarter", 4}, {"quarters", 4}, {"thirds", 3}, {"dozen", 12}, {"dozens", 12}, {"noon", 12}, {"midday", 12},
+      {"midnight", 0}, {"midnight", 12}, {"midnight", 24}, {"pair", 2}, {"couple", 2}, {"both", 2}, {"decade", 10},
+      {"century", 100}, {"null", 0}, {"ein", 1}, {"eine", 1}, {"einen", 1}, {"einem", 1}, {"einer", 1}, {"eines", 1},
+      {"eins", 1}, {"zwei", 2}, {"drei", 3}, {"vier", 4}, {"f\xC3\xBCnf", 5}, {"sechs", 6}, {"sieben", 7},
+      {"acht", 8}, {"neun", 9}, {"zehn", 10}, {"elf", 11}, {"zw\xC3\xB6lf", 12}, {"sechzehn", 16}, {"siebzehn", 17},
+      {"zwanzig", 20}, {"drei\xC3\x9Fig", 30}, {"dreissig", 30}, {"sechzig", 60}, {"siebzig", 70}, {"hundert", 100},
+      {"tausend", 1000}, {"halb", 2}, {"halbe", 2}, {"halben", 2}, {"h\xC3\xA4lfte", 2}, {"viertel", 4},
+      {"drittel", 3}, {"dutzend", 12}, {"mittag", 12}, {"mittags", 12}, {"mitternacht", 0}, {"mitternacht", 12},
+      {"mitternacht", 24}, {"paar", 2}, {"beide", 2}, {"beiden", 2}, {"jahrzehnt", 10}, {"jahrhundert", 100},
+      {"january", 1}, {"february", 2}, {"march", 3}, {"april", 4}, {"may", 5}, {"june", 6}, {"july", 7},
+      {"august", 8}, {"september", 9}, {"october", 10}, {"november", 11}, {"december", 12}, {"jan", 1}, {"feb", 2},
+      {"mar", 3}, {"apr", 4}, {"jun", 6}, {"jul", 7}, {"aug", 8}, {"sep", 9}, {"sept", 9}, {"oct", 10}, {"nov", 11},
+      {"dec", 12}, {"januar", 1}, {"j\xC3\xA4nner", 1}, {"februar", 2}, {"m\xC3\xA4rz", 3}, {"mai", 5}, {"juni", 6},
+      {"juli", 7}, {"oktober", 10}, {"dezember", 12}, {"okt", 10}, {"dez", 12}};
+  std::vector<long> out;
+  for (const auto& [word, value] : kWords)
+    if (w == word) out.push_back(value);
+  if (!out.empty()) return out;
+  // "fourth", "twentieth", "sixties": a number word with an ordinal or decade ending
+  for (std::string_view ending : {"ieth", "th", "ies", "s"})
+    if (w.size() > ending.size() + 2 && w.compare(w.size() - ending.size(), ending.size(), ending) == 0) {
+      std::string stem = w.substr(0, w.size() - ending.size());
+      if (ending == "ieth" || ending == "ies") stem += "y";
+      for (const auto& [word, value] : kWords)
+        if (stem == word && value >= 4 && value <= 1000) out.push_back(value);
+      if (ending == "ies" && !out.empty()) out.push_back(1900 + out.front());  // "the sixties": 1960s
+      if (!out.empty()) return out;
+    }
+  // German: "fünfundzwanzig", "zweihundert", "dreitausend", "zwanzigsten", "zweimal", "Neunziger"
+  std::string stem = w;
+  for (std::string_view ending : {"sten", "ster", "stes", "stem", "ste", "ten", "ter", "tes", "tem", "te", "ern", "er", "mal"})
+    if (stem.size() > ending.size() + 1 && stem.compare(stem.size() - ending.size(), ending.size(), ending) == 0) {
+      stem.resize(stem.size() - ending.size());
+      if (ending == "er" || ending == "ern") {
+        const std::vector<long> tens = word_values(stem);
+        if (tens.size() == 1 && tens[0] >= 20 && tens[0] <= 90 && tens[0] % 10 == 0) return {tens[0], 1900 + tens[0]};
+        return {};
+      }
+      break;
+    }
+  if (stem == "erst") return {1};
+  if (stem == "dritt") return {3};
+  if (stem == "sieb") return {7};
+  if (stem == "ach") return {8};
+  for (const auto& [word, value] : kWords)
+    if (stem == word && stem != w) return {value};
+  const auto split = [&](std::string_view at, long scale) -> std::vector<long> {
+    const size_t k = stem.find(at);
+    if (k == std::string::npos) return {};
+    const std::string left = stem.substr(0, k), right = stem.substr(k + at.size());
+    const std::vector<long> l = left.empty() ? std::vector<long>{1} : word_values(left);
+    const std::vector<long> r = right.empty() ? std::vector<long>{0} : word_values(right);
+    if (l.size() != 1 || r.size() != 1 || l[0] < 1 || l[0] >= scale || r[0] >= scale) return {};
+    return {l[0] * scale + r[0]};
+  };
+  if (std::vector<long> v = split("tausend", 1000); !v.empty()) return v;
+  if (std::vector<long> v = split("hundert", 100); !v.empty()) return v;
+  const size_t und = stem.find("und");
+  if (und != std::string::npos && und > 0) {
+    const std::vector<long> unit = word_values(stem.substr(0, und)), tens = word_values(stem.substr(und + 3));
+    if (unit.size() == 1 && tens.size() == 1 && unit[0] >= 1 && unit[0] <= 9 && tens[0] >= 20 && tens[0] <= 90 && tens[0] % 10 == 0)
+      return {tens[0] + unit[0]};
+  }
+  if (stem.size() > 4 && stem.compare(stem.size() - 3, 3, "zig") == 0) {  // "vierzig", "achtzig"
+    const std::vector<long> unit = word_values(stem.substr(0, stem.size() - 3));
+    if (unit.size() == 1 && unit[0] >= 4 && unit[0] <= 9) return {unit[0] * 10};
+  }
+  if (stem.size() > 5 && stem.compare(stem.size() - 4, 4, "zehn") == 0) {  // "dreizehn", "neunzehn"
+    const std::vector<long> unit = word_values(stem.substr(0, stem.size() - 4));
+    if (unit.size() == 1 && unit[0] >= 3 && unit[0] <= 9) return {10 + unit[0]};
+  }
+  return {};
+}
+
+// The digits a translation may write for what `source` says with words, or as a number written
+// another way: its numbers' digits (words too: "3rd" 3, "1990s" 1990), the words' values ("twenty
+// five" 20, 5 and 25; "zwei Millionen" 2), a decade's year ("the 90s" 1990), an hour 12 hours away
+// ("5 p.m." 17).
+std::vector<std::string> digits_said(std::string_view source) {
+  std::vector<std::string> out;
+  for (auto [b, e] : find_numbers(source, "", true)) {
+    const std::string_view number = source.substr(b, e - b);
+    const std::string digits = digits_of(number);
+    out.push_back(digits);
+    for (const std::string& h : hour_shifted(number)) out.push_back(digits_of(h));
+    if (digits.size() == 2) for (const char* century : {"19", "20"}) out.push_back(century + digits);  // "the 90s"
+  }
+  long previous = -1;
+  for (const std::string& w : lower_words(source)) {
+    const std::vector<long> values = word_values(w);
+    for (long v : values) {
+      out.push_back(std::to_string(v));
+      if (v >= 1 && v <= 9) out.push_back("0" + std::to_string(v));  // a month: "03"
+      if (previous >= 20 && previous <= 90 && previous % 10 == 0 && v >= 1 && v <= 9) out.push_back(std::to_string(previous + v));
+      if (previous >= 1 && previous <= 99 && (v == 100 || v == 1000)) out.push_back(std::to_string(previous * v));
+    }
+    previous = values.size() == 1 ? values[0] : -1;
+  }
+  return out;
+}
+
 
 // The currency signs whose loss changes what an amount means, with the names a translation may use
 // instead (lower case, as lower_words gives them: "US-Dollar" -> "us", "dollar").
@@ -297,10 +408,38 @@ size_t minus_sign_before(std::string_view text, size_t begin) {
   return is_letter(before) || is_digit(before) ? 0 : sign;
 }
 
+namespace {
+
+// Whether `gap` joins a range's two ends: "-", "–" or "/", spaces around allowed.
+bool range_dash(std::string_view gap) {
+  while (!gap.empty() && gap.front() == ' ') gap.remove_prefix(1);
+  while (!gap.empty() && gap.back() == ' ') gap.remove_suffix(1);
+  return gap == "-" || gap == "\xE2\x80\x93" || gap == "/";
+}
+
+// Whether `gap` writes two numbers as one ("2020-20", "3.5", "12/"): a few dashes, slashes, dots,
+// commas or colons, spaces around allowed.
+bool joined(std::string_view gap) {
+  while (!gap.empty() && gap.front() == ' ') gap.remove_prefix(1);
+  while (!gap.empty() && gap.back() == ' ') gap.remove_suffix(1);
+  if (gap.empty() || gap.size() > 4) return false;
+  for (size_t i = 0; i < gap.size(); ++i) {
+    if (gap.compare(i, 3, "\xE2\x80\x93") == 0 || gap.compare(i, 3, "\xE2\x80\x94") == 0) {
+      i += 2;
+      continue;
+    }
+    if (!std::strchr("-/.,:", gap[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
                                     std::string_view target_language) {
   std::vector<std::string> have, as_written;
   std::vector<bool> have_negative;
+  ByteSpans at;  // each target number's bytes
   for (auto [b, e] : find_numbers(target, "", true)) {
     const std::string_view written = target.substr(b, e - b);
     // a score the source writes "1-0" and German "1:0": two numbers, as in the source
@@ -313,22 +452,27 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
           have.push_back(digits_of(part));
           have_negative.push_back(false);
         }
+        at.emplace_back(b, b + colon);
+        at.emplace_back(b + colon + 1, e);
         continue;
       }
     }
     as_written.emplace_back(written);
     have.push_back(digits_of(as_written.back()));
     have_negative.push_back(minus_sign_before(target, b) > 0);
+    at.emplace_back(b, e);
   }
   std::vector<bool> used(have.size(), false), found(numbers.size(), false);
+  std::vector<size_t> owner(have.size(), numbers.size());  // the source number a target number answers for
   // a date stays a date: "12.03.2025" written "12,03,2025" or "12.03/2025" has lost it
   // a negative number stays negative: "-5–-10" written "-5-10" has lost the minus of the 10
-  auto take = [&](const std::string& digits, bool full_hour = false, bool date = false, bool negative = false) {
+  auto take = [&](size_t k, const std::string& digits, bool full_hour = false, bool date = false, bool negative = false) {
     for (size_t t = 0; t < have.size(); ++t)
       if (!used[t] && (!negative || have_negative[t]) &&
           (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00"
                      : have[t] == digits && (!date || is_date(as_written[t])))) {
         used[t] = true;
+        owner[t] = k;
         return true;
       }
     return false;
@@ -337,7 +481,26 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
     // (a U+2212 minus is no piece of the vocabulary: the model writes the unknown piece for it, which
     // pass_through fills after this check; only a '-' can be checked here)
-    found[k] = take(digits_of(number), false, is_date(number), minus_sign_before(source, numbers[k].first) == 1);
+    found[k] = take(k, digits_of(number), false, is_date(number), minus_sign_before(source, numbers[k].first) == 1);
+  }
+  // the second year of a range written short or in full ("2020–2021" -> "2020–21", "2019-20" ->
+  // "2019–2020"): after a dash, right after the target number with the first year's digits
+  for (size_t k = 1; k < numbers.size(); ++k) {
+    const std::string first = digits_of(source.substr(numbers[k - 1].first, numbers[k - 1].second - numbers[k - 1].first));
+    const std::string second = digits_of(source.substr(numbers[k].first, numbers[k].second - numbers[k].first));
+    if (found[k] || first.size() != 4 || !range_dash(source.substr(numbers[k - 1].second, numbers[k].first - numbers[k - 1].second)))
+      continue;
+    const bool shortened = second.size() == 4 && second.compare(0, 2, first, 0, 2) == 0;  // "2021" written "21"
+    const bool lengthened = second.size() == 2;                                          // "21" written "2021"
+    if (!shortened && !lengthened) continue;
+    const std::string written = shortened ? second.substr(2) : first.substr(0, 2) + second;
+    for (size_t t = 1; t < have.size() && !found[k]; ++t)
+      if (!used[t] && have[t] == written && have[t - 1] == first &&
+          range_dash(target.substr(at[t - 1].second, at[t].first - at[t - 1].second))) {
+        used[t] = true;
+        owner[t] = k;
+        found[k] = true;
+      }
   }
   std::vector<std::string> words;  // read only when a number is still unaccounted for
   std::vector<bool> word_used;
@@ -367,16 +530,47 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
     bool shifted = false;
     for (const std::string& d : hour_shifted(number))
-      if (!shifted) shifted = take(d);
+      if (!shifted) shifted = take(k, d);
     const bool hour = !number.empty() && number.size() <= 2 && std::all_of(number.begin(), number.end(), digit) &&
                       std::stoi(std::string(number)) <= 24;
     if (hour && !shifted) {  // "um 5 Uhr" -> "at 5:00", "um 17 Uhr" -> "at 5.00 p.m."
-      shifted = take(std::string(number), true);
+      shifted = take(k, std::string(number), true);
       for (const std::string& d : hour_shifted(number))
-        if (!shifted) shifted = take(d, true);
+        if (!shifted) shifted = take(k, d, true);
     }
     if (!shifted && !take_word(number)) missing.push_back(k);
   }
+  // a number the source never had (or has fewer times): written against one of the source's numbers
+  // ("2020–2021" -> "2020-20-2021"), that one is garbled too; with the digits of one ("The 2019–2020
+  // academic year starts in September" -> "... im September 2019"), that one is
+  std::vector<std::string> said;  // read only when a target number is left over
+  std::vector<size_t> unexplained = missing;  // a number left over may be a lost one garbled ("2022" -> "20222")
+  const auto garbled = [&](size_t t) {  // (one with some of its digits first)
+    if (unexplained.empty()) return false;
+    auto k = std::find_if(unexplained.begin(), unexplained.end(), [&](size_t n) {
+      const std::string digits = digits_of(source.substr(numbers[n].first, numbers[n].second - numbers[n].first));
+      return digits.find(have[t]) != std::string::npos || have[t].find(digits) != std::string::npos;
+    });
+    unexplained.erase(k == unexplained.end() ? unexplained.begin() : k);
+    return true;
+  };
+  for (size_t t = 0; t < have.size(); ++t) {
+    if (used[t] || garbled(t)) continue;
+    if (said.empty()) said = digits_said(source);
+    const bool whole_hour = as_written[t].size() > 3 && as_written[t].compare(as_written[t].size() - 3, 3, ":00") == 0;
+    const std::string hour = whole_hour ? digits_of(as_written[t].substr(0, as_written[t].size() - 3)) : "";
+    if (whole_hour && std::find(said.begin(), said.end(), hour) != said.end()) continue;
+    if (std::count(said.begin(), said.end(), have[t]) >= std::count(have.begin(), have.end(), have[t])) continue;
+    for (size_t n : {t - 1, t + 1}) {
+      if (n >= have.size() || owner[n] == numbers.size()) continue;
+      const size_t gap_begin = n < t ? at[n].second : at[t].second, gap_end = n < t ? at[t].first : at[n].first;
+      if (joined(target.substr(gap_begin, gap_end - gap_begin))) missing.push_back(owner[n]);
+    }
+    for (size_t n = 0; n < have.size(); ++n)
+      if (owner[n] != numbers.size() && have[n] == have[t]) missing.push_back(owner[n]);
+  }
+  std::sort(missing.begin(), missing.end());
+  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
   return missing;
 }
 
@@ -655,6 +849,48 @@ std::vector<TextEdit> range_dashes(std::string_view source, std::string_view tar
     ranges.push_back({std::string(source.substr(b, at - b)), std::string(source.substr(at + dash.size(), e - at - dash.size())), dash});
   }
   std::vector<TextEdit> edits;
+  const auto whole_at = [&](size_t at, size_t length) {  // no digit or separator and digit on either side
+    const bool before = at > 0 && (digit(target[at - 1]) || (at > 1 && separator(target[at - 1]) && digit(target[at - 2])));
+    const size_t end = at + length;
+    const bool after = end < target.size() && (digit(target[end]) || (end + 1 < target.size() && separator(target[end]) && digit(target[end + 1])));
+    return !before && !after && at >= fixed;
+  };
+  // two days written as one number ("3–5 May" -> "3.5. Mai", "3–5 hours" -> "3,5 Stunden"): the dash
+  // goes back between them ("3.–5. Mai": a German range of days keeps both days' dots)
+  for (const Range& r : ranges) {
+    if (r.a.size() > 2 || r.b.size() > 2) continue;
+    for (char written : {'.', ','}) {
+      const std::string number = r.a + written + r.b;
+      if (source.find(number) != std::string_view::npos) continue;
+      for (size_t at = target.find(number); at != std::string_view::npos; at = target.find(number, at + 1)) {
+        if (!whole_at(at, number.size())) continue;
+        const size_t end = at + number.size();
+        const bool days = written == '.' && end + 1 < target.size() && target[end] == '.' && target[end + 1] == ' ';
+        edits.push_back({at + r.a.size(), 1, days ? "." + std::string(r.dash) : std::string(r.dash)});
+      }
+    }
+  }
+  // a range of years whose second the model wrote short ("2020–2021" -> "2020–21"): in full, as the
+  // source writes it
+  for (size_t at = 0; at < source.size(); ++at) {
+    if (at > 0 && digit(source[at - 1])) continue;
+    size_t e = at;
+    while (e < source.size() && digit(source[e])) ++e;
+    if (e - at != 4) continue;
+    const std::string_view dash = source.compare(e, kEnDash.size(), kEnDash) == 0 ? kEnDash
+                                  : e < source.size() && (source[e] == '-' || source[e] == '/') ? source.substr(e, 1)
+                                                                                                : std::string_view();
+    const size_t b = e + dash.size();
+    if (dash.empty() || b + 4 > source.size() || (b + 4 < source.size() && digit(source[b + 4])) ||
+        !std::all_of(source.begin() + long(b), source.begin() + long(b + 4), digit) || source.compare(at, 2, source, b, 2) != 0)
+      continue;
+    const std::string first(source.substr(at, 4)), second(source.substr(b, 4));
+    for (std::string_view written : {kEnDash, std::string_view("-"), std::string_view("/")}) {
+      const std::string short_range = first + std::string(written) + second.substr(2);
+      for (size_t t = target.find(short_range); t != std::string_view::npos; t = target.find(short_range, t + 1))
+        if (whole_at(t, short_range.size())) edits.push_back({t + short_range.size() - 2, 2, second});
+    }
+  }
   const bool sport = talks_of_a_match(source);
   for (const Range& r : ranges) {
     const auto fix = [&](char written) {  // the target's "A<written>B" -> "A<dash>B"

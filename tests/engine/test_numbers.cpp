@@ -94,6 +94,34 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("on 12/03/2025", "am 12/2025 03") == V{0});
 }
 
+TEST_CASE("missing_numbers: a number the source never had, written against or as one of its numbers") {
+  using V = std::vector<size_t>;
+  // "2020–2021" came out "2020-20-2021": the "20" is neither number, both are garbled
+  CHECK(missing("The project ran from 2020\u20132021.", "Das Projekt lief von 2020-20-2021.") == V{0, 1});
+  CHECK(missing("pages 3-5", "Seiten 3-5-7") == V{1});
+  // a year the source has once, written twice: the second is the model's
+  CHECK(missing("The 2019\u20132020 academic year starts in September.",
+                "Das Akademiejahr 2019\u20132020 startet im September 2019.") == V{0});
+  // a lost number garbled is that number lost, not another's ("2022" -> "20222")
+  CHECK(missing("Results from 2021\u20132022", "Ergebnisse von 2021\u201320222") == V{1});
+  // the second year of a range written short or in full is the same year
+  CHECK(missing("In the 2020\u20132021 school year", "Im Schuljahr 2020\u201321").empty());
+  CHECK(missing("The 2020-21 season", "Die Saison 2020\u20132021").empty());
+  CHECK(missing("in 2020 and 2021", "2020 und 21") == V{1});  // (no range: no short year)
+  CHECK(missing("from 1998\u20132102", "von 1998\u201302") == V{1});  // (another century: no short year)
+  // what the source says otherwise is no invented number
+  CHECK(missing("Sales rose by twenty-five percent in 2020.", "Der Umsatz stieg 2020 um 25 Prozent.").empty());
+  CHECK(missing("Der Umsatz stieg um zwanzig Prozent, 2020.", "Sales rose 20-2020.", "de", "en").empty());
+  CHECK(missing("im 3. Quartal, 1990er, achtundvierzig", "in Q3 2-1990, 48", "de", "en").empty());
+  CHECK(missing("the 3rd time in the 90s, 2-3 times", "das 3. Mal in den 1990-2-3 Jahren").empty());
+  CHECK(missing("at 5 p.m. in 2024", "um 17 Uhr 2024").empty());
+  CHECK(missing("in the sixties, at noon, 2024", "in den 60er Jahren, 1960-2024, 12:00").empty());
+  CHECK(missing("in March 2024", "im 03/2024").empty());
+  // a number on its own the source lacks says nothing about the source's numbers
+  CHECK(missing("Covid cases rose in 2021.", "Die Covid-19-F\u00e4lle stiegen 2021.").empty());
+  CHECK(missing("The 2020 season", "Die Saison 2020, 2021") == V{0});
+}
+
 TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps its currency, and gains no other") {
   using V = std::vector<size_t>;
   auto unpriced = [](std::string_view source, std::string_view target) {
@@ -168,6 +196,27 @@ TEST_CASE("range_dashes: a range keeps the source's dash") {
   CHECK(fixed("pages 007–12", "Seiten 007:12") == "Seiten 007–12");
   CHECK(fixed("pages 012–7", "Seiten 012:7") == "Seiten 012:7");
   CHECK(range_dashes("e0333333333333333333333333\u20130", "x").empty());
+}
+
+TEST_CASE("range_dashes: a range written as one number, and a year range written short") {
+  const auto fixed = [](const std::string& source, std::string target, size_t keep = 0) {
+    for (const TextEdit& e : range_dashes(source, target, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  // "3–5 May" came out "3.5. Mai" (the third of May): a German range of days
+  CHECK(fixed("The meeting is on 3\u20135 May 2024.", "Das Treffen ist am 3.5. Mai 2024.") == "Das Treffen ist am 3.\u20135. Mai 2024.");
+  CHECK(fixed("It takes 3-5 hours.", "Es dauert 3,5 Stunden.") == "Es dauert 3-5 Stunden.");
+  CHECK(fixed("Es dauert 3\u20135 Stunden.", "It takes 3.5 hours.") == "It takes 3\u20135 hours.");
+  // not a number the source writes so too, nor a longer number, nor a prefix
+  CHECK(fixed("3.5 or 3-5 hours", "3.5 oder 3.5 Stunden") == "3.5 oder 3.5 Stunden");
+  CHECK(fixed("3-5 hours", "13.5 oder 3.55 oder 3.5.1") == "13.5 oder 3.55 oder 3.5.1");
+  CHECK(fixed("3-5 hours", "Es 3.5 Stunden", 4) == "Es 3.5 Stunden");
+  // "2020–2021" written "2020–21": the source's year
+  CHECK(fixed("The 2019\u20132020 budget", "Das Budget 2019\u201320") == "Das Budget 2019\u20132020");
+  CHECK(fixed("The 2019-2020 budget, 2019/2020", "Das Budget 2019-20, 2019/20") == "Das Budget 2019-2020, 2019/2020");
+  CHECK(fixed("The 2019\u20132020 budget", "Das Budget 2019\u2013201 und 2019\u201320.5") == "Das Budget 2019\u2013201 und 2019\u201320.5");
+  CHECK(fixed("from 1999\u20132000", "von 1999\u201300") == "von 1999\u201300");  // (another century: as written)
+  CHECK(fixed("The 2019\u20132020 budget", "Das Budget 2019\u201320", 16) == "Das Budget 2019\u201320");
 }
 
 TEST_CASE("approximate_marks: the source's \"~\" stays on its number") {
