@@ -85,7 +85,7 @@ void pass_through(TargetSentence& s) {
 }
 
 // The source's numbers (not those inside addresses and names from code).
-ByteSpans source_numbers(const TargetSentence& s) { return find_numbers(s.source, s.from, false, verbatim_spans(s.source)); }
+ByteSpans source_numbers(const TargetSentence& s) { return find_numbers(s.source, s.from, false, s.source_verbatim); }
 
 void number_separators(TargetSentence& s) {  // "1,234.56" copied into German -> "1.234,56" (same length)
   localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed, verbatim_copies(s));
@@ -99,7 +99,7 @@ struct OutsideCopies {
 };
 OutsideCopies outside_copies(const TargetSentence& s) {
   OutsideCopies o{std::string(s.source), s.target};
-  for (auto [b, e] : verbatim_spans(s.source)) o.source.replace(b, e - b, e - b, 'x');
+  for (auto [b, e] : s.source_verbatim) o.source.replace(b, e - b, e - b, 'x');
   for (auto [b, e] : verbatim_copies(s)) o.target.replace(b, e - b, e - b, 'x');
   return o;
 }
@@ -299,6 +299,7 @@ void run_retry_passes(RetryRound& round, const PassSwitches& on) {
 }
 
 void run_target_passes(TargetSentence& s, const PassSwitches& on) {
+  s.source_verbatim = verbatim_spans(s.source);
   for (const Pass& p : kPasses) {
     if (!p.target || (s.copied && !p.on_copied) || !on.on(p)) continue;
     const std::string before = s.target;
@@ -309,7 +310,7 @@ void run_target_passes(TargetSentence& s, const PassSwitches& on) {
 
 ByteSpans verbatim_copies(const TargetSentence& s) {
   ByteSpans copies;
-  for (auto [b, e] : verbatim_spans(s.source)) {
+  for (auto [b, e] : s.source_verbatim) {
     const std::string_view copy = s.source.substr(b, e - b);
     if (copy.size() < 2) continue;
     for (size_t at = s.target.find(copy); at != std::string::npos; at = s.target.find(copy, at + copy.size()))

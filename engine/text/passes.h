@@ -94,6 +94,8 @@ struct TargetSentence {
   bool capitals_written = false;  // the capitals pass wrote it in capitals: so are the terms written after it
   const DecodedSentence* decoded = nullptr;  // null: passes that need attention are skipped
   std::vector<std::string> fired;  // run_target_passes adds the name of each pass that changed `target`
+  // the source's verbatim spans (text/verbatim.h), found once by run_target_passes for every pass
+  std::vector<std::pair<size_t, size_t>> source_verbatim;
 };
 
 struct Pass {
@@ -131,7 +133,7 @@ class PassSwitches {
 void run_source_passes(SourceSentence& s, const PassSwitches& on, std::vector<std::string>* fired = nullptr);
 // Runs the retry passes that are on over `round` (in order).
 void run_retry_passes(RetryRound& round, const PassSwitches& on);
-// Runs the target passes that are on over `s` (in order).
+// Runs the target passes that are on over `s` (in order), after finding `s.source_verbatim`.
 void run_target_passes(TargetSentence& s, const PassSwitches& on);
 
 // Applies `edits` (last first, as the rule functions return them) to the target: an edit with
@@ -142,7 +144,7 @@ void run_target_passes(TargetSentence& s, const PassSwitches& on);
 void apply_edits(TargetSentence& s, const std::vector<TextEdit>& edits, bool sure = false);
 
 // Where the target holds a verbatim copy: the text of each of the source's verbatim spans
-// (text/verbatim.h: addresses, code, names from code), wherever the target has it.
+// (`s.source_verbatim`: addresses, code, names from code), wherever the target has it.
 std::vector<std::pair<size_t, size_t>> verbatim_copies(const TargetSentence& s);
 
 }  // namespace nmt

@@ -21,6 +21,7 @@
 #include "text/glossary.h"
 #include "text/memory.h"
 #include "text/passes.h"
+#include "text/verbatim.h"
 
 namespace {
 
@@ -379,6 +380,14 @@ TEST_CASE("passes: edits keep the token spans, and clock times are sure") {
   CHECK(t.token_probs[3] == 0.5f);
   // the sign went in between tokens: no token holds it
   for (auto [b, e] : t.spans) CHECK(t.target.substr(b, e - b).find('$') == std::string::npos);
+}
+
+TEST_CASE("passes: the source's verbatim spans are found once, and no pass edits their copies") {
+  TargetSentence t = decoded("Costs 1,234.56 at https://shop.example/1,234.56-x \"a\" now.", "en", "de",
+                             "Kostet 1,234.56 bei https://shop.example/1,234.56-x \"a\" jetzt.");
+  nmt::run_target_passes(t, all_but());
+  CHECK(t.source_verbatim == nmt::verbatim_spans(t.source));
+  CHECK(t.target == "Kostet 1.234,56 bei https://shop.example/1,234.56-x \xE2\x80\x9E" "a\xE2\x80\x9C jetzt.");
 }
 
 TEST_CASE("passes: a copied sentence gets only the passes that run on copies") {
