@@ -48,7 +48,10 @@ import { OTHER_LANGUAGES } from './other-languages.js';
 import { asyncIterable } from './async-iterable.js';
 import { MAX_WORKERS } from './pool.js';
 
-const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+// Node, also with a `window` of a DOM emulation (jsdom, happy-dom: tests of a page's code) that has
+// no Worker; not Electron's renderer, which has both and runs the browser's way.
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node)
+  && (typeof window === 'undefined' || typeof Worker !== 'function');
 
 /** Input quota of a Translator, in UTF-16 code units (see the file comment). */
 export const TRANSLATOR_INPUT_QUOTA = 1000000;

@@ -75,7 +75,10 @@ export { DECODING_OPTIONS } from './options.js';
 export { detectLanguage } from './detect.js';
 export { translateElement, restoreElement } from './html/translate-element.js';
 
-const isNode = typeof window === 'undefined' && typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+// Node, also with a `window` of a DOM emulation (jsdom, happy-dom: tests of a page's code) that has
+// no Worker; not Electron's renderer, which has both and runs the browser's way.
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node)
+  && (typeof window === 'undefined' || typeof Worker !== 'function');
 
 /** A 31-byte module using SIMD128 (i8x16.splat + i8x16.popcnt): valid only where SIMD is supported. */
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);

@@ -6,6 +6,7 @@
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -140,4 +141,23 @@ test('one AbortSignal for many requests and streams (a page\'s "cancel all"): on
     process.off('warning', onWarning);
     t.dispose();
   }
+});
+
+test('in Node with a DOM emulation\'s window (jsdom, happy-dom: a page\'s unit tests) the module runs on worker threads, and so does the polyfill', () => {
+  // A process of its own: the window global must not reach the other tests.
+  const script = `
+    globalThis.window = globalThis;
+    globalThis.location = new URL('http://localhost/');
+    const { Translator } = await import(${JSON.stringify(fileUrl(path.join(ROOT, 'web/translator.js')))});
+    const polyfill = await import(${JSON.stringify(fileUrl(path.join(ROOT, 'web/polyfill.js')))});
+    const t = await Translator.create({ engineUrl: ${JSON.stringify(FAKE_ENGINE)}, wasmUrl: ${JSON.stringify(FAKE_ENGINE)}, modelUrl: ${JSON.stringify(fileUrl(MODEL))}, workers: 1 });
+    const { text } = await t.translate('One here.');
+    t.dispose();
+    const availability = await polyfill.Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' });
+    console.log(JSON.stringify({ text, availability }));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 0, run.stderr);
+  const { text, availability } = JSON.parse(run.stdout.trim().split('\n').pop());
+  assert.equal(text, 'enO ereh .'); // the fake engine reverses each word
+  if (!skipPolyfill) assert.notEqual(availability, 'unavailable', 'the polyfill can run the engine here');
 });
