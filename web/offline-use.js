@@ -113,11 +113,30 @@ export function modelLoaded() {
 }
 
 /**
- * Asks the service worker to save every model for offline use; marks the page when done. When the
- * connection was lost meanwhile, asks again when the browser is back online.
+ * A save cut off by a lost connection (the network gone, or a server that dropped the download) is
+ * tried again after these delays, one after another, then only when the browser comes back online
+ * or at the next visit: a server that keeps failing is not asked again and again.
  */
-export async function saveModelsForOffline() {
-  if (location.protocol === 'file:' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
+const RETRY_DELAYS_S = [5, 15, 45, 120, 300];
+let retries = 0; // the retries after the delays so far
+let retryTimer = null;
+let saving = null; // the save running now: one at a time, however it was asked for
+let cutOff = false; // the last save was cut off by a lost connection: coming back online tries again
+let listensForOnline = false;
+
+/**
+ * Asks the service worker to save every model (and the site's files) for offline use; marks the
+ * page when done. A save cut off by a lost connection is tried again (see RETRY_DELAYS_S).
+ */
+export function saveModelsForOffline() {
+  if (location.protocol === 'file:' || !('serviceWorker' in navigator) || !window.isSecureContext) return Promise.resolve();
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  saving ||= askToSave().finally(() => { saving = null; });
+  return saving;
+}
+
+async function askToSave() {
   try {
     const reg = await navigator.serviceWorker.ready;
     if (!reg.active) return;
@@ -125,16 +144,39 @@ export async function saveModelsForOffline() {
     const done = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });
     reg.active.postMessage({ type: 'cache-models' }, [channel.port2]);
     const reply = await done;
+    cutOff = !!(reply && reply.connectionLost);
     if (reply && reply.ok) {
+      retries = 0;
       showStatus('Saved for offline use.');
       document.documentElement.dataset.offline = 'ready';
     } else if (reply && reply.connectionLost) {
-      showStatus(`Not all files could be saved for offline use (${reply.error}); they will be when the connection is back.`);
-      window.addEventListener('online', () => saveModelsForOffline(), { once: true });
+      tryAgainLater(reply.error);
     } else if (reply) {
       showStatus(`Not all files could be saved for offline use (${reply.error || 'unknown error'}).`);
     }
   } catch (e) {
     console.warn('Caching for offline use failed:', e);
+  }
+}
+
+/** After a save cut off by a lost connection: the next try, and the status line saying when. */
+function tryAgainLater(error) {
+  if (!listensForOnline) {
+    listensForOnline = true;
+    window.addEventListener('online', () => {
+      if (!cutOff) return;
+      retries = 0; // (back online: the delays start again)
+      saveModelsForOffline();
+    });
+  }
+  const failed = `Not all files could be saved for offline use (${error})`;
+  if (!navigator.onLine) {
+    showStatus(`${failed}; they will be when the connection is back.`);
+  } else if (retries < RETRY_DELAYS_S.length) {
+    const delay = RETRY_DELAYS_S[retries++];
+    showStatus(`${failed}; trying again in ${delay} s.`);
+    retryTimer = setTimeout(saveModelsForOffline, delay * 1000);
+  } else {
+    showStatus(`${failed}; they will be when the connection is back, or the next time this page is opened.`);
   }
 }

@@ -727,7 +727,7 @@ for (const name of browsers()) describe(name, () => {
     const { context, page, problems } = await freshPage(t, host.url);
     await waitReady(page);
     await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
-    assert.match(await page.textContent('#offline-status'), new RegExp(`^Not all files could be saved for offline use \\(the connection was lost while ${deEn.file.replace(/\./g, '\\.')} downloaded .*\\); they will be when the connection is back\\.$`));
+    assert.match(await page.textContent('#offline-status'), new RegExp(`^Not all files could be saved for offline use \\(the connection was lost while ${deEn.file.replace(/\./g, '\\.')} downloaded .*\\); trying again in 5 s\\.$`));
     // The connection goes and comes back (the browser's offline and online events).
     // (the page must see the offline state before the connection comes back: toggled at once, Chromium
     // under load may fire no 'online' event at all)
@@ -737,6 +737,58 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
     assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
     assert.equal(host.requests.get(`models/${deEn.file}`), 2);
+    assert.deepEqual(problems, []);
+  });
+
+  /**
+   * A host that breaks off German → English's download after half its bytes `cuts` times, the
+   * network staying up; `at` holds the time of each request for it (ms).
+   */
+  async function droppingHost(t, cuts) {
+    const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    const at = [];
+    const host = await hostServer(t, (rel, bytes, res, type) => {
+      if (rel !== `models/${deEn.file}`) return false;
+      at.push(Date.now());
+      if (at.length > cuts) return false;
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+      res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 50));
+      return true;
+    });
+    return { ...host, at, deEn };
+  }
+
+  test('a server that drops the models\' background download while the network stays up: the page tries again after a while, longer each time, and saves them', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const host = await droppingHost(t, 2);
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    const cutOff = `^Not all files could be saved for offline use \\(the connection was lost while ${host.deEn.file.replace(/\./g, '\\.')} downloaded .*\\); trying again in`;
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
+    assert.match(await page.textContent('#offline-status'), new RegExp(`${cutOff} 5 s\\.$`));
+    await page.waitForFunction(() => / 15 s\.$/.test(document.getElementById('offline-status').textContent), null, { timeout: 30000 });
+    assert.match(await page.textContent('#offline-status'), new RegExp(`${cutOff} 15 s\\.$`));
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
+    assert.equal(host.at.length, 3, 'downloaded three times, one after another');
+    const [first, second] = [host.at[1] - host.at[0], host.at[2] - host.at[1]];
+    assert.ok(first >= 4500 && second >= 14500, `tried again after ${first} ms, then ${second} ms`);
+    assert.deepEqual(problems, []);
+  });
+
+  heavy('a server that always drops the models\' background download: the page tries again a few times, then stops', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const host = await droppingHost(t, Infinity);
+    // The page's waits of 5 s and more run 25 times faster (the retries: 5, 15, 45, 120, 300 s).
+    const { page, problems } = await freshPage(t, host.url, () => {
+      const setTimeoutAsIs = window.setTimeout;
+      window.setTimeout = (fn, ms, ...rest) => setTimeoutAsIs(fn, ms >= 5000 ? ms / 25 : ms, ...rest);
+    });
+    await waitReady(page);
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('next time'), null, { timeout: 60000 });
+    assert.match(await page.textContent('#offline-status'), /^Not all files could be saved for offline use \(the connection was lost while .*\); they will be when the connection is back, or the next time this page is opened\.$/);
+    await page.waitForTimeout(15000); // (longer than the last wait, 300 s / 25)
+    assert.equal(host.at.length, 6, 'the first try and five more');
+    const gaps = host.at.slice(1).map((ms, i) => ms - host.at[i]);
+    assert.ok([5, 15, 45, 120, 300].every((s, i) => gaps[i] >= s * 1000 / 25 - 20), `each try after its wait (${gaps} ms)`);
     assert.deepEqual(problems, []);
   });
 
