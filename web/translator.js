@@ -230,18 +230,13 @@ export async function listModels(options = {}) {
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 /**
- * blob: URLs of one line each, `import "<worker.js of another origin>";`, by that URL: a page may
- * start a worker only from its own origin, and a blob: URL it made is of its origin.
+ * URLs of a one-line module, `import "<worker.js of another origin>";`, by that worker.js URL: a
+ * page may start a worker only from its own origin, and a blob: URL it made is of its origin. A
+ * page of an opaque origin (a frame sandboxed without allow-same-origin) gets a data: URL instead:
+ * Chromium starts no worker from such a page's blob: URLs.
  */
 const crossOriginWorkers = new Map();
 
-/**
- * A module Web Worker running `workerUrl`. One of another origin (the module served from a CDN)
- * runs inside a worker from a blob: URL that imports it: its host must send CORS headers
- * (Access-Control-Allow-Origin, as CDNs do), and a Content-Security-Policy must list blob: and that
- * host in worker-src (a module worker's imports are checked against worker-src). Returns
- * { worker, crossOrigin }.
- */
 /**
  * The Trusted Types policy 'nmt-translator' for the module's own worker URLs (see newWorker), made
  * on first use; null where the environment has no Trusted Types or the page allows no such policy
@@ -278,39 +273,50 @@ function newWorker(scriptUrl, options) {
   }
 }
 
+/**
+ * A module Web Worker running `workerUrl`. One of another origin (the module served from a CDN)
+ * runs inside a worker from a blob: (or data:) URL that imports it: its host must send CORS
+ * headers (Access-Control-Allow-Origin, as CDNs do), and a Content-Security-Policy must list
+ * blob: (data:) and that host in worker-src (a module worker's imports are checked against
+ * worker-src). Returns { worker, via }: via is the scheme of that URL, or null.
+ */
 function startWebWorker(workerUrl) {
   const url = new URL(String(workerUrl), baseUrl());
-  const here = typeof location !== 'undefined' ? location.origin : null;
+  // (self.origin, not location's: a sandboxed frame's is opaque, 'null', whatever its URL)
+  const here = typeof globalThis.origin === 'string' ? globalThis.origin : typeof location !== 'undefined' ? location.origin : null;
   const options = { type: 'module', name: 'nmt-translator' };
-  if (!here || here === 'null' || url.origin === here || url.protocol === 'blob:' || url.protocol === 'data:') {
-    return { worker: newWorker(url, options), crossOrigin: false };
+  if (!here || url.origin === here || url.protocol === 'blob:' || url.protocol === 'data:') {
+    return { worker: newWorker(url, options), via: null };
   }
-  let blobUrl = crossOriginWorkers.get(url.href);
-  if (!blobUrl) {
-    blobUrl = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
-    crossOriginWorkers.set(url.href, blobUrl);
+  let viaUrl = crossOriginWorkers.get(url.href);
+  if (!viaUrl) {
+    const source = `import ${JSON.stringify(url.href)};\n`;
+    viaUrl = here === 'null' ? `data:text/javascript,${encodeURIComponent(source)}`
+      : URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    crossOriginWorkers.set(url.href, viaUrl);
   }
+  const via = viaUrl.slice(0, viaUrl.indexOf(':') + 1);
   try {
-    return { worker: newWorker(blobUrl, options), crossOrigin: true };
+    return { worker: newWorker(viaUrl, options), via };
   } catch (e) {
     if (e instanceof TranslatorError) throw e;
     throw new TranslatorError(ErrorCode.NO_WORKER, `Could not start the translation worker ${url.href} from this page (${here}): ` +
-      `a worker of another origin runs from a blob: URL here, which this page does not allow (${e && e.message ? e.message : e}). ` +
-      `List blob: and ${url.origin} in the Content-Security-Policy's worker-src, or serve the module from this page's origin.`);
+      `a worker of another origin runs from a ${via} URL here, which this page does not allow (${e && e.message ? e.message : e}). ` +
+      `List ${via} and ${url.origin} in the Content-Security-Policy's worker-src, or serve the module from this page's origin.`);
   }
 }
 
 async function spawnWorker(workerUrl, onMessage, onDeath) {
   if (!isNode) {
     if (typeof Worker !== 'function') throw new TranslatorError(ErrorCode.NO_WORKER, 'This environment has no Web Workers, which the translator needs.');
-    const { worker: w, crossOrigin } = startWebWorker(workerUrl);
+    const { worker: w, via } = startWebWorker(workerUrl);
     w.addEventListener('message', (event) => onMessage(event.data));
     w.addEventListener('error', (event) => {
       event.preventDefault();
       if (event.message) onDeath(`the translation worker failed: ${event.message}`);
-      else if (crossOrigin) {
+      else if (via) {
         onDeath(`the translation worker ${workerUrl} (another origin than this page's) could not be loaded: its host must send CORS headers ` +
-          `(Access-Control-Allow-Origin) for worker.js and the files it imports, and a Content-Security-Policy must list blob: and ${new URL(String(workerUrl)).origin} ` +
+          `(Access-Control-Allow-Origin) for worker.js and the files it imports, and a Content-Security-Policy must list ${via} and ${new URL(String(workerUrl)).origin} ` +
           'in worker-src (see the console)');
       } else onDeath(`the translation worker ${workerUrl} could not start or failed (see the console)`);
     });

@@ -150,9 +150,10 @@ async function readResponse(response, expectedBytes, onBytes) {
  * our service worker, a first visit, Node), or when storage cannot be read.
  */
 async function readCachedModel(url) {
-  if (isNode || !globalThis.caches) return null;
+  if (isNode) return null;
   try {
-    if (!(await caches.has(MODEL_CACHE))) return null; // never create the cache here
+    // (in an opaque origin, a sandboxed frame's worker, Firefox throws for `caches` itself)
+    if (!globalThis.caches || !(await caches.has(MODEL_CACHE))) return null; // never create the cache here
     const u = new URL(url);
     const response = await (await caches.open(MODEL_CACHE)).match(`${u.origin}${u.pathname}`);
     if (!response || !response.ok) return null;
@@ -302,9 +303,9 @@ const mark = (phase, promiseOrFn) => {
  * True when the site's service worker has a model cached: a repeat visit (see loadWasm).
  */
 async function repeatVisit() {
-  if (isNode || !globalThis.caches) return false;
+  if (isNode) return false;
   try {
-    if (!(await caches.has(MODEL_CACHE))) return false; // never create the cache here
+    if (!globalThis.caches || !(await caches.has(MODEL_CACHE))) return false; // never create the cache here (see readCachedModel)
     return (await (await caches.open(MODEL_CACHE)).keys()).length > 0;
   } catch {
     return false;

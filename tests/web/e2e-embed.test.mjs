@@ -4,7 +4,7 @@
  * an embedding page of another origin (localhost against 127.0.0.1) that imports translator.js from
  * it; and pages under a strict Content-Security-Policy, sent with every response (the page's and the
  * worker's), Trusted Types included, where the module must work or its error say what the policy
- * lacks.
+ * lacks; and a frame sandboxed without allow-same-origin.
  */
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +19,20 @@ const skip = engineSkip() || (!testManifest().shipped && 'the embedding tests tr
 requireEngine(test);
 
 const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.nmt': 'application/octet-stream' };
+
+/** A frame sandboxed without allow-same-origin (an opaque origin) that translates and tells its parent how it went, until heard. */
+const SANDBOXED_FRAME = `<!doctype html><title>frame</title><script type="module">
+let said;
+try {
+  const { Translator } = await import('/site/translator.js');
+  const translator = await Translator.create({ from: 'en', to: 'de', workers: 1 });
+  said = { origin: self.origin, text: (await translator.translate('The house is small.')).text };
+  translator.dispose();
+} catch (e) {
+  said = { origin: self.origin, error: e.code + ': ' + e.message };
+}
+setInterval(() => parent.postMessage(said, '*'), 200);
+</script>`;
 
 let site;
 let server;
@@ -36,6 +50,11 @@ before(async () => {
     const { pathname } = new URL(req.url, 'http://x');
     if (pathname === '/embed.html') {
       res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Embedding page</title>');
+      return;
+    }
+    if (pathname === '/sandboxed.html' || pathname === '/frame.html') {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(pathname === '/frame.html' ? SANDBOXED_FRAME
+        : '<!doctype html><title>A sandboxed frame</title><iframe sandbox="allow-scripts" src="/frame.html"></iframe>');
       return;
     }
     const file = path.join(site, path.normalize(pathname.slice('/site/'.length)));
@@ -121,6 +140,16 @@ for (const name of browsers()) {
       assert.ok(error, 'create() fails');
       assert.equal(error.code, 'no-worker', error.message);
       assert.match(error.message, /this page requires Trusted Types .* allows no policy named 'nmt-translator' .* Add nmt-translator to its trusted-types directive/);
+    });
+
+    test('a frame sandboxed without allow-same-origin (an opaque origin) translates', { timeout: 120000 }, async (t) => {
+      policy = null;
+      const context = await browser.newContext();
+      t.after(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`${siteOrigin()}/sandboxed.html`, { waitUntil: 'domcontentloaded' });
+      const said = await page.evaluate(() => new Promise((resolve) => { window.addEventListener('message', (e) => resolve(e.data)); }));
+      assert.deepEqual(said, { origin: 'null', text: 'Das Haus ist klein.' });
     });
 
     test('a Content-Security-Policy without \'wasm-unsafe-eval\': create() rejects with engine-load, naming what to add', { timeout: 120000 }, async (t) => {
