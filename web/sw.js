@@ -148,11 +148,22 @@ async function putShellFile(cache, url, response) {
   checkedShellFiles.add(url);
 }
 
+/**
+ * The error for a web page the server answered with for a file that is none (a host that serves its
+ * index.html for any missing file, as for a single-page app), or null.
+ */
+function webPageInstead(file, response) {
+  if (file === './' || file.endsWith('.html') || !/^text\/html\b/i.test(response.headers.get('content-type') || '')) return null;
+  return new Error(`${file}: the server answered with a web page (text/html), not the file (is it missing on the server?)`);
+}
+
 /** Downloads a shell file past the HTTP cache and caches it when it is the build's; else rejects. */
 async function downloadShellFile(cache, url) {
   const { file } = SHELL.get(url);
   const response = await fetch(new Request(url, { cache: 'reload' })).catch((e) => { throw connectionLost(file, e); });
   if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+  const notTheFile = webPageInstead(file, response);
+  if (notTheFile) throw notTheFile;
   await putShellFile(cache, url, response);
 }
 
@@ -211,6 +222,8 @@ function downloadModel(cache, url, request) {
     const response = fetch(request);
     const saved = response.catch((e) => { throw connectionLost(url.split('/').pop(), e); }).then((r) => {
       if (!r.ok || r.status !== 200) throw new Error(`${url.split('/').pop()}: HTTP ${r.status}`);
+      const notTheFile = webPageInstead(url.split('/').pop(), r);
+      if (notTheFile) throw notTheFile;
       return putModel(cache, url, r.clone());
     });
     download = { response, saved };

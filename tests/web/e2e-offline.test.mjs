@@ -466,6 +466,26 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual([...problems, ...bare.problems], []);
   });
 
+  test('a host that answers a missing file with its index.html (a single-page app\'s fallback): the page says which file it could not save, and why', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const index = readFileSync(path.join(site, 'index.html'));
+    const fallback = (missing) => (rel, bytes, res) => rel === missing && !!res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': index.length }).end(index);
+    // A file of the site: the service worker cannot install.
+    const noScript = await hostServer(t, fallback('standard.js'));
+    const { page, problems } = await freshPage(t, noScript.url);
+    await waitReady(page);
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 30000 });
+    assert.equal(await page.textContent('#offline-status'), 'Offline use is off: this browser could not save the site (standard.js: the server answered with a web page (text/html), not the file (is it missing on the server?)). Translation works while online.');
+
+    // A model: the rest is saved, and the page says which one is not.
+    const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    const noModel = await hostServer(t, fallback(`models/${deEn.file}`));
+    const second = await freshPage(t, noModel.url);
+    await waitReady(second.page);
+    await second.page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
+    assert.equal(await second.page.textContent('#offline-status'), `Not all files could be saved for offline use (${deEn.file}: the server answered with a web page (text/html), not the file (is it missing on the server?)).`);
+    assert.deepEqual([...problems, ...second.problems], []);
+  });
+
   test('two copies of the site on one origin (two sub-paths): installing one leaves the other working offline', { skip, timeout: 240000 }, async (t) => {
     const host = await hostServer(t);
     const other = host.url.replace(BASE, '/copy/');
