@@ -41,7 +41,12 @@ export interface LoadProgress {
   };
 }
 
-/** Translator.create()'s options: a name that is none of these, or a value of another type, rejects create() with code 'bad-request' (undefined and null: not given). */
+/**
+ * Translator.create()'s options: a name that is none of these, or a value of another type, rejects
+ * create() with code 'bad-request' (undefined and null: not given). A relative URL resolves as
+ * fetch() resolves it: against the document's base URL (a <base href> counts), in a worker its
+ * location, in Node the working directory.
+ */
 export interface TranslatorOptions {
   /** Source language code, e.g. 'en'. Default 'en'. */
   from?: string;

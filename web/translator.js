@@ -193,7 +193,15 @@ async function defaultLocations() {
 const HTML_OPTIONS = ['signal', 'onProgress', 'chunkChars', 'html', 'batchChars'];
 
 const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).href;
-const baseUrl = () => (typeof location !== 'undefined' ? location.href : (isNode ? `file://${process.cwd()}/` : import.meta.url));
+/**
+ * What relative URLs given to the module resolve against: in Node the working directory; in a page
+ * the document's base URL (a <base href> counts, as for fetch()); in a worker its location.
+ */
+const baseUrl = () => {
+  if (isNode) return `file://${process.cwd()}/`;
+  if (typeof document === 'object' && document && typeof document.baseURI === 'string') return document.baseURI;
+  return typeof location !== 'undefined' ? location.href : import.meta.url;
+};
 
 /**
  * Reads a weights manifest and lists the translation directions it offers.

@@ -52,6 +52,10 @@ before(async () => {
       res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Embedding page</title>');
       return;
     }
+    if (pathname === '/app/route/page.html') {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><base href="/site/"><title>A route of an app</title>');
+      return;
+    }
     if (pathname === '/sandboxed.html' || pathname === '/frame.html') {
       res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(pathname === '/frame.html' ? SANDBOXED_FRAME
         : '<!doctype html><title>A sandboxed frame</title><iframe sandbox="allow-scripts" src="/frame.html"></iframe>');
@@ -140,6 +144,27 @@ for (const name of browsers()) {
       assert.ok(error, 'create() fails');
       assert.equal(error.code, 'no-worker', error.message);
       assert.match(error.message, /this page requires Trusted Types .* allows no policy named 'nmt-translator' .* Add nmt-translator to its trusted-types directive/);
+    });
+
+    test('relative URLs given to create() resolve against the document\'s <base href>, as fetch() resolves them', { timeout: 120000 }, async (t) => {
+      policy = null;
+      const context = await browser.newContext();
+      t.after(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`${siteOrigin()}/app/route/page.html`);
+      const got = await page.evaluate(async () => {
+        try {
+          const { Translator } = await import('/site/translator.js');
+          const manifest = await (await fetch('models/manifest.json')).json(); // (fetch: the <base href>)
+          const translator = await Translator.create({ from: 'en', to: 'de', workers: 1, manifestUrl: 'models/manifest.json', engineUrl: 'engine/engine.js' });
+          const { text } = await translator.translate('The house is small.');
+          translator.dispose();
+          return { models: manifest.models.length, text };
+        } catch (e) {
+          return { error: `${e.code}: ${e.message}` };
+        }
+      });
+      assert.deepEqual(got, { models: 2, text: 'Das Haus ist klein.' });
     });
 
     test('a frame sandboxed without allow-same-origin (an opaque origin) translates', { timeout: 120000 }, async (t) => {
