@@ -198,7 +198,11 @@ const toUrl = (u, base) => (u instanceof URL ? u : new URL(String(u), base)).hre
  * the document's base URL (a <base href> counts, as for fetch()); in a worker its location.
  */
 const baseUrl = () => {
-  if (isNode) return `file://${process.cwd()}/`;
+  if (isNode) {
+    // (as url.pathToFileURL would: a folder named 'my C# app' is no fragment; C:\ becomes /C:/)
+    const cwd = process.cwd().replace(/[%#?]/g, encodeURIComponent);
+    return `file://${cwd.startsWith('/') ? '' : '/'}${cwd}/`;
+  }
   if (typeof document === 'object' && document && typeof document.baseURI === 'string') return document.baseURI;
   return typeof location !== 'undefined' ? location.href : import.meta.url;
 };

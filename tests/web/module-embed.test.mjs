@@ -8,7 +8,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Translator, translateElement, TranslatorError } from '../../web/translator.js';
@@ -160,4 +160,20 @@ test('in Node with a DOM emulation\'s window (jsdom, happy-dom: a page\'s unit t
   const { text, availability } = JSON.parse(run.stdout.trim().split('\n').pop());
   assert.equal(text, 'enO ereh .'); // the fake engine reverses each word
   if (!skipPolyfill) assert.notEqual(availability, 'unavailable', 'the polyfill can run the engine here');
+});
+
+test('in Node, relative URLs resolve against the working directory, also one whose name holds # % or ? (\'my C# app\')', () => {
+  const folder = path.join(mkdtempSync(path.join(tmpdir(), 'nmt-embed-')), 'my C# app 100%?');
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'model.nmt'), 'NMTMODEL fake model bytes');
+  const script = `
+    const { Translator } = await import(${JSON.stringify(fileUrl(path.join(ROOT, 'web/translator.js')))});
+    const t = await Translator.create({ engineUrl: ${JSON.stringify(FAKE_ENGINE)}, wasmUrl: ${JSON.stringify(FAKE_ENGINE)}, modelUrl: 'model.nmt', workers: 1 });
+    console.log(JSON.stringify({ text: (await t.translate('One here.')).text, url: t.info.url }));
+    t.dispose();`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: folder, encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 0, run.stderr);
+  const { text, url } = JSON.parse(run.stdout.trim().split('\n').pop());
+  assert.equal(text, 'enO ereh .');
+  assert.equal(url, fileUrl(path.join(folder, 'model.nmt')));
 });
