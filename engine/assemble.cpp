@@ -41,23 +41,28 @@ std::vector<TextEdit> known_copies(const Unit& u, const std::string& source, int
     while (begin < end && std::isspace(static_cast<unsigned char>(source[begin]))) ++begin;
     while (end > begin && std::isspace(static_cast<unsigned char>(source[end - 1]))) --end;
     if (begin >= end || end > source.size()) return;
-    for (const TextEdit& term : u.terms)
-      if (term.at < end && begin < term.at + term.length) return;
     std::string text = copied_from.substr(begin, end - begin);
     for (const auto& [at, rewrite] : u.rewrites)
       if (at == begin) text = rewrite;
     copies.push_back({begin, end - begin, std::move(text)});
   };
+  // (a term is a copy of its own, also next to another unknown piece: "😀 Acme Cloud")
+  const auto in_run = [&](size_t k) {
+    const Token& t = u.tokens[k];
+    return t.id == unk_id && std::none_of(u.terms.begin(), u.terms.end(), [&](const TextEdit& term) {
+             return term.at < t.end && t.begin < term.at + term.length;
+           });
+  };
   // a run: unknown pieces one after another, or with a lone word-boundary piece between them
   for (size_t k = 0; k < u.tokens.size();) {
-    if (u.tokens[k].id != unk_id) {
+    if (!in_run(k)) {
       ++k;
       continue;
     }
     size_t last = k;
     while (true) {
-      if (last + 1 < u.tokens.size() && u.tokens[last + 1].id == unk_id) ++last;
-      else if (last + 2 < u.tokens.size() && u.tokens[last + 2].id == unk_id && u.tokens[last + 1].piece == "\xE2\x96\x81") last += 2;
+      if (last + 1 < u.tokens.size() && in_run(last + 1)) ++last;
+      else if (last + 2 < u.tokens.size() && in_run(last + 2) && u.tokens[last + 1].piece == "\xE2\x96\x81") last += 2;
       else break;
     }
     add(u.tokens[k].begin, u.tokens[last].end);

@@ -430,11 +430,18 @@ void align_copies(const std::vector<TextEdit>& copies, std::string_view source, 
   for (size_t i : order) {
     const TextEdit& copy = copies[i];
     if (copy.text.empty() || copy.at + copy.length > source.size()) continue;
-    const std::string text = to_lower_same_length(copy.text);
-    auto from = std::find_if(searched_to.begin(), searched_to.end(), [&](const auto& p) { return p.first == text; });
-    if (from == searched_to.end()) from = searched_to.insert(searched_to.end(), {text, 0});
-    size_t at = lower_target.find(text, from->second);
-    while (at != std::string::npos && !on_word_edges(target, at, at + text.size())) at = lower_target.find(text, at + 1);
+    // where the stretch is written as the text given, or else as the source's own text
+    std::string text;
+    size_t at = std::string::npos;
+    std::vector<std::pair<std::string, size_t>>::iterator from;
+    for (const std::string_view written : {std::string_view(copy.text), source.substr(copy.at, copy.length)}) {
+      text = to_lower_same_length(written);
+      from = std::find_if(searched_to.begin(), searched_to.end(), [&](const auto& p) { return p.first == text; });
+      if (from == searched_to.end()) from = searched_to.insert(searched_to.end(), {text, 0});
+      at = lower_target.find(text, from->second);
+      while (at != std::string::npos && !on_word_edges(target, at, at + text.size())) at = lower_target.find(text, at + 1);
+      if (at != std::string::npos) break;
+    }
     if (at == std::string::npos) continue;
     from->second = at + text.size();
     const std::vector<int> sources = words_in(w.source_words, copy.at, copy.at + copy.length);

@@ -113,7 +113,7 @@ void align_terms(const std::vector<TextEdit>& terms, std::string_view target, Wo
 // saw each as one piece (all of an address's words went to one of them), or never saw it (a run
 // inserted after decoding has no token, so no attention), but which source words it stands for is
 // known. The k-th time a text is in the target, as whole words and in any letter case, stands for
-// the k-th stretch written so; its words then link to the stretch's words and only to them: each to
+// the k-th stretch written so (where it is not there, the source's own text copied stands for it); its words then link to the stretch's words and only to them: each to
 // the unlinked source word of the same text ("https" to "https", "2023" to "2023"), the rest of each
 // kind (words, punctuation) in order when both sides have as many ("Mai" to "May", "." to ","), else
 // each to all of them; and no other target word links into the stretch. Rows are rewritten to match.

@@ -5,14 +5,15 @@ words, and a character the tokenizer deleted (U+FFFD), which the model never saw
 import json
 import os
 import subprocess
+import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 NMT = os.path.join(ROOT, "build", "nmt")
 
 
-def translate(direction, text):
-    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), "--alignments"],
+def translate(direction, text, *options):
+    r = subprocess.run([NMT, "--model", os.path.join(ROOT, "weights", direction, "model.nmt"), "--alignments", *options],
                        input=text, capture_output=True, text=True, timeout=600, check=True)
     return json.loads(r.stdout)["sentences"]
 
@@ -54,6 +55,22 @@ class AlignmentOfCopies(unittest.TestCase):
                 sentence = translate(direction, text)[0]
                 self.check_copy(sentence, "\ufffd")
 
+    def test_a_glossary_term_next_to_an_emoji_links_to_its_own_words(self):
+        # the term and the emoji are both unknown pieces, side by side: each is a copy of its own
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", encoding="utf-8") as glossary:
+            glossary.write("acme cloud\tZeta Sky\n")
+            glossary.flush()
+            sentence = translate("en-de", "I like \U0001F600 Acme Cloud a lot.\n", "--glossary", glossary.name)[0]
+        self.check_copy(sentence, "\U0001F600")
+        src, tgt = sentence["source"], sentence["target"]
+        written = "Zeta Sky" if "Zeta Sky" in tgt else "Acme Cloud"  # (the term, or its source text copied)
+        self.assertIn(written, tgt)
+        s_words = [utf16_slice(src, w) for w in sentence["source_words"]]
+        t_words = [utf16_slice(tgt, w) for w in sentence["target_words"]]
+        first = t_words.index(written.split()[0])
+        for k, expected in ((0, "Acme"), (1, "Cloud")):
+            linked = [s_words[s] for t, s, _ in sentence["word_alignments"] if t == first + k]
+            self.assertEqual(linked, [expected], f"{t_words[first + k]!r} in {tgt!r}")
 
 if __name__ == "__main__":
     unittest.main()

@@ -215,3 +215,13 @@ TEST_CASE("find_words: styled letters and digits (\"𝐁𝐨𝐥𝐝\") are word
   const WordAlignment a = read_alignment(text, src, target, tgt, att.data(), 3, 5);
   CHECK(a.links == Links{{0, 0}, {1, 3}});
 }
+
+TEST_CASE("align_copies: a stretch written as the source's own text, not as given, is still its copy") {
+  const std::string source = "I like Acme Cloud.", target = "Ich mag Acme Cloud.";
+  WordAlignment w = all_on_first(source, target);
+  align_copies({{7, 10, "Zeta Sky"}}, source, target, w);
+  const std::vector<std::string> links = linked_words(w, source, target);
+  CHECK(std::find(links.begin(), links.end(), "Acme=Acme") != links.end());
+  CHECK(std::find(links.begin(), links.end(), "Cloud=Cloud") != links.end());
+  CHECK(std::find(links.begin(), links.end(), "Acme=I") == links.end());
+}
