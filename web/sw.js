@@ -144,7 +144,10 @@ async function savedCopyProblem(url, hit) {
 async function putShellFile(cache, url, response) {
   const problem = await shellFileProblem(url, response.clone());
   if (problem) throw new Error(problem);
-  await cache.put(url, response);
+  // A response that followed a redirect (a host that sends page.html on to page) cannot answer a
+  // navigation, whose redirects the browser follows itself: the browser would refuse the page.
+  const plain = response.redirected ? new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+  await cache.put(url, plain);
   checkedShellFiles.add(url);
 }
 

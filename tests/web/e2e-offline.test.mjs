@@ -75,14 +75,17 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
  * other first folder: copies of the site side by side on one origin; `root()`: the folder served,
  * the built site unless a case deploys another): `send(rel, bytes,
  * res, type)` may answer a file its own way (return true), else it is sent whole with its
- * Content-Length. `server.requests` counts each path's requests.
+ * Content-Length; `route(pathname, res)` may answer any path first (return true).
+ * `server.requests` counts each path's requests.
  */
-async function hostServer(t, send = () => false, root = () => site) {
+async function hostServer(t, send = () => false, root = () => site, route = () => false) {
   const requests = new Map();
   const server = createServer((req, res) => {
     // (the site under any first folder: /offline/, /copy/, ...)
-    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/[^/]+\//, '') || 'index.html';
+    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const rel = pathname.replace(/^\/[^/]+\//, '') || 'index.html';
     requests.set(rel, (requests.get(rel) || 0) + 1);
+    if (route(pathname, res)) return;
     let bytes;
     try {
       bytes = readFileSync(path.join(root(), rel));
@@ -484,6 +487,29 @@ for (const name of browsers()) describe(name, () => {
     await second.page.waitForFunction(() => document.getElementById('offline-status').textContent !== '', null, { timeout: 60000 });
     assert.equal(await second.page.textContent('#offline-status'), `Not all files could be saved for offline use (${deEn.file}: the server answered with a web page (text/html), not the file (is it missing on the server?)).`);
     assert.deepEqual([...problems, ...second.problems], []);
+  });
+
+  test('a host that serves its pages without .html (a redirect from page.html to page, and from index.html to the folder, as Cloudflare Pages does): the saved pages open offline', { skip, timeout: 180000 }, async (t) => {
+    const host = await hostServer(t, undefined, undefined, (pathname, res) => {
+      const [, folder, file] = /^(\/[^/]+\/)(.*)$/.exec(pathname) || [];
+      if (file === 'index.html') return !!res.writeHead(308, { Location: folder }).end();
+      if (file.endsWith('.html')) return !!res.writeHead(308, { Location: folder + file.slice(0, -5) }).end();
+      if (!['', 'html', 'article', 'standard'].includes(file)) return false;
+      const page = readFileSync(path.join(site, `${file || 'index'}.html`));
+      return !!res.writeHead(200, { 'Content-Type': TYPES['.html'], 'Content-Length': page.length }).end(page);
+    });
+    const { context, page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+    await page.reload();
+    await waitReady(page);
+    await context.setOffline(true);
+    await page.goto(new URL('html.html', host.url).href);
+    await OTHER_PAGES['html.html'].ready(page);
+    await page.goto(host.url);
+    await waitReady(page);
+    await translate(page, 'The house is small.');
+    assert.deepEqual(problems, []);
   });
 
   test('two copies of the site on one origin (two sub-paths): installing one leaves the other working offline', { skip, timeout: 240000 }, async (t) => {
