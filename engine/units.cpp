@@ -83,7 +83,7 @@ std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiec
   const ModelConfig& c = reader.config;
   const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
   const bool one_sentence = std::count_if(pieces.begin(), pieces.end(), [](const TextPiece& p) { return p.is_sentence; }) == 1;
-  const ByteSpans code_blocks = fenced_code_blocks(text);  // ``` ... ```: copied, not translated
+  const ByteSpans code_blocks = nmt::code_blocks(text);  // Markdown code blocks, fenced and indented: copied, not translated
   size_t block = 0;                                          // (both in order)
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) continue;

@@ -527,6 +527,156 @@ std::vector<std::pair<size_t, size_t>> fenced_code_blocks(std::string_view text)
   return blocks;
 }
 
+namespace {
+
+struct Line {
+  size_t begin, end;  // the line without its line break ("\r" included)
+  size_t indent;      // columns of spaces and tabs before its first character
+  size_t text;        // where its first character is (end: a blank line)
+};
+
+std::vector<Line> lines_of(std::string_view text) {
+  std::vector<Line> lines;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    size_t k = at, columns = 0;
+    for (; k < end && (text[k] == ' ' || text[k] == '\t'); ++k) columns = text[k] == '\t' ? columns / 4 * 4 + 4 : columns + 1;
+    const bool blank = k == end || (text[k] == '\r' && k + 1 == end);
+    lines.push_back({at, end, columns, blank ? end : k});
+    at = end + 1;
+  }
+  return lines;
+}
+
+// The column where a list item's text starts when `line` starts one ("- ", "* ", "+ ", "1. ",
+// "1) " after at most three spaces), else 0.
+size_t list_item_text(std::string_view text, const Line& line) {
+  if (line.text == line.end || line.indent > 3) return 0;
+  size_t k = line.text;
+  if (std::strchr("-*+", text[k]) && text[k] != '\0') {
+    ++k;
+  } else {
+    while (k < line.end && k - line.text < 9 && text[k] >= '0' && text[k] <= '9') ++k;
+    if (k == line.text || k >= line.end || (text[k] != '.' && text[k] != ')')) return 0;
+    ++k;
+  }
+  if (k < line.end && text[k] != ' ' && text[k] != '\t') return 0;
+  size_t spaces = 0;
+  while (k < line.end && text[k] == ' ' && spaces < 4) ++k, ++spaces;
+  return line.indent + (k - line.text);
+}
+
+// A line of code: symbols that prose seldom writes.
+bool shows_code(std::string_view line) {
+  static constexpr std::string_view kInside[] = {"()", "{}", "[]", "=>", "->", "::", "==", "!=", "&&", "||", " = ", "+=",
+                                                 "</", "/>"};
+  static constexpr std::string_view kFirst[] = {"$ ", "# ", "#!", "#include", "//", "/*", ">>> "};
+  for (const std::string_view s : kInside)
+    if (line.find(s) != std::string_view::npos) return true;
+  for (const std::string_view s : kFirst)
+    if (line.substr(0, s.size()) == s) return true;
+  const char last = line.back();
+  if (last == ';' || last == '{' || last == '}' || last == '\\' || last == '(' || (line.size() >= 2 && line.substr(line.size() - 2) == "):"))
+    return true;
+  for (size_t k = 1; k < line.size(); ++k) {
+    if (line[k] == '(' && (ascii_alnum(line[k - 1]) || line[k - 1] == '_')) {  // "print(", "f(x)"; not "Kolleg(inn)en"
+      const size_t close = line.find(')', k);
+      if (close == std::string_view::npos || close + 1 == line.size() || !ascii_alpha(line[close + 1])) return true;
+    }
+    if (line[k] == '-' && line[k - 1] == ' ' && k + 1 < line.size() && (ascii_alpha(line[k + 1]) || line[k + 1] == '-'))
+      return true;  // "-v", "--save-dev"
+  }
+  return false;
+}
+
+bool is_small(char32_t cp) { return is_letter(cp) && has_case(cp) && !is_upper(cp); }
+
+enum class LineKind { code, prose, other };
+
+// A line of prose starts with a capital and a small letter (after an opening quote) or ends as a
+// sentence does; one that does both is prose whatever symbols it holds. Else a line that
+// shows_code is code.
+LineKind line_kind(std::string_view line) {
+  size_t k = 0;
+  while (k < line.size() && std::strchr("\"'(", line[k]) && line[k] != '\0') ++k;
+  bool capital = false;
+  if (k < line.size()) {
+    const Decoded first = decode_at(line, k);
+    capital = is_upper(first.cp) && k + first.length < line.size() && is_small(decode_at(line, k + first.length).cp);
+  }
+  size_t end = line.size();
+  while (end > 0 && std::strchr("\"')", line[end - 1]) && line[end - 1] != '\0') --end;
+  const bool sentence_end =
+      (end > 0 && std::strchr(".!?", line[end - 1]) && line[end - 1] != '\0') || (end >= 3 && line.substr(end - 3, 3) == "\u2026");
+  if (capital && sentence_end) return LineKind::prose;
+  if (shows_code(line)) return LineKind::code;
+  return capital || sentence_end ? LineKind::prose : LineKind::other;
+}
+
+}  // namespace
+
+std::vector<std::pair<size_t, size_t>> indented_code_blocks(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> blocks;
+  const std::vector<Line> lines = lines_of(text);
+  const std::vector<std::pair<size_t, size_t>> fenced = fenced_code_blocks(text);
+  size_t fence = 0;
+  bool may_start = true;       // after a blank line, a heading, a fenced block or at the text's start
+  size_t list_text = 0;        // in a list: the column of its item's text; else 0
+  std::string_view lead_in;    // the last line of text before
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const Line& line = lines[i];
+    while (fence < fenced.size() && fenced[fence].second <= line.begin) ++fence;
+    if (fence < fenced.size() && fenced[fence].first <= line.begin) {  // inside a fenced block
+      may_start = true;
+      list_text = 0;
+      lead_in = {};
+      continue;
+    }
+    if (line.text == line.end) {
+      may_start = true;
+      continue;
+    }
+    const size_t code_indent = list_text + 4;
+    if (line.indent >= code_indent && may_start) {
+      size_t last = i, code = 0, prose = 0;
+      for (size_t j = i; j < lines.size() && (lines[j].text == lines[j].end || lines[j].indent >= code_indent); ++j) {
+        if (fence < fenced.size() && fenced[fence].first <= lines[j].begin) break;
+        if (lines[j].text == lines[j].end) continue;
+        last = j;
+        std::string_view content = text.substr(lines[j].text, lines[j].end - lines[j].text);
+        if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+        const LineKind kind = line_kind(content);
+        code += kind == LineKind::code;
+        prose += kind == LineKind::prose;
+      }
+      const bool after_colon = !lead_in.empty() && lead_in.back() == ':';
+      if (code > prose || (prose == 0 && after_colon)) blocks.emplace_back(line.begin, lines[last].end);
+      i = last;
+      may_start = false;
+      lead_in = {};
+      continue;
+    }
+    const size_t item = list_item_text(text, line);
+    if (item > 0) list_text = item;
+    else if (may_start && line.indent < list_text) list_text = 0;  // a paragraph after the list
+    std::string_view content = text.substr(line.text, line.end - line.text);
+    if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    size_t hashes = 0;
+    while (hashes < content.size() && content[hashes] == '#') ++hashes;
+    may_start = line.indent < 4 && hashes >= 1 && hashes <= 6 && (hashes == content.size() || content[hashes] == ' ');
+    lead_in = content;
+  }
+  return blocks;
+}
+
+std::vector<std::pair<size_t, size_t>> code_blocks(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> blocks = fenced_code_blocks(text);
+  for (auto block : indented_code_blocks(text)) blocks.push_back(block);
+  std::sort(blocks.begin(), blocks.end());
+  return blocks;
+}
+
 std::string mask_spans(std::string_view text, const std::vector<std::pair<size_t, size_t>>& spans) {
   std::string out(text);
   for (auto [b, e] : spans) {

@@ -61,6 +61,22 @@ size_t emoticon_at(std::string_view text, size_t i);
 // untranslated.
 std::vector<std::pair<size_t, size_t>> fenced_code_blocks(std::string_view text);
 
+// Markdown's indented code blocks that read as code, as [begin, end) bytes of `text` (from the first
+// line's start to the last non-blank line's end). As CommonMark defines them: lines indented by four
+// or more columns (a tab reaches the next multiple of four) after a blank line, a heading, a fenced
+// block or the text's start (an indented line cannot interrupt a paragraph), with the blank and
+// indented lines after them; in a list, an item's continuation is no code unless it is indented four
+// more than the item's text. People indent prose too (poems, quotations, paragraphs of e-mails), so
+// a block is copied only when it reads as code: more of its lines show code ("f(x)", "a = b", "{",
+// "--flag", "$ ", "::", "->", a final ";") than read as prose (a capital and a small letter first, or
+// a sentence's final mark), or none reads as prose and the line before it ends in ":" ("Run the
+// tests:" before "    npm test"). Read as text, "npm test" came out "Npmtest".
+std::vector<std::pair<size_t, size_t>> indented_code_blocks(std::string_view text);
+
+// Both kinds of Markdown code blocks, fenced and indented, sorted: their sentences are copied as
+// they are (units.cpp).
+std::vector<std::pair<size_t, size_t>> code_blocks(std::string_view text);
+
 // `text` with each span's bytes replaced by private-use characters of the same total length (no
 // vocabulary has them, and SentencePiece merges a run of unknown characters into one unknown piece),
 // so the tokens of the result span the input's bytes. Spans shorter than 2 bytes are left as they are.

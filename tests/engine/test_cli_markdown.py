@@ -64,5 +64,35 @@ class Emphasis(unittest.TestCase):
         self.assertEqual(out.count("**"), 2, out)
 
 
+@needs_cli
+class IndentedCode(unittest.TestCase):
+    """Markdown's indented code blocks are copied (engine/text/verbatim.h, indented_code_blocks): "    npm test"
+    came out "    Npmtest". Prose indented for other reasons is translated, its indentation kept."""
+
+    code = {"en-de": "Run the tests:\n\n    npm test\n    npm run lint\n\nThen push.",
+            "de-en": "Beispiel:\n\n\tdef greet(name):\n\t    print(name)\n\nFertig."}
+    prose = {"en-de": "The poem reads:\n\n    The woods are lovely, dark and deep,\n    But I have promises to keep.",
+             "de-en": "Lieber Jan,\n\n    vielen Dank für deinen Brief. Wir kommen im Sommer.\n    Bis bald!"}
+
+    def test_a_code_block_comes_back_as_it_is(self):
+        for direction, text in self.code.items():
+            block = "\n".join(line for line in text.split("\n") if line.startswith(("    ", "\t")))
+            for beam in ("1", "4"):
+                with self.subTest(direction=direction, beam=beam):
+                    out = translate_text(direction, text, "--beam", beam)
+                    self.assertIn("\n\n" + block + "\n\n", out)
+                    self.assertEqual(out.count("\n"), text.count("\n"))
+
+    def test_indented_prose_is_translated_and_keeps_its_indentation(self):
+        for direction, text in self.prose.items():
+            out = translate_text(direction, text).split("\n")
+            source = text.split("\n")
+            with self.subTest(direction=direction):
+                self.assertEqual(len(out), len(source))
+                for line, translated in zip(source[2:], out[2:]):
+                    self.assertTrue(translated.startswith("    ") and not translated.startswith("     "), translated)
+                    self.assertNotEqual(translated, line)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -176,6 +176,51 @@ TEST_CASE("fenced_code_blocks: from a fence line to the same fence, closed block
   CHECK(fenced_code_blocks("").empty());
 }
 
+TEST_CASE("indented_code_blocks: CommonMark's indented blocks that read as code") {
+  const auto blocks = [](std::string_view text) {
+    std::vector<std::string> out;
+    for (auto [b, e] : indented_code_blocks(text)) out.emplace_back(text.substr(b, e - b));
+    return out;
+  };
+  using Strings = std::vector<std::string>;
+  // after a line that ends in ":", a blank line and four spaces or a tab: code
+  CHECK(blocks("Run the tests:\n\n    npm test\n    npm run lint\n\nThen push.") ==
+        Strings{"    npm test\n    npm run lint"});
+  CHECK(blocks("Build it:\r\n\r\n\tmake install\r\n") == Strings{"\tmake install\r"});
+  // a blank line inside the block is the block's; code shows itself without a colon before it
+  CHECK(blocks("Example\n\n    def greet(name):\n        \"\"\"Say hello.\"\"\"\n\n    greet(\"World\")\nDone.") ==
+        Strings{"    def greet(name):\n        \"\"\"Say hello.\"\"\"\n\n    greet(\"World\")"});
+  CHECK(blocks("# Usage\n    $ tool --verbose") == Strings{"    $ tool --verbose"});  // after a heading
+  // prose indented (a letter, a poem, a quotation) stays text, after a colon too
+  CHECK(blocks("Dear John,\n\n    Thank you for your letter. I was glad.\n    We will visit you.").empty());
+  CHECK(blocks("The poem reads:\n\n    The woods are lovely, dark and deep,\n    But I have promises to keep,").empty());
+  CHECK(blocks("She wrote:\n\n    \"I will come tomorrow,\" she said.").empty());
+  CHECK(blocks("\tLiebe Kolleg(inn)en,\n\n\tdas Treffen ist morgen.").empty());
+  CHECK(blocks("Then:\n\n    thanks for the update, see you").size() == 1);  // (read as a command after a colon)
+  CHECK(blocks("Install it with\n\n    npm install").empty());  // no colon, nothing that shows code
+  // an indented line cannot interrupt a paragraph; a list item's continuation is no code, unless
+  // it is indented four more than the item's text
+  CHECK(blocks("Run this:\n    npm test").empty());
+  CHECK(blocks("- Install:\n\n    npm install --save\n\n- Test:\n\n      npm test --watch") == Strings{"      npm test --watch"});
+  CHECK(blocks("1. Open it:\n\n    open(file)\n\nAfter the list:\n\n    close(file)") == Strings{"    close(file)"});
+  // inside a fenced block nothing is an indented block
+  CHECK(blocks("```\n\n    f(x)\n```").empty());
+  CHECK(blocks("").empty());
+  CHECK(blocks("    ").empty());
+}
+
+TEST_CASE("translate(): an indented code block comes back as it is (fixture model)") {
+  auto loaded = Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
+  REQUIRE(loaded);
+  const std::string code = "    npm install --save-dev\n    the house is small\n";
+  auto r = loaded.value()->translate("The house is small:\n\n" + code + "\nThe house is small.", TranslateOptions{});
+  REQUIRE(r);
+  CHECK(r->text.find(code) != std::string::npos);
+  size_t copied = 0;
+  for (const SentenceTranslation& s : r->sentences) copied += s.copied;
+  CHECK(copied == 2);
+}
+
 TEST_CASE("translate(): a fenced code block comes back as it is (fixture model)") {
   auto loaded = Translator::load_file(std::string(NMT_FIXTURES) + "/tiny.nmt");
   REQUIRE(loaded);
