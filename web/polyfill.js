@@ -46,7 +46,7 @@ import { ErrorCode, MODEL_CACHE } from './protocol.js';
 import { DETECTABLE_LANGUAGES } from './detect.js';
 import { OTHER_LANGUAGES } from './other-languages.js';
 import { asyncIterable } from './async-iterable.js';
-import { MAX_WORKERS } from './pool.js';
+import { MAX_WORKERS, nodeBuiltin } from './pool.js';
 
 // Node, also with a `window` of a DOM emulation (jsdom, happy-dom: tests of a page's code) that has
 // no Worker; not Electron's renderer, which has both and runs the browser's way.
@@ -320,7 +320,7 @@ async function modelIsLocal(url) {
     const u = new URL(url);
     if (u.protocol === 'file:') {
       if (!isNode) return false;
-      const fs = await import('node:fs');
+      const fs = await nodeBuiltin('fs');
       return fs.existsSync(u);
     }
     if (!globalThis.caches || !(await caches.has(MODEL_CACHE))) return false; // never create the cache here

@@ -16,6 +16,13 @@
  */
 import { Request, Status, ErrorCode, TranslatorError, errorPayload, planChunks, ResultBuilder } from './protocol.js';
 
+/**
+ * A Node built-in module ('fs', 'os', 'worker_threads'), imported where the module runs in Node.
+ * The specifier is no literal, so that a bundler building a site for browsers (esbuild, webpack,
+ * Vite) leaves the import alone instead of failing to resolve node:fs.
+ */
+export const nodeBuiltin = (name) => import(/* webpackIgnore: true */ /* @vite-ignore */ `node:${name}`);
+
 /** The most workers one Translator may run. */
 export const MAX_WORKERS = 16;
 
@@ -23,7 +30,7 @@ export const MAX_WORKERS = 16;
 export async function defaultWorkers() {
   let cores = typeof navigator === 'object' && navigator && navigator.hardwareConcurrency;
   if (!cores && typeof process === 'object' && process.versions && process.versions.node) {
-    const os = await import('node:os');
+    const os = await nodeBuiltin('os');
     cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   }
   return Math.max(1, Math.min(Number(cores) || 1, 4));

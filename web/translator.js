@@ -65,7 +65,7 @@ import { engineOptions } from './options.js';
 import { requestOptions, checkOwnOptions, checkBatchOptions, checkFlag, isAbortSignal } from './request-options.js';
 import { unpackSentences, shareWholeText } from './packed-sentences.js';
 import { SIMD_CHOICES, relaxedSimdSupported } from './relaxed-simd.js';
-import { WorkerPool, checkWorkers, defaultWorkers } from './pool.js';
+import { WorkerPool, checkWorkers, defaultWorkers, nodeBuiltin } from './pool.js';
 import { translateHtml } from './html/translate-html.js';
 import { translateElement } from './html/translate-element.js';
 import { asyncIterable } from './async-iterable.js';
@@ -175,7 +175,7 @@ function checkRecycleChars(value) {
 
 async function exists(url) {
   if (!isNode || url.protocol !== 'file:') return true;
-  const fs = await import('node:fs');
+  const fs = await nodeBuiltin('fs');
   return fs.existsSync(url);
 }
 
@@ -219,7 +219,7 @@ export async function listModels(options = {}) {
   const manifestUrl = toUrl(options.manifestUrl || (await defaultLocations()).manifestUrl, baseUrl());
   let manifest;
   if (isNode && manifestUrl.startsWith('file:')) {
-    const fs = await import('node:fs');
+    const fs = await nodeBuiltin('fs');
     manifest = JSON.parse(await fs.promises.readFile(new URL(manifestUrl), 'utf8'));
   } else {
     const response = await fetch(manifestUrl);
@@ -335,7 +335,7 @@ async function spawnWorker(workerUrl, onMessage, onDeath) {
     w.addEventListener('messageerror', () => onDeath('the translation worker sent a message that could not be read'));
     return { post: (m) => w.postMessage(m), terminate: () => w.terminate(), ref() {}, unref() {} };
   }
-  const { Worker: NodeWorker } = await import('node:worker_threads');
+  const { Worker: NodeWorker } = await nodeBuiltin('worker_threads');
   // Not the parent's --input-type/--eval style flags: they make a worker thread fail to start.
   const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|test)/.test(a));
   const w = new NodeWorker(new URL(workerUrl), { execArgv, name: 'nmt-translator', resourceLimits: WORKER_LIMITS });

@@ -8,7 +8,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Translator, translateElement, TranslatorError } from '../../web/translator.js';
@@ -176,4 +176,34 @@ test('in Node, relative URLs resolve against the working directory, also one who
   const { text, url } = JSON.parse(run.stdout.trim().split('\n').pop());
   assert.equal(text, 'enO ereh .');
   assert.equal(url, fileUrl(path.join(folder, 'model.nmt')));
+});
+
+/** The files a static import of `entry` loads (relative imports, followed), the entry first. */
+function moduleGraph(entry) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/gms)) visit(path.resolve(path.dirname(file), m[1]));
+  };
+  visit(entry);
+  return [...seen];
+}
+
+test('a bundler building a site for browsers can bundle the module and the polyfill: no node: import it would have to resolve', () => {
+  const files = [...new Set([...moduleGraph(path.join(ROOT, 'web/translator.js')), ...moduleGraph(path.join(ROOT, 'web/polyfill.js'))])];
+  assert.ok(files.length > 10 && files.some((f) => f.endsWith('pool.js')), files.join(', '));
+  for (const file of files) {
+    // (esbuild --platform=browser fails on each: 'Could not resolve "node:fs"'; webpack likewise)
+    const literal = readFileSync(file, 'utf8').match(/(?:\bimport\s*\(\s*|\bfrom\s*)['"`](node:[\w/]+)['"`]/);
+    assert.equal(literal, null, `${path.relative(ROOT, file)} imports ${literal && literal[1]} by a literal specifier`);
+  }
+  // With esbuild at hand (NMT_ESBUILD=path/to/esbuild), bundle them for real.
+  const esbuild = process.env.NMT_ESBUILD;
+  if (esbuild && existsSync(esbuild)) {
+    for (const entry of ['web/translator.js', 'web/polyfill.js']) {
+      const run = spawnSync(esbuild, [path.join(ROOT, entry), '--bundle', '--format=esm', '--platform=browser', '--outfile=/dev/null'], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+    }
+  }
 });
