@@ -337,8 +337,19 @@ async function spawnWorker(workerUrl, onMessage, onDeath) {
   }
   const { Worker: NodeWorker } = await nodeBuiltin('worker_threads');
   // Not the parent's --input-type/--eval style flags: they make a worker thread fail to start.
-  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|test)/.test(a));
-  const w = new NodeWorker(new URL(workerUrl), { execArgv, name: 'nmt-translator', resourceLimits: WORKER_LIMITS });
+  let execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|test)/.test(a));
+  const options = { name: 'nmt-translator', resourceLimits: WORKER_LIMITS };
+  let w;
+  try {
+    w = new NodeWorker(new URL(workerUrl), { ...options, execArgv });
+  } catch (e) {
+    // The process's own flags (V8's --max-old-space-size, --expose-gc, ...), which a worker refuses
+    // ('Initiated Worker with invalid execArgv flags: --expose-gc, ...'): started without them.
+    if (!e || e.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    const refused = new Set((/flags: (.*)$/.exec(e.message) || [])[1]?.split(', '));
+    execArgv = execArgv.filter((a) => !refused.has(a) && !refused.has(a.split('=')[0]));
+    w = new NodeWorker(new URL(workerUrl), { ...options, execArgv });
+  }
   let ended = false;
   w.on('message', onMessage);
   w.on('error', (e) => { ended = true; onDeath(`the translation worker failed: ${e && e.message ? e.message : e}`); });

@@ -207,3 +207,17 @@ test('a bundler building a site for browsers can bundle the module and the polyf
     }
   }
 });
+
+test('in a Node process started with V8 flags (--max-old-space-size, --expose-gc), which a worker thread refuses, the module starts its workers without them', () => {
+  const script = `
+    const { Translator } = await import(${JSON.stringify(fileUrl(path.join(ROOT, 'web/translator.js')))});
+    const t = await Translator.create({ engineUrl: ${JSON.stringify(FAKE_ENGINE)}, wasmUrl: ${JSON.stringify(FAKE_ENGINE)}, modelUrl: ${JSON.stringify(fileUrl(MODEL))}, workers: 2 });
+    const long = 'One here. Two here.\\n\\n'.repeat(200);
+    await t.translate(long, { chunkChars: 500 }); // (starts the pool's helper)
+    const { helpers } = await t.memory();
+    console.log(JSON.stringify({ text: (await t.translate('One here.')).text, helpers: helpers.length }));
+    t.dispose();`;
+  const run = spawnSync(process.execPath, ['--max-old-space-size=512', '--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop()), { text: 'enO ereh .', helpers: 1 });
+});
