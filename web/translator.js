@@ -718,6 +718,7 @@ export class Translator {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#kill(new TranslatorError(ErrorCode.DISPOSED, 'The Translator was disposed.'));
+    this.#reuse = null; // the model bytes kept for quick restarts: a disposed Translator still referenced must not hold them
   }
 
   /** Test only: makes the worker die (the next call starts a new one). */

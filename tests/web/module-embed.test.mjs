@@ -221,3 +221,30 @@ test('in a Node process started with V8 flags (--max-old-space-size, --expose-gc
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop()), { text: 'enO ereh .', helpers: 1 });
 });
+
+test('a disposed Translator that is still referenced (an app\'s field, a list) holds no model bytes', () => {
+  const model = path.join(mkdtempSync(path.join(tmpdir(), 'nmt-embed-')), 'model.nmt');
+  const bytes = Buffer.alloc(32 << 20, 32);
+  bytes.write('NMTMODEL fake model bytes');
+  writeFileSync(model, bytes);
+  const script = `
+    const { Translator } = await import(${JSON.stringify(fileUrl(path.join(ROOT, 'web/translator.js')))});
+    const external = async () => {
+      for (let i = 0; i < 4; i++) { gc(); await new Promise((resolve) => setTimeout(resolve, 50)); }
+      return process.memoryUsage().external / 2 ** 20;
+    };
+    const kept = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await Translator.create({ engineUrl: ${JSON.stringify(FAKE_ENGINE)}, wasmUrl: ${JSON.stringify(FAKE_ENGINE)}, modelUrl: ${JSON.stringify(fileUrl(model))}, workers: 1 });
+      await t.translate('One here.');
+      t.dispose();
+      kept.push(t);
+    }
+    console.log(JSON.stringify({ disposedMiB: await external(), kept: kept.length }));`;
+  const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(run.status, 0, run.stderr);
+  const { disposedMiB, kept } = JSON.parse(run.stdout.trim().split('\n').pop());
+  assert.equal(kept, 3);
+  // (each live Translator keeps its 32 MiB model for quick restarts: three held 96)
+  assert.ok(disposedMiB < 16, `${disposedMiB.toFixed(1)} MiB of external memory after three disposed Translators`);
+});
