@@ -53,19 +53,27 @@ size_t month_at(std::string_view text, size_t at, bool de, int& month) {
   return 0;
 }
 
-// English ordinal suffixes after a day: "3rd", "21st".
+constexpr std::string_view kEnDash = "\xE2\x80\x93";
+bool en_dash_at(std::string_view text, size_t at) { return text.compare(at, kEnDash.size(), kEnDash) == 0; }
+
+// English ordinal suffixes after a day: "3rd", "21st" ("3rd–5th").
 size_t ordinal_suffix(std::string_view text, size_t at) {
   for (const char* s : {"st", "nd", "rd", "th"})
-    if (text.compare(at, 2, s) == 0 && !word_char_at(text, at + 2)) return 2;
+    if (text.compare(at, 2, s) == 0 && (!word_char_at(text, at + 2) || en_dash_at(text, at + 2))) return 2;
   return 0;
 }
 
-// A day (1-31, one or two digits, no digit on either side) at `at`: its value and length, else 0.
+// A day (1-31, one or two digits, no digit on either side; an en dash may: "3–5") at `at`: its
+// value and length, else 0.
 int day_at(std::string_view text, size_t at, size_t& length) {
-  if (!is_digit_at(text, at) || (at > 0 && (word_char_at(text, at - 1) || text[at - 1] == '.' || text[at - 1] == ',')))
+  const bool dash_before = at >= kEnDash.size() && en_dash_at(text, at - kEnDash.size());
+  if (!is_digit_at(text, at) ||
+      (at > 0 && !dash_before && (word_char_at(text, at - 1) || text[at - 1] == '.' || text[at - 1] == ',')))
     return 0;
   size_t n = is_digit_at(text, at + 1) ? 2 : 1;
-  if (is_digit_at(text, at + n) || (word_char_at(text, at + n) && ordinal_suffix(text, at + n) == 0)) return 0;  // "4x"
+  if (is_digit_at(text, at + n) ||
+      (word_char_at(text, at + n) && !en_dash_at(text, at + n) && ordinal_suffix(text, at + n) == 0))
+    return 0;  // "4x"
   const int day = n == 1 ? text[at] - '0' : (text[at] - '0') * 10 + (text[at + 1] - '0');
   if (day < 1 || day > 31) return 0;
   length = n;
@@ -92,6 +100,33 @@ size_t year_after(std::string_view text, size_t at, int& year) {
   if (y < 1000 || y > 2999) return 0;
   year = y;
   return i + 4 - at;
+}
+
+// The length of the dash that joins a range of days at `at` ("–", "-"; German also " bis "), else 0.
+size_t range_join(std::string_view text, size_t at, bool de) {
+  if (en_dash_at(text, at)) return kEnDash.size();
+  if (at < text.size() && text[at] == '-') return 1;
+  return de && text.compare(at, 5, " bis ") == 0 ? 5 : 0;
+}
+
+// The first day of a range whose last day `last` starts at `at` ("3–5", German "3.–5.", "3. bis 5."):
+// where it starts (not before `floor`) and its value, else 0.
+int first_day_before(std::string_view text, size_t at, size_t floor, bool de, int last, size_t& start) {
+  for (size_t join : {size_t(1), kEnDash.size(), size_t(5)}) {
+    if (at < join + 2 || range_join(text, at - join, de) != join) continue;
+    size_t e = at - join;
+    if (de && e > 0 && text[e - 1] == '.') --e;
+    else if (de && join == 5) continue;  // "3. bis 5."
+    for (size_t b : {e - 1, e >= 2 ? e - 2 : e - 1}) {
+      size_t length = 0;
+      const int day = b >= floor ? day_at(text, b, length) : 0;
+      if (day != 0 && b + length == e && day < last) {
+        start = b;
+        return day;
+      }
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -126,11 +161,28 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
         if (e < at && spaces(text, e) == at - e) d.day = day, start = b;
       }
     }
+    if (d.day != 0) {  // "3–5 May", "3.–5. Mai"
+      size_t first_start = 0;
+      if (const int first = first_day_before(text, start, floor, de, d.day, first_start)) {
+        d.last_day = d.day;
+        d.day = first;
+        start = first_start;
+      }
+    }
     // a short name's period that ends the date may be the sentence's too ("on 1 Jan."): left out
     size_t end = after;
     if (d.day == 0 && !de) {  // English: "October 3", "Oct. 3rd"
       const size_t s = spaces(text, after);
-      if (s > 0 && (d.day = day_at(text, after + s, length)) != 0) end = after + s + length + ordinal_suffix(text, after + s + length);
+      if (s > 0 && (d.day = day_at(text, after + s, length)) != 0) {
+        end = after + s + length + ordinal_suffix(text, after + s + length);
+        size_t last_length = 0;  // "May 3–5"
+        const size_t join = range_join(text, end, false);
+        const int last = join ? day_at(text, end + join, last_length) : 0;
+        if (last > d.day) {
+          d.last_day = last;
+          end += join + last_length + ordinal_suffix(text, end + join + last_length);
+        }
+      }
     }
     if (d.day == 0) continue;
     end += year_after(text, end, d.year);
@@ -150,11 +202,12 @@ std::string write_named_date(const NamedDate& date, std::string_view language) {
   const bool de = german(language);
   const char* name = (de ? kGermanMonths : kEnglishMonths)[date.month - 1].name;
   std::string out;
+  const std::string last = date.last_day ? std::string(kEnDash) + std::to_string(date.last_day) : "";
   if (de) {
-    out = std::to_string(date.day) + ". " + name;
+    out = std::to_string(date.day) + (date.last_day ? "." + last : "") + ". " + name;
     if (date.year) out += " " + std::to_string(date.year);
   } else {
-    out = std::string(name) + " " + std::to_string(date.day);
+    out = std::string(name) + " " + std::to_string(date.day) + last;
     if (date.year) out += ", " + std::to_string(date.year);
   }
   return out;
@@ -168,6 +221,27 @@ bool has_named_date(std::string_view target, const NamedDate& date, std::string_
     for (size_t at = target.find(year); at != std::string_view::npos && !found; at = target.find(year, at + 1))
       found = !is_digit_at(target, at + 4) && !(at > 0 && is_digit_at(target, at - 1));
     if (!found) return false;
+  }
+  if (date.last_day) {  // the first day after the name ("May 3–5") or the last before it ("3–5 May", "3.–5. Mai")
+    NamedDate first = date, last = date;
+    first.last_day = last.last_day = 0;
+    last.day = date.last_day;
+    const auto written = [&](int day) {
+      const std::string digits = std::to_string(day);
+      for (size_t at = target.find(digits); at != std::string_view::npos; at = target.find(digits, at + 1))
+        if (!is_digit_at(target, at + digits.size()) && !(at > 0 && is_digit_at(target, at - 1))) return true;
+      return false;
+    };
+    // German "3.5. Mai" for an English "3–5 May": the ranges pass (numbers.h range_dashes) writes the dash
+    const std::string joined = std::to_string(date.day) + "." + std::to_string(date.last_day) + ". ";
+    for (size_t at = target.find(joined); de && at != std::string_view::npos; at = target.find(joined, at + 1)) {
+      int month = 0;
+      if (!(at > 0 && (is_digit_at(target, at - 1) || target[at - 1] == '.')) &&
+          month_at(target, at + joined.size(), true, month) && month == date.month)
+        return true;
+    }
+    return ((!de && has_named_date(target, first, language)) || has_named_date(target, last, language)) &&
+           written(date.day) && written(date.last_day);
   }
   for (size_t at = 0; at < target.size(); ++at) {
     int month = 0;

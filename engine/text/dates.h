@@ -17,23 +17,26 @@ namespace nmt {
 
 struct NamedDate {
   size_t begin = 0, end = 0;  // bytes of the date in its text
-  int day = 0;                // 1-31
+  int day = 0;                // 1-31 (a range's first day)
+  int last_day = 0;           // a range's last day ("3–5 May", "3.–5. Mai", "May 3–5"); 0: one day
   int month = 0;              // 1-12
   int year = 0;               // 0: none written
 };
 
 // The dates of `text` in `language` ("en": "October 3, 2023", "Oct. 3", "October 3rd", "3 October
 // 2023"; "de": "3. Oktober 2023", "3. Okt."): a month's name (written with its capital) next to a
-// day of 1-31, and the year (4 digits) where one follows.
+// day of 1-31, and the year (4 digits) where one follows; or next to a range of days joined by a
+// dash ("May 3–5, 2024", "3–5 May", "3.–5. Mai", German "3. bis 5. Mai"), the first day the lower.
 std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view language);
 
 // The date as `language` writes it: "October 3, 2023" / "October 3" in English, "3. Oktober 2023" /
-// "3. Oktober" in German.
+// "3. Oktober" in German; a range "May 3–5, 2024" / "3.–5. Mai 2024".
 std::string write_named_date(const NamedDate& date, std::string_view language);
 
 // Whether `target` (in `language`) has the date: the month's name (or its short form) with the day
 // next to it (English "October 3", "3 October", "3rd of October"; German "3. Oktober" only), and the
-// year where the date has one.
+// year where the date has one; a range's first day after the name or its last before it, and both
+// days written.
 bool has_named_date(std::string_view target, const NamedDate& date, std::string_view language);
 
 }  // namespace nmt

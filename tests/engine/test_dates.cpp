@@ -76,3 +76,36 @@ TEST_CASE("has_named_date: the day beside the month's name, the year if the date
   CHECK_FALSE(has_named_date("What is today July 24?", d, "en"));
   CHECK_FALSE(has_named_date("July 24, 20201", d, "en"));
 }
+
+TEST_CASE("named dates: a range of days (\"May 3\u20135, 2024\" came out \"3\u20135, 2024\", the month lost)") {
+  const auto range = [](const std::string& text, const char* language) {
+    std::vector<std::string> out;
+    for (const NamedDate& d : find_named_dates(text, language))
+      out.push_back(text.substr(d.begin, d.end - d.begin) + "|" + std::to_string(d.day) + "-" + std::to_string(d.last_day) +
+                    "." + std::to_string(d.month) + "." + std::to_string(d.year));
+    return out;
+  };
+  CHECK(range("The festival runs May 3\u20135, 2024.", "en") == Strings{"May 3\u20135, 2024|3-5.5.2024"});
+  CHECK(range("closed 24\u201326 December and Oct. 3rd\u20135th", "en") == Strings{"24\u201326 December|24-26.12.0", "Oct. 3rd\u20135th|3-5.10.0"});
+  CHECK(range("on May 3-5 or 3-5 May", "en") == Strings{"May 3-5|3-5.5.0", "3-5 May|3-5.5.0"});
+  CHECK(range("am 3.\u20135. Mai 2024, vom 12. bis 14. Juni, 7.-9. Juli", "de") ==
+        Strings{"3.\u20135. Mai 2024|3-5.5.2024", "12. bis 14. Juni|12-14.6.0", "7.-9. Juli|7-9.7.0"});
+  // one day: the range goes down, or the other number is no day
+  CHECK(range("on May 5\u20133, 40\u20135 May, 3\u201340 May", "en") == Strings{"May 5|5-0.5.0", "5 May|5-0.5.0"});
+  CHECK(range("vom 3. auf den 5. Mai", "de") == Strings{"5. Mai|5-0.5.0"});
+
+  NamedDate d;
+  d.day = 3, d.last_day = 5, d.month = 5, d.year = 2024;
+  CHECK(write_named_date(d, "en") == "May 3\u20135, 2024");
+  CHECK(write_named_date(d, "de") == "3.\u20135. Mai 2024");
+  CHECK(has_named_date("vom 3.\u20135. Mai 2024", d, "de"));
+  CHECK(has_named_date("vom 3. bis 5. Mai 2024", d, "de"));
+  CHECK(has_named_date("from May 3\u20135, 2024", d, "en"));
+  CHECK(has_named_date("from 3 to 5 May 2024", d, "en"));
+  CHECK_FALSE(has_named_date("Das Festival l\u00e4uft 3\u20135, 2024.", d, "de"));  // the month lost
+  CHECK_FALSE(has_named_date("am 5. Mai 2024", d, "de"));                        // a day lost
+  CHECK(has_named_date("am 3.5. Mai 2024", d, "de"));  // (the ranges pass writes its dash: "3.–5. Mai")
+  CHECK_FALSE(has_named_date("am 3.5. Juni 2024, 13.5. Mai", d, "de"));
+  CHECK_FALSE(has_named_date("am 3.5. Mai 2023", d, "de"));
+  CHECK_FALSE(has_named_date("on May 3, 2024", d, "en"));
+}
