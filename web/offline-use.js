@@ -33,10 +33,20 @@ function announceUpdates() {
 const ONLINE_STILL = 'Translation works while online.';
 
 /**
+ * A save cut off by a lost connection (the network gone, or a server that dropped the download) is
+ * tried again after these delays, one after another, then only when the browser comes back online
+ * or at the next visit: a server that keeps failing is not asked again and again. (The same for the
+ * first install of the site and for the saving of the models.)
+ */
+const RETRY_DELAYS_S = [5, 15, 45, 120, 300];
+let installRetries = 0;
+
+/**
  * A promise that resolves if the site's first service worker fails to install (its files could not
- * be saved: storage full or not allowed, a file missing on the server or not this build's); the
- * status line then says that offline use is off, and why when the service worker said so (its
- * 'install-failed' message, which may come just before or after). (A failed update leaves the
+ * be saved: storage full or not allowed, a file missing on the server or not this build's, the
+ * connection lost); the status line then says that offline use is off, and why when the service
+ * worker said so (its 'install-failed' message, which may come just before or after). An install
+ * cut off by a lost connection is tried again (RETRY_DELAYS_S). (A failed update leaves the
  * version installed before working.)
  */
 function firstInstallFailure(registration) {
@@ -44,13 +54,31 @@ function firstInstallFailure(registration) {
   if (!worker || registration.active) return new Promise(() => {});
   let failed = false;
   let reason = null;
+  let connectionLost = false;
+  let retrying = false;
   const show = () => {
     const why = reason ? reason.replace(/\.$/, '') : 'its storage is full or not allowed here';
-    showStatus(`Offline use is off: this browser could not save the site (${why}). ${ONLINE_STILL}`);
+    const off = `Offline use is off: this browser could not save the site (${why})`;
+    if (!connectionLost || retrying) {
+      if (!retrying) showStatus(`${off}. ${ONLINE_STILL}`);
+      return;
+    }
+    retrying = true;
+    if (!navigator.onLine) {
+      showStatus(`${off}; it will try again when the connection is back. ${ONLINE_STILL}`);
+      window.addEventListener('online', () => installAgain(), { once: true });
+    } else if (installRetries < RETRY_DELAYS_S.length) {
+      const delay = RETRY_DELAYS_S[installRetries++];
+      showStatus(`${off}; trying again in ${delay} s. ${ONLINE_STILL}`);
+      setTimeout(installAgain, delay * 1000);
+    } else {
+      showStatus(`${off}. ${ONLINE_STILL}`);
+    }
   };
   navigator.serviceWorker.addEventListener('message', (event) => {
     if (!event.data || event.data.type !== 'install-failed' || event.source !== worker) return;
     reason = String(event.data.reason);
+    connectionLost = !!event.data.connectionLost;
     if (failed) show();
   });
   navigator.serviceWorker.startMessages();
@@ -62,6 +90,15 @@ function firstInstallFailure(registration) {
       resolve();
     });
   });
+}
+
+/** Registers the service worker again, after a first install that a lost connection cut off. */
+async function installAgain() {
+  try {
+    firstInstallFailure(await navigator.serviceWorker.register('./sw.js', { scope: './' }));
+  } catch (e) {
+    console.warn('Service worker registration failed:', e);
+  }
 }
 
 /**
@@ -112,12 +149,6 @@ export function modelLoaded() {
   saveModelsForOffline();
 }
 
-/**
- * A save cut off by a lost connection (the network gone, or a server that dropped the download) is
- * tried again after these delays, one after another, then only when the browser comes back online
- * or at the next visit: a server that keeps failing is not asked again and again.
- */
-const RETRY_DELAYS_S = [5, 15, 45, 120, 300];
 let retries = 0; // the retries after the delays so far
 let retryTimer = null;
 let saving = null; // the save running now: one at a time, however it was asked for

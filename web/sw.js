@@ -40,10 +40,12 @@ const MODELS = new Map(BUILD.models.map((m) => [abs(m.file), m])); // url → {f
 
 self.addEventListener('install', (event) => {
   event.waitUntil(install().catch(async (e) => {
-    // The site's pages say why offline use is off (offline-use.js): a file missing or not this build's, no room.
+    // The site's pages say why offline use is off (offline-use.js): a file missing or not this build's,
+    // no room, the connection lost (they try again).
     const reason = String(e && e.message ? e.message : e);
     const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true }).catch(() => []);
-    for (const page of pages) page.postMessage({ type: 'install-failed', reason });
+    const message = e && e.network ? { type: 'install-failed', reason, connectionLost: true } : { type: 'install-failed', reason };
+    for (const page of pages) page.postMessage(message);
     throw e;
   }));
 });
@@ -140,9 +142,13 @@ async function savedCopyProblem(url, hit) {
   return problem;
 }
 
-/** Caches a shell file's response when it is the build's; else rejects, caching nothing. */
-async function putShellFile(cache, url, response) {
-  const problem = await shellFileProblem(url, response.clone());
+/**
+ * Caches a shell file's response when it is the build's (its bytes: `bytes` when read already);
+ * else rejects, caching nothing.
+ */
+async function putShellFile(cache, url, response, bytes) {
+  const expected = SHELL.get(url);
+  const problem = await bytesProblem(expected.file, bytes || (await response.clone().arrayBuffer()), expected);
   if (problem) throw new Error(problem);
   // A response that followed a redirect (a host that sends page.html on to page) cannot answer a
   // navigation, whose redirects the browser follows itself: the browser would refuse the page.
@@ -167,7 +173,8 @@ async function downloadShellFile(cache, url) {
   if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
   const notTheFile = webPageInstead(file, response);
   if (notTheFile) throw notTheFile;
-  await putShellFile(cache, url, response);
+  const bytes = await response.clone().arrayBuffer().catch((e) => { throw connectionLost(file, e); });
+  await putShellFile(cache, url, response, bytes);
 }
 
 /**

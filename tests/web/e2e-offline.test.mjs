@@ -512,6 +512,26 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the connection dropped while a first visit saves the site\'s files: the page says so, tries again after a while, and saves the site', { skip, timeout: 180000 }, async (t) => {
+    let cuts = 1;
+    const host = await hostServer(t, (rel, bytes, res, type) => {
+      if (rel !== 'standard.js' || cuts === 0) return false;
+      cuts -= 1;
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+      res.write(bytes.subarray(0, bytes.length >> 1), () => setTimeout(() => res.destroy(), 50));
+      return true;
+    });
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('trying again'), null, { timeout: 30000 });
+    assert.match(await page.textContent('#offline-status'), /^Offline use is off: this browser could not save the site \(the connection was lost while standard\.js downloaded .*\); trying again in 5 s\. Translation works while online\.$/);
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
+    assert.equal(host.requests.get('standard.js'), 2);
+    assert.equal(await page.evaluate(() => !!navigator.serviceWorker.controller), true);
+    assert.deepEqual(problems, []);
+  });
+
   test('two copies of the site on one origin (two sub-paths): installing one leaves the other working offline', { skip, timeout: 240000 }, async (t) => {
     const host = await hostServer(t);
     const other = host.url.replace(BASE, '/copy/');
