@@ -295,6 +295,25 @@ size_t list_marker_at(std::string_view text, size_t i, std::string_view lang) {
   return after - i;
 }
 
+// The byte length of Markdown's marks at the start of a line: a block quote's ("> ", "> > ") and a
+// heading's ("## ") with the spaces after them, else 0. Read with the line, the marks came out
+// changed ("## Getting started" -> "### Getting gestartet"); in the gap they are copied.
+size_t line_marks_at(std::string_view text, size_t i) {
+  size_t k = i;
+  while (k < text.size() && text[k] == '>') {
+    ++k;
+    while (k < text.size() && text[k] == ' ') ++k;
+  }
+  size_t hashes = k;
+  while (hashes < text.size() && text[hashes] == '#' && hashes - k < 7) ++hashes;
+  if (hashes > k && hashes - k <= 6 && hashes < text.size() && text[hashes] == ' ') {
+    k = hashes;
+    while (k < text.size() && text[k] == ' ') ++k;
+  }
+  // (marks before the line's end are no marks of a line with text)
+  return k < text.size() && !is_whitespace(decode_at(text, k).cp) ? k - i : 0;
+}
+
 }  // namespace
 
 // (Not '>': "a > b" is too often a comparison; not dashes, which join clauses.)
@@ -324,11 +343,16 @@ std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang
         gap_end += c.length;
         continue;
       }
-      // between two items: kept as written; a list number at a line's start too
-      const size_t mark = same_line ? separator_at(text, gap_end) : list_marker_at(text, gap_end, lang);
+      // between two items: kept as written; a quote's or heading's marks and a list number at a
+      // line's start too
+      if (!same_line) {
+        gap_end += line_marks_at(text, gap_end);
+        gap_end += list_marker_at(text, gap_end, lang);
+        break;  // (one list number a line)
+      }
+      const size_t mark = separator_at(text, gap_end);
       if (mark == 0) break;
       gap_end += mark;
-      if (!same_line) break;  // (one list number a line)
     }
     if (gap_end > pos) pieces.push_back({pos, gap_end, false});
     pos = gap_end;

@@ -28,7 +28,7 @@ struct TextPiece {
 // sentence: "Home » News » Sport" is three sentences, and the gaps " » " keep the marks. A list
 // number at the start of a line or cell ("1. ", "12) ", before a word, a number or a quote; not a
 // German date, "3. Oktober 2023") is in the gap before its item: the item is translated alone and
-// the number copied. No split after common abbreviations (Dr. e.g. z. B. usw.
+// the number copied; so are Markdown's marks of a quote or a heading there ("> ", "## "). No split after common abbreviations (Dr. e.g. z. B. usw.
 // ...; but one that also ends sentences, such as Inc. etc. U.S. usw., does before a word that starts
 // one: "from Acme Inc. It works" is two), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"; not before a pronoun,
 // an article or a conjunction: "Nr. 5. Er ist nett." is two sentences), "No. 5"-style

@@ -251,6 +251,16 @@ TEST_CASE("segment_text: a list number at a line's start is kept apart from its 
   check_segmentation("1. a\n2) b\t3. c\n\n 4. d", "en");
 }
 
+TEST_CASE("segment_text: Markdown's heading and quote marks at a line's start are in the gap") {
+  CHECK(pieces("## Getting started\n> Note: new.\n> > 1. Step") ==
+        Strings{"G:## ", "S:Getting started", "G:\n> ", "S:Note: new.", "G:\n> > 1. ", "S:Step"});
+  CHECK(pieces(">Quoted mail\n  ### Title") == Strings{"G:>", "S:Quoted mail", "G:\n  ### ", "S:Title"});
+  // no heading without a space, nor marks alone on their line or inside one
+  CHECK(pieces("#hashtag here\n#\n>\nA > b and a # b") ==
+        Strings{"S:#hashtag here", "G:\n", "S:#", "G:\n", "S:>", "G:\n", "S:A > b and a # b"});
+  CHECK(pieces("####### Seven") == Strings{"S:####### Seven"});
+}
+
 TEST_CASE("segment_text: English sentence ends and abbreviations") {
   CHECK(sentences("Mr. Smith went to Washington. He arrived at 3.30 p.m. on Monday.") ==
         Strings{"Mr. Smith went to Washington.", "He arrived at 3.30 p.m. on Monday."});
