@@ -489,32 +489,50 @@ void align_copies(const std::vector<TextEdit>& copies, std::string_view source, 
 }
 
 void align_written_words(std::string_view source, std::string_view target, const std::vector<Span>& target_token_spans,
-                         WordAlignment& w) {
+                         WordAlignment& w, const std::vector<Span>& unseen) {
   const size_t cols = w.source_words.size();
   if (cols == 0 || w.matrix.size() < w.target_words.size() * cols) return;
   const std::string lower_target = to_lower_same_length(target), lower_source = to_lower_same_length(source);
-  std::vector<bool> linked(w.target_words.size(), false), taken(cols, false);
-  for (auto [t, c] : w.links) linked[size_t(t)] = true;
+  const auto source_text = [&](size_t c) {
+    return std::string_view(lower_source).substr(w.source_words[c].begin, w.source_words[c].end - w.source_words[c].begin);
+  };
+  const auto is_unseen = [&](size_t c) {
+    return std::any_of(unseen.begin(), unseen.end(),
+                       [&](const Span& u) { return u.begin <= w.source_words[c].begin && w.source_words[c].end <= u.end; });
+  };
+  std::vector<int> last_source(w.target_words.size(), -1);  // each target word's rightmost linked source word
+  for (auto [t, c] : w.links) last_source[size_t(t)] = std::max(last_source[size_t(t)], c);
+  std::vector<bool> taken(cols, false);
   bool changed = false;
   for (size_t t = 0; t < w.target_words.size(); ++t) {
+    if (last_source[t] >= 0) continue;
     const Span word = w.target_words[t];
+    const std::string_view text = std::string_view(lower_target).substr(word.begin, word.end - word.begin);
     const bool has_token = std::any_of(target_token_spans.begin(), target_token_spans.end(),
                                        [&](const Span& k) { return k.begin < word.end && word.begin < k.end; });
-    if (linked[t] || has_token) continue;
-    const std::string_view text = std::string_view(lower_target).substr(word.begin, word.end - word.begin);
-    int first = -1, first_free = -1;
-    for (size_t c = 0; c < cols; ++c) {
-      const Span s = w.source_words[c];
-      if (std::string_view(lower_source).substr(s.begin, s.end - s.begin) != text) continue;
-      if (first < 0) first = int(c);
-      if (!taken[c]) {
-        first_free = int(c);
+    std::vector<int> same;  // the source words of its text (only unseen ones, for a word a token holds)
+    for (size_t c = 0; c < cols; ++c)
+      if (source_text(c) == text && (!has_token || is_unseen(c))) same.push_back(int(c));
+    if (same.empty()) continue;
+    // in order: the first after the source word the target word before it links to ("**sehr**":
+    // the closing marks to the closing ones), else the first not taken
+    int after = -1;
+    for (size_t k = t; k-- > 0;)
+      if (last_source[k] >= 0) {
+        after = last_source[k];
         break;
       }
-    }
-    const int pick = first_free >= 0 ? first_free : first;
-    if (pick < 0) continue;
+    int pick = -1;
+    for (int c : same)
+      if (!taken[size_t(c)] && c > after) {
+        pick = c;
+        break;
+      }
+    for (int c : same)
+      if (pick < 0 && !taken[size_t(c)]) pick = c;
+    if (pick < 0) pick = same.front();
     taken[size_t(pick)] = true;
+    last_source[t] = pick;
     link_only(w, int(t), {pick});
     changed = true;
   }

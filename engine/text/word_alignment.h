@@ -119,10 +119,14 @@ void align_terms(const std::vector<TextEdit>& terms, std::string_view target, Wo
 // each to all of them; and no other target word links into the stretch. Rows are rewritten to match.
 void align_copies(const std::vector<TextEdit>& copies, std::string_view source, std::string_view target, WordAlignment& w);
 
-// Target words the engine wrote outside every token (no token span overlaps them: a currency sign
-// or number put back, a run inserted after decoding), so without attention, that have no link yet:
-// each links to a source word of the same text (in any letter case), the first not yet taken.
+// Target words the engine wrote, without attention of their own, that have no link yet: a word
+// outside every token (no token span overlaps it: a currency sign or number put back, a run
+// inserted after decoding), and a word written like a source word in `unseen` (stretches of the
+// source the model never read: emphasis marks, which go back into a token's text). Each links to
+// a source word of the same text (in any letter case; for the second kind, one in `unseen`), in
+// order: the first not yet taken after the source word the target word before it links to, else
+// the first not yet taken.
 void align_written_words(std::string_view source, std::string_view target, const std::vector<Span>& target_token_spans,
-                         WordAlignment& w);
+                         WordAlignment& w, const std::vector<Span>& unseen = {});
 
 }  // namespace nmt

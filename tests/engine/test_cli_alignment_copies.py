@@ -71,6 +71,18 @@ class AlignmentOfCopies(unittest.TestCase):
         for k, expected in ((0, "Acme"), (1, "Cloud")):
             linked = [s_words[s] for t, s, _ in sentence["word_alignments"] if t == first + k]
             self.assertEqual(linked, [expected], f"{t_words[first + k]!r} in {tgt!r}")
+    def test_emphasis_marks_link_to_their_own_marks_in_order(self):
+        # the model reads the marks as nothing; the engine puts them back around the translation
+        for direction, text in (("en-de", "This is **very** important.\n"), ("de-en", "Das ist **sehr** wichtig.\n")):
+            with self.subTest(direction=direction):
+                sentence = translate(direction, text)[0]
+                src, tgt = sentence["source"], sentence["target"]
+                s_marks = [k for k, w in enumerate(sentence["source_words"]) if utf16_slice(src, w) == "*"]
+                t_marks = [k for k, w in enumerate(sentence["target_words"]) if utf16_slice(tgt, w) == "*"]
+                self.assertEqual(len(t_marks), 4, tgt)
+                linked = [[s for t, s, _ in sentence["word_alignments"] if t == mark] for mark in t_marks]
+                self.assertEqual(linked, [[s] for s in s_marks], tgt)
+
 
 if __name__ == "__main__":
     unittest.main()

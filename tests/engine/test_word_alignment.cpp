@@ -225,3 +225,23 @@ TEST_CASE("align_copies: a stretch written as the source's own text, not as give
   CHECK(std::find(links.begin(), links.end(), "Cloud=Cloud") != links.end());
   CHECK(std::find(links.begin(), links.end(), "Acme=I") == links.end());
 }
+
+TEST_CASE("align_written_words: in order, and marks the model never read though a token holds them") {
+  // "Das ist **sehr** wichtig.": the opening marks went into the token " **sehr", the closing ones
+  // outside every token; the model read the source's marks as nothing
+  const std::string source = "This is **very** important.", target = "Das ist **sehr** wichtig.";
+  WordAlignment w;
+  w.source_words = find_words(source);  // This is * * very * * important .
+  w.target_words = find_words(target);  // Das ist * * sehr * * wichtig .
+  w.matrix.assign(w.target_words.size() * w.source_words.size(), 0.0f);
+  w.links = {{0, 0}, {1, 1}, {4, 4}, {7, 7}, {8, 8}};
+  const std::vector<Span> tokens = {{0, 3}, {3, 7}, {7, 14}, {16, 24}, {24, 25}};
+  const std::vector<Span> marks = {{8, 10}, {14, 16}};
+  align_written_words(source, target, tokens, w, marks);
+  CHECK(w.links == Links{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}});
+  // without `marks`, the marks a token holds are the model's: left as they are
+  WordAlignment model_only = w;
+  model_only.links = {{0, 0}, {1, 1}, {4, 4}, {7, 7}, {8, 8}};
+  align_written_words(source, target, tokens, model_only);
+  CHECK(model_only.links == Links{{0, 0}, {1, 1}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}});
+}
