@@ -76,12 +76,45 @@ async function readUrl(url, expectedBytes, onBytes) {
   return readResponse(await fetchOk(u), expectedBytes, onBytes);
 }
 
+/**
+ * The URLs this worker's Content-Security-Policy refused (a fetch, an import), with the directive
+ * that refused each: a fetch it refuses fails as a lost connection would ('Failed to fetch').
+ */
+const refusedUrls = new Map();
+let onRefusal = () => {};
+if (!isNode) {
+  port.addEventListener('securitypolicyviolation', (e) => {
+    refusedUrls.set(e.blockedURI, e.effectiveDirective || e.violatedDirective);
+    onRefusal();
+  });
+}
+
+/** The directive that refused `u` (its URL or its origin, as a report may give it), or null. */
+async function refusedBy(u) {
+  if (isNode) return null;
+  const found = () => refusedUrls.get(u.href) || refusedUrls.get(u.origin) || null;
+  // The event may come after the failure (Firefox: up to some ms later): wait a little for it.
+  for (const started = Date.now(); !found() && Date.now() - started < 250;) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 25);
+      onRefusal = () => { clearTimeout(timer); resolve(); };
+    });
+  }
+  onRefusal = () => {};
+  return found();
+}
+
 /** fetch() that throws DOWNLOAD errors naming the file. */
 async function fetchOk(u) {
   let response;
   try {
     response = await fetch(u);
   } catch (e) {
+    const directive = await refusedBy(u);
+    if (directive) {
+      throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.pathname.split('/').pop()}: the Content-Security-Policy's ${directive} ` +
+        `does not allow ${u.origin} (list it there, in the page's policy and in the one the server sends with worker.js).`);
+    }
     throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.pathname.split('/').pop()} (${e.message || e}). Check the network connection.`);
   }
   if (!response.ok) {

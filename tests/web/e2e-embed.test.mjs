@@ -177,6 +177,14 @@ for (const name of browsers()) {
       assert.deepEqual(said, { origin: 'null', text: 'Das Haus ist klein.' });
     });
 
+    test('another origin\'s module where the page\'s connect-src leaves its host out: the error names connect-src, not the network', { timeout: 120000 }, async (t) => {
+      policy = `default-src 'self'; script-src 'self' ${siteOrigin()} 'wasm-unsafe-eval'; worker-src blob: ${siteOrigin()}; connect-src 'self'`;
+      const { error } = await embed(t, browser, otherOrigin());
+      assert.ok(error, 'create() fails');
+      assert.match(error.message, /Could not download manifest\.json: the Content-Security-Policy's connect-src does not allow http:\/\/127\.0\.0\.1:\d+ \(list it there/, error.message);
+      assert.doesNotMatch(error.message, /Check the network connection/);
+    });
+
     test('a Content-Security-Policy without \'wasm-unsafe-eval\': create() rejects with engine-load, naming what to add', { timeout: 120000 }, async (t) => {
       policy = "default-src 'self'; script-src 'self'; worker-src 'self'";
       const { error } = await embed(t, browser, siteOrigin());
