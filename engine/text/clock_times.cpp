@@ -18,6 +18,13 @@ char32_t char_at(std::string_view text, size_t at) {
   return cp;
 }
 
+char32_t char_before(std::string_view text, size_t at) {
+  size_t start = at;
+  while (start > 0 && (static_cast<unsigned char>(text[--start]) & 0xC0) == 0x80) {
+  }
+  return at == 0 ? 0 : char_at(text, start);
+}
+
 // Words before an English clock time that make a bare number one ("at 6", "until 9").
 bool is_preposition(const std::string& word) {
   for (std::string_view p : {"at", "from", "until", "till", "by", "around", "about", "before", "after", "since",
@@ -161,6 +168,38 @@ std::vector<GermanTime> german_times(std::string_view source, const ByteSpans& n
   return out;
 }
 
+// Whether the first words of `next` say the evening ("8 Uhr abends"): the hour is already right.
+bool evening_said(std::string_view next) {
+  const std::vector<std::string> words = lower_words(next);
+  const std::vector<std::string> evening = {"abends", "nachmittags", "nachts", "pm", "p"};
+  for (size_t w = 0; w < words.size() && w < 3; ++w)
+    if (std::find(evening.begin(), evening.end(), words[w]) != evening.end()) return true;
+  return false;
+}
+
+size_t utf8_length(std::string_view text, size_t at) {
+  char32_t cp = 0;
+  return decode_utf8(text, at, cp);
+}
+
+// Where the German word for `hour` (1-11) stands before " Uhr" in `target` ("um acht Uhr", "Acht
+// Uhr"), after the first `fixed` bytes; npos if nowhere.
+size_t hour_word_before_uhr(std::string_view target, int hour, size_t fixed) {
+  static constexpr std::string_view kWords[] = {"", "ein", "zwei", "drei", "vier", "f\xC3\xBCnf", "sechs", "sieben",
+                                                "acht", "neun", "zehn", "elf"};
+  if (hour < 1 || hour > 11) return std::string_view::npos;
+  const std::string_view word = kWords[hour];
+  for (size_t at = fixed; at + word.size() <= target.size(); ++at) {
+    const char first = target[at];
+    if (std::tolower(static_cast<unsigned char>(first)) != word[0] || target.compare(at + 1, word.size() - 1, word.substr(1)) != 0)
+      continue;
+    if ((at > 0 && is_letter(char_before(target, at))) || target.compare(at + word.size(), 4, " Uhr") != 0) continue;
+    if (at + word.size() + 4 < target.size() && is_letter(char_at(target, at + word.size() + 4))) continue;  // "Uhrzeit"
+    return at;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
@@ -186,9 +225,27 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
   }
   const ByteSpans have = find_numbers(target, "", true);
   std::vector<bool> used(have.size(), false);
+  std::vector<size_t> words_used;  // the hours written as words that were rewritten
   for (size_t k = 0; k < numbers.size(); ++k) {
     if (!pm[k]) continue;
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
+    const bool digits_written = std::any_of(have.begin(), have.end(), [&](const auto& n) {
+      return digits_of(target.substr(n.first, n.second - n.first)) == digits_of(number);
+    });
+    if (!digits_written && number.find_first_not_of("0123456789") == std::string_view::npos) {
+      // the hour written as a word ("at 8 pm" -> "um acht Uhr"): its digits, 12 up ("um 20 Uhr")
+      if (const size_t at = hour_word_before_uhr(target, clock_hour(number), fixed);
+          at != std::string_view::npos && std::find(words_used.begin(), words_used.end(), at) == words_used.end()) {
+        size_t end = at;
+        while (end < target.size() && is_letter(char_at(target, end))) end += utf8_length(target, end);
+        words_used.push_back(at);
+        const std::vector<std::string> next = lower_words(target.substr(end + 4, 24));  // (after " Uhr")
+        const bool morning = !next.empty() && (next[0] == "morgens" || next[0] == "vormittags" || next[0] == "fr\xC3\xBCh");
+        if (!evening_said(target.substr(end, 32)) && !morning)
+          out.push_back({at, end - at, std::to_string(clock_hour(number) + 12)});
+      }
+      continue;
+    }
     for (size_t t = 0; t < have.size(); ++t) {
       auto [tb, te] = have[t];
       if (used[t] || tb < fixed || digits_of(target.substr(tb, te - tb)) != digits_of(number)) continue;
@@ -201,12 +258,7 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
                                              next.rfind("\xE2\x80\x93", 0) == 0);
       if (!with_minutes && !range_start && next.rfind(" Uhr", 0) != 0) continue;
       used[t] = true;
-      const std::vector<std::string> words = lower_words(next);
-      const std::vector<std::string> evening = {"abends", "nachmittags", "nachts", "pm", "p"};  // already said
-      bool said = false;
-      for (size_t w = 0; w < words.size() && w < 3; ++w)
-        said = said || std::find(evening.begin(), evening.end(), words[w]) != evening.end();
-      if (!said) {
+      if (!evening_said(next)) {
         std::string hour = std::to_string(clock_hour(number) + 12);
         // minutes the model wrote otherwise ("3:45 pm" -> "3,45 Uhr") come back as the source writes them
         const std::string_view minutes = number.substr(std::min(number.find_first_not_of("0123456789"), number.size()));

@@ -45,6 +45,24 @@ TEST_CASE("evening_hours: an English p.m. hour the German translation wrote as a
   CHECK(fixed("at 7.30pm", "um 730 Uhr") == "um 19.30 Uhr");
 }
 
+TEST_CASE("evening_hours: a p.m. hour the German translation wrote as a word (\"at 8 pm\" came out \"um acht Uhr\")") {
+  auto fixed = [](std::string source, std::string target, size_t keep = 0) {
+    return edited(evening_hours, source, target, "en", "de", keep);
+  };
+  CHECK(fixed("The shop closes at 8 pm.", "Der Laden schlie\u00dft um acht Uhr.") == "Der Laden schlie\u00dft um 20 Uhr.");
+  CHECK(fixed("At 5 p.m. we met.", "F\u00fcnf Uhr trafen wir uns.") == "17 Uhr trafen wir uns.");
+  CHECK(fixed("at 1 pm", "um ein Uhr") == "um 13 Uhr");
+  // said otherwise, no time, another hour, in a prefix, written in digits: as it is
+  CHECK(fixed("at 8 pm", "um acht Uhr abends") == "um acht Uhr abends");
+  CHECK(fixed("Dinner at 8 PM, breakfast at eight.", "Abendessen um acht Uhr morgens.") == "Abendessen um acht Uhr morgens.");
+  CHECK(fixed("at 8 pm", "um acht") == "um acht");
+  CHECK(fixed("at 8 pm", "um achtzehn Uhr, Nacht Uhrzeit") == "um achtzehn Uhr, Nacht Uhrzeit");
+  CHECK(fixed("at 8 pm", "um sieben Uhr") == "um sieben Uhr");
+  CHECK(fixed("at 8 pm", "um acht Uhr", 5) == "um acht Uhr");
+  CHECK(fixed("at 8 pm with eight guests", "um 20 Uhr mit acht G\u00e4sten") == "um 20 Uhr mit acht G\u00e4sten");
+  CHECK(fixed("at 8:30 pm", "um acht Uhr") == "um acht Uhr");  // (minutes: not the word's time)
+}
+
 TEST_CASE("english_clock_times: a German clock time goes into English with the right half of the day") {
   auto fixed = [](std::string source, std::string target, std::string from = "de", std::string to = "en", size_t keep = 0) {
     return edited(english_clock_times, source, target, from, to, keep);
