@@ -192,7 +192,7 @@ function unusableCopy(request, file, what) {
 
 /**
  * A shell file from the cache when its saved copy is the build's; else (none saved, or a damaged
- * one, which is dropped) from the network, saved when it is the build's.
+ * one, never served) from the network, saved in its place when it is the build's.
  */
 async function shellResponse(request, key) {
   const cache = await caches.open(SHELL_CACHE);
@@ -201,9 +201,9 @@ async function shellResponse(request, key) {
   if (hit) {
     damaged = await savedCopyProblem(key, hit).catch((e) => String(e && e.message ? e.message : e));
     if (!damaged) return hit;
+    // (kept until a good copy replaces it: offline, every request for it says it is damaged)
     console.warn('The saved copy is damaged, downloading it again:', damaged);
     checkedShellFiles.delete(key);
-    await cache.delete(key);
   }
   let response;
   try {

@@ -426,6 +426,28 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the page\'s script damaged in the cache, offline: the notice says that the saved copy is damaged, not to check the server', { skip, timeout: 180000 }, async (t) => {
+    const { page, problems, goOffline } = await savedSite(t);
+    const shell = await shellCacheName(page);
+    await page.evaluate(async (shell) => {
+      const cache = await caches.open(shell);
+      const url = new URL('app.js', location.href).href;
+      const bytes = await (await cache.match(url)).arrayBuffer();
+      await cache.put(url, new Response(bytes.slice(0, bytes.byteLength >> 1), { headers: { 'Content-Type': 'text/javascript' } }));
+    }, shell);
+    await goOffline(true);
+    await page.reload();
+    await page.waitForSelector('#load-failed', { timeout: 30000 });
+    assert.equal(await page.textContent('#load-failed'), 'This site\'s saved copy of app.js is damaged, and it could not be downloaded again (offline?). Connect to the internet and reload the page.');
+    assert.equal(await page.getAttribute('#load-failed', 'role'), 'alert');
+    await goOffline(false);
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.$('#load-failed'), null);
+    // (Firefox ESR reports the script's failed load, a 503 from the service worker, as a page error of its own)
+    assert.deepEqual(problems.filter((p) => !/^page error: Failed to load ‘.*’\. A ServiceWorker intercepted the request/.test(p)), []);
+  });
+
   test('the site\'s saved files cleared while its service worker stays (another site on the origin, the browser): offline the page says so; online they are saved again', { skip, timeout: 180000 }, async (t) => {
     const { server, context, page, problems, goOffline } = await savedSite(t);
     const name = await shellCacheName(page);
