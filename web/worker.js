@@ -415,8 +415,8 @@ async function compileWasm(bytes) {
   try {
     return await WebAssembly.compile(bytes);
   } catch (e) {
-    // Bytes that validate yet do not compile: the Content-Security-Policy forbids WebAssembly here.
-    if (WebAssembly.validate(bytes)) throw wasmRefused(e);
+    // (Chromium: "... violates the following Content Security policy directive ...", Firefox: "... blocked by CSP")
+    if (refusedByCsp(String(e && e.message))) throw wasmRefused(e);
     return null;
   }
 }
