@@ -73,7 +73,11 @@ export interface TranslatorOptions {
   engineUrl?: string | URL;
   /** The engine's .wasm; default: engineUrl with .wasm for .js. */
   wasmUrl?: string | URL;
-  /** The worker script; default ./worker.js next to the module. */
+  /**
+   * The worker script; default ./worker.js next to the module. One of another origin (a CDN) runs
+   * in a worker started from a blob: URL (data: in an opaque origin) that imports it: its host must
+   * send CORS headers, and a Content-Security-Policy must list blob: and the host in worker-src.
+   */
   workerUrl?: string | URL;
   /**
    * Called while the engine and the model download and start. A worker started later in place of
