@@ -71,7 +71,9 @@ int day_at(std::string_view text, size_t at, size_t& length) {
       (at > 0 && !dash_before && (word_char_at(text, at - 1) || text[at - 1] == '.' || text[at - 1] == ',')))
     return 0;
   size_t n = is_digit_at(text, at + 1) ? 2 : 1;
-  if (is_digit_at(text, at + n) ||
+  const bool time_or_decimal = at + n < text.size() && (text[at + n] == ':' || text[at + n] == '.' || text[at + n] == ',') &&
+                               is_digit_at(text, at + n + 1);  // "October 3:30 p.m.", "May 3.5"
+  if (is_digit_at(text, at + n) || time_or_decimal ||
       (word_char_at(text, at + n) && !en_dash_at(text, at + n) && ordinal_suffix(text, at + n) == 0))
     return 0;  // "4x"
   const int day = n == 1 ? text[at] - '0' : (text[at] - '0') * 10 + (text[at + 1] - '0');

@@ -70,6 +70,10 @@ TEST_CASE("has_named_date: the day beside the month's name, the year if the date
   CHECK_FALSE(has_named_date("on July 22 night", d, "en"));  // another day
   CHECK_FALSE(has_named_date("on July 124", d, "en"));
   CHECK_FALSE(has_named_date("am Juli 24", d, "de"));  // the English order in German
+  // "am 24. Juli um 15:30 Uhr" came out "on July 24:30 p.m.": no day, a time
+  CHECK_FALSE(has_named_date("on July 24:30 p.m.", d, "en"));
+  CHECK_FALSE(has_named_date("on July 24.5", d, "en"));
+  CHECK(has_named_date("on July 24, at 3:30 p.m.", d, "en"));
   CHECK_FALSE(has_named_date("am 24 Juli", d, "de"));
   d.year = 2020;
   CHECK(has_named_date("What's today's July 24, 2020?", d, "en"));
