@@ -192,12 +192,23 @@ void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, s
 // "#Netz") or capitalized them ("@Anna"). Not "#1" nor "C#" nor an e-mail address (`taken`).
 void find_handles(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,  // sorted
                   std::vector<std::pair<size_t, size_t>>& out) {
+  // a hashtag's letters may be any script's ("#München", "#café": the model wrote "#Münich")
+  const auto letter_at = [&](size_t at, bool hashtag) -> size_t {
+    if (ascii_alnum(text[at]) || text[at] == '_') return 1;
+    if (!hashtag || static_cast<unsigned char>(text[at]) < 0x80) return 0;
+    const Decoded d = decode_at(text, at);
+    return is_letter(d.cp) || is_mark(d.cp) ? d.length : 0;
+  };
   for (size_t i = 0; i + 1 < text.size(); ++i) {
-    if ((text[i] != '#' && text[i] != '@') || !at_word_start(text, i) || !ascii_alpha(text[i + 1])) continue;
+    if ((text[i] != '#' && text[i] != '@') || !at_word_start(text, i)) continue;
+    const bool hashtag = text[i] == '#';
+    if (!ascii_alpha(text[i + 1]) && !(hashtag && letter_at(i + 1, true) > 1)) continue;
     size_t end = i + 1;
-    while (end < text.size() && (ascii_alnum(text[end]) || text[end] == '_' ||
-                                 (text[i] == '@' && text[end] == '.' && end + 1 < text.size() && ascii_alnum(text[end + 1]))))
-      ++end;
+    for (size_t length; end < text.size(); end += length) {
+      length = letter_at(end, hashtag);
+      if (length == 0 && !hashtag && text[end] == '.' && end + 1 < text.size() && ascii_alnum(text[end + 1])) length = 1;
+      if (length == 0) break;
+    }
     if (text[i] == '#' && end < text.size() && text[end] == '#') ++end;  // an anonymized name: "#PRS_ORG#"
     // `taken` is sorted and its spans do not overlap: only the last one starting before `end` can
     auto after = std::lower_bound(taken.begin(), taken.end(), std::make_pair(end, size_t(0)));

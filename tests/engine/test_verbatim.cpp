@@ -89,6 +89,8 @@ TEST_CASE("verbatim_spans: hashtags and mentions") {
   CHECK(found("Check out #travel and #Berlin_2024, @anna and @max.mustermann!") ==
         V{"#travel", "#Berlin_2024", "@anna", "@max.mustermann"});
   CHECK(found("(#MeToo) „@Bahn“") == V{"#MeToo", "@Bahn"});
+  // a hashtag's letters of any script, whole
+  CHECK(found("Besuchen Sie #M\xC3\xBCnchen, #caf\xC3\xA9 und #\xC3\x96ko!") == V{"#M\xC3\xBCnchen", "#caf\xC3\xA9", "#\xC3\x96ko"});
   // not handles: a number, inside a word, an e-mail address, a lone sign
   CHECK(found("Platz #1, C# and F#, x#y, # and @ 5") .empty());
   CHECK(found("Mail anna@example.org") == V{"anna@example.org"});
