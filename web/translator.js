@@ -217,14 +217,25 @@ export async function listModels(options = {}) {
   if (typeof options !== 'object') throw new TranslatorError(ErrorCode.BAD_REQUEST, `listModels(): options must be an object (got ${typeof options}).`);
   checkOptions(options, { manifestUrl: CREATE_OPTIONS.manifestUrl }, 'listModels()');
   const manifestUrl = toUrl(options.manifestUrl || (await defaultLocations()).manifestUrl, baseUrl());
+  const unreadable = (why) => new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `Could not read the weights manifest ${manifestUrl}: ${why}`);
+  let text;
+  // (a missing file, a lost connection: the error create() gives, not the platform's TypeError)
+  try {
+    if (isNode && manifestUrl.startsWith('file:')) {
+      text = await (await nodeBuiltin('fs')).promises.readFile(new URL(manifestUrl), 'utf8');
+    } else {
+      const response = await fetch(manifestUrl);
+      if (!response.ok) throw unreadable(`HTTP ${response.status}`);
+      text = await response.text();
+    }
+  } catch (e) {
+    throw e instanceof TranslatorError ? e : unreadable(e.code === 'ENOENT' ? 'no such file' : e.message || String(e));
+  }
   let manifest;
-  if (isNode && manifestUrl.startsWith('file:')) {
-    const fs = await nodeBuiltin('fs');
-    manifest = JSON.parse(await fs.promises.readFile(new URL(manifestUrl), 'utf8'));
-  } else {
-    const response = await fetch(manifestUrl);
-    if (!response.ok) throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, `Could not read the weights manifest ${manifestUrl}: HTTP ${response.status}`);
-    manifest = await response.json();
+  try {
+    manifest = JSON.parse(text);
+  } catch (e) {
+    throw unreadable(`it is not valid JSON (${e.message})`);
   }
   if (!manifest || !Array.isArray(manifest.models)) throw new TranslatorError(ErrorCode.MODEL_NOT_FOUND, 'The weights manifest has no "models" list.');
   return manifest.models.map((m) => ({ ...m, url: new URL(m.file, manifestUrl).href }));

@@ -11,7 +11,7 @@ import { getEventListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Translator, translateElement, TranslatorError } from '../../web/translator.js';
+import { Translator, translateElement, TranslatorError, listModels } from '../../web/translator.js';
 import * as polyfill from '../../web/polyfill.js';
 import { ROOT, fileUrl, engineSkip, requireEngine, testManifest } from './_helpers.mjs';
 
@@ -247,4 +247,23 @@ test('a disposed Translator that is still referenced (an app\'s field, a list) h
   assert.equal(kept, 3);
   // (each live Translator keeps its 32 MiB model for quick restarts: three held 96)
   assert.ok(disposedMiB < 16, `${disposedMiB.toFixed(1)} MiB of external memory after three disposed Translators`);
+});
+
+test('listModels() of a manifest it cannot read rejects with a TranslatorError (model-not-found), as create() does, not the platform\'s error', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nmt-embed-'));
+  writeFileSync(path.join(dir, 'page.html'), '<!doctype html><title>A fallback page</title>');
+  const cases = [
+    [fileUrl(path.join(dir, 'missing.json')), /missing\.json: no such file$/],
+    [fileUrl(path.join(dir, 'page.html')), /page\.html: it is not valid JSON \(/],
+    ['http://127.0.0.1:9/manifest.json', /manifest\.json: \S/], // (nothing listens on port 9: the connection is refused)
+  ];
+  for (const [manifestUrl, message] of cases) {
+    await assert.rejects(listModels({ manifestUrl }), (e) => {
+      assert.ok(e instanceof TranslatorError, `a TranslatorError, got ${e && e.name}: ${e && e.message}`);
+      assert.equal(e.code, 'model-not-found');
+      assert.match(e.message, /^Could not read the weights manifest /);
+      assert.match(e.message, message);
+      return true;
+    }, manifestUrl);
+  }
 });
