@@ -84,7 +84,9 @@ const refusedUrls = new Map();
 let onRefusal = () => {};
 if (!isNode) {
   port.addEventListener('securitypolicyviolation', (e) => {
-    refusedUrls.set(e.blockedURI, e.effectiveDirective || e.violatedDirective);
+    const directive = e.effectiveDirective || e.violatedDirective;
+    // (script-src-elem: the directive a policy of script-src only is read as for an import)
+    refusedUrls.set(e.blockedURI, /-elem$/.test(directive) ? `${directive} (or ${directive.replace(/-elem$/, '')})` : directive);
     onRefusal();
   });
 }
@@ -246,6 +248,15 @@ async function importEngine(engineUrl) {
   }
   const mod = await import(engineUrl);
   return mod.default || mod.createEngine;
+}
+
+/** The error for an engine module that could not be imported: the Content-Security-Policy's directive that refused it, when one did. */
+async function engineModuleFailed(engineUrl, e) {
+  const u = new URL(engineUrl);
+  const directive = u.protocol === 'file:' ? null : await refusedBy(u);
+  return new TranslatorError(ErrorCode.ENGINE_LOAD, directive
+    ? `Could not load the engine module ${engineUrl}: the Content-Security-Policy's ${directive} does not allow ${u.origin} (list it there, in the page's policy and in the one the server sends with worker.js).`
+    : `Could not load the engine module ${engineUrl}: ${e.message || e}`);
 }
 
 /** Drops a model from the service worker's model cache (a copy that failed its check). */
@@ -510,7 +521,7 @@ async function restart(msg) {
   try {
     createEngine = await mark('engineScript', importEngine(msg.engineUrl));
   } catch (e) {
-    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
+    throw await engineModuleFailed(msg.engineUrl, e);
   }
   wasmModule = reuse.wasmModule || null;
   const wasmBinary = wasmModule ? undefined : await readUrl(msg.wasmUrl, 0, () => {});
@@ -577,8 +588,8 @@ async function init(msg) {
     ? Promise.resolve({ module: msg.wasmModule, bytes: null, how: 'reused' })
     : mark('compile', repeatVisit().then((again) => loadWasm(msg.wasmUrl, 0, track(files.engine), again)));
   const engineReady = Promise.all([
-    mark('engineScript', importEngine(msg.engineUrl)).catch((e) => {
-      throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not load the engine module ${msg.engineUrl}: ${e.message || e}`);
+    mark('engineScript', importEngine(msg.engineUrl)).catch(async (e) => {
+      throw await engineModuleFailed(msg.engineUrl, e);
     }),
     wasm,
   ]).then(([createEngine, compiled]) => {

@@ -185,6 +185,26 @@ for (const name of browsers()) {
       assert.doesNotMatch(error.message, /Check the network connection/);
     });
 
+    test('an engine of another host that the page\'s script-src leaves out: the error names script-src', { timeout: 120000 }, async (t) => {
+      policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src *";
+      const context = await browser.newContext();
+      t.after(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`${siteOrigin()}/embed.html`);
+      const error = await page.evaluate(async (engineUrl) => {
+        try {
+          const { Translator } = await import('/site/translator.js');
+          (await Translator.create({ workers: 1, engineUrl })).dispose();
+          return null;
+        } catch (e) {
+          return { code: e.code, message: e.message };
+        }
+      }, `${otherOrigin()}/site/engine/engine.js`);
+      assert.ok(error, 'create() fails');
+      assert.equal(error.code, 'engine-load');
+      assert.match(error.message, /engine\.js: the Content-Security-Policy's script-src-elem \(or script-src\) does not allow http:\/\/localhost:\d+ \(list it there/, error.message);
+    });
+
     test('a Content-Security-Policy without \'wasm-unsafe-eval\': create() rejects with engine-load, naming what to add', { timeout: 120000 }, async (t) => {
       policy = "default-src 'self'; script-src 'self'; worker-src 'self'";
       const { error } = await embed(t, browser, siteOrigin());
