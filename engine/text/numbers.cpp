@@ -338,6 +338,24 @@ bool is_label(std::string_view text, size_t at, size_t end, std::string_view fro
   return true;
 }
 
+// Whether the number at [at, end) of `text` is a clock time: an hour (0-24), a dot or comma and two
+// digits of minutes, followed by a.m., p.m., "Uhr" or "o'clock" ("9.00 a.m.", "7.30pm", "20,15 Uhr"; not
+// "h": "2,45 h" is a duration).
+bool clock_time(std::string_view text, size_t at, size_t end) {
+  const std::string_view number = text.substr(at, end - at);
+  const size_t sep = number.find_first_of(".,");
+  if (sep == std::string_view::npos || sep == 0 || sep > 2 || number.size() != sep + 3) return false;
+  if (std::stoi(std::string(number.substr(0, sep))) > 24 || number[sep + 1] > '5') return false;
+  size_t n = end;
+  if (n < text.size() && text[n] == ' ') ++n;
+  std::string mark;
+  while (n < text.size() && (std::isalpha(static_cast<unsigned char>(text[n])) || text[n] == '.' || text[n] == '\'')) mark += char(std::tolower(static_cast<unsigned char>(text[n++])));
+  while (!mark.empty() && mark.back() == '.' && mark != "a.m." && mark != "p.m.") mark.pop_back();
+  for (const char* m : {"a.m.", "p.m.", "am", "pm", "uhr", "o'clock"})
+    if (mark == m) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string digits_of(std::string_view number) {
@@ -711,6 +729,7 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
     }
     if (!grouped(number, thousands, decimal) && !decimal_number(number, decimal)) continue;
     if (is_label(text, b, e, from)) continue;  // "Python 3.11" stays, "rose 3.5%" -> "3,5 %"
+    if (clock_time(text, b, e)) continue;      // "at 9.00 a.m." -> "um 9.00 Uhr", not "9,00"
     for (size_t k = b; k < e; ++k)
       if (out[k] == thousands) out[k] = decimal;
       else if (out[k] == decimal) out[k] = thousands;

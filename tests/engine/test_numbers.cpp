@@ -291,6 +291,11 @@ TEST_CASE("localize_numbers: thousands and decimal separators swap between Engli
   CHECK(localized("In 1.5 hours, Berlin 3.5 million, in March 2.5 tons, EUR 1.5, RMB 7.0, Apple 3.5%, Johor 4.2 percent", "en",
                   "de") == "In 1,5 hours, Berlin 3,5 million, in March 2,5 tons, EUR 1,5, RMB 7,0, Apple 3,5%, Johor 4,2 percent");
   CHECK(localized("Der Umsatz stieg 3,5 Prozent, Berlin 2,5", "de", "en") == "Der Umsatz stieg 3.5 Prozent, Berlin 2.5");
+  // clock times keep their dot ("at 9.00 a.m." came out "um 9,00 Uhr")
+  CHECK(localized("at 9.00 a.m., 7.30pm, 11.45 PM. and 9.00 o'clock, 9.50 hours, 9.5 h", "en", "de") ==
+        "at 9.00 a.m., 7.30pm, 11.45 PM. and 9.00 o'clock, 9,50 hours, 9,5 h");
+  CHECK(localized("um 20,15 Uhr; 2,45 h, 25,30 Uhr, 8,75 Uhr, 8,30 Uhrzeit", "de", "en") ==
+        "um 20,15 Uhr; 2.45 h, 25.30 Uhr, 8.75 Uhr, 8.30 Uhrzeit");
   const std::string long_text(5000, '1');
   CHECK(localized(long_text, "en", "de") == long_text);
 }
@@ -354,6 +359,7 @@ TEST_CASE("localize_copied_numbers: a number the model copied as the source writ
   CHECK(rewrite("at 10:30 and 3:30 pm", "um 10.30 und 15.30 Uhr", "en", "de") == "um 10.30 und 15.30 Uhr");
   CHECK(rewrite("am 12.03.", "on 12,04", "de", "en") == "on 12,04");
   CHECK(rewrite("Kurz nach 11.00 Uhr", "Shortly after 11:00", "de", "en") == "Shortly after 11:00");
+  CHECK(rewrite("The store opens at 9.00 a.m.", "Der Laden \u00f6ffnet um 9,00 Uhr.", "en", "de") == "Der Laden \u00f6ffnet um 9.00 Uhr.");
   // against a unit of measure too
   CHECK(rewrite("It weighs 3.5kg and runs at 2.5GHz.", "Es wiegt 3.5kg und läuft mit 2.5GHz.", "en", "de") ==
         "Es wiegt 3,5kg und läuft mit 2,5GHz.");
