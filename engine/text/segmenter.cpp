@@ -201,6 +201,14 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
 }
 
 
+// Emoji that close a sentence as a face does: faces, hands and gestures (🙂 🙏 👍 👋 💪 🤝), a party's
+// 🎉 🎊; not a heart, which stands for a verb ("I ❤️ NY").
+bool ends_like_a_face(char32_t cp) {
+  return (cp >= 0x1F600 && cp <= 0x1F64F) || (cp >= 0x1F910 && cp <= 0x1F92F) || (cp >= 0x1F970 && cp <= 0x1F97A) ||
+         (cp >= 0x1F44A && cp <= 0x1F450) || cp == 0x1F4AA || cp == 0x1F389 || cp == 0x1F38A || cp == 0x263A ||
+         cp == 0x2639 || cp == 0x270C || cp == 0x1F918 || cp == 0x1F919;
+}
+
 // End (exclusive, trailing whitespace excluded) of the sentence that starts at `start`, which holds
 // a non-whitespace character.
 size_t sentence_end(std::string_view text, size_t start, bool german) {
@@ -225,6 +233,18 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
       while (face > 0 && j < n && (text[j] == ' ' || text[j] == '\t')) ++j;
       if (face > 0 && j > i + face && j < n && text[j] != '\t' && text[j - 1] != '\t' && is_upper(decode_at(text, j).cp))
         return i + face;
+    }
+    // so does an emoji of a face or a hand that follows a word ("Danke 🙏 Bis bald": read as one
+    // sentence, "Bis bald" was lost); not one of a thing, which stands for a word ("Ich liebe 🍕 Pizza")
+    if (i == word_start && content_end > start && ends_like_a_face(c.cp)) {
+      size_t j = i;
+      for (Decoded e = c; j < n && (is_emoji(e.cp) || e.cp == 0xFE0F || e.cp == 0x200D || (e.cp >= 0x1F3FB && e.cp <= 0x1F3FF));) {
+        j += e.length;
+        if (j < n) e = decode_at(text, j);
+      }
+      const size_t face_end = j;
+      while (j < n && text[j] == ' ') ++j;
+      if (j > face_end && j < n && is_upper(decode_at(text, j).cp)) return face_end;
     }
     if (!is_terminator(c.cp) && !is_cjk_terminator(c.cp)) {
       i += c.length;

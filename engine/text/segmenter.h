@@ -20,8 +20,9 @@ struct TextPiece {
 
 // lang: "en" or "de" (anything else gets the English rules). A sentence ends at . ! ? … (and
 // closing quotes/brackets after them) followed by whitespace and an upper-case letter, a digit, a
-// letter of a script without case or an opening quote/bracket; after a face (":)", ";-)", not "<3")
-// that follows a word, before a capital ("Thanks :) See you"); at 。！？ whatever follows; and at
+// letter of a script without case or an opening quote/bracket; after a face (":)", ";-)", not "<3";
+// an emoji of a face or a hand, "🙏", "👍🏽", not "❤️" or "🍕") that follows a word, before a capital
+// ("Thanks :) See you", "Danke 🙏 Bis bald"); at 。！？ whatever follows; and at
 // every newline and tab (lines are never joined; a tab separates the cells of a pasted table, so the
 // tabs stay and each cell is translated on its own); and around a mark that separates the items of
 // a menu or breadcrumb (| ¦ » › • · ∙ ◦ ‣ →) standing alone between spaces on one line after a

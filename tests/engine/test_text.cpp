@@ -286,6 +286,13 @@ TEST_CASE("segment_text: English sentence ends and abbreviations") {
   CHECK(sentences("I <3 NY and you. He wrote :) and left. Wow :) :) Nice.") ==
         Strings{"I <3 NY and you.", "He wrote :) and left.", "Wow :) :)", "Nice."});
   CHECK(sentences(":) Hello there.") == Strings{":) Hello there."});
+  // so does an emoji of a face or a hand (with its skin tone); not a thing's nor a heart
+  CHECK(sentences("Danke \xF0\x9F\x99\x8F Bis bald \xF0\x9F\x91\x8B", "de") ==
+        Strings{"Danke \xF0\x9F\x99\x8F", "Bis bald \xF0\x9F\x91\x8B"});
+  CHECK(sentences("Super \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD Keep going! Happy birthday \xF0\x9F\x8E\x89 Have fun.") ==
+        Strings{"Super \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", "Keep going!", "Happy birthday \xF0\x9F\x8E\x89", "Have fun."});
+  CHECK(sentences("Ich liebe \xF0\x9F\x8D\x95 Pizza. I \xE2\x9D\xA4\xEF\xB8\x8F New York. \xF0\x9F\x98\x82 Funny.", "de") ==
+        Strings{"Ich liebe \xF0\x9F\x8D\x95 Pizza.", "I \xE2\x9D\xA4\xEF\xB8\x8F New York. \xF0\x9F\x98\x82", "Funny."});
 }
 
 TEST_CASE("segment_text: an abbreviation that ends a sentence, before a word that starts one") {
