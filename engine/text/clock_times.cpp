@@ -200,6 +200,61 @@ size_t hour_word_before_uhr(std::string_view target, int hour, size_t fixed) {
   return std::string_view::npos;
 }
 
+
+// The hour (1-12) a word or number at word `w` of `words` says ("acht", "8", "eight"), or 0.
+int spoken_hour(const std::vector<std::string>& words, size_t w) {
+  static constexpr std::string_view kGerman[] = {"", "eins", "zwei", "drei", "vier", "f\xC3\xBCnf", "sechs",
+                                                 "sieben", "acht", "neun", "zehn", "elf", "zw\xC3\xB6lf"};
+  static constexpr std::string_view kEnglish[] = {"", "one", "two", "three", "four", "five", "six", "seven",
+                                                  "eight", "nine", "ten", "eleven", "twelve"};
+  if (w >= words.size()) return 0;
+  for (int h = 1; h <= 12; ++h)
+    if (words[w] == kGerman[h] || words[w] == kEnglish[h] || (h == 1 && words[w] == "ein")) return h;
+  return 0;
+}
+
+// Words of `text` (letters or digits, lower case) with where each starts.
+std::vector<std::pair<std::string, size_t>> words_at(std::string_view text) {
+  std::vector<std::pair<std::string, size_t>> out;
+  for (size_t i = 0; i < text.size();) {
+    const char32_t cp = char_at(text, i);
+    const size_t length = utf8_length(text, i);
+    if (is_letter(cp) || digit(text[i])) {
+      if (i == 0 || !(is_letter(char_before(text, i)) || digit(text[i - 1]))) out.emplace_back("", i);
+      for (size_t k = i; k < i + length; ++k) out.back().first += char(std::tolower(static_cast<unsigned char>(text[k])));
+    }
+    i += length;
+  }
+  return out;
+}
+
+int hour_of(const std::string& word) {  // "8", "acht", "eight": 1-12, else 0
+  if (!word.empty() && word.size() <= 2 && std::all_of(word.begin(), word.end(), digit)) {
+    const int h = std::stoi(word);
+    return h >= 1 && h <= 12 ? h : 0;
+  }
+  return spoken_hour({word}, 0);
+}
+
+// The German "halb acht" (7:30), "Viertel nach acht" (8:15), "Viertel vor acht" / "dreiviertel acht"
+// (7:45) in `source`: the time's hour (1-12) and minutes, if there is exactly one.
+std::pair<int, int> german_spoken_time(std::string_view source) {
+  const auto words = words_at(source);
+  std::pair<int, int> found{0, 0};
+  int count = 0;
+  for (size_t w = 0; w + 1 < words.size(); ++w) {
+    const std::string& a = words[w].first;
+    const bool viertel = a == "viertel" && w + 2 < words.size();
+    const int hour = hour_of(words[w + (viertel ? 2 : 1)].first);
+    if (hour == 0) continue;
+    const int before = hour == 1 ? 12 : hour - 1;
+    if (a == "halb") found = {before, 30}, ++count;
+    else if (a == "dreiviertel") found = {before, 45}, ++count;
+    else if (viertel && words[w + 1].first == "nach") found = {hour, 15}, ++count;
+    else if (viertel && words[w + 1].first == "vor") found = {before, 45}, ++count;
+  }
+  return count == 1 ? found : std::pair<int, int>{0, 0};
+}
 }  // namespace
 
 std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
@@ -268,7 +323,29 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
       break;
     }
   }
+  // "half past seven" is 7:30, which German says "halb acht": the model wrote "halb sieben"
+  const auto source_words = words_at(source), target_words = words_at(target);
+  for (size_t w = 0; w + 1 < source_words.size(); ++w) {
+    if (source_words[w].first != "half") continue;
+    const size_t at_hour = w + (source_words[w + 1].first == "past" ? 2 : 1);
+    const int hour = at_hour < source_words.size() ? hour_of(source_words[at_hour].first) : 0;
+    if (hour == 0) continue;
+    for (size_t t = 0; t + 1 < target_words.size(); ++t) {
+      if (target_words[t].first != "halb" || hour_of(target_words[t + 1].first) != hour || target_words[t + 1].second < fixed) continue;
+      static constexpr std::string_view kHours[] = {"", "eins", "zwei", "drei", "vier", "f\xC3\xBCnf", "sechs",
+                                                    "sieben", "acht", "neun", "zehn", "elf", "zw\xC3\xB6lf"};
+      const int next = hour % 12 + 1;
+      const std::string& written = target_words[t + 1].first;
+      const bool in_digits = digit(written[0]);
+      size_t length = 0;  // the word's bytes as written
+      for (size_t k = target_words[t + 1].second; k < target.size() && (is_letter(char_at(target, k)) || digit(target[k]));)
+        length += utf8_length(target, k), k += utf8_length(target, k);
+      out.push_back({target_words[t + 1].second, length, in_digits ? std::to_string(next) : std::string(kHours[next])});
+      break;
+    }
+  }
   std::sort(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
+  out.erase(std::unique(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at == y.at; }), out.end());
   return out;
 }
 
@@ -323,6 +400,20 @@ std::vector<TextEdit> english_clock_times(std::string_view source, std::string_v
       if (target.substr(tb, end - tb) != written) out.push_back({tb, end - tb, written});
       break;
     }
+  }
+  // "halb acht" is 7:30: the model wrote "2:30"; the one time with those minutes gets the hour
+  const auto [hour, minute] = german_spoken_time(source);
+  if (hour != 0 && out.empty()) {
+    size_t count = 0, at = 0, length = 0;
+    for (auto [tb, te] : have) {
+      const Clock c = read_clock(target.substr(tb, te - tb));
+      if (c.hour < 0 || !c.minutes || c.minute != minute) continue;
+      ++count;
+      at = tb;
+      length = target.substr(tb, te - tb).find_first_of(":.");
+      if (c.hour == hour || c.hour == hour + 12 || (hour == 12 && c.hour == 0)) count = 99;  // right already
+    }
+    if (count == 1 && at >= fixed) out.push_back({at, length, std::to_string(hour)});
   }
   std::sort(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
   return out;

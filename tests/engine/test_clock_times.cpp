@@ -105,3 +105,34 @@ TEST_CASE("english_clock_times: a German clock time goes into English with the r
   CHECK(fixed("um 9 Uhr", "at 9 pm") == "at 9 a.m.");
   CHECK(fixed("um 9 Uhr", "at 9pm.") == "at 9 a.m.");
 }
+
+TEST_CASE("clock times said in words: \"halb acht\" is 7:30, \"half past seven\" is \"halb acht\"") {
+  const auto de_en = [](std::string source, std::string target, size_t keep = 0) {
+    return edited(english_clock_times, source, target, "de", "en", keep);
+  };
+  const auto en_de = [](std::string source, std::string target, size_t keep = 0) {
+    return edited(evening_hours, source, target, "en", "de", keep);
+  };
+  // de->en "Der Zug fährt um halb acht ab." came out "The train leaves at 2:30."
+  CHECK(de_en("Der Zug f\u00e4hrt um halb acht ab.", "The train leaves at 2:30.") == "The train leaves at 7:30.");
+  CHECK(de_en("Um halb 8 geht es los.", "It starts at 2.30.") == "It starts at 7.30.");
+  CHECK(de_en("um Viertel nach acht", "at 2:15") == "at 8:15");
+  CHECK(de_en("um Viertel vor neun", "at 9:45") == "at 8:45");
+  CHECK(de_en("um dreiviertel neun", "at 2:45") == "at 8:45");
+  CHECK(de_en("um halb eins", "at 2:30") == "at 12:30");
+  // right already (either clock), other minutes, two such times, no such time, a prefix: as it is
+  CHECK(de_en("um halb acht", "at 7:30") == "at 7:30");
+  CHECK(de_en("um halb acht", "at 19:30") == "at 19:30");
+  CHECK(de_en("um halb acht", "at 2:15") == "at 2:15");
+  CHECK(de_en("um halb acht oder halb neun", "at 2:30 or 3:30") == "at 2:30 or 3:30");
+  CHECK(de_en("die Hälfte von acht", "half of 2:30") == "half of 2:30");
+  CHECK(de_en("um halb acht", "at 2:30", 4) == "at 2:30");
+  // en->de "half past seven" came out "halb sieben" (6:30)
+  CHECK(en_de("We meet at half past seven.", "Wir treffen uns um halb sieben.") == "Wir treffen uns um halb acht.");
+  CHECK(en_de("at half past 8", "um halb 8") == "um halb 9");
+  CHECK(en_de("at half seven", "um Halb sieben") == "um Halb acht");  // (British: 7:30)
+  CHECK(en_de("at half past twelve", "um halb zw\u00f6lf") == "um halb eins");
+  CHECK(en_de("at half past seven", "um halb acht") == "um halb acht");
+  CHECK(en_de("half of the 7 people", "die H\u00e4lfte der 7 Leute, halb 7") == "die H\u00e4lfte der 7 Leute, halb 7");
+  CHECK(en_de("at half past seven", "um halb sieben", 9) == "um halb sieben");
+}
