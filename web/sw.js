@@ -286,7 +286,15 @@ async function modelsSavedHere() {
  */
 let caching = null;
 function cacheModels() {
-  caching ||= cacheMissingShellFiles().then(cacheMissingModels).finally(() => { caching = null; });
+  caching ||= (async () => {
+    // Twice: a cache deleted while the first pass ran (by the browser, or another site on the
+    // origin) took what it had saved with it; the second pass opens it anew, finds that missing
+    // and saves it again.
+    for (let pass = 0; pass < 2; pass++) {
+      await cacheMissingShellFiles();
+      await cacheMissingModels();
+    }
+  })().finally(() => { caching = null; });
   return caching;
 }
 

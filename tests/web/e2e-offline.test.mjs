@@ -789,6 +789,20 @@ for (const name of browsers()) describe(name, () => {
     assert.deepEqual(problems, []);
   });
 
+  test('the saved models deleted while the page saves them (the browser, or another site on the origin): the page still saves every model before it says so', { skip: skip || (!testManifest().shipped && 'needs the shipped models of both directions'), timeout: 180000 }, async (t) => {
+    const deEn = builtModels().find((m) => m.from === 'de' && m.to === 'en');
+    const host = await hostServer(t, (rel, bytes, res, type) => rel === `models/${deEn.file}` && sendSlowly(bytes, res, type));
+    const { page, problems } = await freshPage(t, host.url);
+    await waitReady(page);
+    // (the page has asked the service worker to save German → English: its download runs for 3 s)
+    for (let i = 0; i < 40 && !host.requests.get(`models/${deEn.file}`); i++) await page.waitForTimeout(100);
+    assert.equal(await page.evaluate((name) => caches.delete(name), MODEL_CACHE), true, 'English → German was saved');
+    await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
+    assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
+    assert.deepEqual(await cachedModels(page), [...new Set(builtModels().map((m) => m.file))].sort(), 'every model saved');
+    assert.deepEqual(problems, []);
+  });
+
   if (name === 'chromium') test('a hard reload (Shift+Reload: the page not controlled, its service worker active) starts at once, without the first visit\'s wait', { skip, timeout: 120000 }, async (t) => {
     const server = await ownServer(t);
     const { context, page, problems } = await freshPage(t, server.url);
