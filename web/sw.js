@@ -269,6 +269,11 @@ self.addEventListener('fetch', (event) => {
   }
   if (SHELL.has(bare)) {
     event.respondWith(shellResponse(request, bare));
+    return;
+  }
+  // A page's address without .html (where a host sent page.html on to page): the saved page.
+  if (request.mode === 'navigate' && !bare.endsWith('/') && SHELL.has(`${bare}.html`)) {
+    event.respondWith(shellResponse(request, `${bare}.html`));
   }
 });
 

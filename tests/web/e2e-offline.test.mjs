@@ -531,6 +531,9 @@ for (const name of browsers()) describe(name, () => {
     await page.goto(host.url);
     await waitReady(page);
     await translate(page, 'The house is small.');
+    // (the address the host gave a page, as a visitor may have kept it)
+    await page.goto(new URL('html', host.url).href);
+    await OTHER_PAGES['html.html'].ready(page);
     assert.deepEqual(problems, []);
   });
 
