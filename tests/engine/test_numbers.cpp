@@ -122,6 +122,21 @@ TEST_CASE("missing_numbers: a number the source never had, written against or as
   CHECK(missing("The 2020 season", "Die Saison 2020, 2021") == V{0});
 }
 
+TEST_CASE("missing_numbers: an amount given a currency the source never names has changed") {
+  using V = std::vector<size_t>;
+  // "The fine was increased from £100 to £150." came out "von 100 £ bis 150 £ Euro"
+  CHECK(missing("from \u00a3100 to \u00a3150.", "von 100 \u00a3 bis 150 \u00a3 Euro.") == V{1});
+  CHECK(missing("It costs 20 dollars.", "Es kostet 20 Euro.") == V{0});
+  CHECK(missing("It costs 20.", "Es kostet 20 $.") == V{0});
+  CHECK(missing("It costs 20.", "Es kostet $ 20.") == V{0});
+  CHECK(missing("a loss of 2.5 billion", "ein Verlust von 2,5 Milliarden Euro") == V{0});
+  // the source's own currency, or none
+  CHECK(missing("It costs $20 (\u20ac18).", "Es kostet 20 $ (18 Euro).").empty());
+  CHECK(missing("It costs \u00a3150.", "Es kostet 150 Pfund.").empty());
+  CHECK(missing("It weighs 5 pounds.", "Es wiegt 5 Pfund.").empty());
+  CHECK(missing("20 people paid $5.", "20 Menschen zahlten 5 Dollar.").empty());
+}
+
 TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps its currency, and gains no other") {
   using V = std::vector<size_t>;
   auto unpriced = [](std::string_view source, std::string_view target) {
