@@ -89,6 +89,7 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   for (const TokenSpan& t : s.target_tokens) tgt_spans.push_back({t.begin, t.end});
   s.words = word_alignment(s, src_spans, tgt_spans, h);
   align_copies(known_copies(u, s.source, tokenizer.unk_id()), s.source, s.target, s.words);
+  align_mark_runs(s.source, s.target, s.words);
   std::vector<Span> marks;  // the emphasis marks, which the model read as nothing
   for (const EmphasisMark& m : u.emphasis) marks.push_back({m.begin, m.end});
   align_written_words(s.source, s.target, tgt_spans, s.words, marks);

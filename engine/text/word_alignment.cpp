@@ -488,6 +488,47 @@ void align_copies(const std::vector<TextEdit>& copies, std::string_view source, 
   if (changed) std::sort(w.links.begin(), w.links.end());
 }
 
+namespace {
+
+// Runs of two or more words of one and the same mark, each right after the one before: [first, last].
+std::vector<std::pair<int, int>> mark_runs(std::string_view text, const std::vector<Span>& words) {
+  std::vector<std::pair<int, int>> runs;
+  const auto same_mark = [&](size_t a, size_t b) {
+    return words[b].begin == words[a].end && is_punctuation(text, words[a]) &&
+           text.substr(words[a].begin, words[a].end - words[a].begin) == text.substr(words[b].begin, words[b].end - words[b].begin);
+  };
+  for (size_t k = 0; k < words.size();) {
+    size_t end = k + 1;
+    while (end < words.size() && same_mark(end - 1, end)) ++end;
+    if (end - k >= 2) runs.emplace_back(int(k), int(end - 1));
+    k = end;
+  }
+  return runs;
+}
+
+}  // namespace
+
+void align_mark_runs(std::string_view source, std::string_view target, WordAlignment& w) {
+  const size_t cols = w.source_words.size(), rows = w.target_words.size();
+  if (cols < 2 || rows < 2 || w.matrix.size() < rows * cols) return;
+  const std::vector<std::pair<int, int>> source_runs = mark_runs(source, w.source_words);
+  const std::vector<std::pair<int, int>> target_runs = mark_runs(target, w.target_words);
+  if (source_runs.empty() || target_runs.empty()) return;
+  const auto [from, to] = source_runs.back();
+  const auto [first, last] = target_runs.back();
+  const auto mark_of = [](std::string_view text, const Span& s) { return text.substr(s.begin, s.end - s.begin); };
+  if (size_t(to) + 1 != cols || size_t(last) + 1 != rows || to - from != last - first ||
+      mark_of(source, w.source_words[size_t(from)]) != mark_of(target, w.target_words[size_t(first)]))
+    return;
+  w.links.erase(std::remove_if(w.links.begin(), w.links.end(),
+                               [&](const std::pair<int, int>& l) {
+                                 return (l.first >= first && l.first <= last) || (l.second >= from && l.second <= to);
+                               }),
+                w.links.end());
+  for (int k = 0; k <= last - first; ++k) link_only(w, first + k, {from + k});
+  std::sort(w.links.begin(), w.links.end());
+}
+
 void align_written_words(std::string_view source, std::string_view target, const std::vector<Span>& target_token_spans,
                          WordAlignment& w, const std::vector<Span>& unseen) {
   const size_t cols = w.source_words.size();

@@ -119,6 +119,12 @@ void align_terms(const std::vector<TextEdit>& terms, std::string_view target, Wo
 // each to all of them; and no other target word links into the stretch. Rows are rewritten to match.
 void align_copies(const std::vector<TextEdit>& copies, std::string_view source, std::string_view target, WordAlignment& w);
 
+// The final marks of a sentence written two or more times without a space ("!!", "???"), which the
+// final marks pass writes as the source ends, often into the one token of the model's "?": when the
+// target ends with a run of the mark and length the source ends with, the runs link mark for mark,
+// and only to each other.
+void align_mark_runs(std::string_view source, std::string_view target, WordAlignment& w);
+
 // Target words the engine wrote, without attention of their own, that have no link yet: a word
 // outside every token (no token span overlaps it: a currency sign or number put back, a run
 // inserted after decoding), and a word written like a source word in `unseen` (stretches of the

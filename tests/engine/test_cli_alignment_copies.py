@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NMT = os.path.join(ROOT, "build", "nmt")
+NMT = os.environ.get("NMT_BIN") or os.path.join(ROOT, "build", "nmt")  # (NMT_BIN: another build to compare)
 
 
 def translate(direction, text, *options):
@@ -56,12 +56,13 @@ class AlignmentOfCopies(unittest.TestCase):
                 self.check_copy(sentence, "\ufffd")
 
     def test_a_glossary_term_next_to_an_emoji_links_to_its_own_words(self):
-        # the term and the emoji are both unknown pieces, side by side: each is a copy of its own
+        # the term and the emoji are both unknown pieces, side by side: each is a copy of its own (an
+        # emoji that is no face: a face between two sentences ends the first)
         with tempfile.NamedTemporaryFile("w", suffix=".tsv", encoding="utf-8") as glossary:
             glossary.write("acme cloud\tZeta Sky\n")
             glossary.flush()
-            sentence = translate("en-de", "I like \U0001F600 Acme Cloud a lot.\n", "--glossary", glossary.name)[0]
-        self.check_copy(sentence, "\U0001F600")
+            sentence = translate("en-de", "I like \U0001F355 Acme Cloud a lot.\n", "--glossary", glossary.name)[0]
+        self.check_copy(sentence, "\U0001F355")
         src, tgt = sentence["source"], sentence["target"]
         written = "Zeta Sky" if "Zeta Sky" in tgt else "Acme Cloud"  # (the term, or its source text copied)
         self.assertIn(written, tgt)
@@ -82,6 +83,19 @@ class AlignmentOfCopies(unittest.TestCase):
                 self.assertEqual(len(t_marks), 4, tgt)
                 linked = [[s for t, s, _ in sentence["word_alignments"] if t == mark] for mark in t_marks]
                 self.assertEqual(linked, [[s] for s in s_marks], tgt)
+
+    def test_final_marks_link_mark_for_mark(self):
+        # the final marks pass ends the translation as the source ends ("???"), often in one token
+        for direction, text in (("en-de", "Is this really true???\n"), ("de-en", "Ist das wirklich wahr???\n"),
+                                ("en-de", "We won the final!!\n")):
+            with self.subTest(direction=direction, text=text):
+                sentence = translate(direction, text)[0]
+                mark = text.strip()[-1]
+                s_marks = [k for k, w in enumerate(sentence["source_words"]) if utf16_slice(sentence["source"], w) == mark]
+                t_marks = [k for k, w in enumerate(sentence["target_words"]) if utf16_slice(sentence["target"], w) == mark]
+                self.assertEqual(len(t_marks), len(s_marks), sentence["target"])
+                links = sorted((t, s) for t, s, _ in sentence["word_alignments"] if t in t_marks or s in s_marks)
+                self.assertEqual(links, list(zip(t_marks, s_marks)), sentence["target"])
 
 
 if __name__ == "__main__":

@@ -245,3 +245,25 @@ TEST_CASE("align_written_words: in order, and marks the model never read though 
   align_written_words(source, target, tokens, model_only);
   CHECK(model_only.links == Links{{0, 0}, {1, 1}, {4, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}});
 }
+
+TEST_CASE("align_mark_runs: a final \"???\" links mark for mark to the source's final \"???\"") {
+  const std::string source = "Is it true???", target = "Stimmt das???";
+  WordAlignment w;
+  w.source_words = find_words(source);  // Is it true ? ? ?
+  w.target_words = find_words(target);  // Stimmt das ? ? ?
+  w.matrix.assign(w.target_words.size() * w.source_words.size(), 0.0f);
+  // the model's "?" took the three marks the final marks pass wrote into its token
+  w.links = {{0, 2}, {1, 1}, {2, 3}, {2, 4}, {2, 5}, {3, 3}, {4, 3}};
+  align_mark_runs(source, target, w);
+  CHECK(w.links == Links{{0, 2}, {1, 1}, {2, 3}, {3, 4}, {4, 5}});
+  CHECK(w.matrix[3 * 6 + 4] == 1.0f);
+  // runs that end no sentence are the model's (quotes written its own way): left as they are
+  const std::string s2 = "\"\"\"Wow\"\" he said.", t2 = "\"\"Wow\"\"\" sagte er.";
+  WordAlignment w2;
+  w2.source_words = find_words(s2);
+  w2.target_words = find_words(t2);
+  w2.matrix.assign(w2.target_words.size() * w2.source_words.size(), 0.0f);
+  w2.links = {{0, 0}, {1, 1}, {2, 3}};
+  align_mark_runs(s2, t2, w2);
+  CHECK(w2.links == Links{{0, 0}, {1, 1}, {2, 3}});
+}
