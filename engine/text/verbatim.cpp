@@ -313,7 +313,9 @@ bool name_char(char c) { return ascii_alnum(c) || c == '_' || static_cast<unsign
 //     "eBay", "kWh", which the models know as names);
 //   a name with "::" ("Acquire::http::SendAccept", "std::vector");
 //   an environment variable ("$HOME") or a Python name such as "__init__" (not Markdown's bold);
-//   a path ("/etc/apt/sources.list", "~/.config/app", "./run.sh", "C:\Users").
+//   a path ("/etc/apt/sources.list", "~/.config/app", "./run.sh", "C:\Users"), a hidden file or
+//     folder (".bashrc", ".venv/bin/activate");
+//   a commit's hash: 7 to 40 lower-case hexadecimal digits, letters and digits both ("a1b2c3d").
 bool reads_as_code(std::string_view part) {
   const size_t n = part.size();
   bool letter = false;
@@ -324,6 +326,14 @@ bool reads_as_code(std::string_view part) {
       std::count(part.begin(), part.end(), '/') >= 2)
     return true;
   if (n >= 4 && ascii_alpha(part[0]) && part[1] == ':' && part[2] == '\\' && name_char(part[3])) return true;
+  // a hidden file or folder: ".venv", ".bashrc", ".venv/bin/activate" (not ".NET", nor "-Dateien" after one)
+  if (n >= 3 && part[0] == '.' && ascii_lower(part[1]) &&
+      std::all_of(part.begin() + 1, part.end(), [](char c) { return ascii_lower(c) || std::isdigit(static_cast<unsigned char>(c)) || (c && std::strchr("_./", c)); }))
+    return true;
+  // a commit's hash: 7 to 40 hexadecimal digits in lower case, with both letters and digits ("a1b2c3d")
+  if (n >= 7 && n <= 40 && std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); }) &&
+      std::any_of(part.begin(), part.end(), ascii_alpha) && std::count_if(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) >= 2)
+    return true;
   if (part[0] == '$' && n >= 3 && (ascii_alpha(part[1]) || part[1] == '_')) return true;
   if (n >= 5 && part.substr(0, 2) == "__" && part.substr(n - 2) == "__" && ascii_alpha(part[2]) &&
       std::all_of(part.begin(), part.end(), [](char c) { return ascii_alnum(c) || c == '_'; }))
@@ -404,7 +414,7 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
       size_t q = p;
       while (q < end && text[q] != '-') ++q;
       size_t b = p, e = q;
-      while (b < e && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
+      while (p > begin && b < e && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
       // Markdown's italics around a name ("_packageURL_") are the emphasis' (text/emphasis.h), not
       // the name's; "__init__" stays a name
       size_t lead = 0, trail = 0;

@@ -136,6 +136,12 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   CHECK(found("The password is Sunflower2024, on Windows11 via Check24 and Sonnenblume2024.") ==
         V{"Sunflower2024", "Windows11", "Check24", "Sonnenblume2024"});
   CHECK(found("MP3, G7, H2O, A4, 3D, 2nd, COVID-19 and 10km are the model's").empty());
+  // hidden files and folders ("source .venv/bin/activate" came out "Quelle .venv/bin/aktivieren"), a
+  // commit's hash ("a1b2c3d" came out "ein1b2c3d"); not ".NET", nor "-Dateien" after a hidden file
+  CHECK(found("Run source .venv/bin/activate, edit .bashrc and .profile-Dateien, install .NET.") ==
+        V{".venv/bin/activate", ".bashrc", ".profile"});
+  CHECK(found("Commit a1b2c3d fixed 9fceb02d0ae598e95dc970b74767f19372d61af8, not deadbeef, 1234567 or a380.") ==
+        V{"a1b2c3d", "9fceb02d0ae598e95dc970b74767f19372d61af8"});
   // an address or code span holds its names
   CHECK(found("See https://example.com/my_page.html and `a.b_c`.") == V{"https://example.com/my_page.html", "`a.b_c`"});
 }
