@@ -514,8 +514,8 @@ void align_mark_runs(std::string_view source, std::string_view target, WordAlign
   const std::vector<std::pair<int, int>> source_runs = mark_runs(source, w.source_words);
   const std::vector<std::pair<int, int>> target_runs = mark_runs(target, w.target_words);
   if (source_runs.empty() || target_runs.empty()) return;
-  const auto [from, to] = source_runs.back();
-  const auto [first, last] = target_runs.back();
+  const int from = source_runs.back().first, to = source_runs.back().second;
+  const int first = target_runs.back().first, last = target_runs.back().second;
   const auto mark_of = [](std::string_view text, const Span& s) { return text.substr(s.begin, s.end - s.begin); };
   if (size_t(to) + 1 != cols || size_t(last) + 1 != rows || to - from != last - first ||
       mark_of(source, w.source_words[size_t(from)]) != mark_of(target, w.target_words[size_t(first)]))
