@@ -39,7 +39,13 @@ size_t minus_sign_before(std::string_view text, size_t begin);
 // (up to 24, alone or before minutes) the same 12 hours apart ("19 Uhr" -> "7 p.m.", "20:25" ->
 // "8:25") or a full hour written with minutes ("5 Uhr" -> "5:00", "17 Uhr" -> "5.00"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
 // girls", "1 Tag" -> "one day"; "en" and "de"). A number after a '-' that makes it negative needs
-// one after a minus too (no hour, no word).
+// one after a minus too (no hour, no word). The second year of a range may be written short or in
+// full ("2020–2021" -> "2020–21", range_dashes writes it back). Also counted as lacking: a source
+// number whose target number is given a currency the source never names ("£150" -> "150 £ Euro"),
+// and one the target writes a number against that the source never says, or says fewer times
+// (not its numbers, words or hours: "3rd", "zwanzig", "nineties", "noon", "5 p.m." -> 17):
+// "2020–2021" -> "2020-20-2021" lacks both, "2019 ... September 2019" for one 2019 lacks it; a
+// number left over where one is lost is taken for that one garbled ("2022" -> "20222").
 std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
                                     std::string_view target_language);
 
@@ -72,8 +78,8 @@ bool adds_currency(std::string_view source, std::string_view target);
 // English and German the thousands and decimal separators swap where the form says which is which
 // ("1,234.56" <-> "1.234,56", "50,000" <-> "50.000", "9.5" <-> "9,5"; "55 000" -> "55,000" in English,
 // "55.000" in German). Times, dates ("1.10.2020"), labels ("Python 3.11", "Kapitel 3.2": a version,
-// chapter or model number after a name or a word for one), plain digit runs and other languages are
-// left as written.
+// chapter or model number after a name or a word for one), clock times ("9.00 a.m.", "20,15 Uhr"),
+// plain digit runs and other languages are left as written.
 std::string localize_numbers(std::string_view text, const ByteSpans& spans, std::string_view from, std::string_view to);
 
 // The target's numbers with the digits of one of the source's `numbers` whose form says how the
@@ -94,8 +100,12 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
 // The edits that write a range of numbers with the source's dash: where the source has "A–B" (en
 // dash) and the target "A-B" ("in 3–5 business days" -> "in 3-5 Werktage" -> "3–5", "12–14 June" ->
 // "12–14. Juni"), or the source "A-B" or "A–B" and the target "A:B", which reads as a score or a
-// ratio ("in 2-3 days" -> "in 2:3 Tagen" -> "2-3"; unless the source writes "A:B" too). Only the
-// same digits on both sides, only after the first `fixed` bytes (a forced prefix).
+// ratio ("in 2-3 days" -> "in 2:3 Tagen" -> "2-3"; unless the source writes "A:B" too), or the
+// target "A.B" / "A,B" for the source's range of one- or two-digit ends, which reads as one number
+// ("3–5 May" -> "3.5. Mai" -> "3.–5. Mai", "3–5 hours" -> "3,5 Stunden" -> "3–5"; unless the source
+// writes that number too); a range of years the target wrote short gets the source's second year
+// ("2019–2020" -> "2019–20" -> "2019–2020"). Only the same digits on both sides, only after the first
+// `fixed` bytes (a forced prefix).
 std::vector<TextEdit> range_dashes(std::string_view source, std::string_view target, size_t fixed = 0);
 
 // The edits that keep the source's "~" (about) on its number: en->de dropped it or moved it ("It
