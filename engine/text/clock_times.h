@@ -22,6 +22,9 @@ namespace nmt {
 // too ("from 1 to 2 pm" -> "von 13 bis 14 Uhr"). Only from "en" to "de", only for a target number
 // with the hour's digits that reads as a time (before " Uhr", with minutes, or starting the range)
 // and has no word for the time of day after it ("abends"); the first `fixed` bytes (a prefix) stay.
+// A p.m. hour the target writes only as a word before " Uhr" ("at 8 pm" -> "um acht Uhr") becomes
+// its digits 12 up ("um 20 Uhr"), unless "abends" or "morgens" follows. And "half past seven" (or
+// "half seven") translated "halb sieben" becomes "halb acht": German says 7:30 by the next hour.
 std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed = 0);
 
@@ -33,7 +36,10 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
 // A target hour the model wrote as the German one, without a mark ("at 9:30", "at 7 o'clock"),
 // stays. Only from "de" to "en", only for a target number with the time's hour (either clock) and
 // minutes that reads as a time (a mark after it, minutes, a range, or "at"/"from"/"until"... before
-// it); the edits replace the number and its mark, last first; the first `fixed` bytes stay.
+// it); the edits replace the number and its mark, last first; the first `fixed` bytes stay. Where
+// the source says its one time in words ("halb acht" 7:30, "Viertel nach acht" 8:15, "Viertel vor
+// neun" / "dreiviertel neun" 8:45) and the target has one clock time with those minutes at another
+// hour ("at 2:30"), that time gets the source's hour ("at 7:30").
 std::vector<TextEdit> english_clock_times(std::string_view source, std::string_view target, std::string_view from,
                                           std::string_view to, size_t fixed = 0);
 
