@@ -394,7 +394,9 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
     // `taken` is sorted and its spans do not overlap: only the last one starting before `end` can
     auto after = std::lower_bound(taken.begin(), taken.end(), std::make_pair(end, size_t(0)));
     if (after != taken.begin() && std::prev(after)->second > begin) continue;
-    const bool path = run[0] == '/' || run[0] == '~' || run[0] == '.' || (run.size() > 2 && run[1] == ':');
+    // (a dot after a bracket or a word's end is a file name's ending: "(final).docx")
+    const bool dot_first = run[0] == '.' && at_word_start(text, begin);
+    const bool path = run[0] == '/' || run[0] == '~' || dot_first || (run.size() > 2 && run[1] == ':');
     if (path && reads_as_code(run)) {
       // a Windows path goes on after a space where a folder name with one does ("C:\Program
       // Files\App\app.exe": the part after the space holds a "\" before its next space)
@@ -414,7 +416,7 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
       size_t q = p;
       while (q < end && text[q] != '-') ++q;
       size_t b = p, e = q;
-      while (p > begin && b < e && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
+      while ((p > begin || !dot_first) && b < e && text[b] == '.') ++b;  // ".json" after a hyphen reads as a word's end
       // Markdown's italics around a name ("_packageURL_") are the emphasis' (text/emphasis.h), not
       // the name's; "__init__" stays a name
       size_t lead = 0, trail = 0;
