@@ -51,4 +51,22 @@ std::vector<TextEdit> final_marks(std::string_view source, std::string_view targ
   return {TextEdit{tb, te - tb, std::string(marks)}};
 }
 
+std::vector<TextEdit> final_mark_after_copy(std::string_view source, const std::vector<std::pair<size_t, size_t>>& source_spans,
+                                            std::string_view target, const std::vector<std::pair<size_t, size_t>>& copies,
+                                            size_t fixed) {
+  size_t source_end = source.size();
+  while (source_end > 0 && source[source_end - 1] == ' ') --source_end;
+  size_t marks = source_end;
+  while (marks > 0 && is_mark(source[marks - 1])) --marks;
+  if (marks == source_end || source_end - marks > 3) return {};
+  for (auto [b, e] : source_spans)
+    if (b < source_end && marks < e) return {};  // the mark is the address's
+  size_t target_end = target.size();
+  while (target_end > 0 && target[target_end - 1] == ' ') --target_end;
+  for (auto [b, e] : copies)
+    if (e == target_end && b >= fixed && e > b)
+      return {TextEdit{target_end, 0, std::string(source.substr(marks, source_end - marks)), true}};
+  return {};
+}
+
 }  // namespace nmt

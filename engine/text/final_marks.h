@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/text_edit.h"
@@ -20,5 +21,15 @@ namespace nmt {
 // no final mark (the model may have ended on a word the source ends with) or when the target's run
 // lies inside the first `fixed` bytes (a forced prefix).
 std::vector<TextEdit> final_marks(std::string_view source, std::string_view target, size_t fixed = 0);
+
+// The edit that puts back the source's final mark (".", "!", "?", "...") where the target ends on a
+// verbatim copy (`copies`: bytes of the target, passes.h's verbatim_copies) and the model, having
+// written the copy's unknown piece last, ended the sentence without one: "Mit `git commit`
+// speichern Sie Ihre Arbeit." came out "Save your work with `git commit`". Nothing when the source
+// ends without a mark, or with one inside a copy of its own (`source_spans`: an address that ends
+// in "?"), or when the copy lies inside the first `fixed` bytes.
+std::vector<TextEdit> final_mark_after_copy(std::string_view source, const std::vector<std::pair<size_t, size_t>>& source_spans,
+                                            std::string_view target, const std::vector<std::pair<size_t, size_t>>& copies,
+                                            size_t fixed = 0);
 
 }  // namespace nmt

@@ -145,7 +145,10 @@ void repeats(TargetSentence& s) {  // "Alonso Alonso"
   const OutsideCopies o = outside_copies(s);
   apply_edits(s, repeated_words(o.source, o.target, s.fixed));
 }
-void marks(TargetSentence& s) { apply_edits(s, final_marks(s.source, s.target, s.fixed)); }  // "!!", "???"
+void marks(TargetSentence& s) {  // "!!", "???"; a "." the model left out after a copy ("... with `git commit`")
+  apply_edits(s, final_marks(s.source, s.target, s.fixed));
+  apply_edits(s, final_mark_after_copy(s.source, s.source_verbatim, s.target, verbatim_copies(s), s.fixed));
+}
 void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote inside copied code opens or closes none)
   const OutsideCopies o = outside_copies(s);
   apply_edits(s, invented_quotation_mark(o.source, o.target, s.fixed));  // (any target language)

@@ -94,5 +94,14 @@ class IndentedCode(unittest.TestCase):
                     self.assertNotEqual(translated, line)
 
 
+@needs_cli
+class CodeAtTheEnd(unittest.TestCase):
+    def test_the_final_mark_after_code_the_translation_ends_on(self):
+        # the model wrote the code's unknown piece last and stopped: "Save your work with `git commit -m "fix"`"
+        out = translate_text("de-en", 'Mit `git commit -m "fix"` speichern Sie Ihre Arbeit.')
+        self.assertIn('`git commit -m "fix"`', out)
+        self.assertTrue(out.endswith("."), out)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "text/final_marks.h"
 
@@ -44,4 +47,25 @@ TEST_CASE("final_marks: everything else is the model's") {
   CHECK(edited("", "") == "");
   CHECK(edited("!!", "") == "");
   CHECK(edited("Ja!!", "Ja!!!").size() == 4);
+}
+
+TEST_CASE("final_mark_after_copy: the source's final mark after a copy the target ends on") {
+  using Spans = std::vector<std::pair<size_t, size_t>>;
+  const auto after_copy = [](std::string_view source, const Spans& source_spans, std::string target, const Spans& copies,
+                             size_t fixed = 0) {
+    for (const TextEdit& e : final_mark_after_copy(source, source_spans, target, copies, fixed)) target.insert(e.at, e.text);
+    return target;
+  };
+  // "Mit `npm test` speichern Sie Ihre Arbeit." -> "Save your work with `npm test`"
+  const std::string_view source = "Mit `npm test` speichern Sie Ihre Arbeit.";
+  const Spans code = {{4, 14}};
+  CHECK(after_copy(source, code, "Save your work with `npm test`", {{20, 30}}) == "Save your work with `npm test`.");
+  CHECK(after_copy("Mail a@b.de!", {{5, 11}}, "Schreib a@b.de ", {{8, 14}}) == "Schreib a@b.de! ");
+  CHECK(after_copy("Wait for `make`...", {{9, 15}}, "Warte auf `make`", {{10, 16}}) == "Warte auf `make`...");
+  // a target that ends on a word or a mark of its own, a source without a final mark, a mark the
+  // source's address holds, a copy inside a forced prefix: nothing
+  CHECK(after_copy(source, code, "Save `npm test` work.", {{5, 15}}) == "Save `npm test` work.");
+  CHECK(after_copy("Run `npm test`", {{4, 14}}, "Führe `npm test`", {{6, 16}}) == "Führe `npm test`");
+  CHECK(after_copy("Go x.de/?", {{3, 9}}, "Geh x.de/?", {{4, 10}}) == "Geh x.de/?");
+  CHECK(after_copy(source, code, "Save your work with `npm test`", {{20, 30}}, 25) == "Save your work with `npm test`");
 }
