@@ -279,6 +279,33 @@ class Numbers(unittest.TestCase):
             if b < at + len("8 a.m.") and e > at:
                 self.assertEqual(p, 1.0, sentence["target_tokens"])
 
+    def test_no_number_invented_and_ranges_stay_ranges(self):
+        """en->de wrote "3–5 May 2024" -> "3.5. Mai 2024" (the third of May), "May 3–5, 2024" -> "3–5, 2024"
+        (the month lost), a year twice ("bis 1958 bis 1958"), a retry split a range ("Das Budget 2019 wurde
+        2020 genehmigt") and "£150" -> "150 £ Euro"."""
+        cases = [("The meeting is on 3\u20135 May 2024.", ["3.\u20135. Mai 2024"]),
+                 ("The festival runs May 3\u20135, 2024.", ["3.\u20135. Mai 2024"]),
+                 ("He joined them in 1945 and stayed until 1958.", ["1945", "1958"]),
+                 ("The 2019\u20132020 budget was approved.", ["2019\u20132020"]),
+                 ("In the 2020\u20132021 school year, classes were online.", ["2020\u20132021"]),
+                 ("The fine was increased from \u00a3100 to \u00a3150.", ["100", "150"])]
+        for (line, expected), translated in zip(cases, translate_lines("en-de", [l for l, _ in cases])):
+            with self.subTest(line=line):
+                for text in expected:
+                    self.assertEqual(translated.count(text), 1, translated)
+                numbers = re.findall(r"\d+", translated)
+                self.assertEqual(sorted(numbers), sorted(re.findall(r"\d+", line)), translated)  # none more
+                self.assertNotIn("Euro", translated)
+
+    def test_clock_times_said_or_written_otherwise(self):
+        """en->de wrote "at 8 pm" -> "um acht Uhr", "half past seven" -> "halb sieben", "9.00 a.m." ->
+        "9,00 Uhr"; de->en "um halb acht" -> "at 2:30"."""
+        out = translate_lines("en-de", ["The shop closes at 8 pm.", "We meet at half past seven.",
+                                        "The store opens at 9.00 a.m."])
+        for translated, time in zip(out, ["20 Uhr", "halb acht", "9.00 Uhr"]):
+            self.assertIn(time, translated)
+        self.assertIn("7:30", translate_lines("de-en", ["Der Zug f\u00e4hrt um halb acht ab."])[0])
+
 
 if __name__ == "__main__":
     unittest.main()
