@@ -161,7 +161,7 @@ export function abortError(reason) {
 // `3 * maxChars` (CHUNK_BUDGET_FACTOR), and pieces cut at whitespace or by force are grouped into
 // chunks of at most `maxChars`. Every chunk is trimmed: the whitespace between chunks is copied to
 // the output verbatim; a forced cut has no whitespace, so the translations of its two sides meet.
-// Markdown's fenced code blocks lie between chunks too, copied as they are.
+// Markdown's code blocks (fenced and indented) lie between chunks too, copied as they are.
 
 /**
  * Markdown's fenced code blocks, as [begin, end) ranges of `text`: from a line that starts (after
@@ -191,6 +191,127 @@ export function fencedCodeBlocks(text) {
     line = end;
   }
   return blocks;
+}
+
+const CODE_INSIDE = ['()', '{}', '[]', '=>', '->', '::', '==', '!=', '&&', '||', ' = ', '+=', '</', '/>'];
+const CODE_FIRST = ['$ ', '# ', '#!', '#include', '//', '/*', '>>> '];
+const asciiAlnum = (c) => /^[A-Za-z0-9]$/.test(c);
+const asciiAlpha = (c) => /^[A-Za-z]$/.test(c);
+
+/** A line of code: symbols that prose seldom writes (engine/text/verbatim.cpp, shows_code). */
+function showsCode(line) {
+  if (CODE_INSIDE.some((s) => line.includes(s)) || CODE_FIRST.some((s) => line.startsWith(s))) return true;
+  if (/[;{}\\(]$/.test(line) || line.endsWith('):')) return true;
+  for (let k = 1; k < line.length; k++) {
+    if (line[k] === '(' && (asciiAlnum(line[k - 1]) || line[k - 1] === '_')) {
+      const close = line.indexOf(')', k);
+      if (close < 0 || close + 1 === line.length || !asciiAlpha(line[close + 1])) return true;
+    }
+    if (line[k] === '-' && line[k - 1] === ' ' && k + 1 < line.length && (asciiAlpha(line[k + 1]) || line[k + 1] === '-')) return true;
+  }
+  return false;
+}
+
+/** 'code', 'prose' or 'other' (engine/text/verbatim.cpp, line_kind). */
+function lineKind(line) {
+  const capital = /^["'(]*[\p{Lu}\p{Lt}]\p{Ll}/u.test(line);
+  const sentenceEnd = /(?:[.!?]|\u2026)["')]*$/.test(line);
+  if (capital && sentenceEnd) return 'prose';
+  if (showsCode(line)) return 'code';
+  return capital || sentenceEnd ? 'prose' : 'other';
+}
+
+/** The column where a list item's text starts when `line` starts one ("- ", "1. "), else 0. */
+function listItemText(text, line) {
+  if (line.text === line.end || line.indent > 3) return 0;
+  let k = line.text;
+  if ('-*+'.includes(text[k])) {
+    k++;
+  } else {
+    while (k < line.end && k - line.text < 9 && text[k] >= '0' && text[k] <= '9') k++;
+    if (k === line.text || k >= line.end || (text[k] !== '.' && text[k] !== ')')) return 0;
+    k++;
+  }
+  if (k < line.end && text[k] !== ' ' && text[k] !== '\t') return 0;
+  let spaces = 0;
+  while (k < line.end && text[k] === ' ' && spaces < 4) { k++; spaces++; }
+  return line.indent + (k - line.text);
+}
+
+/**
+ * Markdown's indented code blocks that read as code, as [begin, end) ranges of `text`: CommonMark's
+ * (lines indented by four or more columns after a blank line, a heading, a fenced block or the
+ * text's start; in a list, four more than the item's text), kept when more of their lines show code
+ * than read as prose, or none reads as prose and the line before ends in ":". The engine finds them
+ * by the same rule (engine/text/verbatim.h, indented_code_blocks).
+ * @param {string} text
+ * @returns {Array<[number, number]>}
+ */
+export function indentedCodeBlocks(text) {
+  const lines = [];
+  for (let at = 0; at < text.length;) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    let k = at;
+    let columns = 0;
+    for (; k < end && (text[k] === ' ' || text[k] === '\t'); k++) columns = text[k] === '\t' ? Math.floor(columns / 4) * 4 + 4 : columns + 1;
+    const blank = k === end || (text[k] === '\r' && k + 1 === end);
+    lines.push({ begin: at, end, indent: columns, text: blank ? end : k });
+    at = end + 1;
+  }
+  const content = (line) => text.slice(line.text, line.end).replace(/\r$/, '');
+  const fenced = fencedCodeBlocks(text);
+  const blocks = [];
+  let fence = 0;
+  let mayStart = true;
+  let listText = 0;
+  let leadIn = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    while (fence < fenced.length && fenced[fence][1] <= line.begin) fence++;
+    if (fence < fenced.length && fenced[fence][0] <= line.begin) {
+      mayStart = true;
+      listText = 0;
+      leadIn = '';
+      continue;
+    }
+    if (line.text === line.end) {
+      mayStart = true;
+      continue;
+    }
+    const codeIndent = listText + 4;
+    if (line.indent >= codeIndent && mayStart) {
+      let last = i;
+      let code = 0;
+      let prose = 0;
+      for (let j = i; j < lines.length && (lines[j].text === lines[j].end || lines[j].indent >= codeIndent); j++) {
+        if (fence < fenced.length && fenced[fence][0] <= lines[j].begin) break;
+        if (lines[j].text === lines[j].end) continue;
+        last = j;
+        const kind = lineKind(content(lines[j]));
+        if (kind === 'code') code++;
+        else if (kind === 'prose') prose++;
+      }
+      if (code > prose || (prose === 0 && leadIn.endsWith(':'))) blocks.push([line.begin, lines[last].end]);
+      i = last;
+      mayStart = false;
+      leadIn = '';
+      continue;
+    }
+    const item = listItemText(text, line);
+    if (item > 0) listText = item;
+    else if (mayStart && line.indent < listText) listText = 0;
+    const words = content(line);
+    const hashes = /^#*/.exec(words)[0].length;
+    mayStart = line.indent < 4 && hashes >= 1 && hashes <= 6 && (hashes === words.length || words[hashes] === ' ');
+    leadIn = words;
+  }
+  return blocks;
+}
+
+/** Both kinds of Markdown code blocks, fenced and indented, in order. */
+export function codeBlocks(text) {
+  return [...fencedCodeBlocks(text), ...indentedCodeBlocks(text)].sort((x, y) => x[0] - y[0]);
 }
 
 /** A chunk is at most this many times `maxChars` long (a whole paragraph, line or sentence up to that size). */
@@ -292,11 +413,12 @@ function splitRange(text, b, e, level, maxChars, out) {
 export function planChunks(text, maxChars = 1000) {
   maxChars = Math.max(2, Math.floor(maxChars) || 1000);
   const pieces = [];
-  // Markdown's fenced code blocks are left out: copied between the chunks as they are, never cut
-  // into halves that no longer read as code (the engine copies a whole block it is given, too).
+  // Markdown's code blocks are left out: copied between the chunks as they are, never cut into
+  // halves that no longer read as code (the engine copies a whole block it is given, too; an
+  // indented one it can only tell from its first line and the lines before it).
   const breaks = []; // piece indices that start after a code block
   let from = 0;
-  for (const [b, e] of [...fencedCodeBlocks(text), [text.length, text.length]]) {
+  for (const [b, e] of [...codeBlocks(text), [text.length, text.length]]) {
     // Level 0 always splits at blank lines so paragraphs are grouped, never cut, when possible.
     const re = new RegExp(SEPARATORS[0].source, 'g');
     const part = text.slice(0, b);
