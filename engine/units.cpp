@@ -101,11 +101,15 @@ std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiec
     const std::vector<Token> toks = tokens_of(read, reader.tokenizer);
     const std::vector<EmphasisMark> marks =
         reader.switches.on("emphasis") ? find_emphasis(sentence, read.masked) : std::vector<EmphasisMark>{};
+    // (once per sentence: each chunk of a long sentence shares it)
+    const bool nothing_to_translate =
+        in_code || has_no_words(sentence) || has_no_known_words(toks, reader.tokenizer.unk_id());
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       u.source_case = how;
       u.fired = fired;
-      u.masked = read.masked;
+      const bool whole = a == 0 && b == toks.size();
+      if (whole) u.masked = read.masked;  // (only a whole sentence is read again; a copy per chunk grows as chunks x spans)
       const size_t from = u.begin - pieces[p].begin, to = u.end - pieces[p].begin;
       for (const TextEdit& t : read.terms)  // each term goes with the chunk it starts in
         if (t.at >= from && t.at + t.length <= to) {
@@ -121,11 +125,10 @@ std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiec
           u.emphasis.push_back(m);
         }
       // (zero-width characters alone: nothing, not a copy)
-      u.copied = !u.tokens.empty() && (in_code || has_no_words(sentence) || has_no_known_words(toks, reader.tokenizer.unk_id()));
+      u.copied = !u.tokens.empty() && nothing_to_translate;
       u.dropped = dropped_runs(text.substr(u.begin, u.end - u.begin),
                                [&](std::string_view ch) { return reader.tokenizer.normalizes_to_nothing(ch); });
       // a whole sentence the model runs is forced through the memory's translation (text/memory.h)
-      const bool whole = a == 0 && b == toks.size();
       if (!read.memory_translation.empty() && whole && !u.tokens.empty() && !u.copied)
         u.memory_ids = memory_ids(read.memory_translation, reader.tokenizer, c);
       if (!read.memory_translation.empty() && u.memory_ids.empty())  // (the memory's translation not used)

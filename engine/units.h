@@ -57,6 +57,7 @@ struct Unit {
   std::vector<TextEdit> terms;
   // The spans of its sentence the source passes masked (addresses, names from code, glossary terms),
   // bytes relative to the sentence's start: a retry reads the sentence with these masked again.
+  // Empty for a chunk of a long sentence (no retry reads a chunk again).
   std::vector<std::pair<size_t, size_t>> masked;
 };
 
