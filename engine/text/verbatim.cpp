@@ -325,6 +325,7 @@ bool reads_as_code(std::string_view part) {
   if (n >= 3 && (part[0] == '/' || part.substr(0, 2) == "~/" || part.substr(0, 2) == "./" || part.substr(0, 3) == "../") &&
       std::count(part.begin(), part.end(), '/') >= 2)
     return true;
+  if (n >= 3 && part.substr(0, 2) == "~/" && (name_char(part[2]) || part[2] == '.')) return true;  // "~/.toolrc", "~/Downloads"
   if (n >= 4 && ascii_alpha(part[0]) && part[1] == ':' && part[2] == '\\' && name_char(part[3])) return true;
   // a hidden file or folder: ".venv", ".bashrc", ".venv/bin/activate" (not ".NET", nor "-Dateien" after one)
   if (n >= 3 && part[0] == '.' && ascii_lower(part[1]) &&

@@ -140,7 +140,10 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   // commit's hash ("a1b2c3d" came out "ein1b2c3d"); not ".NET", nor "-Dateien" after a hidden file
   CHECK(found("Run source .venv/bin/activate, edit .bashrc and .profile-Dateien, install .NET.") ==
         V{".venv/bin/activate", ".bashrc", ".profile"});
-  CHECK(found("Die Datei „Bericht (final).docx“ wird gespeichert.").empty());  // a file name's ending, after a bracket
+  CHECK(found("Die Datei „Bericht (final).docx“ wird gespeichert.").empty());
+  // a file or folder in the home folder ("... config.toml statt ~/.toolrc." came out "... config.toml/.toolrc instead of ~/.")
+  CHECK(found("Unter ~/.config/tool/config.toml statt ~/.toolrc, ~/Downloads oder ~/ und ~5 km.") ==
+        V{"~/.config/tool/config.toml", "~/.toolrc", "~/Downloads"});  // a file name's ending, after a bracket
   CHECK(found("Commit a1b2c3d fixed 9fceb02d0ae598e95dc970b74767f19372d61af8, not deadbeef, 1234567 or a380.") ==
         V{"a1b2c3d", "9fceb02d0ae598e95dc970b74767f19372d61af8"});
   // an address or code span holds its names
