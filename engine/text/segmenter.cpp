@@ -139,6 +139,9 @@ constexpr std::string_view kGermanSentenceStarts[] = {
     "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
     "ich", "du", "er", "sie", "es", "wir", "ihr", "man", "dies", "diese", "dieser", "dieses",
     "dann", "aber", "und", "doch", "danach", "deshalb", "trotzdem",
+    // adverbs and question words, which no ordinal comes before either ("Siehe Abb. 4. Dort ...")
+    "dort", "hier", "heute", "jetzt", "auch", "nun", "bitte", "wie", "was", "wer", "wo", "warum", "wann",
+    "ja", "nein", "leider", "zudem", "sonst", "damit", "denn",
 };
 
 // English words that start a sentence and never follow an abbreviation inside one.
@@ -154,7 +157,9 @@ constexpr std::string_view kEnglishSentenceStarts[] = {
 // Not "u.a.", which is "among others" inside a sentence as often ("berichteten u.a. Die Welt ...").
 constexpr std::string_view kSentenceFinalAbbreviations[] = {
     "etc", "jr", "sr", "inc", "ltd", "co", "corp", "al", "bros", "u.s", "u.k", "a.m", "p.m", "ibid",
-    "usw", "usf", "u.ä", "o.ä", "ff", "jh", "jhd", "mio", "mrd", "tsd",
+    "usw", "usf", "u.ä", "o.ä", "ff", "jh", "jhd", "mio", "mrd", "tsd", "e.v",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "okt", "dez", "mär",
+    "mo", "di", "mi", "do", "sa",  // weekdays ("am Mo. Danach ..."); not "Fr.", which is also "Frau"
 };
 
 // Decides a single period followed by whitespace and a possible sentence start. `token` is the

@@ -307,6 +307,12 @@ TEST_CASE("segment_text: an abbreviation that ends a sentence, before a word tha
         Strings{"Acme Inc. announced a product.", "The U.S. Army and Acme Inc. CEO John Smith agreed."});
   CHECK(sentences("Es berichteten u.a. Die Welt und 3 Mio. Euro fehlen.", "de") ==
         Strings{"Es berichteten u.a. Die Welt und 3 Mio. Euro fehlen."});
+  // a club's e.V., a weekday's and a month's abbreviations; a number before an adverb or a question word
+  CHECK(sentences("Sie ist im Verein e.V. Das freut uns. Wir treffen uns am Mo. Danach fahren wir. Siehe Abb. 4. Dort steht mehr.", "de") ==
+        Strings{"Sie ist im Verein e.V.", "Das freut uns.", "Wir treffen uns am Mo.", "Danach fahren wir.", "Siehe Abb. 4.", "Dort steht mehr."});
+  CHECK(sentences("We met in Jan. The weather was bad. On Jan. 5 we met.") ==
+        Strings{"We met in Jan.", "The weather was bad.", "On Jan. 5 we met."});
+  CHECK(sentences("Wir sahen Fr. M\xC3\xBCller am 3. Dezember.", "de") == Strings{"Wir sahen Fr. M\xC3\xBCller am 3. Dezember."});
 }
 
 TEST_CASE("segment_text: numbers, ellipses, URLs and e-mail addresses") {
