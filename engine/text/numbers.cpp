@@ -428,6 +428,32 @@ size_t minus_sign_before(std::string_view text, size_t begin) {
 
 namespace {
 
+// What the word right after a number at `end` of `text` multiplies it by or measures it in: 1000,
+// 10^6, 10^9, 10^12 for a scale ("million", "Mio.", "Milliarden", "bn"; "billion" is 10^9 in English,
+// 10^12 in German), -1 for meters, -2 for miles; 0 for anything else; kEitherMagnitude for "5m".
+constexpr int kEitherMagnitude = -99;
+int magnitude(std::string_view text, size_t end, bool german) {
+  size_t at = end;
+  if (at < text.size() && text[at] == ' ') ++at;
+  size_t word_end = at;
+  while (word_end < text.size() && std::isalpha(static_cast<unsigned char>(text[word_end]))) ++word_end;
+  if (word_end == at || (word_end < text.size() && static_cast<unsigned char>(text[word_end]) >= 0x80)) return 0;
+  std::string word(text.substr(at, word_end - at));
+  const bool spaced = at > end;
+  if (word == "m" && !spaced) return kEitherMagnitude;  // "$5m": a million, or meters
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, int> kWords[] = {
+      {"thousand", 1000}, {"tausend", 1000}, {"k", 1000}, {"million", 1000000}, {"millions", 1000000}, {"millionen", 1000000},
+      {"mio", 1000000}, {"milliarde", 1000000000}, {"milliarden", 1000000000}, {"mrd", 1000000000},
+      {"bn", 1000000000}, {"trillion", 1000000000 + 1}, {"trillions", 1000000000 + 1}, {"billionen", 1000000000 + 1},
+      {"m", -1}, {"meter", -1}, {"meters", -1}, {"metre", -1}, {"metres", -1}, {"metern", -1}, {"mile", -2},
+      {"miles", -2}, {"meile", -2}, {"meilen", -2}};
+  if (word == "billion" || word == "billions") return german ? 1000000000 + 1 : 1000000000;  // (+1: 10^12)
+  for (const auto& [w, value] : kWords)
+    if (word == w) return value;
+  return 0;
+}
+
 // Whether `gap` joins a range's two ends: "-", "–" or "/", spaces around allowed.
 bool range_dash(std::string_view gap) {
   while (!gap.empty() && gap.front() == ' ') gap.remove_prefix(1);
@@ -586,6 +612,17 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     }
     for (size_t n = 0; n < have.size(); ++n)
       if (owner[n] != numbers.size() && have[n] == have[t]) missing.push_back(owner[n]);
+  }
+  // a number whose scale or unit the target changed ("after 200 m" -> "nach 200 Mio.", "300 m hoch" ->
+  // "300 miles"): the word right after each, read in its own language ("billion" is a German
+  // "Milliarde", a German "Billion" an English "trillion")
+  const bool to_german = target_language == "de";
+  for (size_t t = 0; t < have.size(); ++t) {
+    if (owner[t] == numbers.size()) continue;
+    const int was = magnitude(source, numbers[owner[t]].second, !to_german);
+    const int is = magnitude(target, at[t].second, to_german);
+    if (was != is && is != 0 && (was != 0 || is >= 1000) && was != kEitherMagnitude && is != kEitherMagnitude)
+      missing.push_back(owner[t]);
   }
   // an amount the target gives a currency the source never names ("£150" -> "150 £ Euro"): changed
   for (size_t t = 0; t < have.size(); ++t) {

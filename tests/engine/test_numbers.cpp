@@ -137,6 +137,21 @@ TEST_CASE("missing_numbers: an amount given a currency the source never names ha
   CHECK(missing("20 people paid $5.", "20 Menschen zahlten 5 Dollar.").empty());
 }
 
+TEST_CASE("missing_numbers: a number whose scale or unit the target changed") {
+  using V = std::vector<size_t>;
+  // "Turn left after 200 m." came out "Dreh nach 200 Mio." (200 million), "300 m hoch" "300 miles"
+  CHECK(missing("Turn left after 200 m.", "Dreh nach 200 Mio.") == V{0});
+  CHECK(missing("Der Turm ist 300 m hoch.", "The tower is 300 miles.", "de", "en") == V{0});
+  CHECK(missing("worth $2.5 billion", "2,5 Billionen Dollar wert") == V{0});  // 10^12 in German
+  CHECK(missing("2 Billionen Euro", "2 billion euros", "de", "en") == V{0});
+  CHECK(missing("It has 5 rooms.", "Es hat 5 Millionen Zimmer.") == V{0});
+  // the same scale or unit in either language's words, or none in the target: as it is
+  CHECK(missing("worth $2.5 billion and 3 trillion", "2,5 Milliarden und 3 Billionen wert").empty());
+  CHECK(missing("2,5 Mrd. Euro, 3,5 Mio. Einwohner, 40 Tausend", "2.5 billion euros, 3.5 million people, 40 thousand", "de", "en").empty());
+  CHECK(missing("The firm made $5m, 200 m away, 5k.", "Die Firma machte 5 Millionen Dollar, 200 Meter entfernt, 5 Tausend.").empty());
+  CHECK(missing("3.5 million people", "3,5 Menschen").empty());  // (words lost are the model's)
+}
+
 TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps its currency, and gains no other") {
   using V = std::vector<size_t>;
   auto unpriced = [](std::string_view source, std::string_view target) {
