@@ -601,15 +601,30 @@ export function placeSegment(seg, sentences, placement = 'span') {
       }
       if (!changed) break;
     }
+    // the ranges of the siblings placed so far: disjoint, sorted by start (so by end too)
+    const placed = [];
+    const overlapsPlaced = (b, e) => {
+      let lo = 0;
+      let hi = placed.length;
+      while (lo < hi) { // the first placed range that starts after e
+        const mid = (lo + hi) >> 1;
+        if (placed[mid][0] <= e) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo > 0 && placed[lo - 1][1] >= b;
+    };
     for (const r of live) {
       if (!own.get(r).size) continue;
       const [b, e] = span(r);
       // Still overlapping an earlier sibling after the passes: lost.
-      if ([...range.entries()].some(([o, [ob, oe]]) => o !== r && o.parent === r.parent && records.includes(o) && !(e < ob || b > oe))) {
+      if (overlapsPlaced(b, e)) {
         own.set(r, new Set());
         continue;
       }
       range.set(r, [b, e]);
+      let at = placed.length;
+      while (at > 0 && placed[at - 1][0] > b) at--;
+      placed.splice(at, 0, [b, e]);
       yield resolve(r.children, b, e);
     }
   }
@@ -647,11 +662,25 @@ export function placeSegment(seg, sentences, placement = 'span') {
   const unplaced = new Set();
   const place = () => {
     // 4. Each target word's final stack.
+    // (siblings' ranges are disjoint: the one that holds a word is found by bisection)
+    const ranged = new Map(); // a level (list of siblings) → its ranged records, by range start
+    const holding = (level, g) => {
+      if (!ranged.has(level)) ranged.set(level, level.filter((x) => range.has(x)).sort((x, y) => range.get(x)[0] - range.get(y)[0]));
+      const list = ranged.get(level);
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (range.get(list[mid])[0] <= g) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo > 0 && g <= range.get(list[lo - 1])[1] ? list[lo - 1] : undefined;
+    };
     words.forEach((w, g) => {
       const stack = [];
       let level = seg.top;
       for (;;) {
-        const r = level.find((x) => range.has(x) && range.get(x)[0] <= g && g <= range.get(x)[1]);
+        const r = holding(level, g);
         if (!r) break;
         stack.push(r);
         level = r.children;
@@ -895,20 +924,27 @@ export function placeSegment(seg, sentences, placement = 'span') {
     // (its neighbours: the nearest pieces that are not spaces nor, without words, as shallow as it)
     const wordless = (p) => p.text === undefined || !/\S/.test(p.text);
     const isPrefix = (x, y) => commonPrefix(x, y).length === x.length;
+    const sameStack = (x, y) => x.length === y.length && isPrefix(x, y);
     for (let changed = true; changed;) {
       changed = false;
       for (let i = 0; i < pieces.length; i++) {
         if (!wordless(pieces[i])) continue;
         const own = pieces[i].stack;
+        // the run of pieces without words in the same elements from here has the same neighbours
+        // (and each gets what the first gets): done at once, else a run of n costs n x n
+        let end = i + 1;
+        while (end < pieces.length && wordless(pieces[end]) && sameStack(pieces[end].stack, own)) end++;
         const passed = (p) => (p.text !== undefined && !/\S/.test(p.text)) || (wordless(p) && isPrefix(p.stack, own));
         let l = i - 1;
         while (l >= 0 && passed(pieces[l])) l--;
-        let r = i + 1;
+        let r = end;
         while (r < pieces.length && passed(pieces[r])) r++;
+        const first = i;
+        i = end - 1;
         if (l < 0 || r >= pieces.length) continue;
         const both = commonPrefix(pieces[l].stack, pieces[r].stack);
         if (both.length > own.length && isPrefix(own, both)) {
-          pieces[i].stack = both;
+          for (let k = first; k < end; k++) pieces[k].stack = both;
           changed = true;
         }
       }
