@@ -42,6 +42,7 @@ size_t minus_sign_before(std::string_view text, size_t begin);
 // one after a minus too (no hour, no word). The second year of a range may be written short or in
 // full ("2020–2021" -> "2020–21", range_dashes writes it back). Also counted as lacking: a source
 // number whose target number is given a currency the source never names ("£150" -> "150 £ Euro"),
+// or another scale or unit ("200 m" -> "200 Mio.", "$2.5 billion" -> "2,5 Billionen", "300 m" -> "300 miles"),
 // and one the target writes a number against that the source never says, or says fewer times
 // (not its numbers, words or hours: "3rd", "zwanzig", "nineties", "noon", "5 p.m." -> 17):
 // "2020–2021" -> "2020-20-2021" lacks both, "2019 ... September 2019" for one 2019 lacks it; a
