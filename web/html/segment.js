@@ -692,7 +692,8 @@ export function placeSegment(seg, sentences, placement = 'span') {
     let lost = seg.elements.filter((r) => !range.has(r) && !(r.parent && !range.has(r.parent)));
     // An element inside a word ("km<sup>2</sup>", "H<sub>2</sub>O") has no word of its own; where the
     // model wrote that word unchanged, the element goes back on the same letters.
-    const inWord = new Map(); // target word index → {rec, from, to} (offsets in the word's text)
+    // (a word may hold several: "<b>x</b><i>y</i><u>z</u>", a span per letter)
+    const inWord = new Map(); // target word index → [{rec, from, to, stack}] (offsets in the word's text), in order
     for (const r of lost) {
       if (r.children.length || unplaced.has(r)) continue;
       const si = sent.find((x) => x.src.some((sw) => sw.start <= r.start && r.end <= sw.end));
@@ -725,11 +726,15 @@ export function placeSegment(seg, sentences, placement = 'span') {
       }
       const [w, g] = targets[0];
       const parentAt = r.parent ? w.stack.indexOf(r.parent) : -1;
-      if (inWord.has(g) || (r.parent && parentAt < 0)) continue;
+      if (r.parent && parentAt < 0) continue;
       const at = from(w);
-      inWord.set(g, { rec: r, from: at, to: at + r.end - r.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
+      const parts = inWord.get(g) || [];
+      if (parts.some((x) => x.from < at + r.end - r.start && at < x.to)) continue; // (letters another holds)
+      parts.push({ rec: r, from: at, to: at + r.end - r.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
+      inWord.set(g, parts);
     }
-    const placedInWords = new Set([...inWord.values()].map((x) => x.rec));
+    for (const parts of inWord.values()) parts.sort((x, y) => x.from - y.from);
+    const placedInWords = new Set([...inWord.values()].flat().map((x) => x.rec));
     lost = lost.filter((r) => !placedInWords.has(r));
     const anchored = new Map(); // target word index (or `s:<k>` for a sentence's start) → items
     const gapItems = []; // items outside every sentence: {pos, item}
@@ -860,11 +865,19 @@ export function placeSegment(seg, sentences, placement = 'span') {
           // its vocabulary lacks) is written as the source word it is aligned to.
           let wt = s.target.slice(...w.range);
           if (wt === '\u2047' && w.src) wt = seg.text.slice(w.src.start, w.src.end);
-          const part = inWord.get(g);
-          if (part) {
-            pushText(wt.slice(0, part.from), w.stack);
-            pushText(wt.slice(part.from, part.to), part.stack);
-            pushText(wt.slice(part.to), w.stack);
+          const parts = inWord.get(g);
+          if (parts) {
+            // an element of the word's that a part closed is not opened again after it (it would be
+            // written twice: "<b>x</b><i>y</i><b>z</b>")
+            let open = w.stack;
+            let at = 0;
+            for (const part of parts) {
+              pushText(wt.slice(at, part.from), open);
+              pushText(wt.slice(part.from, part.to), part.stack);
+              open = commonPrefix(open, part.stack);
+              at = part.to;
+            }
+            pushText(wt.slice(at), open);
           } else pieces.push({ text: wt, stack: w.stack });
         }
         cursor = w.range[1];
@@ -965,7 +978,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       for (const r of p.stack || []) shown.add(r);
       if (p.rec) shown.add(p.rec);
     }
-    const missing = [...range.keys(), ...[...out.inWord.values()].map((x) => x.rec)].filter((r) => !shown.has(r));
+    const missing = [...range.keys(), ...[...out.inWord.values()].flat().map((x) => x.rec)].filter((r) => !shown.has(r));
     if (!missing.length) break;
     for (const r of missing) {
       range.delete(r);
@@ -973,7 +986,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     }
     out = place();
   }
-  return { pieces: out.pieces, lost: out.lost.length, placed: range.size + out.inWord.size };
+  return { pieces: out.pieces, lost: out.lost.length, placed: range.size + [...out.inWord.values()].flat().length };
 }
 
 /**
