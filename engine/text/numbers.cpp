@@ -627,11 +627,11 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   // an amount the target gives a currency the source never names ("£150" -> "150 £ Euro"): changed
   for (size_t t = 0; t < have.size(); ++t) {
     if (owner[t] == numbers.size()) continue;
-    std::vector<std::string> words = lower_words(target.substr(at[t].second, 40));
+    std::vector<std::string> next = lower_words(target.substr(at[t].second, 40));
     static const char* const kScales[] = {"million", "millionen", "milliarde", "milliarden", "billion", "billionen",
                                           "mio", "mrd", "thousand", "tausend", "bn"};
-    if (!words.empty() && std::find_if(std::begin(kScales), std::end(kScales), [&](const char* w) { return words[0] == w; }) != std::end(kScales))
-      words.erase(words.begin());
+    if (!next.empty() && std::find_if(std::begin(kScales), std::end(kScales), [&](const char* w) { return next[0] == w; }) != std::end(kScales))
+      next.erase(next.begin());
     size_t before = at[t].first;
     if (before > 0 && target[before - 1] == ' ') --before;
     for (const Currency& c : currencies()) {
@@ -640,7 +640,7 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
       const bool sign = target.compare(after, c.sign.size(), c.sign) == 0 ||
                         (after < target.size() && target[after] == ' ' && target.compare(after + 1, c.sign.size(), c.sign) == 0) ||
                         (before >= c.sign.size() && target.compare(before - c.sign.size(), c.sign.size(), c.sign) == 0);
-      const bool name = !words.empty() && std::find(c.names.begin(), c.names.end(), words[0]) != c.names.end();
+      const bool name = !next.empty() && std::find(c.names.begin(), c.names.end(), next[0]) != c.names.end();
       if (sign || name) missing.push_back(owner[t]);
     }
   }
