@@ -14,9 +14,11 @@
  *    from, to, reuse?, wasmModule?,       →   (reuse: a restart, see below; wasmModule: engine.wasm compiled
  *    warmUp?}                                 by an earlier Translator; warmUp false: no warm-up sentence)
  *                                        ←   {id, status:'progress', phase, loaded, total, files}  (0..n)
- *                                        ←   {id, status:'ready', protocol, info, reuse, startup}  or {id, status:'error', error}
+ *                                        ←   {id, status:'ready', protocol, info, reuse, startup, wasmModule?}  or {id, status:'error', error}
  *                                                (startup: the start's phases, {phases: {name: [start, end]}, compiled,
- *                                                source}, in ms since the epoch: translator.timings.startup)
+ *                                                source}, in ms since the epoch: translator.timings.startup;
+ *                                                wasmModule: a restart's engine.wasm compiled anew, as the module it was
+ *                                                handed is of another build than its engine.js: a release since)
  *   {id, type:'translate', text, options,
  *    chunkChars}                         →   (options: the engine's JSON options, see options.js)
  *                                        ←   {id, status:'partial', text, sentences, range, done, total}

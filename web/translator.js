@@ -380,7 +380,9 @@ const clock = () => performance.timeOrigin + performance.now();
 
 /**
  * Compiled engines by wasm URL: a second Translator on this page (the other direction, say) gets
- * the WebAssembly.Module the first one compiled, and fetches and compiles no engine.wasm.
+ * the WebAssembly.Module the first one compiled, and fetches and compiles no engine.wasm. (After a
+ * release of another engine build, the worker's engine.js does not fit it: the worker then compiles
+ * engine.wasm afresh, and its 'ready' hands the new module back.)
  */
 const compiledEngines = new Map();
 
@@ -953,6 +955,10 @@ export class Translator {
           } else {
             if (m.reuse) this.#reuse = m.reuse; // (a restart's 'ready' hands nothing over: the first one's stays)
             if (m.reuse && m.reuse.wasmModule) compiledEngines.set(this.#init.wasmUrl, m.reuse.wasmModule);
+            if (m.wasmModule) { // a restart found the module it was handed of another engine build, and compiled engine.wasm anew
+              compiledEngines.set(this.#init.wasmUrl, m.wasmModule);
+              if (this.#reuse) this.#reuse = { ...this.#reuse, wasmModule: m.wasmModule, relaxedModule: null };
+            }
             if (!this.#startup && m.startup) this.#startup = startupTimings(m.startup, this.#createdAt, clock());
             this.#settle(req, null, m.info);
           }

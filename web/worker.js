@@ -224,6 +224,7 @@ let relaxedModule = null; // the compiled relaxed_gemm.wasm, when the int8 GEMMs
 let loaded = null; // {model, reverse, info}: the checked model bytes, until sent to the main thread
 let info = null;
 let broken = null; // set when the engine trapped: nothing more can run
+let freshEngine = null; // a restart's engine.wasm compiled anew: the one handed over was of another build
 
 function fatal(message) {
   broken = message;
@@ -444,6 +445,55 @@ function wasmRefused(e) {
 }
 const refusedByCsp = (message) => /Content Security Policy|Content-Security-Policy|\bCSP\b|unsafe-eval/i.test(message);
 
+/**
+ * The error for an engine.js and an engine.wasm of different builds (the wasm's imports are not what
+ * the script provides, or it starts without the script's Translator): a new release deployed while
+ * the page was open, a stale cached copy of one of them, or a host that has one build's engine.js
+ * beside another's engine.wasm.
+ */
+function engineBuildsDiffer(engineUrl, why) {
+  return new TranslatorError(ErrorCode.PROTOCOL_MISMATCH,
+    `The site was updated: reload the page. The engine's ${new URL(engineUrl).pathname.split('/').pop()} and its WebAssembly come from different ` +
+    `builds (${why}); a new version of the site may have been installed since the page opened (if you host it, deploy engine.js and ` +
+    'engine.wasm of one build together).');
+}
+
+/** An instantiate of a compiled module that failed because the script's imports do not fit it (not memory, not a policy). */
+const importsDisagree = (e) => e instanceof WebAssembly.LinkError || e instanceof TypeError;
+
+/**
+ * The engine started from engine.wasm `compiled` ({module, bytes, how}, see loadWasm). A module
+ * handed over (how 'reused': an earlier worker's or Translator's) is of the build that page loaded
+ * first, which may not be the engine.js this worker imported: then engine.wasm is read afresh and
+ * the engine started from that. Returns { Module, module }: the module it runs (a fresh one when the
+ * handed-over one did not fit).
+ */
+async function startMatchingEngine(createEngine, compiled, engineUrl, wasmUrl) {
+  if (compiled.how === 'reused') {
+    let why;
+    try {
+      const started = await startEngine(createEngine, null, compiled.module);
+      if (typeof started.Translator === 'function') return { Module: started, module: compiled.module };
+      why = 'no Translator';
+    } catch (e) {
+      if (refusedByCsp(String(e.message))) throw e;
+      why = e.cause ? String(e.cause.message || e.cause) : e.message;
+    }
+    broken = null; // (what the unfit instance aborted with is not this engine's)
+    console.warn(`[engine] the compiled engine handed over is not of ${engineUrl}'s build (${why}): reading engine.wasm again.`);
+    compiled = await loadWasm(wasmUrl, 0, () => {}, false);
+  }
+  let started;
+  try {
+    started = await startEngine(createEngine, compiled.bytes, compiled.module);
+  } catch (e) {
+    if (compiled.module && importsDisagree(e.cause)) throw engineBuildsDiffer(engineUrl, e.cause.message);
+    throw e;
+  }
+  if (typeof started.Translator !== 'function') throw engineBuildsDiffer(engineUrl, 'its Translator is missing');
+  return { Module: started, module: compiled.module };
+}
+
 /** Instantiates the engine from an already compiled module (wasmModule) or from its bytes. */
 async function startEngine(createEngine, wasmBinary, wasmModule) {
   let instantiateFailed;
@@ -463,7 +513,7 @@ async function startEngine(createEngine, wasmBinary, wasmModule) {
   } catch (e) {
     const message = String(e && e.message ? e.message : e);
     if (refusedByCsp(message)) throw wasmRefused(e);
-    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}`);
+    throw new TranslatorError(ErrorCode.ENGINE_LOAD, `Could not start the WebAssembly engine: ${message}`, { cause: e });
   }
 }
 
@@ -523,11 +573,17 @@ async function restart(msg) {
   } catch (e) {
     throw await engineModuleFailed(msg.engineUrl, e);
   }
-  wasmModule = reuse.wasmModule || null;
-  const wasmBinary = wasmModule ? undefined : await readUrl(msg.wasmUrl, 0, () => {});
-  if (!wasmModule) wasmModule = await compileWasm(wasmBinary);
-  Module = await mark('instantiate', startEngine(createEngine, wasmBinary, wasmModule));
-  const simd = await chooseSimd(msg, reuse.relaxedModule ? Promise.resolve(reuse.relaxedModule) : loadRelaxedKernel(msg));
+  let compiled = { module: reuse.wasmModule, bytes: null, how: 'reused' };
+  if (!compiled.module) {
+    const bytes = await readUrl(msg.wasmUrl, 0, () => {});
+    compiled = { module: await compileWasm(bytes), bytes, how: 'bytes' };
+  }
+  const started = await mark('instantiate', startMatchingEngine(createEngine, compiled, msg.engineUrl, msg.wasmUrl));
+  Module = started.Module;
+  wasmModule = started.module;
+  // (an engine of another build than the one handed over: its relaxed kernel is read afresh too)
+  if (reuse.wasmModule && wasmModule !== reuse.wasmModule) freshEngine = wasmModule;
+  const simd = await chooseSimd(msg, reuse.relaxedModule && !freshEngine ? Promise.resolve(reuse.relaxedModule) : loadRelaxedKernel(msg));
   mark('modelLoad', () => loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url));
   info = JSON.parse(engine.info());
   Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to }, simd });
@@ -592,10 +648,12 @@ async function init(msg) {
       throw await engineModuleFailed(msg.engineUrl, e);
     }),
     wasm,
-  ]).then(([createEngine, compiled]) => {
-    wasmModule = compiled.module;
+  ]).then(async ([createEngine, compiled]) => {
     marks.compiled = compiled.how;
-    return mark('instantiate', startEngine(createEngine, compiled.bytes, compiled.module));
+    const started = await mark('instantiate', startMatchingEngine(createEngine, compiled, msg.engineUrl, msg.wasmUrl));
+    wasmModule = started.module;
+    if (msg.wasmModule && wasmModule !== msg.wasmModule) marks.compiled = 'bytes'; // (the page's was of another build)
+    return started.Module;
   });
   engineReady.catch(() => {}); // awaited below; this keeps an early failure from counting as unhandled meanwhile
   const relaxedKernel = loadRelaxedKernel(msg); // 4 kB, beside the model's download
@@ -821,6 +879,7 @@ async function handle(msg) {
     case Request.INIT: {
       if (msg.protocol !== PROTOCOL_VERSION) throw protocolMismatch('page', msg.protocol);
       const ready = { status: Status.READY, protocol: PROTOCOL_VERSION, info: await init(msg), startup: startupMarks(), ...reusable() };
+      if (freshEngine) ready.wasmModule = freshEngine;
       if (!msg.reuse && msg.warmUp !== false) scheduleWarmUp(msg.from);
       return ready;
     }
@@ -842,8 +901,9 @@ function postReply(id, { transfer, ...reply }) {
   try {
     post({ id, ...reply }, transfer);
   } catch (e) {
-    if (!(reply.reuse && (reply.reuse.wasmModule || reply.reuse.relaxedModule))) throw e;
-    post({ id, ...reply, reuse: { ...reply.reuse, wasmModule: null, relaxedModule: null } }, transfer);
+    if (!(reply.wasmModule || (reply.reuse && (reply.reuse.wasmModule || reply.reuse.relaxedModule)))) throw e;
+    const reuse = reply.reuse && { ...reply.reuse, wasmModule: null, relaxedModule: null };
+    post({ id, ...reply, reuse, wasmModule: undefined }, transfer);
   }
 }
 
