@@ -116,14 +116,14 @@ export function protocolMismatch(side, theirs) {
 }
 
 /**
- * The error for a model the manifest names that the server does not have (`status` 404 or 410):
- * most likely the page (and the manifest it was served) is older than the site on the server,
- * whose new release replaced the file.
+ * The error for a model the manifest names that the server does not have (`answer`: 'HTTP 404',
+ * 'HTTP 410', or a web page in its place): most likely the page (and the manifest it was served) is
+ * older than the site on the server, whose new release replaced the file.
  */
-export function modelGone(url, status) {
+export function modelGone(url, answer) {
   const name = new URL(url).pathname.split('/').pop();
   return new TranslatorError(ErrorCode.DOWNLOAD,
-    `Could not download ${name}: HTTP ${status} (the server does not have it). Reload the page: a new version of the site may have ` +
+    `Could not download ${name}: ${answer} (the server does not have it). Reload the page: a new version of the site may have ` +
     'been installed since it opened, with other model files (if you host the site, check that the file is on the server).');
 }
 

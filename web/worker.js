@@ -125,7 +125,8 @@ async function fetchOk(u) {
   }
   // A web page where a file was asked for: a directory's listing, or a site's fallback page.
   if (/^text\/html\b/i.test(response.headers.get('content-type') || '')) {
-    throw new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: the server answered with a web page (text/html), not the file (is the URL a directory?)`);
+    const error = new TranslatorError(ErrorCode.DOWNLOAD, `Could not download ${u.href}: the server answered with a web page (text/html), not the file (is the URL a directory?)`);
+    throw Object.assign(error, { webPage: true });
   }
   return response;
 }
@@ -294,13 +295,16 @@ async function fetchModel(url, entry, onBytes) {
 }
 
 /**
- * `download` (a model's fetch), where a model the manifest names is gone from the server (404, 410)
- * failing with modelGone(): the manifest this page read is older than the site on the server.
+ * `download` (a model's fetch), where a model the manifest names is gone from the server failing
+ * with modelGone(): the manifest this page read is older than the site on the server. Gone: 404,
+ * 410, or a web page where the model was asked for (a host that answers a missing file with its
+ * index.html, status 200: a single-page app's fallback).
  */
 function listedModel(download, url, listed) {
   if (!listed) return download;
   return download.catch((e) => {
-    if (e.httpStatus === 404 || e.httpStatus === 410) throw modelGone(url, e.httpStatus);
+    if (e.httpStatus === 404 || e.httpStatus === 410) throw modelGone(url, `HTTP ${e.httpStatus}`);
+    if (e.webPage) throw modelGone(url, 'the server answered with a web page (text/html), its page for a missing file');
     throw e;
   });
 }

@@ -113,6 +113,8 @@ for (const name of browsers()) {
     let site;
     /** Files the host serves instead of the built site's ('engine/engine.js': bytes). */
     let replaced = {};
+    /** Files the host does not have, which it answers with its index.html and status 200 (as a single-page app's fallback). */
+    let missing = new Set();
 
     before(async () => {
       site = path.join(resultsDir(), 'web-dist-release');
@@ -125,6 +127,10 @@ for (const name of browsers()) {
           return;
         }
         const rel = pathname.slice('/site/'.length);
+        if (missing.has(rel)) {
+          res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(site, 'index.html')));
+          return;
+        }
         let bytes = replaced[rel];
         try {
           if (!bytes && pathname.startsWith('/site/') && !rel.includes('..')) bytes = readFileSync(path.join(site, rel));
@@ -144,6 +150,29 @@ for (const name of browsers()) {
     after(async () => {
       if (browser) await browser.close();
       if (server) await new Promise((resolve) => server.close(resolve));
+    });
+
+    test('a model the manifest lists that the host answers with its index page (status 200): the error says the server does not have it', { timeout: 120000 }, async (t) => {
+      replaced = {};
+      const model = JSON.parse(readFileSync(path.join(site, 'models/manifest.json'), 'utf8')).models.find((m) => m.from === 'de').file;
+      missing = new Set([`models/${model}`]);
+      t.after(() => { missing = new Set(); });
+      const context = await browser.newContext();
+      t.after(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${port}/page.html`);
+      const error = await page.evaluate(async () => {
+        const { Translator } = await import('/site/translator.js');
+        try {
+          await Translator.create({ from: 'de', to: 'en', workers: 1 });
+          return null;
+        } catch (e) {
+          return `${e.code}: ${e.message}`;
+        }
+      });
+      assert.equal(error, `download: Could not download ${model}: the server answered with a web page (text/html), its page for a missing file ` +
+        '(the server does not have it). Reload the page: a new version of the site may have been installed since it opened, with other model files ' +
+        '(if you host the site, check that the file is on the server).');
     });
 
     test('after a release of another engine build, the open page\'s next Translator, restarted worker and pool helpers start and translate', { timeout: 240000 }, async (t) => {
