@@ -247,10 +247,19 @@ function onCardFocus(event) {
   highlight(hit.side, hit.s, hit.w);
 }
 
-/** Focus leaving the card's words (Tab, a click elsewhere, another window) takes the highlight along. */
+/**
+ * Focus leaving the card's words (Tab, a click elsewhere, another window) takes the highlight along,
+ * but not into the word's menu of other words: its links stay shown (pinned) while the menu is
+ * open, as a tap on a word of the output keeps them.
+ */
 function onCardBlur(event) {
   const to = event.relatedTarget;
   if (to && to.closest && to.closest('#align-source .w, #align-target .w')) return; // moving between words
+  const hit = wordFromEvent(event);
+  if (hit && to && to.closest && to.closest('#alt-menu')) {
+    state.pinned = { side: hit.side, s: hit.s, w: hit.w };
+    return;
+  }
   state.pinned = null;
   clearHighlight();
   text(el.alignDetail, '');
@@ -287,7 +296,8 @@ export function bindAlignmentView() {
   }
   for (const area of [el.target, el.alignSource, el.alignTarget]) area.addEventListener('pointerleave', onAreaLeave);
   document.addEventListener('click', (e) => {
-    if (state.pinned && !(e.target.closest && e.target.closest('.w'))) {
+    // (a tap in the word menu is about the pinned word: composedPath, as its item may be gone)
+    if (state.pinned && !(e.target.closest && e.target.closest('.w')) && !e.composedPath().some((n) => n.id === 'alt-menu')) {
       state.pinned = null;
       clearHighlight();
       text(el.alignDetail, '');

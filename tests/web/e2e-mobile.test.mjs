@@ -1,0 +1,123 @@
+/**
+ * The demo page on a phone or a tablet, and with the keyboard only, in Debian's Chromium (touch
+ * emulated: 360×740 and 768×1024, isMobile, deviceScaleFactor 3) and Firefox ESR (a small window;
+ * it cannot emulate touch: _browsers.mjs), with the real WASM engine and the shipped models (or the
+ * fixture model):
+ *   - a translated word tapped, clicked or opened with Enter on the sentence card keeps its links
+ *     shown while its menu of other words is open; a tap elsewhere clears them;
+ * Positions, sizes and classes only: no model's words are written down here.
+ */
+import test, { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineSkip, requireEngine } from './_helpers.mjs';
+import { browsers, launchBrowser, canEmulateTouch, serveSite, openPage } from './_browsers.mjs';
+
+const skip = engineSkip();
+requireEngine(test);
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 };
+const TABLET = { viewport: { width: 768, height: 1024 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 };
+const WORDLIKE = /[\p{L}\p{N}]/u;
+
+let server;
+
+before(async () => {
+  if (!skip) ({ server } = await serveSite('mobile'));
+});
+
+after(async () => {
+  if (server) await server.close();
+});
+
+async function translate(page, value) {
+  await page.fill('#source', value);
+  await page.waitForFunction((v) => document.body.dataset.state === 'done' && document.getElementById('source').value === v &&
+    document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), value, { timeout: 120000 });
+}
+
+/** What the alignment view shows: highlighted words, the word itself, marks in the text box, the sentence in words, the menu. */
+const shown = (page) => page.evaluate(() => ({
+  hl: document.querySelectorAll('#align-source .w.hl').length,
+  self: document.querySelectorAll('#align-target .w.self').length,
+  marks: document.querySelectorAll('#source-mirror mark').length,
+  detail: document.getElementById('align-detail').textContent,
+  menu: !!document.getElementById('alt-menu'),
+}));
+
+/** Elements that stick out of the page's width (outside boxes that scroll or clip), and the page's scroll width. */
+const overflow = (page) => page.evaluate(() => {
+  const root = document.documentElement;
+  const clipped = (e) => {
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const out = [...document.querySelectorAll('body *')].filter((e) => {
+    if (e.closest('.skip-link, .visually-hidden') || clipped(e)) return false;
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (r.right > root.clientWidth + 0.5 || r.left < -0.5);
+  }).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).replace(/ /g, '.')}` : ''} ${Math.round(e.getBoundingClientRect().left)}..${Math.round(e.getBoundingClientRect().right)}`);
+  return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, out };
+});
+
+const LONG = 'Visit https://example.org/a/very/long/path/that/goes/on/and/on/forever/index.html?query=somethingverylongwithoutanybreaks now. ' +
+  'Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherungsanstalt is a long word. ' +
+  'The machine printed xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx today.';
+
+for (const name of browsers()) describe(name, () => {
+  let browser;
+  before(async () => { if (!skip) browser = await launchBrowser(name); });
+  after(async () => { if (browser) await browser.close(); browser = null; });
+  const touch = canEmulateTouch(name);
+  const small = touch ? PHONE : { viewport: PHONE.viewport };
+
+  test('a translated word on the sentence card keeps its links shown while its menu is open (tap, click, Enter)', { skip, timeout: 180000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, small);
+    await translate(page, 'The old man reads a book in the garden.');
+    const words = await page.$$eval('#align-target .w', (ws) => ws.map((w) => w.textContent));
+    const w = words.findIndex((x, i) => i > 0 && WORDLIKE.test(x));
+    const word = `#align-target .w[data-w="${w}"]`;
+    if (touch) await page.tap(word);
+    else await page.click(word);
+    await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
+    let now = await shown(page);
+    assert.ok(now.menu, 'the word\'s menu is open');
+    assert.ok(now.self === 1 && now.hl >= 1 && now.marks >= 1 && now.detail, `${touch ? 'tapped' : 'clicked'}: the word and its links are shown: ${JSON.stringify(now)}`);
+    // choosing another word shows the new sentence in the menu: the links stay; "Keep the old one" keeps them
+    const tapOrClick = (selector) => (touch ? page.tap(selector) : page.click(selector));
+    await tapOrClick('#alt-menu .alt-item:not(.alt-current)');
+    await page.waitForSelector('#alt-preview', { timeout: 60000 });
+    now = await shown(page);
+    assert.ok(now.menu && now.self === 1 && now.hl >= 1 && now.detail, `the new sentence shown: the links stay: ${JSON.stringify(now)}`);
+    await tapOrClick('#alt-menu .alt-action:last-child');
+    now = await shown(page);
+    assert.ok(!now.menu && now.self === 1 && now.hl >= 1, `"Keep the old one": ${JSON.stringify(now)}`);
+    // a tap elsewhere clears them
+    await tapOrClick(word);
+    await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
+    await tapOrClick('#align-title');
+    now = await shown(page);
+    assert.deepEqual(now, { hl: 0, self: 0, marks: 0, detail: '', menu: false }, 'a tap elsewhere clears them');
+
+    // Keyboard: focus shows the links, Enter opens the menu and they stay, Escape gives the focus back.
+    await page.focus(word);
+    const focused = await shown(page);
+    assert.ok(focused.hl >= 1 && focused.self === 1, JSON.stringify(focused));
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
+    now = await shown(page);
+    assert.ok(now.menu && now.hl === focused.hl && now.self === 1 && now.detail === focused.detail, `Enter: the links stay while the menu is open: ${JSON.stringify(now)}`);
+    await page.keyboard.press('ArrowDown');
+    assert.equal((await shown(page)).hl, focused.hl, 'moving in the menu keeps them');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.w), String(w), 'the focus is back on the word');
+    now = await shown(page);
+    assert.ok(!now.menu && now.hl === focused.hl, JSON.stringify(now));
+    await page.keyboard.press('Tab');
+    now = await shown(page);
+    assert.ok(now.hl === 0 && now.self === 0, `the focus leaving the card takes them along: ${JSON.stringify(now)}`);
+  });
+
+});
+
+if (skip) test(`mobile browser tests (skipped: ${skip})`, { skip }, () => {});
