@@ -152,6 +152,7 @@ void marks(TargetSentence& s) {  // "!!", "???"; a "." the model left out after 
 void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote inside copied code opens or closes none)
   const OutsideCopies o = outside_copies(s);
   apply_edits(s, invented_quotation_mark(o.source, o.target, s.fixed));  // (any target language)
+  apply_edits(s, quotes_around_code(s.source, s.source_verbatim, s.target, verbatim_copies(s), s.fixed));  // » `--force`«
   if (s.to == "de") apply_edits(s, german_quotation_marks(outside_copies(s).target, s.fixed));
 }
 void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates" -> "Estimates"

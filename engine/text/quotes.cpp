@@ -109,4 +109,51 @@ std::vector<TextEdit> invented_quotation_mark(std::string_view source, std::stri
   return {{at, length, ""}};
 }
 
+namespace {
+
+// The byte length of the quotation mark of `marks` that ends right before `at`, else 0.
+size_t mark_before(std::string_view text, size_t at, const std::vector<std::string_view>& marks) {
+  for (std::string_view m : marks)
+    if (at >= m.size() && text.compare(at - m.size(), m.size(), m) == 0) return m.size();
+  return 0;
+}
+
+size_t mark_after(std::string_view text, size_t at, const std::vector<std::string_view>& marks) {
+  for (std::string_view m : marks)
+    if (text.compare(at, m.size(), m) == 0) return m.size();
+  return 0;
+}
+
+}  // namespace
+
+std::vector<TextEdit> quotes_around_code(std::string_view source, const std::vector<std::pair<size_t, size_t>>& source_spans,
+                                         std::string_view target, const std::vector<std::pair<size_t, size_t>>& copies,
+                                         size_t fixed) {
+  static const std::vector<std::string_view> kOpening = {"\xC2\xBB", "\xE2\x80\x9E", "\xE2\x80\x9C", "\"", "\xC2\xAB"};
+  static const std::vector<std::string_view> kClosing = {"\xC2\xAB", "\xE2\x80\x9C", "\xE2\x80\x9D", "\"", "\xC2\xBB"};
+  static const std::vector<std::string_view> kAny = {"\xC2\xBB", "\xC2\xAB", "\xE2\x80\x9E", "\xE2\x80\x9C",
+                                                                   "\xE2\x80\x9D", "\"", "'", "\xE2\x80\x98", "\xE2\x80\x99", "\xE2\x80\x9A"};
+  std::vector<TextEdit> edits;
+  for (auto [b, e] : copies) {
+    const std::string_view copy = target.substr(b, e - b);
+    const bool code = std::any_of(source_spans.begin(), source_spans.end(), [&](auto s) {
+      if (source[s.first] != '`' || source.substr(s.first, s.second - s.first) != copy) return false;
+      size_t before = s.first, after = s.second;  // the source's own quotes around it: the writer's
+      while (before > 0 && source[before - 1] == ' ') --before;
+      while (after < source.size() && source[after] == ' ') ++after;
+      return !mark_before(source, before, kAny) && !mark_after(source, after, kAny);
+    });
+    if (!code) continue;
+    const size_t open_end = b > 0 && target[b - 1] == ' ' ? b - 1 : b;
+    const size_t open = mark_before(target, open_end, kOpening);
+    const size_t close_start = e < target.size() && target[e] == ' ' ? e + 1 : e;
+    const size_t close = mark_after(target, close_start, kClosing);
+    if (!open || !close || open_end - open < fixed) continue;
+    edits.push_back({e, close_start + close - e, ""});
+    edits.push_back({open_end - open, b - (open_end - open), ""});
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
+  return edits;
+}
+
 }  // namespace nmt

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/text_edit.h"
@@ -26,5 +27,16 @@ std::vector<TextEdit> german_quotation_marks(std::string_view target, size_t fix
 // „. A space it leaves doubled, or before a mark, goes with it. Two or more (a pair: the model may
 // quote a name the source set in single quotes) stay; so does one in the first `fixed` bytes.
 std::vector<TextEdit> invented_quotation_mark(std::string_view source, std::string_view target, size_t fixed = 0);
+
+// The edits, last first, that take out quotation marks the model set around a copy of the source's
+// code (`copies`: bytes of the target that copy `source_spans` of the source starting with a
+// backtick; passes.h's verbatim_copies) where the source has none around it: the model learned the
+// German manual pages' »quotes« for code ("Use the `--force` flag" -> "Verwenden Sie » `--force`«").
+// An opening mark (» „ “ " «) right before the copy, a space between them allowed, and a closing
+// one (« “ ” " ») right after it both go, with the space; one of them alone stays. Not in the first
+// `fixed` bytes.
+std::vector<TextEdit> quotes_around_code(std::string_view source, const std::vector<std::pair<size_t, size_t>>& source_spans,
+                                         std::string_view target, const std::vector<std::pair<size_t, size_t>>& copies,
+                                         size_t fixed = 0);
 
 }  // namespace nmt

@@ -102,6 +102,15 @@ class CodeAtTheEnd(unittest.TestCase):
         self.assertIn('`git commit -m "fix"`', out)
         self.assertTrue(out.endswith("."), out)
 
+    def test_no_quotation_marks_around_code(self):
+        # the model quoted code as German manual pages do: "Aktiviert den » `strict`« in der Konfiguration."
+        for line in ["Enable the `strict` mode in the config.", "Use the `--force` flag only if `git status` is clean."]:
+            with self.subTest(line=line):
+                out = translate_text("en-de", line)
+                for code in re.findall(r"`[^`]+`", line):
+                    self.assertIn(code, out)
+                self.assertNotRegex(out, "[»«„“\"]", out)
+
 
 if __name__ == "__main__":
     unittest.main()

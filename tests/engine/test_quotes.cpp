@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "text/quotes.h"
 
@@ -45,4 +48,23 @@ TEST_CASE("german_quotation_marks: a forced prefix is read but not changed") {
   const std::string prefix = "Er sagte: \"Ich";
   CHECK(german(prefix + " bin müde.\"", prefix.size()) == prefix + " bin müde.“");
   CHECK(german("Er sagte: „Ich bin müde.\"", 20) == "Er sagte: „Ich bin müde.“");
+}
+
+TEST_CASE("quotes_around_code: quotes the model set around copied code go, the source's stay") {
+  using Spans = std::vector<std::pair<size_t, size_t>>;
+  const auto unquoted = [](std::string_view source, const Spans& spans, std::string target, const Spans& copies, size_t fixed = 0) {
+    for (const nmt::TextEdit& e : nmt::quotes_around_code(source, spans, target, copies, fixed)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  const std::string_view source = "Use the `--force` flag.";  // `--force` at [8, 17)
+  CHECK(unquoted(source, {{8, 17}}, "Verwenden Sie \xC2\xBB `--force`\xC2\xAB nur.", {{17, 26}}) == "Verwenden Sie `--force` nur.");
+  CHECK(unquoted(source, {{8, 17}}, "Nimm \xE2\x80\x9E`--force`\xE2\x80\x9C.", {{8, 17}}) == "Nimm `--force`.");
+  CHECK(unquoted(source, {{8, 17}}, "Nimm \"`--force`\" jetzt", {{6, 15}}) == "Nimm `--force` jetzt");
+  // one mark alone, quotes the source has around its code, an address, a forced prefix: as they are
+  CHECK(unquoted(source, {{8, 17}}, "Nimm \xC2\xBB`--force` jetzt", {{7, 16}}) == "Nimm \xC2\xBB`--force` jetzt");
+  CHECK(unquoted("Type \"`ls`\" now.", {{6, 10}}, "Tippe \xE2\x80\x9E`ls`\xE2\x80\x9C jetzt.", {{9, 13}}) ==
+        "Tippe \xE2\x80\x9E`ls`\xE2\x80\x9C jetzt.");
+  CHECK(unquoted("See example.com now.", {{4, 15}}, "Siehe \xC2\xBB" "example.com\xC2\xAB jetzt.", {{8, 19}}) ==
+        "Siehe \xC2\xBB" "example.com\xC2\xAB jetzt.");
+  CHECK(unquoted(source, {{8, 17}}, "Nimm \xE2\x80\x9E`--force`\xE2\x80\x9C.", {{8, 17}}, 6) == "Nimm \xE2\x80\x9E`--force`\xE2\x80\x9C.");
 }
