@@ -2,6 +2,7 @@
 #include "text/glossary.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "text/casing.h"
 #include "text/utf8.h"
@@ -54,6 +55,123 @@ std::string quoted(const std::string& term) {
   return "\"" + (term.size() > 40 ? term.substr(0, 40) + "..." : term) + "\"";
 }
 
+
+// Letters with an accent, as a combining accent after its base letter makes them (the NFD
+// "e\u0301" is "é"): for each accent, its base letters and the letters they make, in lower case.
+struct Composition {
+  char32_t accent;
+  const char* bases;
+  const char* composed;
+};
+constexpr Composition kCompositions[] = {
+    {0x300, "aeiou", "àèìòù"},   {0x301, "aeiouyclnrsz", "áéíóúýćĺńŕśź"}, {0x302, "aeioucghjswy", "âêîôûĉĝĥĵŝŵŷ"},
+    {0x303, "anoiu", "ãñõĩũ"},   {0x304, "aeiou", "āēīōū"},               {0x306, "aegiou", "ăĕğĭŏŭ"},
+    {0x307, "cegz", "ċėġż"},     {0x308, "aeiouy", "äëïöüÿ"},             {0x30A, "au", "åů"},
+    {0x30B, "ou", "őű"},         {0x30C, "cdelnrstz", "čďěľňřšťž"},       {0x327, "cgklnrst", "çģķļņŗşţ"},
+    {0x328, "aeiu", "ąęįų"},
+};
+
+// `base` (a lower-case letter) with `accent` on it, or 0 where no letter of Latin-1 or Latin
+// Extended-A is that.
+char32_t composed(char32_t base, char32_t accent) {
+  for (const Composition& c : kCompositions) {
+    if (c.accent != accent) continue;
+    const std::string_view bases = c.bases, letters = c.composed;
+    const size_t k = base < 0x80 ? bases.find(static_cast<char>(base)) : std::string_view::npos;
+    if (k == std::string_view::npos) return 0;
+    size_t at = 0;
+    for (size_t before = 0; before < k; ++before) at += decode_at(letters, at).length;
+    return decode_at(letters, at).cp;
+  }
+  return 0;
+}
+
+// One character of a sentence or a term as terms are matched: in lower case, an accent composed
+// with its letter, a typographic apostrophe or hyphen as ' or -, a run of spaces as one ' ';
+// `upper`: written as a capital; [begin, end): its bytes.
+struct FoldedChar {
+  char32_t cp;
+  bool upper;
+  size_t begin, end;
+};
+
+std::vector<FoldedChar> folded(std::string_view text) {
+  const std::string lower = to_lower_same_length(text);  // (the same length: offsets hold)
+  std::vector<FoldedChar> out;
+  for (size_t at = 0; at < text.size();) {
+    const Decoded given = decode_at(text, at);
+    const size_t end = at + std::max<size_t>(given.length, 1);
+    char32_t cp = decode_at(lower, at).cp;
+    bool upper = given.cp != cp;
+    if (cp == 0x1E9E) cp = 0xDF, upper = true;  // capital ß
+    if (cp == 0x2019 || cp == 0x2018 || cp == 0x02BC) cp = '\'';
+    if (cp == 0x2010 || cp == 0x2011) cp = '-';
+    const char32_t accented = is_mark(cp) && !out.empty() ? composed(out.back().cp, cp) : 0;
+    if (accented) {
+      out.back().cp = accented;
+      out.back().end = end;
+    } else if (is_whitespace(cp) && !out.empty() && out.back().cp == ' ') {
+      out.back().end = end;
+    } else {
+      out.push_back({is_whitespace(cp) ? U' ' : cp, upper, at, end});
+    }
+    at = end;
+  }
+  return out;
+}
+
+// For each character of `term` (folded from `source`): whether the sentence must write it as a
+// capital too: the letters of a word the term writes in capitals ("IT", "US": else "it" and "us"
+// were found).
+std::vector<bool> capitals_required(const std::vector<FoldedChar>& term) {
+  std::vector<bool> required(term.size(), false);
+  for (size_t start = 0; start < term.size();) {
+    const auto in_word = [&](size_t i) { return is_letter(term[i].cp) || is_digit(term[i].cp); };
+    if (!in_word(start)) {
+      ++start;
+      continue;
+    }
+    size_t end = start, letters = 0, capitals = 0;
+    for (; end < term.size() && in_word(end); ++end) {
+      letters += is_letter(term[end].cp);
+      capitals += term[end].upper;
+    }
+    if (letters >= 2 && capitals == letters)
+      for (size_t i = start; i < end; ++i) required[i] = term[i].upper;
+    start = end;
+  }
+  return required;
+}
+
+constexpr size_t kNoMatch = static_cast<size_t>(-1);
+
+// Where `term` ends in `text` when it starts at text[first] (the index after its last character),
+// or kNoMatch. A ß of the term is matched by ß, ẞ or, in capitals, "SS".
+size_t match_end(const std::vector<FoldedChar>& text, size_t first, const std::vector<FoldedChar>& term,
+                 const std::vector<bool>& capitals) {
+  size_t i = first;
+  for (size_t k = 0; k < term.size(); ++k) {
+    if (i >= text.size()) return kNoMatch;
+    if (term[k].cp == 0xDF && text[i].cp == 's' && text[i].upper && i + 1 < text.size() && text[i + 1].cp == 's' &&
+        text[i + 1].upper) {
+      i += 2;
+      continue;
+    }
+    if (text[i].cp != term[k].cp || (capitals[k] && !text[i].upper)) return kNoMatch;
+    ++i;
+  }
+  return i;
+}
+
+// Whether the word before byte `at` joins on with a hyphen ("Basketball-Saison", "e-mail"): the
+// term would be the end of a word ("basketballseason" was written).
+bool joined_by_hyphen(std::string_view text, size_t at) {
+  if (at == 0) return false;
+  size_t start = at - 1;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  const char32_t cp = decode_at(text, start).cp;
+  return (cp == '-' || cp == 0x2010 || cp == 0x2011) && word_before(text, start);
+}
 }  // namespace
 
 std::string glossary_error(const Glossary& glossary) {
@@ -81,32 +199,48 @@ std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glos
                                  const std::vector<std::pair<size_t, size_t>>& skip) {
   std::vector<TextEdit> found;
   if (glossary.empty()) return found;
-  const std::string lower = to_lower_same_length(sentence);  // (the same length: offsets hold)
+  const std::vector<FoldedChar> text = folded(sentence);
+  std::unordered_map<char32_t, std::vector<size_t>> starting_with;  // each character -> where it stands in `text`
+  for (size_t i = 0; i < text.size(); ++i) starting_with[text[i].cp].push_back(i);
+  struct Match {
+    TextEdit edit;
+    bool exact;  // the sentence writes the term exactly as the glossary does
+  };
+  std::vector<Match> matches;
   for (const auto& [given_source, given_target] : glossary) {
     const std::string_view source = trimmed(given_source), target = trimmed(given_target);
     if (source.size() < 2 || target.empty()) continue;
-    const std::string term = to_lower_same_length(source);
-    for (size_t at = lower.find(term); at != std::string::npos; at = lower.find(term, at + 1)) {
-      const size_t end = at + term.size();
-      if (word_before(sentence, at) || word_after(sentence, end)) continue;
+    const std::vector<FoldedChar> term = folded(source);
+    const std::vector<bool> capitals = capitals_required(term);
+    if (term.empty() || term[0].cp == U'\u00DF') continue;  // (no word starts with ß)
+    const auto starts = starting_with.find(term[0].cp);
+    if (starts == starting_with.end()) continue;
+    for (const size_t first : starts->second) {
+      const size_t last = match_end(text, first, term, capitals);
+      if (last == kNoMatch) continue;
+      const size_t at = text[first].begin, end = text[last - 1].end;
+      if (word_before(sentence, at) || joined_by_hyphen(sentence, at) || word_after(sentence, end)) continue;
       if (std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return at < s.second && end > s.first; })) continue;
       // a term that ends in the sentence's full stop ("Acme Inc." at the end) leaves that stop to
       // the model when the target term has none ("Acme GmbH"): else the sentence lost it
       const bool ends_sentence = sentence.find_first_not_of(" \t\r\n", end) == std::string_view::npos;
-      const bool stop_left = ends_sentence && term.back() == '.' && term.size() > 1 && !target.empty() && target.back() != '.';
-      found.push_back({at, term.size() - (stop_left ? 1 : 0), std::string(target)});
+      const bool stop_left = ends_sentence && sentence[end - 1] == '.' && end - at > 1 && target.back() != '.';
+      Match m{TextEdit{at, end - at - (stop_left ? 1 : 0), std::string(target)}, sentence.substr(at, end - at) == source};
+      matches.push_back(std::move(m));
     }
   }
-  // longest first, then leftmost; a match that overlaps one taken is dropped
-  std::stable_sort(found.begin(), found.end(), [](const TextEdit& a, const TextEdit& b) {
-    return a.length != b.length ? a.length > b.length : a.at < b.at;
+  // longest first, then leftmost, then the term the sentence writes exactly ("Apple" over "apple"
+  // for "Apple"), then the glossary's order; a match that overlaps one taken is dropped
+  std::stable_sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
+    if (a.edit.length != b.edit.length) return a.edit.length > b.edit.length;
+    if (a.edit.at != b.edit.at) return a.edit.at < b.edit.at;
+    return a.exact && !b.exact;
   });
-  std::vector<TextEdit> taken;
-  for (TextEdit& m : found)
-    if (std::none_of(taken.begin(), taken.end(), [&](const TextEdit& t) { return m.at < t.at + t.length && t.at < m.at + m.length; }))
-      taken.push_back(std::move(m));
-  std::sort(taken.begin(), taken.end(), [](const TextEdit& a, const TextEdit& b) { return a.at < b.at; });
-  return taken;
+  for (Match& m : matches)
+    if (std::none_of(found.begin(), found.end(), [&](const TextEdit& t) { return m.edit.at < t.at + t.length && t.at < m.edit.at + m.edit.length; }))
+      found.push_back(std::move(m.edit));
+  std::sort(found.begin(), found.end(), [](const TextEdit& a, const TextEdit& b) { return a.at < b.at; });
+  return found;
 }
 
 }  // namespace nmt

@@ -4,10 +4,19 @@
 // target term is written where the model puts that piece (text/pass_through.h); its words link to
 // the source term's words (assemble.cpp align_terms). Rules:
 //   - the spaces around a source or target term are no part of it (" invoice " is "invoice");
-//   - whole words only ("Haus" is not found in "Hausaufgabe"), in any letter case of the term
-//     ("acme cloud", "ACME CLOUD"); the target term is written as given (in a sentence written in
-//     capitals, in capitals: the pass "capitals" writes the whole translation so);
-//   - overlapping terms: the longest match wins, then the leftmost;
+//   - whole words only ("Haus" is not found in "Hausaufgabe", "invoice" not in "invoices", "Vertrag"
+//     not in "des Vertrags": no inflected forms), nor the part of a word after a hyphen ("Saison" in
+//     "Basketball-Saison", "mail" in "e-mail"; "Acme Cloud" in "Acme Cloud-Dienste" is found);
+//   - in any letter case of the term ("acme cloud", "ACME CLOUD"), but a word the term writes in
+//     capitals ("IT", "US") only in capitals ("it", "us" are other words); ß is found as SS or ẞ
+//     in capitals ("STRASSE"), not as ss ("Masse" is not "Maße");
+//   - however the characters are written: a typographic apostrophe or hyphen for ' or -, any
+//     spaces (a no-break space, two) for one, an accent as its own character after the letter
+//     (NFD) or one with it (NFC);
+//   - the target term is written as given (in a sentence written in capitals, in capitals: the
+//     pass "capitals" writes the whole translation so);
+//   - overlapping terms: the longest match wins, then the leftmost, then the term the sentence
+//     writes exactly ("Apple" -> "Apple" over "apple" -> "Apfel"), then the first in the glossary;
 //   - a term ending in "." that ends its sentence ("Acme Inc.") leaves that full stop to the
 //     sentence when its target term does not end in one ("Acme GmbH");
 //   - not inside an address, code or a name from code (text/verbatim.h: those are copied);

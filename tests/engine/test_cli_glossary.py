@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NMT = os.path.join(ROOT, "build", "nmt")
+NMT = os.environ.get("NMT_BIN") or os.path.join(ROOT, "build", "nmt")  # NMT_BIN: another build
 
 GLOSSARY = {"de-en": [("Kündigungsfrist", "notice period"), ("Acme Cloud", "Acme Cloud"), ("Betriebsrat", "works council")],
             "en-de": [("notice period", "Kündigungsfrist"), ("Acme Cloud", "Acme Cloud"), ("invoice", "Rechnung")]}
@@ -155,6 +155,24 @@ class Glossary(unittest.TestCase):
                     self.assertIn(m, out)
                 self.assertEqual(out.count("*"), sentence.count("*"), out)
         os.unlink(path)
+
+    def test_found_however_the_sentence_writes_it(self):
+        # a no-break space, a typographic apostrophe, an accent of its own (NFD), ß in capitals as
+        # SS: each found ("DIE STRASSE" came out "THE STRAIT"); an abbreviation in capitals is no
+        # small word ("Is it ready?" came out "Ist IT-Abteilung bereit?"); a word after a hyphen
+        # is no term ("Basketball-Saison" came out "basketballseason")
+        cases = [("en-de", [("Acme Cloud", "Zeta Sky")], "Use Acme\u00a0Cloud now.", "Zeta Sky", 1),
+                 ("en-de", [("customer's", "Kundenkonto")], "Check the customer\u2019s data.", "Kundenkonto", 1),
+                 ("en-de", [("caf\u00e9", "Kaffeehaus")], "The cafe\u0301 is open.", "Kaffeehaus", 1),
+                 ("de-en", [("Stra\u00dfe", "street")], "DIE STRASSE IST LANG.", "STREET", 1),
+                 ("en-de", [("IT", "IT-Abteilung")], "Is it ready?", "IT-Abteilung", 0),
+                 ("de-en", [("Saison", "campaign")], "Die Basketball-Saison beginnt.", "campaign", 0)]
+        for direction, pairs, sentence, target, count in cases:
+            path = glossary_file(pairs)
+            out = run(direction, sentence + "\n", "--glossary", path).stdout.strip()
+            os.unlink(path)
+            with self.subTest(sentence=sentence):
+                self.assertEqual(out.count(target), count, out)
 
     def test_switched_off_by_name(self):
         path = glossary_file([("Acme Cloud", "Zeta Sky")])

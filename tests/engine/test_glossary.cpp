@@ -1,0 +1,86 @@
+// Tests of how the user's glossary finds its terms in a sentence (engine/text/glossary.h): the
+// ways one word is written (typographic apostrophes, no-break spaces, accents composed or not,
+// ß in capitals), abbreviations in capitals, the term the sentence writes exactly, and words
+// joined by a hyphen.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "text/glossary.h"
+
+namespace {
+
+// "found text=target term" for each term found in `sentence`, in order.
+std::vector<std::string> terms(std::string_view sentence, const nmt::Glossary& glossary) {
+  std::vector<std::string> out;
+  for (const nmt::TextEdit& t : nmt::find_terms(sentence, glossary, {}))
+    out.push_back(std::string(sentence.substr(t.at, t.length)) + "=" + t.text);
+  return out;
+}
+
+using List = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("glossary: a term is found however the sentence writes its characters") {
+  // a typographic apostrophe for the term's ' (and the other way round)
+  CHECK(terms("Don\u2019t touch the customer\u2019s data.", {{"customer's", "Kundenkonto"}, {"don't", "nicht"}}) ==
+        List{"Don\u2019t=nicht", "customer\u2019s=Kundenkonto"});
+  CHECK(terms("the customer's data", {{"customer\u2019s", "Kundenkonto"}}) == List{"customer's=Kundenkonto"});
+  // a no-break space, or two spaces, between the words of a term
+  CHECK(terms("Use Acme\u00A0Cloud now, or Acme  Cloud.", {{"Acme Cloud", "Zeta Sky"}}) ==
+        List{"Acme\u00A0Cloud=Zeta Sky", "Acme  Cloud=Zeta Sky"});
+  // an accent written as its own character after the letter (NFD), in the sentence or the term
+  CHECK(terms("The cafe\u0301 is open.", {{"caf\u00E9", "Kaffeehaus"}}) == List{"cafe\u0301=Kaffeehaus"});
+  CHECK(terms("The CAF\u00C9 is open.", {{"cafe\u0301", "Kaffeehaus"}}) == List{"CAF\u00C9=Kaffeehaus"});
+  CHECK(terms("Die Ma\u00DFe und die Masse", {{"Ma\u00DFe", "dimensions"}}) == List{"Ma\u00DFe=dimensions"});
+  // ß in capitals: SS or ẞ ("DIE STRASSE" was "THE STRAIT"); "Strasse" in small letters is not found
+  // ("Masse" is not "Maße")
+  CHECK(terms("DIE STRASSE IST LANG.", {{"Stra\u00DFe", "street"}}) == List{"STRASSE=street"});
+  CHECK(terms("DIE STRA\u1E9EE IST LANG.", {{"Stra\u00DFe", "street"}}) == List{"STRA\u1E9EE=street"});
+  CHECK(terms("Die Strasse ist lang.", {{"Stra\u00DFe", "street"}}).empty());
+  CHECK(terms("Die MASSE", {{"Ma\u00DFe", "dimensions"}}) == List{"MASSE=dimensions"});
+  // a typographic hyphen for the term's -
+  CHECK(terms("Send an e\u2011mail.", {{"e-mail", "E-Mail"}}) == List{"e\u2011mail=E-Mail"});
+  // still whole words: the accent that makes another letter, a letter after the term
+  CHECK(terms("The cafes are open.", {{"caf\u00E9", "Kaffeehaus"}}).empty());
+  CHECK(terms("The cafe is open.", {{"caf\u00E9", "Kaffeehaus"}}).empty());
+  CHECK(terms("The cafe\u0301s are open.", {{"caf\u00E9", "Kaffeehaus"}}).empty());
+}
+
+TEST_CASE("glossary: a word the term writes in capitals is found only in capitals") {
+  const nmt::Glossary glossary = {{"IT", "IT-Abteilung"}, {"US", "USA"}, {"invoice", "Rechnung"}};
+  // "Is it ready? Contact us." came out "Ist IT-Abteilung bereit? Kontakt USA."
+  CHECK(terms("Is it ready? Contact us.", glossary).empty());
+  CHECK(terms("The IT team in the US is here.", glossary) == List{"IT=IT-Abteilung", "US=USA"});
+  CHECK(terms("IS IT READY?", glossary) == List{"IT=IT-Abteilung"});
+  // a term in small letters, or in Title Case, is found in any letter case
+  CHECK(terms("INVOICE: the Invoice, the invoice", glossary) ==
+        List{"INVOICE=Rechnung", "Invoice=Rechnung", "invoice=Rechnung"});
+  CHECK(terms("acme cloud and ACME CLOUD", {{"Acme Cloud", "Zeta Sky"}}) == List{"acme cloud=Zeta Sky", "ACME CLOUD=Zeta Sky"});
+  // a word of one capital, or of capitals and small letters, is no abbreviation
+  CHECK(terms("r&d and iphone", {{"R&D", "F&E"}, {"iPhone", "iPhone"}}) == List{"r&d=F&E", "iphone=iPhone"});
+  CHECK(terms("covid-19 and COVID-19", {{"COVID-19", "COVID-19"}}) == List{"COVID-19=COVID-19"});
+}
+
+TEST_CASE("glossary: of two terms that differ in letter case, the one the sentence writes wins") {
+  const nmt::Glossary glossary = {{"apple", "Apfel"}, {"Apple", "Apple"}};
+  CHECK(terms("Apple sells an apple.", glossary) == List{"Apple=Apple", "apple=Apfel"});
+  CHECK(terms("APPLE", glossary) == List{"APPLE=Apfel"});  // (neither: the glossary's order)
+  // the same term twice: the first
+  CHECK(terms("the invoice", {{"invoice", "Rechnung"}, {"invoice", "Faktura"}}) == List{"invoice=Rechnung"});
+}
+
+TEST_CASE("glossary: a word joined on after a hyphen is no term") {
+  // "Die Basketball-Saison beginnt." came out "The basketballseason begins."; "Self-driving cars"
+  // "Self-Fahren Autos", "e-mail" "E-Post"
+  const nmt::Glossary glossary = {{"Saison", "season"}, {"driving", "Fahren"}, {"mail", "Post"}, {"Acme Cloud", "Zeta Sky"}};
+  CHECK(terms("Die Basketball-Saison beginnt.", glossary).empty());
+  CHECK(terms("Self-driving cars, e-mail, e\u2011mail", glossary).empty());
+  // the word before the hyphen is one ("Acme Cloud-Dienste": "Zeta Sky services"), and so is a
+  // term after a dash between spaces
+  CHECK(terms("Die Acme Cloud-Dienste sind schnell.", glossary) == List{"Acme Cloud=Zeta Sky"});
+  CHECK(terms("Die Pause - Saison ist vorbei; -Saison", glossary) == List{"Saison=season", "Saison=season"});
+}
