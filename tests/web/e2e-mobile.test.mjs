@@ -5,6 +5,8 @@
  * fixture model):
  *   - a translated word tapped, clicked or opened with Enter on the sentence card keeps its links
  *     shown while its menu of other words is open; a tap elsewhere clears them;
+ *   - a word's menu opened at the right of the screen stays on the screen, and the page does not
+ *     move under the finger;
  * Positions, sizes and classes only: no model's words are written down here.
  */
 import test, { describe, before, after } from 'node:test';
@@ -116,6 +118,33 @@ for (const name of browsers()) describe(name, () => {
     await page.keyboard.press('Tab');
     now = await shown(page);
     assert.ok(now.hl === 0 && now.self === 0, `the focus leaving the card takes them along: ${JSON.stringify(now)}`);
+  });
+
+  test('a word\'s menu opened at the right of the screen stays on the screen and the page stays where it was', { skip, timeout: 180000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, small);
+    await translate(page, 'The old man reads a book in the garden, and his young daughter plays with the dog.');
+    for (const area of ['#align-target', '#target']) {
+      // the word furthest right on its line
+      const w = await page.$$eval(`${area} .w`, (ws) => {
+        const right = ws.filter((x) => /[\p{L}\p{N}]/u.test(x.textContent)).map((x) => [x.getBoundingClientRect().right, Number(x.dataset.w), Number(x.dataset.s)]);
+        const [, j, s] = right.reduce((a, b) => (b[0] > a[0] ? b : a));
+        return { j, s };
+      });
+      const selector = `${area} .w[data-s="${w.s}"][data-w="${w.j}"]`;
+      await page.$eval(selector, (x) => x.scrollIntoView({ block: 'center' }));
+      const scrolled = await page.evaluate(() => scrollY);
+      if (touch) await page.tap(selector);
+      else await page.click(selector);
+      await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
+      const after = await page.evaluate(() => {
+        const m = document.getElementById('alt-menu').getBoundingClientRect();
+        return { scrollY, menu: { top: m.top, bottom: m.bottom, left: m.left, right: m.right }, width: document.documentElement.clientWidth, height: window.visualViewport ? visualViewport.height : innerHeight };
+      });
+      assert.equal(after.scrollY, scrolled, `${area}: the page did not move: ${JSON.stringify(after)}`);
+      const { menu } = after;
+      assert.ok(menu.left >= 0 && menu.right <= after.width && menu.top >= 0 && menu.bottom <= after.height, `${area}: the menu is on the screen: ${JSON.stringify(after)}`);
+      await page.keyboard.press('Escape');
+    }
   });
 
 });

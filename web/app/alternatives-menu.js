@@ -114,6 +114,15 @@ function place(root, word) {
   root.style.left = `${window.scrollX + Math.max(4, Math.min(r.left, viewWidth - root.offsetWidth - 4))}px`;
 }
 
+/**
+ * Before the menu's content grows: its left edge goes to the screen's, so that while it grows (up to
+ * its max-width) it never sticks out on the right, which on a phone widens the page for a moment and
+ * moves it (place() then puts it back beside its word).
+ */
+function makeRoom(root) {
+  root.style.left = `${window.scrollX + 4}px`;
+}
+
 /** Opens the menu for a word span and fills it with the model's alternatives. */
 async function open(hit) {
   close({ refocus: false });
@@ -162,6 +171,7 @@ async function open(hit) {
  * model would not put it among its likeliest).
  */
 function fill(root, alternatives, current, onChoose) {
+  makeRoom(root);
   root.replaceChildren();
   alternatives.forEach((a, i) => {
     const item = document.createElement('button');
@@ -249,6 +259,7 @@ async function choose(hit, prefix, alternative) {
 
 /** The menu shows the new sentence under the old one, with "Use this sentence" and "Keep the old one". */
 function preview(root, oldText, newText, onUse) {
+  makeRoom(root);
   root.replaceChildren();
   const add = (tag, className, content) => {
     const node = text(document.createElement(tag), content);
