@@ -4,8 +4,9 @@
  * helpers get it), while each new worker imports the engine.js now on the server. The second build
  * is the first one with its WebAssembly import module renamed in both files, so the old compiled
  * module does not fit the new engine.js (as a real rebuild's minified names do not). In Chromium and
- * Firefox ESR with the built site under /site/ on a plain page of the same origin (no page or service
- * worker of ours), and in Node with file: URLs; with the shipped models.
+ * Firefox ESR with the built site under /site/: the demo page (its service worker installing the
+ * release), and a plain page of the same origin (no page or service worker of ours); and in Node
+ * with file: URLs; with the shipped models. Also a host's index-page fallback for a missing model.
  */
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,13 +17,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { ROOT, ENGINE_JS, ENGINE_WASM, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser } from './_browsers.mjs';
+import { browsers, launchBrowser, waitReady } from './_browsers.mjs';
 import { Translator } from '../../web/translator.js';
+import { build } from '../../scripts/build-web.mjs';
 
 const skip = engineSkip() || (!testManifest().shipped && 'the release tests translate with the shipped models (weights/manifest.json)');
 requireEngine(test);
 
-const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.nmt': 'application/octet-stream' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.nmt': 'application/octet-stream' };
 
 /** Reads one unsigned LEB128 at `at`: [value, next offset]. */
 function leb(bytes, at) {
@@ -113,12 +115,15 @@ for (const name of browsers()) {
     let site;
     /** Files the host serves instead of the built site's ('engine/engine.js': bytes). */
     let replaced = {};
+    /** The folder the host serves under /site/: the built site, or the next release. */
+    let root;
     /** Files the host does not have, which it answers with its index.html and status 200 (as a single-page app's fallback). */
     let missing = new Set();
 
     before(async () => {
       site = path.join(resultsDir(), 'web-dist-release');
       execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-web.mjs'), '--out', site, '--manifest', testManifest().file, '--quiet'], { stdio: 'inherit' });
+      root = site;
       server = createServer((req, res) => {
         const headers = { 'Cache-Control': 'no-store' };
         const { pathname } = new URL(req.url, 'http://x');
@@ -126,14 +131,14 @@ for (const name of browsers()) {
           res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>A page</title>');
           return;
         }
-        const rel = pathname.slice('/site/'.length);
+        const rel = pathname.slice('/site/'.length) || 'index.html';
         if (missing.has(rel)) {
           res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(readFileSync(path.join(site, 'index.html')));
           return;
         }
         let bytes = replaced[rel];
         try {
-          if (!bytes && pathname.startsWith('/site/') && !rel.includes('..')) bytes = readFileSync(path.join(site, rel));
+          if (!bytes && pathname.startsWith('/site/') && !rel.includes('..')) bytes = readFileSync(path.join(root, rel));
         } catch {
           bytes = null;
         }
@@ -150,6 +155,33 @@ for (const name of browsers()) {
     after(async () => {
       if (browser) await browser.close();
       if (server) await new Promise((resolve) => server.close(resolve));
+    });
+
+    test('the demo page open when a release of another engine build is installed: the other direction loads and translates', { timeout: 240000 }, async (t) => {
+      replaced = {};
+      root = site;
+      const engine = mkdtempSync(path.join(tmpdir(), 'nmt-release-engine-'));
+      const next = mkdtempSync(path.join(tmpdir(), 'nmt-release-site-'));
+      t.after(() => { root = site; rmSync(engine, { recursive: true, force: true }); rmSync(next, { recursive: true, force: true }); });
+      const other = otherBuild();
+      writeFileSync(path.join(engine, 'engine.js'), other.js);
+      writeFileSync(path.join(engine, 'engine.wasm'), other.wasm);
+      copyFileSync(path.join(site, 'engine/relaxed_gemm.wasm'), path.join(engine, 'relaxed_gemm.wasm'));
+      await build({ out: next, manifest: testManifest().file, engine, quiet: true });
+      const context = await browser.newContext();
+      t.after(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${port}/site/`);
+      await waitReady(page);
+      await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
+
+      root = next; // deployed
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+      await page.waitForFunction(() => document.getElementById('offline-status').textContent.includes('new version'), null, { timeout: 60000 });
+      await page.selectOption('#direction', 'de-en');
+      await page.fill('#source', 'Das Haus ist klein.');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 60000 });
+      assert.equal((await page.textContent('#target')).trim(), 'The house is small.', await page.textContent('#error'));
     });
 
     test('a model the manifest lists that the host answers with its index page (status 200): the error says the server does not have it', { timeout: 120000 }, async (t) => {
