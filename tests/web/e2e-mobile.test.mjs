@@ -7,6 +7,9 @@
  *     shown while its menu of other words is open; a tap elsewhere clears them;
  *   - a word's menu opened at the right of the screen stays on the screen, and the page does not
  *     move under the finger;
+ *   - nothing runs off sideways at phone width: long words and addresses, the word menu, the
+ *     options, the Terms box, "About the models", with the reader's text at 200% and at 180 px
+ *     (a 360 px phone zoomed to 200%).
  * Positions, sizes and classes only: no model's words are written down here.
  */
 import test, { describe, before, after } from 'node:test';
@@ -55,10 +58,20 @@ const overflow = (page) => page.evaluate(() => {
     return false;
   };
   const out = [...document.querySelectorAll('body *')].filter((e) => {
-    if (e.closest('.skip-link, .visually-hidden') || clipped(e)) return false;
+    if (e.closest('.skip-link, .visually-hidden') || clipped(e) || !e.checkVisibility()) return false; // (checkVisibility: not in a closed <details>)
     const r = e.getBoundingClientRect();
     return r.width > 0 && (r.right > root.clientWidth + 0.5 || r.left < -0.5);
   }).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).replace(/ /g, '.')}` : ''} ${Math.round(e.getBoundingClientRect().left)}..${Math.round(e.getBoundingClientRect().right)}`);
+  // text that runs out of its element (a long word or address that does not wrap)
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const parent = walk.currentNode.parentElement;
+    if (parent.closest('.skip-link, .visually-hidden') || clipped(walk.currentNode) || !parent.checkVisibility()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(walk.currentNode);
+    const r = range.getBoundingClientRect();
+    if (r.width > 0 && r.right > root.clientWidth + 0.5) out.push(`text of ${parent.tagName.toLowerCase()}${parent.className ? `.${parent.className}` : ''} “${walk.currentNode.textContent.slice(0, 30)}” ..${Math.round(r.right)}`);
+  }
   return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, out };
 });
 
@@ -147,6 +160,31 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
+  test('at phone width nothing runs off sideways: long words, the word menu, options, Terms, About, text at 200%, 180 px', { skip, timeout: 300000 }, async (t) => {
+    for (const [viewport, fontSize] of [[{ width: 360, height: 740 }, '100%'], [{ width: 360, height: 740 }, '200%'], [{ width: 320, height: 640 }, '200%'], [{ width: 180, height: 370 }, '100%']]) {
+      const label = `${viewport.width} px, text at ${fontSize}`;
+      const page = await openPage(t, browser, server.url, { ...small, viewport });
+      await page.evaluate((size) => { document.documentElement.style.fontSize = size; }, fontSize); // (as the reader's font size)
+      await page.selectOption('#beam', '4r');
+      await translate(page, LONG);
+      let o = await overflow(page);
+      assert.deepEqual(o.out, [], `${label}, translated`);
+      const first = await page.$$eval('#target .w', (ws) => ws.findIndex((w, i) => i > 0 && /[\p{L}\p{N}]/u.test(w.textContent)));
+      if (touch) await page.tap(`#target .w >> nth=${first}`);
+      else await page.click(`#target .w >> nth=${first}`);
+      await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
+      o = await overflow(page);
+      assert.deepEqual(o.out, [], `${label}, the word menu open`);
+      await page.keyboard.press('Escape');
+      await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+      await page.fill('#terms-text', `${'averyveryverylongtermwithoutanyspaces'.repeat(2)} = ${'einsehrlangerbegriff'.repeat(3)}\na line without an equals sign ${'z'.repeat(60)}`);
+      await page.waitForFunction(() => !document.getElementById('terms-problems').hidden, null, { timeout: 30000 });
+      await page.waitForFunction(() => document.getElementById('about-facts').childElementCount > 0, null, { timeout: 30000 });
+      o = await overflow(page);
+      assert.deepEqual(o.out, [], `${label}, every section open`);
+      assert.ok(o.scrollWidth <= o.clientWidth, `${label}: the page is ${o.scrollWidth} px wide in ${o.clientWidth}`);
+    }
+  });
 });
 
 if (skip) test(`mobile browser tests (skipped: ${skip})`, { skip }, () => {});

@@ -117,9 +117,13 @@ function place(root, word) {
 /**
  * Before the menu's content grows: its left edge goes to the screen's, so that while it grows (up to
  * its max-width) it never sticks out on the right, which on a phone widens the page for a moment and
- * moves it (place() then puts it back beside its word).
+ * moves it (place() then puts it back beside its word). Its widths are the page's (100vw would
+ * count a scrollbar in).
  */
 function makeRoom(root) {
+  const room = document.documentElement.clientWidth - 8;
+  root.style.maxWidth = `min(22rem, ${room}px)`;
+  root.style.minWidth = `min(10rem, ${room}px)`;
   root.style.left = `${window.scrollX + 4}px`;
 }
 
@@ -140,6 +144,7 @@ async function open(hit) {
   root.setAttribute('aria-busy', 'true');
   root.tabIndex = -1;
   root.append(statusLine('Finding other words…'));
+  makeRoom(root);
   document.body.append(root);
   place(root, word);
   root.focus();
