@@ -9,7 +9,9 @@
  *     move under the finger;
  *   - nothing runs off sideways at phone width: long words and addresses, the word menu, the
  *     options, the Terms box, "About the models", with the reader's text at 200% and at 180 px
- *     (a 360 px phone zoomed to 200%).
+ *     (a 360 px phone zoomed to 200%);
+ *   - on a touch screen the main controls are at least 44×44 px and the text boxes' text at least
+ *     16 px (iOS zooms into a smaller one).
  * Positions, sizes and classes only: no model's words are written down here.
  */
 import test, { describe, before, after } from 'node:test';
@@ -183,6 +185,30 @@ for (const name of browsers()) describe(name, () => {
       o = await overflow(page);
       assert.deepEqual(o.out, [], `${label}, every section open`);
       assert.ok(o.scrollWidth <= o.clientWidth, `${label}: the page is ${o.scrollWidth} px wide in ${o.clientWidth}`);
+    }
+  });
+
+  if (touch) test('touch screen: main controls at least 44×44 px, text in the text boxes at least 16 px', { skip, timeout: 180000 }, async (t) => {
+    for (const device of [PHONE, TABLET]) {
+      const page = await openPage(t, browser, server.url, device);
+      await translate(page, 'The old man reads a book. He is happy.');
+      await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+      const sizes = await page.evaluate(() => {
+        const controls = ['#direction', '#swap', '#beam', '#clear', '#copy', '#prev-sent', '#next-sent', '#head-select', '#attention > summary', '#terms > summary', '#model-info > summary']
+          .map((s) => [s, document.querySelector(s).getBoundingClientRect()]);
+        return {
+          small: controls.filter(([, r]) => r.width < 44 || r.height < 44).map(([s, r]) => `${s} ${Math.round(r.width)}×${Math.round(r.height)}`),
+          fonts: ['#source', '#terms-text', '#direction', '#beam', '#head-select'].map((s) => [s, parseFloat(getComputedStyle(document.querySelector(s)).fontSize)]).filter(([, px]) => px < 16),
+        };
+      });
+      const at = `${device.viewport.width}×${device.viewport.height}`;
+      assert.deepEqual(sizes.small, [], `${at}: controls under 44×44 px`);
+      assert.deepEqual(sizes.fonts, [], `${at}: text boxes with text under 16 px`);
+      // (Stop shows while a translation runs)
+      await page.evaluate(() => { document.body.dataset.state = 'translating'; });
+      const stop = await page.$eval('#stop', (b) => b.getBoundingClientRect().toJSON());
+      assert.ok(stop.width >= 44 && stop.height >= 44, `${at}: Stop is ${stop.width}×${stop.height}`);
+      await page.evaluate(() => { document.body.dataset.state = 'done'; });
     }
   });
 });
