@@ -50,7 +50,12 @@ std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vecto
   }
   runs.erase(std::remove_if(runs.begin(), runs.end(), [](const UnknownRun& r) { return r.begin >= r.end; }), runs.end());
   for (UnknownRun& r : runs) {
+    // (not a lone "▁" before a run that stands alone: the space of "cake 🎂 was" has no word, and
+    // its attention went anywhere: "Der Kuchen war 🎂 köstlich"; one before a run written against
+    // the next word, "~$50", starts that word)
     r.prev = long(r.first) - 1;
+    const bool alone = r.end >= source.size() || is_ascii_space(source[r.end]);
+    while (alone && r.prev >= 0 && toks[size_t(r.prev)].piece == "\xE2\x96\x81") --r.prev;
     r.next = r.last + 1 < toks.size() ? long(r.last + 1) : -1;
   }
   return runs;

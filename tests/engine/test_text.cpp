@@ -637,6 +637,22 @@ TEST_CASE("pass_through_unknown: a run the model left out goes after its neighbo
   CHECK(none == "y x");  // nothing unknown: nothing changes
 }
 
+TEST_CASE("pass_through_unknown: a run the model left out goes after the word before it, not a lone space's") {
+  // "The cake 🎂 was delicious." came out "Der Kuchen war 🎂 köstlich.": the tokenizer writes the
+  // space before an unknown piece as a piece of its own, whose attention went anywhere
+  const int unk = 0;
+  const std::string source = "a \xF0\x9F\x8E\x82 b";
+  const std::vector<Token> toks = {{5, "\xE2\x96\x81" "a", 0, 1}, {3, "\xE2\x96\x81", 1, 2}, {unk, "<unk>", 2, 6},
+                                   {6, "\xE2\x96\x81" "b", 6, 8}};
+  std::string target = "x y z";
+  std::vector<std::pair<size_t, size_t>> spans = {{0, 1}, {1, 3}, {3, 5}};
+  const std::vector<float> attention = {0.9f, 0.0f, 0.0f, 0.1f, 0.0f,   // "x" looks at a
+                                        0.1f, 0.8f, 0.0f, 0.1f, 0.0f,   // " y" at the lone space
+                                        0.0f, 0.1f, 0.0f, 0.9f, 0.0f};  // " z" at b
+  pass_through_unknown(source, toks, unk, {5, 7, 6}, attention, target, spans);
+  CHECK(target == "x \xF0\x9F\x8E\x82 y z");
+}
+
 TEST_CASE("pass_through_unknown never cuts inside a character (bytes 0x85 / 0xA0 are not spaces)") {
   const int unk = 0;
   const std::string source = "\xE4\xBD\xA0 b";  // "你 b": 你 ends with byte 0xA0
