@@ -7,6 +7,8 @@
  *     shown while its menu of other words is open; a tap elsewhere clears them;
  *   - a word's menu opened at the right of the screen stays on the screen, and the page does not
  *     move under the finger;
+ *   - a cell of the attention map tapped or clicked is the one read out, and the arrow keys go on
+ *     from it;
  *   - nothing runs off sideways at phone width: long words and addresses, the word menu, the
  *     options, the Terms box, "About the models", with the reader's text at 200% and at 180 px
  *     (a 360 px phone zoomed to 200%);
@@ -160,6 +162,42 @@ for (const name of browsers()) describe(name, () => {
       assert.ok(menu.left >= 0 && menu.right <= after.width && menu.top >= 0 && menu.bottom <= after.height, `${area}: the menu is on the screen: ${JSON.stringify(after)}`);
       await page.keyboard.press('Escape');
     }
+  });
+
+  test('a tapped or clicked cell of the attention map is the one read out, and the arrow keys go on from it', { skip, timeout: 180000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, small);
+    await translate(page, 'The old man reads a book in the garden.');
+    if (touch) await page.tap('#attention > summary');
+    else await page.click('#attention > summary');
+    await page.waitForFunction(() => Number(document.getElementById('heatmap').dataset.cols) > 2, null, { timeout: 60000 });
+    // the map's words, from its label: "... Your text: a | b. Translation: x | y."
+    const label = await page.getAttribute('#heatmap', 'aria-label');
+    const cols = label.split('Your text: ')[1].split('. Translation: ')[0].split(' | ');
+    const rows = label.split('. Translation: ')[1].replace(/\.$/, '').split(' | ');
+    const cellAt = async (i, j) => {
+      await page.$eval('#heatmap', (c) => c.scrollIntoView({ block: 'center' }));
+      return page.$eval('#heatmap', (c, [row, col]) => {
+        const [rowLabels, colLabels, cell] = c.dataset.grid.split(' ').map(Number);
+        const r = c.getBoundingClientRect();
+        return { x: r.left + rowLabels + (col + 0.5) * cell, y: r.top + colLabels + (row + 0.5) * cell };
+      }, [i, j]);
+    };
+    const said = () => page.textContent('#heat-cell');
+    const names = (i, j) => `writing “${rows[i]}”, the model looked at “${cols[j]}”`;
+    const [i, j] = [Math.min(2, rows.length - 1), Math.min(2, cols.length - 1)];
+    const at = await cellAt(i, j);
+    if (touch) await page.touchscreen.tap(at.x, at.y);
+    else await page.mouse.click(at.x, at.y);
+    assert.ok((await said()).startsWith(names(i, j)), `the cell ${i},${j} tapped: ${await said()}`);
+    await page.keyboard.press('ArrowRight');
+    assert.ok((await said()).startsWith(names(i, j + 1)), `the arrow key goes on from it: ${await said()}`);
+    // a second tap, the map keeping the focus
+    const next = await cellAt(i - 1, j - 1);
+    if (touch) await page.touchscreen.tap(next.x, next.y);
+    else await page.mouse.click(next.x, next.y);
+    assert.ok((await said()).startsWith(names(i - 1, j - 1)), `a second tap: ${await said()}`);
+    await page.keyboard.press('ArrowDown');
+    assert.ok((await said()).startsWith(names(i, j - 1)), `the arrow key goes on from it: ${await said()}`);
   });
 
   test('at phone width nothing runs off sideways: long words, the word menu, options, Terms, About, text at 200%, 180 px', { skip, timeout: 300000 }, async (t) => {

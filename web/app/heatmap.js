@@ -5,8 +5,8 @@
  * heads of the alignment layer, or, once the worker has sent every layer's and head's attention
  * (asked for when the section is open), any layer's mean or any single head, or the word links the
  * highlight shows (wordAttention: the read-out head one step late, text/word_alignment.h). Moving the mouse over
- * a cell, tapping it (a tap sends mousemove too), or the arrow keys on the focused canvas read the
- * cell aloud (#heat-cell); the canvas's aria-label lists both rows of words.
+ * a cell, tapping or clicking it (which also puts the keyboard's cursor there), or the arrow keys on
+ * the focused canvas read the cell aloud (#heat-cell); the canvas's aria-label lists both rows of words.
  */
 import { el, text, inLang } from './dom.js';
 import { state, currentSentence, fromOf, toOf } from './state.js';
@@ -254,13 +254,30 @@ function describeCell(i, j) {
     inLang(cols[j], fromOf(state.resultDir)), `”: ${((m[i] && m[i][j]) || 0).toFixed(3)}`);
 }
 
-function onHeatMove(event) {
-  if (!heatLayout) return;
+/** The cell ({i, j}) under a pointer event, whether or not it is inside the map. */
+function cellOf(event) {
   const rect = el.heatmap.getBoundingClientRect();
   const x = event.clientX - rect.left - heatLayout.rowLabelW;
   const y = event.clientY - rect.top - heatLayout.colLabelH;
-  const i = Math.floor(y / heatLayout.cell);
-  const j = Math.floor(x / heatLayout.cell);
+  return { i: Math.floor(y / heatLayout.cell), j: Math.floor(x / heatLayout.cell) };
+}
+
+function onHeatMove(event) {
+  if (!heatLayout) return;
+  const { i, j } = cellOf(event);
+  describeCell(i, j);
+}
+
+/**
+ * A tap or click on a cell makes it the keyboard cursor's: the focus the tap gives the map then
+ * reads that cell (not the first one), and the arrow keys go on from it.
+ */
+function onHeatPointerDown(event) {
+  if (!heatLayout) return;
+  const { i, j } = cellOf(event);
+  if (i < 0 || j < 0 || i >= heatLayout.rows.length || j >= heatLayout.cols.length) return;
+  state.heatCursor = { i, j };
+  drawHeatmap();
   describeCell(i, j);
 }
 
@@ -305,6 +322,7 @@ export function bindHeatmap() {
   });
   el.headSelect.addEventListener('change', drawHeatmap);
   el.heatmap.addEventListener('mousemove', onHeatMove);
+  el.heatmap.addEventListener('pointerdown', onHeatPointerDown);
   el.heatmap.addEventListener('mouseleave', () => text(el.heatCell, ''));
   el.heatmap.addEventListener('keydown', onHeatKey);
   // Keyboard focus reads the cell under the cursor (the first one to begin with), so a screen
