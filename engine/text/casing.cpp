@@ -153,17 +153,24 @@ std::vector<TextEdit> capitalized_start(std::string_view source, std::string_vie
 
 SentenceCase sentence_case(std::string_view sentence, std::string_view language) {
   int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0, upper = 0;
+  Word capitals_word;
   for (const Word& w : words_of(sentence)) {
     upper += w.upper;
     if (w.letters < 2) continue;
     ++counted;
     in_capitals += w.in_capitals();
+    if (w.in_capitals()) capitals_word = w;
     if (w.chars >= 4) {
       ++long_words;
       long_capitalized += w.capitalized() || w.in_capitals();
     }
   }
   if (in_capitals >= 2 && in_capitals * 4 >= counted * 3) return SentenceCase::upper;
+  // one word in capitals, of 5 letters or more and with a vowel: no abbreviation ("HTML", "HTTPS"),
+  // a word ("ACHTUNG!" came out "NOTING!", "SETTINGS" "ZEICHEN")
+  if (counted == 1 && in_capitals == 1 && capitals_word.letters >= 5 &&
+      sentence.substr(capitals_word.begin, capitals_word.end - capitals_word.begin).find_first_of("AEIOUY") != std::string_view::npos)
+    return SentenceCase::upper;
   if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;
   if (upper == 0 && counted >= 1 && prose_like(sentence)) return counted >= 3 ? SentenceCase::lower : SentenceCase::fragment;
   return SentenceCase::normal;

@@ -30,7 +30,8 @@ namespace nmt {
 
 enum class SentenceCase {
   normal,  // anything else: left as it is
-  upper,   // most words (3 in 4, at least 2) in capitals
+  upper,   // most words (3 in 4, at least 2) in capitals, or its one word, of 5+ letters with a vowel
+           // ("ACHTUNG!"; not "HTTPS", "NASA": abbreviations)
   title,   // English: at least 4 words, and every word of 4 or more characters capitalized
   lower,   // at least 3 words, not one capital letter, 3 in 4 characters letters ("i dont know what youre talking about")
   fragment,  // one or two such words ("bahnhof", "setz dich"): each takes its usual form; a single word

@@ -52,6 +52,15 @@ TEST_CASE("sentence_case: capitals, Title Case, and ordinary sentences with acro
   CHECK(sentence_case("Die Kinder spielen im Garten.", "de") == SentenceCase::normal);
   CHECK(sentence_case("Hello World", "en") == SentenceCase::normal);  // too short to tell
   CHECK(sentence_case("OK", "en") == SentenceCase::normal);
+  // one word in capitals: a heading or a call ("ACHTUNG!" came out "NOTING!", "EINSTELLUNGEN"
+  // "STRINGS"), unless it is short or has no vowel, as abbreviations are
+  CHECK(sentence_case("ACHTUNG!", "de") == SentenceCase::upper);
+  CHECK(sentence_case("EINSTELLUNGEN", "de") == SentenceCase::upper);
+  CHECK(sentence_case("SETTINGS", "en") == SentenceCase::upper);
+  CHECK(sentence_case("NASA", "en") == SentenceCase::normal);
+  CHECK(sentence_case("HTTPS", "en") == SentenceCase::normal);
+  CHECK(sentence_case("USA 2024", "en") == SentenceCase::normal);
+  CHECK(sentence_case("Das ist WICHTIG.", "de") == SentenceCase::normal);
   CHECK(sentence_case("", "en") == SentenceCase::normal);
   CHECK(sentence_case("東京 2020 😀", "en") == SentenceCase::normal);
   // all lower case, as chat and search boxes write it

@@ -133,6 +133,10 @@ class Glossary(unittest.TestCase):
             with self.subTest(sentence=sentence):
                 self.assertIn(term, out)
                 self.assertEqual(out, out.upper())
+        # a term that is the whole sentence, one word in capitals, too ("INVOICE" came out "Rechnung")
+        path = glossary_file(GLOSSARY["en-de"])
+        self.assertEqual(run("en-de", "INVOICE\n", "--glossary", path).stdout, "RECHNUNG\n")
+        os.unlink(path)
         # a prefix that holds the term as written (not in capitals) holds it once: it is not written again
         path = glossary_file(GLOSSARY["en-de"])
         for prefix in ("Acme Cloud ", "ACME CLOUD "):
