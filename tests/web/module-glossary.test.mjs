@@ -36,3 +36,19 @@ for (const [pair, c] of Object.entries(CASES)) {
     }
   });
 }
+
+// A term is found however the text writes its spaces and apostrophes: HTML's &nbsp; between its
+// words, a typographic apostrophe ("Acme&nbsp;Cloud" and "customer’s" were left to the model).
+test('en-de: a term written with a no-break space or a typographic apostrophe is found, in HTML and plain text', { skip, timeout: 120000 }, async () => {
+  const t = await Translator.create({ from: 'en', to: 'de', manifestUrl, workers: 1 });
+  try {
+    const glossary = { 'Acme Cloud': 'Zeta Sky', "customer's": 'Kundenkonto' };
+    const html = await t.translate('<p>We use <b>Acme&nbsp;Cloud</b> every day.</p>', { glossary, html: true });
+    assert.match(html.text, /<b>Zeta Sky<\/b>/, html.text);
+    assert.doesNotMatch(html.text, /Acme/, html.text);
+    const plain = await t.translate('Check the customer\u2019s data today.', { glossary });
+    assert.equal(plain.text.split('Kundenkonto').length - 1, 1, plain.text);
+  } finally {
+    t.dispose();
+  }
+});
