@@ -8,7 +8,7 @@
 import { el, text } from './dom.js';
 import { state, langName, fromOf, toOf, resultIsOf } from './state.js';
 import { getTranslator } from './loader.js';
-import { updateCount, clearOutput, translateNow } from './translate-view.js';
+import { updateCount, clearOutput, translateNow, showLoadError } from './translate-view.js';
 import { bindLanguageHint, updateLanguageHint } from './language-hint.js';
 import { showTermsFor } from './terms.js';
 
@@ -46,7 +46,10 @@ function setDirection(dir, { swapText = false } = {}) {
   state.dir = dir;
   applyDirection();
   clearOutput();
-  getTranslator(dir).catch(() => {});
+  // With an empty box translateNow() asks for no translator, so a model that cannot load says so here.
+  getTranslator(dir).catch((e) => {
+    if (state.dir === dir) showLoadError(e && e.message ? e.message : String(e));
+  });
   translateNow();
 }
 
