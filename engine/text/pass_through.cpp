@@ -2,6 +2,7 @@
 #include "text/pass_through.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <unordered_map>
 
@@ -216,6 +217,56 @@ long best_target_for(const std::vector<float>& att, size_t rows, size_t cols, si
   return best;
 }
 
+// The currency signs a run may be, with the names a translation may write for them instead.
+struct SignNames {
+  std::string_view sign;
+  std::vector<std::string_view> names;
+};
+const std::vector<SignNames>& currency_signs() {
+  static const std::vector<SignNames> all = {
+      {"$", {"dollar", "dollars", "usd"}},
+      {"\xE2\x82\xAC", {"euro", "euros", "eur"}},                      // €
+      {"\xC2\xA3", {"pound", "pounds", "pfund", "sterling", "gbp"}},  // £
+      {"\xC2\xA5", {"yen", "yuan"}},                                   // ¥
+  };
+  return all;
+}
+
+// Whether `text` (lower case) holds the word `word`.
+bool has_word(std::string_view text, std::string_view word) {
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !std::isalpha(static_cast<unsigned char>(text[at - 1]));
+    const size_t end = at + word.size();
+    const bool ends = end >= text.size() || !std::isalpha(static_cast<unsigned char>(text[end]));
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// A run that is a currency sign of an amount ("€" of "€50", "~€" of "~€50", "€" of "25 €") that is
+// not to be written: the translation already names that currency ("50 Euro", "€25"), or the
+// currency pass puts the sign back by its amount (`by_amount`: it is on), where the model placed the
+// number, not where the sign's attention went ("1,5 € Millionen Euro").
+bool currency_left_to_amount(const std::string& source, const UnknownRun& run, const std::string& target, bool by_amount) {
+  std::string_view text = std::string_view(source).substr(run.begin, run.end - run.begin);
+  while (!text.empty() && (text.front() == '~' || is_ascii_space(text.front()))) text.remove_prefix(1);
+  const auto digit_at = [&](size_t i) { return i < source.size() && source[i] >= '0' && source[i] <= '9'; };
+  if (text.empty() && run.end > run.begin) {  // a lone "~" of "~$50": the approximate pass's
+    const size_t after = run.end + (source.compare(run.end, 1, "$") == 0 ? 1 : 0);
+    return by_amount && digit_at(after);
+  }
+  const bool digit_after = digit_at(run.end) || (digit_at(run.end + 1) && source[run.end] == ' ');
+  const bool digit_before = (run.begin >= 1 && digit_at(run.begin - 1)) || (run.begin >= 2 && source[run.begin - 1] == ' ' && digit_at(run.begin - 2));
+  if (!digit_after && !digit_before) return false;
+  const std::string lower = to_lower_same_length(target);
+  for (const SignNames& c : currency_signs()) {
+    if (text != c.sign) continue;
+    if (by_amount || target.find(c.sign) != std::string::npos) return true;
+    return std::any_of(c.names.begin(), c.names.end(), [&](std::string_view n) { return has_word(lower, n); });
+  }
+  return false;
+}
+
 }  // namespace
 
 void drop_doubled_spaces(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed) {
@@ -327,7 +378,8 @@ std::string letters_from_source(const std::string& source, const std::string& ta
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes,
-                          const std::vector<std::pair<size_t, size_t>>& dropped, const Rewrites& rewrites) {
+                          const std::vector<std::pair<size_t, size_t>>& dropped, const Rewrites& rewrites,
+                          bool signs_by_amount) {
   // what a run is written as: its source text, or what `rewrites` says for it (a date)
   const auto run_text = [&](const UnknownRun& run) {
     for (const auto& [begin, text] : rewrites)
@@ -352,10 +404,18 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     from = at + text.size();
   }
 
+  // A currency sign that is not to be written counts as used: no unknown piece takes it, no step
+  // inserts it (nor does unwritable_mark give it).
+  std::vector<bool> marks_written(source_tokens.size(), false);
+  for (UnknownRun& run : runs) {
+    if (run.used || !currency_left_to_amount(source, run, target, signs_by_amount)) continue;
+    run.used = true;
+    for (size_t k = run.first; k <= run.last; ++k) marks_written[k] = true;
+  }
+
   // 1. The model's own unknown pieces take the unused run they look at most (in source order
   //    without attention). The unknown surface " ⁇ " carries a space on each side: kept where
   //    it separates words.
-  std::vector<bool> marks_written(source_tokens.size(), false);
   UnknownRun mark_run{};
   for (size_t t = 0; t < rows; ++t) {
     if (target_ids[t] != unk_id || spans[t].first < fixed_bytes) continue;
@@ -392,9 +452,18 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
       }
       // a mark the source has as a known piece that the model can only write as the unknown one
       // ("«" of "«no»"): the source token it looks at most, when that is such a mark
-      const long mark = have_attention ? unwritable_mark(source, source_tokens, att, cols, t, target, marks_written) : -1;
+      long mark = have_attention ? unwritable_mark(source, source_tokens, att, cols, t, target, marks_written) : -1;
+      if (mark >= 0) {  // the "~" of "~$50" is the approximate pass's to place (not "50 ~ Dollar")
+        UnknownRun tilde{size_t(mark), size_t(mark), source_tokens[size_t(mark)].begin, source_tokens[size_t(mark)].end};
+        while (tilde.begin < tilde.end && is_ascii_space(source[tilde.begin])) ++tilde.begin;
+        if (currency_left_to_amount(source, tilde, target, signs_by_amount)) mark = -1;
+      }
       if (mark < 0) {
         replace_span(target, spans, t, b > 0 && e < target.size() && target[b - 1] != ' ' && target[e] != ' ' ? " " : "");
+        // no space left before a final mark ("25 £ ." after the sign of "£25" went)
+        const bool mark_follows = b + 1 < target.size() && target[b] == ' ' && std::strchr(".,;:!?", target[b + 1]) &&
+                                  (b + 2 == target.size() || target[b + 2] == ' ');
+        if (mark_follows && b > 0 && target[b - 1] != ' ') replace_at(target, spans, b, 1, "");
         const bool lone_space_before = t > 0 && spans[t - 1].first + 1 == b && spans[t - 1].second == b && target[b - 1] == ' ';
         if (lone_space_before && b < target.size() && target[b] == ' ') replace_span(target, spans, t - 1, "");
         continue;

@@ -52,13 +52,17 @@ bool has_unknown(const std::vector<Token>& source_tokens, int unk_id);
 // `dropped`: byte ranges of the source the tokenizer gave no piece for (dropped_runs), inserted
 // after the translation of the token before them (before that of the token after them at the
 // start; the whole target when the sentence has no tokens).
+// A run that is the currency sign of an amount ($ € £ ¥, a "~" before it allowed: "€50", "25 €") is
+// not written where the target already names that currency ("50 Euro") or, with `signs_by_amount`
+// (the currency pass is on), ever: that pass puts it back by its amount where the model lost it.
 // `rewrites`: (a run's first byte, the text written for it instead of its source text): a date the
 // model was shown as an unknown piece, written the target language's way (text/dates.h).
 using Rewrites = std::vector<std::pair<size_t, std::string>>;
 void pass_through_unknown(const std::string& source, const std::vector<Token>& source_tokens, int unk_id,
                           const std::vector<int>& target_ids, const std::vector<float>& attention,
                           std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed_bytes = 0,
-                          const std::vector<std::pair<size_t, size_t>>& dropped = {}, const Rewrites& rewrites = {});
+                          const std::vector<std::pair<size_t, size_t>>& dropped = {}, const Rewrites& rewrites = {},
+                          bool signs_by_amount = false);
 
 // An unknown piece the model wrote inside a word of a name whose letter its training data lacked
 // ("Ky" <unk> "to" for "Kyoto": the data had "Kyōto"), at target bytes [b, e) (its surface " ⁇ "

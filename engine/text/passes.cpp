@@ -81,7 +81,7 @@ void pass_through(TargetSentence& s) {
   if (s.capitals_written)
     for (auto& [begin, text] : rewrites) text = to_upper_same_length(text);
   pass_through_unknown(copy_from, d->source_tokens, d->unk_id, d->target_ids, d->attention, s.target, s.spans, s.fixed,
-                       d->dropped, rewrites);
+                       d->dropped, rewrites, s.currency_on);
 }
 
 // The source's numbers (not those inside addresses and names from code).
@@ -304,6 +304,7 @@ void run_retry_passes(RetryRound& round, const PassSwitches& on) {
 
 void run_target_passes(TargetSentence& s, const PassSwitches& on) {
   s.source_verbatim = verbatim_spans(s.source);
+  s.currency_on = on.on("currency");
   for (const Pass& p : kPasses) {
     if (!p.target || (s.copied && !p.on_copied) || !on.on(p)) continue;
     const std::string before = s.target;

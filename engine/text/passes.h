@@ -93,6 +93,7 @@ struct TargetSentence {
   bool in_capitals = false;     // the source came in capitals (text/casing.h)
   bool capitals_written = false;  // the capitals pass wrote it in capitals: so are the terms written after it
   const DecodedSentence* decoded = nullptr;  // null: passes that need attention are skipped
+  bool currency_on = false;  // the currency pass runs (set by run_target_passes): it places lost signs
   std::vector<std::string> fired;  // run_target_passes adds the name of each pass that changed `target`
   // the source's verbatim spans (text/verbatim.h), found once by run_target_passes for every pass
   std::vector<std::pair<size_t, size_t>> source_verbatim;
