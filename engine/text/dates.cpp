@@ -131,6 +131,68 @@ int first_day_before(std::string_view text, size_t at, size_t floor, bool de, in
   return 0;
 }
 
+// The first of two days joined by "and" / "und" whose second `last` starts at `at` ("2 and 3",
+// "2nd and 3rd", German "2. und 3."): where it starts (not before `floor`) and its value, else 0.
+int first_of_two_days(std::string_view text, size_t at, size_t floor, bool de, int last, size_t& start) {
+  const std::string_view join = de ? " und " : " and ";
+  if (at < join.size() + 1 || text.compare(at - join.size(), join.size(), join) != 0) return 0;
+  size_t e = at - join.size();
+  if (de) {
+    if (text[e - 1] != '.') return 0;
+    --e;
+  } else if (e >= 2 && ordinal_suffix(text, e - 2)) {
+    e -= 2;
+  }
+  for (size_t b : {e - 1, e >= 2 ? e - 2 : e - 1}) {
+    size_t length = 0;
+    const int day = b >= floor && b < e ? day_at(text, b, length) : 0;
+    if (day != 0 && b + length == e && day < last) {
+      start = b;
+      return day;
+    }
+  }
+  return 0;
+}
+
+// Whether what follows an English "June 2 and 3" at `at` lets it be two days ("and 3 people" is no
+// day): the end, a mark, a year, or a word that begins no noun phrase of its own.
+bool ends_two_days(std::string_view text, size_t at) {
+  if (at >= text.size() || text[at] != ' ') return !word_char_at(text, at);
+  if (!word_char_at(text, at + 1)) return true;
+  size_t e = at + 1;
+  while (e < text.size() && is_letter_byte(text[e])) ++e;
+  const std::string_view word = text.substr(at + 1, e - at - 1);
+  for (const char* w : {"in", "at", "and", "or", "from", "to", "for", "on", "this", "next", "last", "only", "will", "were", "are", "is", "was"})
+    if (word == w) return true;
+  return false;
+}
+
+// Whether `target` writes the two days of `date` joined next to the month's name: "June 2 and 3",
+// "2 and 3 June", "2nd and 3rd of June", German "2. und 3. Juni".
+bool two_days_joined(std::string_view target, const NamedDate& date, bool de) {
+  const std::string_view join = de ? " und " : " and ";
+  for (size_t p = target.find(join); p != std::string_view::npos; p = target.find(join, p + 1)) {
+    size_t second = p + join.size(), length = 0, first_start = 0;
+    if (day_at(target, second, length) != date.last_day) continue;
+    if (first_of_two_days(target, second, 0, de, date.last_day, first_start) != date.day) continue;
+    size_t e = second + length;
+    if (de) {
+      if (e >= target.size() || target[e] != '.') continue;
+      ++e;
+    } else {
+      e += ordinal_suffix(target, e);
+    }
+    size_t m = e + spaces(target, e);
+    if (!de && target.compare(m, 3, "of ") == 0) m += 3;
+    int month = 0;
+    if (m > e && month_at(target, m, de, month) && month == date.month) return true;
+    if (de || first_start < 2 || target[first_start - 1] != ' ') continue;
+    for (size_t n = 3; n <= 10 && n + 1 <= first_start; ++n)
+      if (month_at(target, first_start - 1 - n, false, month) == n && month == date.month) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view language) {
@@ -169,6 +231,11 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
         d.last_day = d.day;
         d.day = first;
         start = first_start;
+      } else if (const int first_of_two = first_of_two_days(text, start, floor, de, d.day, first_start)) {
+        d.last_day = d.day;  // "2. und 3. Juni", "2 and 3 June"
+        d.day = first_of_two;
+        d.two_days = true;
+        start = first_start;
       }
     }
     // a short name's period that ends the date may be the sentence's too ("on 1 Jan."): left out
@@ -183,6 +250,15 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
         if (last > d.day) {
           d.last_day = last;
           end += join + last_length + ordinal_suffix(text, end + join + last_length);
+        } else if (text.compare(end, 5, " and ") == 0) {  // "June 2 and 3"
+          const int second = day_at(text, end + 5, last_length);
+          const size_t second_end = end + 5 + last_length + (second ? ordinal_suffix(text, end + 5 + last_length) : 0);
+          int year = 0;
+          if (second > d.day && (ends_two_days(text, second_end) || year_after(text, second_end, year))) {
+            d.last_day = second;
+            d.two_days = true;
+            end = second_end;
+          }
         }
       }
     }
@@ -205,6 +281,12 @@ std::string write_named_date(const NamedDate& date, std::string_view language) {
   const char* name = (de ? kGermanMonths : kEnglishMonths)[date.month - 1].name;
   std::string out;
   const std::string last = date.last_day ? std::string(kEnDash) + std::to_string(date.last_day) : "";
+  if (date.two_days) {
+    const std::string first = std::to_string(date.day), second = std::to_string(date.last_day);
+    out = de ? first + ". und " + second + ". " + name : std::string(name) + " " + first + " and " + second;
+    if (date.year) out += (de ? " " : ", ") + std::to_string(date.year);
+    return out;
+  }
   if (de) {
     out = std::to_string(date.day) + (date.last_day ? "." + last : "") + ". " + name;
     if (date.year) out += " " + std::to_string(date.year);
@@ -223,6 +305,14 @@ bool has_named_date(std::string_view target, const NamedDate& date, std::string_
     for (size_t at = target.find(year); at != std::string_view::npos && !found; at = target.find(year, at + 1))
       found = !is_digit_at(target, at + 4) && !(at > 0 && is_digit_at(target, at - 1));
     if (!found) return false;
+  }
+  if (date.two_days) {  // each day a date of its own, or both joined by the name
+    NamedDate first = date, last = date;
+    first.two_days = last.two_days = false;
+    first.last_day = last.last_day = 0;
+    last.day = date.last_day;
+    return (has_named_date(target, first, language) && has_named_date(target, last, language)) ||
+           two_days_joined(target, date, de);
   }
   if (date.last_day) {  // the first day after the name ("May 3–5") or the last before it ("3–5 May", "3.–5. Mai")
     NamedDate first = date, last = date;

@@ -19,6 +19,7 @@ struct NamedDate {
   size_t begin = 0, end = 0;  // bytes of the date in its text
   int day = 0;                // 1-31 (a range's first day)
   int last_day = 0;           // a range's last day ("3–5 May", "3.–5. Mai", "May 3–5"); 0: one day
+  bool two_days = false;      // day and last_day are two days, not a range ("2. und 3. Juni", "June 2 and 3")
   int month = 0;              // 1-12
   int year = 0;               // 0: none written
 };
@@ -26,17 +27,20 @@ struct NamedDate {
 // The dates of `text` in `language` ("en": "October 3, 2023", "Oct. 3", "October 3rd", "3 October
 // 2023"; "de": "3. Oktober 2023", "3. Okt."): a month's name (written with its capital) next to a
 // day of 1-31, and the year (4 digits) where one follows; or next to a range of days joined by a
-// dash ("May 3–5, 2024", "3–5 May", "3.–5. Mai", German "3. bis 5. Mai"), the first day the lower.
+// dash ("May 3–5, 2024", "3–5 May", "3.–5. Mai", German "3. bis 5. Mai"), the first day the lower;
+// or next to two days joined by "and" / "und" ("June 2 and 3", "2 and 3 June", "2. und 3. Juni").
 std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view language);
 
 // The date as `language` writes it: "October 3, 2023" / "October 3" in English, "3. Oktober 2023" /
-// "3. Oktober" in German; a range "May 3–5, 2024" / "3.–5. Mai 2024".
+// "3. Oktober" in German; a range "May 3–5, 2024" / "3.–5. Mai 2024"; two days "June 2 and 3" /
+// "2. und 3. Juni".
 std::string write_named_date(const NamedDate& date, std::string_view language);
 
 // Whether `target` (in `language`) has the date: the month's name (or its short form) with the day
 // next to it (English "October 3", "3 October", "3rd of October"; German "3. Oktober" only), and the
 // year where the date has one; a range's first day after the name or its last before it, and both
-// days written.
+// days written; two days each as a date, or joined next to the name ("June 2 and 3", "2nd and 3rd
+// of June", "2. und 3. Juni"; not "2. and June 3").
 bool has_named_date(std::string_view target, const NamedDate& date, std::string_view language);
 
 }  // namespace nmt

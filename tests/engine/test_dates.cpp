@@ -113,3 +113,36 @@ TEST_CASE("named dates: a range of days (\"May 3\u20135, 2024\" came out \"3\u20
   CHECK_FALSE(has_named_date("am 3.5. Mai 2023", d, "de"));
   CHECK_FALSE(has_named_date("on May 3, 2024", d, "en"));
 }
+
+TEST_CASE("named dates: two days joined by and (\"Am 2. und 3. Juni\" came out \"On 2. and June 3\")") {
+  const auto two = [](const std::string& text, const char* language) {
+    std::vector<std::string> out;
+    for (const NamedDate& d : find_named_dates(text, language))
+      out.push_back(text.substr(d.begin, d.end - d.begin) + "|" + std::to_string(d.day) + (d.two_days ? "+" : "-") +
+                    std::to_string(d.last_day) + "." + std::to_string(d.month));
+    return out;
+  };
+  CHECK(two("Am 2. und 3. Juni ist zu.", "de") == Strings{"2. und 3. Juni|2+3.6"});
+  CHECK(two("on June 2 and 3, 2024 and 2nd and 3rd May", "en") == Strings{"June 2 and 3, 2024|2+3.6", "2nd and 3rd May|2+3.5"});
+  CHECK(two("open June 2 and 3 in Paris.", "en") == Strings{"June 2 and 3|2+3.6"});
+  // one day: the second is no day ("3 people"), or the days go down
+  CHECK(two("on June 2 and 3 people came, am 5. und 3. Mai", "en") == Strings{"June 2|2-0.6"});
+  CHECK(two("am 5. und 3. Mai", "de") == Strings{"3. Mai|3-0.5"});
+
+  NamedDate d;
+  d.day = 2, d.last_day = 3, d.two_days = true, d.month = 6;
+  CHECK(write_named_date(d, "en") == "June 2 and 3");
+  CHECK(write_named_date(d, "de") == "2. und 3. Juni");
+  CHECK(has_named_date("On June 2 and 3 the store closed.", d, "en"));
+  CHECK(has_named_date("on 2 and 3 June", d, "en"));
+  CHECK(has_named_date("on the 2nd and 3rd of June", d, "en"));
+  CHECK(has_named_date("on June 2 and June 3", d, "en"));
+  CHECK(has_named_date("Am 2. und 3. Juni", d, "de"));
+  CHECK_FALSE(has_named_date("On 2. and June 3", d, "en"));
+  CHECK_FALSE(has_named_date("On the 2nd and June 3 the store closed.", d, "en"));
+  CHECK_FALSE(has_named_date("Wir sind am 2. Juni offen.", d, "de"));  // a day lost
+  d.year = 2024;
+  CHECK(write_named_date(d, "en") == "June 2 and 3, 2024");
+  CHECK(has_named_date("on June 2 and 3, 2024", d, "en"));
+  CHECK_FALSE(has_named_date("on June 2 and 3", d, "en"));
+}
