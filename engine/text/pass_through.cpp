@@ -24,13 +24,24 @@ struct UnknownRun {
 // target is the model's own decoding, whose spaces are ASCII).
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
-std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vector<Token>& toks, int unk_id) {
+std::vector<UnknownRun> unknown_runs(const std::string& source, const std::vector<Token>& toks, int unk_id,
+                                     const Rewrites& rewrites) {
+  // a piece written as something else (a glossary term, a date) is a run of its own: it never joins
+  // an emoji beside it ("invoice 😀"), whose text would be lost and the term not written
+  const auto rewritten = [&](size_t i) {
+    size_t begin = toks[i].begin;
+    while (begin < toks[i].end && begin < source.size() && is_ascii_space(source[begin])) ++begin;
+    return std::any_of(rewrites.begin(), rewrites.end(), [&](const auto& r) { return r.first == begin; });
+  };
   std::vector<UnknownRun> runs;
+  bool last_rewritten = false;
   for (size_t i = 0; i < toks.size(); ++i) {
     if (toks[i].id != unk_id) continue;
+    const bool own = rewritten(i);
     // one run across the lone word-boundary pieces between unknown ones ("שלום עולם" stays whole)
-    const bool joins = !runs.empty() && (runs.back().last + 1 == i ||
-                                         (runs.back().last + 2 == i && toks[i - 1].piece == "\xE2\x96\x81"));
+    const bool joins = !own && !last_rewritten && !runs.empty() &&
+                       (runs.back().last + 1 == i || (runs.back().last + 2 == i && toks[i - 1].piece == "\xE2\x96\x81"));
+    last_rewritten = own;
     if (joins) {
       runs.back().last = i;
       runs.back().end = toks[i].end;
@@ -386,7 +397,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
       if (begin == run.begin) return text;
     return source.substr(run.begin, run.end - run.begin);
   };
-  std::vector<UnknownRun> runs = unknown_runs(source, source_tokens, unk_id);
+  std::vector<UnknownRun> runs = unknown_runs(source, source_tokens, unk_id, rewrites);
   add_dropped_runs(runs, source_tokens, dropped, source.size());
   const size_t cols = source_tokens.size() + 1;  // + eos
   const size_t rows = target_ids.size();
