@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "text/casing.h"
+#include "text/gender_forms.h"
 #include "text/utf8.h"
 
 namespace nmt {
@@ -200,6 +201,10 @@ std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glos
   std::vector<TextEdit> found;
   if (glossary.empty()) return found;
   const std::vector<FoldedChar> text = folded(sentence);
+  // where a gender sign joins "in" or "innen" on ("Mitarbeiter*innen": "employees* inside" was
+  // written): '\x01' there
+  const std::string gender_signs =
+      sentence.find_first_of("*_:/") == std::string_view::npos ? std::string() : read_gender_forms(sentence);
   std::unordered_map<char32_t, std::vector<size_t>> starting_with;  // each character -> where it stands in `text`
   for (size_t i = 0; i < text.size(); ++i) starting_with[text[i].cp].push_back(i);
   struct Match {
@@ -220,6 +225,7 @@ std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glos
       if (last == kNoMatch) continue;
       const size_t at = text[first].begin, end = text[last - 1].end;
       if (word_before(sentence, at) || joined_by_hyphen(sentence, at) || word_after(sentence, end)) continue;
+      if (end < gender_signs.size() && gender_signs[end] == '\x01') continue;
       if (std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return at < s.second && end > s.first; })) continue;
       // a term that ends in the sentence's full stop ("Acme Inc." at the end) leaves that stop to
       // the model when the target term has none ("Acme GmbH"): else the sentence lost it

@@ -84,3 +84,15 @@ TEST_CASE("glossary: a word joined on after a hyphen is no term") {
   CHECK(terms("Die Acme Cloud-Dienste sind schnell.", glossary) == List{"Acme Cloud=Zeta Sky"});
   CHECK(terms("Die Pause - Saison ist vorbei; -Saison", glossary) == List{"Saison=season", "Saison=season"});
 }
+
+TEST_CASE("glossary: the word of a gender form is no term") {
+  // "Alle Mitarbeiter*innen sind da." came out "All employees* inside.", "Der/die Kunde/in zahlt."
+  // "The client/the /in is paying."
+  const nmt::Glossary glossary = {{"Mitarbeiter", "employees"}, {"Kunde", "client"}};
+  for (const char* sentence : {"Alle Mitarbeiter*innen sind da.", "Alle Mitarbeiter:innen", "Alle Mitarbeiter_innen",
+                               "Alle Mitarbeiter/-innen", "Der/die Kunde/in zahlt."})
+    CHECK_MESSAGE(terms(sentence, glossary).empty(), sentence);
+  CHECK(terms("Alle Mitarbeiter sind da: Mitarbeiter/Kunde", glossary) ==
+        List{"Mitarbeiter=employees", "Mitarbeiter=employees", "Kunde=client"});
+  CHECK(terms("Alle Mitarbeiter*innen", {{"Mitarbeiter*innen", "staff"}}) == List{"Mitarbeiter*innen=staff"});
+}
