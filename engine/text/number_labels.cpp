@@ -2,6 +2,7 @@
 #include "text/number_labels.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "text/numbers.h"
@@ -32,7 +33,71 @@ std::string_view word_before(std::string_view text, size_t at) {
   return text.substr(b, at - 1 - b);
 }
 
+struct Unit {
+  std::string_view abbreviation;           // as both languages write it after a number: "5.000 m"
+  std::vector<std::string_view> misreadings;  // other units or scales the models write for it
+};
+
+const std::vector<Unit>& units() {
+  static const std::vector<Unit> kUnits = {
+      {"m", {"minutes", "minute", "miles", "mile", "million", "millions", "Minuten", "Meilen", "Millionen", "Mio.", "Mio"}},
+      {"km", {"miles", "mile", "Meilen"}},
+      {"kg", {"pounds", "lbs", "Pfund"}},
+      {"cm", {"inches", "inch", "Zoll"}},
+  };
+  return kUnits;
+}
+
+// The word right after byte `at` of `text` with one space between, without a final mark that ends
+// a sentence or clause ("miles" of "5 miles." but "Mio." of "5 Mio. Euro"), or "".
+std::string_view word_after(std::string_view text, size_t at) {
+  if (at >= text.size() || text[at] != ' ') return {};
+  size_t e = at + 1;
+  while (e < text.size() && text[e] != ' ' && !std::strchr(",;:!?)\n", text[e])) ++e;
+  return text.substr(at + 1, e - at - 1);
+}
+
+bool currency_sign_before(std::string_view text, size_t at) {
+  if (at > 0 && text[at - 1] == ' ') --at;
+  for (std::string_view sign : {"$", "\xE2\x82\xAC", "\xC2\xA3"})
+    if (at >= sign.size() && text.compare(at - sign.size(), sign.size(), sign) == 0) return true;
+  return false;
+}
+
 }  // namespace
+
+std::vector<TextEdit> number_units(std::string_view source, std::string_view target, std::string_view from,
+                                   std::string_view to, size_t fixed) {
+  if (!((from == "en" && to == "de") || (from == "de" && to == "en"))) return {};
+  const ByteSpans source_numbers = find_numbers(source, from, true);
+  const ByteSpans target_numbers = find_numbers(target, to, true);
+  std::vector<bool> used(target_numbers.size(), false);
+  std::vector<TextEdit> edits;
+  for (auto [sb, se] : source_numbers) {
+    std::string_view unit = word_after(source, se);
+    if (!unit.empty() && unit.back() == '.') unit.remove_suffix(1);  // "200 m."
+    const auto known = std::find_if(units().begin(), units().end(), [&](const Unit& u) { return u.abbreviation == unit; });
+    if (known == units().end() || currency_sign_before(source, sb)) continue;  // "$5 m": five million
+    const std::string digits = digits_of(source.substr(sb, se - sb));
+    for (size_t t = 0; t < target_numbers.size(); ++t) {
+      const auto [tb, te] = target_numbers[t];
+      if (used[t] || digits_of(target.substr(tb, te - tb)) != digits) continue;
+      used[t] = true;
+      std::string_view word = word_after(target, te);
+      const auto misread = [&](std::string_view w) {
+        // an English "5 m" may be five million ("a population of 5 m"); a German one is meters
+        const bool million = w.substr(0, 3) == "mil" || w.substr(0, 3) == "Mil" || w.substr(0, 3) == "Mio";
+        if (million && from == "en") return false;
+        return std::find(known->misreadings.begin(), known->misreadings.end(), w) != known->misreadings.end();
+      };
+      if (!misread(word) && !word.empty() && word.back() == '.') word.remove_suffix(1);  // "miles."
+      if (misread(word) && te + 1 >= fixed) edits.push_back({te + 1, word.size(), std::string(unit)});
+      break;
+    }
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
+  return edits;
+}
 
 std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed) {
@@ -69,6 +134,8 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
       break;
     }
   }
+  const std::vector<TextEdit> unit_edits = number_units(source, target, from, to, fixed);
+  edits.insert(edits.end(), unit_edits.begin(), unit_edits.end());
   std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
   return edits;
 }

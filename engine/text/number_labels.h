@@ -17,7 +17,16 @@ namespace nmt {
 // for `from` -> `to` between "en" and "de": the source has the label right before a number (one
 // space between), the target the number with the same digits and, right before it, the label as
 // the source writes it or a misreading ("Nein."). Only after the first `fixed` bytes (a forced prefix).
+// The edits of number_units come with them.
 std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed = 0);
+
+// The edits (last first) that give a number back the unit of measure the source writes after it
+// (one space between: "5.000 m", "300 m", "10 km", "5 kg", "20 cm"), where the target's number with
+// the same digits has another unit or a scale the models write for it instead: de-en wrote "Die
+// Strecke ist 5.000 m lang." as "The route is 5,000 minutes." and "300 m" as "300 miles"; the word
+// becomes the source's abbreviation ("5,000 m"). Not after a currency sign ("$5 m": five million).
+std::vector<TextEdit> number_units(std::string_view source, std::string_view target, std::string_view from,
+                                   std::string_view to, size_t fixed = 0);
 
 }  // namespace nmt

@@ -306,6 +306,21 @@ class Numbers(unittest.TestCase):
             self.assertIn(time, translated)
         self.assertIn("7:30", translate_lines("de-en", ["Der Zug f\u00e4hrt um halb acht ab."])[0])
 
+    def test_a_unit_of_measure_stays_the_sources(self):
+        """de->en wrote "5.000 m" -> "5,000 minutes" and "300 m" -> "300 miles"."""
+        out = translate_lines("de-en", ["Die Strecke ist 5.000 m lang.", "Der Turm ist 300 m hoch."])
+        for translated, number in zip(out, ["5,000", "300"]):
+            with self.subTest(translated=translated):
+                self.assertIn(number + " m", translated)
+                self.assertNotRegex(translated, r"\b(minutes?|miles?|millions?)\b")
+
+    def test_two_days_of_one_month_stay_one_date(self):
+        """de->en wrote "Am 2. und 3. Juni" -> "On the 2nd and June 3"; en->de "June 2 and 3" -> "am 2. Juni"."""
+        translated = translate_lines("de-en", ["Am 2. und 3. Juni hat das Gesch\u00e4ft geschlossen."])[0]
+        self.assertIn("June 2 and 3", translated)
+        translated = translate_lines("en-de", ["We are open on June 2 and 3."])[0]
+        self.assertIn("2. und 3. Juni", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -289,6 +289,31 @@ TEST_CASE("number_labels: No. / Nr., p. / S., Fig. / Abb. before a number, the t
   CHECK(fixed("Order No. 5", "Order Nein. 5", "en", "fr") == "Order Nein. 5");
 }
 
+TEST_CASE("number_labels: a unit the model changed after a number is the source's (\"5.000 m\" came out \"5,000 minutes\")") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from, const char* to, size_t keep = 0) {
+    for (const TextEdit& e : number_labels(source, target, from, to, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Die Strecke ist 5.000 m lang.", "The route is 5,000 minutes.", "de", "en") == "The route is 5,000 m.");
+  CHECK(fixed("Die Strecke ist 5.000 m lang.", "The route is 5,000 million long.", "de", "en") == "The route is 5,000 m long.");
+  CHECK(fixed("Der Turm ist 300 m hoch.", "The tower is 300 miles high.", "de", "en") == "The tower is 300 m high.");
+  CHECK(fixed("Sie lief 10.000 m und 5 km.", "She ran 10,000 minutes and 5 miles.", "de", "en") == "She ran 10,000 m and 5 km.");
+  CHECK(fixed("Turn after 200 m.", "Biegen Sie nach 200 Meilen ab.", "en", "de") == "Biegen Sie nach 200 m ab.");
+  CHECK(fixed("It weighs 5 kg.", "Es wiegt 5 Pfund.", "en", "de") == "Es wiegt 5 kg.");
+  CHECK(fixed("Nr. 5 und 300 m", "Nr 5 and 300 miles", "de", "en") == "No. 5 and 300 m");
+  // right already, written out, money, other digits, another language, a prefix
+  CHECK(fixed("Der Turm ist 300 m hoch.", "The tower is 300 m high.", "de", "en") == "The tower is 300 m high.");
+  CHECK(fixed("Er lief 10 km.", "He ran 10 kilometres.", "de", "en") == "He ran 10 kilometres.");
+  CHECK(fixed("It cost $5 m.", "Es kostete 5 Mio. $.", "en", "de") == "Es kostete 5 Mio. $.");
+  CHECK(fixed("a population of 5 m people", "eine Bevölkerung von 5 Millionen Menschen", "en", "de") ==
+        "eine Bevölkerung von 5 Millionen Menschen");
+  CHECK(fixed("It is 5 m long and 30 minutes away.", "Es ist 5 m lang und 30 Minuten entfernt.", "en", "de") ==
+        "Es ist 5 m lang und 30 Minuten entfernt.");
+  CHECK(fixed("Der Turm ist 300 m hoch.", "The tower is 30 miles high.", "de", "en") == "The tower is 30 miles high.");
+  CHECK(fixed("Der Turm ist 300 m hoch.", "The tower is 300 miles high.", "de", "fr") == "The tower is 300 miles high.");
+  CHECK(fixed("Der Turm ist 300 m hoch.", "The tower is 300 miles high.", "de", "en", 20) == "The tower is 300 miles high.");
+}
+
 TEST_CASE("english_ordinal_endings: each ordinal its own ending") {
   const auto fixed = [](std::string text, size_t keep = 0) {
     for (const TextEdit& e : english_ordinal_endings(text, keep)) text.replace(e.at, e.length, e.text);
