@@ -164,8 +164,9 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const PassSwitches switches = pass_switches(options);
   const Truecaser* source_case = switches.on("casing") ? &m.source_case : nullptr;
   // (the memory is not looked up under a prefix: the user chose how the translation starts)
+  const size_t one_unit = size_t(c.max_length - 1);  // (a prefix's sentence is translated whole)
   const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, source_case, &options.glossary,
-                            options.prefix.empty() ? &m.memory : nullptr};
+                            options.prefix.empty() ? &m.memory : nullptr, options.prefix.empty() ? kChunkTokens : one_unit};
   std::vector<Unit> units = read_units(text, pieces, reader);  // tokens, through the source passes
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
@@ -207,7 +208,7 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const PassSwitches switches = pass_switches(options);
   const bool recase = switches.on("casing");
   const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, recase ? &m.source_case : nullptr,
-                            &options.glossary, nullptr};
+                            &options.glossary, nullptr, size_t(c.max_length - 1)};  // (one sentence, whole)
   const std::vector<Unit> units = read_units(text, segment_text(text, m.file.source_language()), reader);
   auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, recase ? &m.target_case : nullptr);
   if (!prefix) return Error{prefix.error()};

@@ -81,7 +81,7 @@ std::vector<int> memory_ids(const std::string& translation, const SentencePiece&
 std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiece>& pieces, const SourceReader& reader) {
   std::vector<Unit> units;
   const ModelConfig& c = reader.config;
-  const size_t max_tokens = size_t(c.max_length - 1);  // room for eos
+  const size_t max_tokens = std::min(size_t(c.max_length - 1), reader.chunk_tokens);  // (room for eos)
   const bool one_sentence = std::count_if(pieces.begin(), pieces.end(), [](const TextPiece& p) { return p.is_sentence; }) == 1;
   const ByteSpans code_blocks = nmt::code_blocks(text);  // Markdown code blocks, fenced and indented: copied, not translated
   size_t block = 0;                                          // (both in order)

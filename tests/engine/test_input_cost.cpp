@@ -71,7 +71,7 @@ TEST_CASE("input cost: reading a long unbroken line into chunks grows linearly w
   const nmt::Translator::Impl& m = translator->impl();
   // one sentence of nothing to translate (copied) and one of numbers, each cut into many chunks;
   // eight times the length must cost about eight times as much (quadratic: sixty-four times)
-  for (const std::string part : {std::string("."), std::string("(\"1\") ")}) {
+  for (const std::string& part : {std::string("."), std::string("(\"1\") ")}) {
     CAPTURE(part);
     const std::string shorter = repeated(part, 32000 / part.size()), longer = repeated(part, 8 * 32000 / part.size());
     REQUIRE(units_of(m, longer).size() > 100);
