@@ -13,6 +13,7 @@
 #include "text/numbers.h"
 #include "text/quotes.h"
 #include "text/repeated_words.h"
+#include "text/utf8.h"
 #include "text/verbatim.h"
 #include "text/word_alignment.h"
 #include "retries.h"
@@ -87,10 +88,6 @@ void pass_through(TargetSentence& s) {
 // The source's numbers (not those inside addresses and names from code).
 ByteSpans source_numbers(const TargetSentence& s) { return find_numbers(s.source, s.from, false, s.source_verbatim); }
 
-void number_separators(TargetSentence& s) {  // "1,234.56" copied into German -> "1.234,56" (same length)
-  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed, verbatim_copies(s));
-}
-
 // The sentence and its translation as the rules below read them: the source's verbatim spans and
 // their copies in the target written over (same lengths: the rules' offsets hold), so that no rule
 // reads or changes a number, dash, "~" or quotation mark of an address or code.
@@ -102,6 +99,46 @@ OutsideCopies outside_copies(const TargetSentence& s) {
   for (auto [b, e] : s.source_verbatim) o.source.replace(b, e - b, e - b, 'x');
   for (auto [b, e] : verbatim_copies(s)) o.target.replace(b, e - b, e - b, 'x');
   return o;
+}
+
+// Where the target writes a number against the letters before it ("heute45" for "... $45 today":
+// the model dropped the "$" piece and wrote "45" without its space) that the source never writes
+// against a letter: a space there. A name that ends in its number in the source ("Windows11",
+// "MP3") keeps it.
+std::vector<TextEdit> glued_numbers(std::string_view source, std::string_view target, size_t fixed) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto letter_before = [](std::string_view text, size_t at) {
+    if (at == 0) return false;
+    size_t start = at - 1;
+    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    char32_t cp = 0;
+    decode_utf8(text, start, cp);
+    return is_letter(cp);
+  };
+  std::vector<TextEdit> edits;
+  for (size_t b = std::max<size_t>(fixed, 1); b < target.size(); ++b) {
+    if (!digit(target[b]) || digit(target[b - 1]) || !letter_before(target, b)) continue;
+    size_t e = b;
+    while (e < target.size() && digit(target[e])) ++e;
+    const std::string_view number = target.substr(b, e - b);
+    bool in_source = false, glued_in_source = false;
+    for (size_t at = source.find(number); at != std::string_view::npos; at = source.find(number, at + 1)) {
+      if ((at > 0 && digit(source[at - 1])) || (at + number.size() < source.size() && digit(source[at + number.size()])))
+        continue;  // part of another number
+      in_source = true;
+      glued_in_source = glued_in_source || letter_before(source, at);
+    }
+    if (in_source && !glued_in_source) edits.push_back(TextEdit{b, 0, " ", true});
+    b = e;
+  }
+  std::reverse(edits.begin(), edits.end());
+  return edits;
+}
+
+void number_separators(TargetSentence& s) {  // "1,234.56" copied into German -> "1.234,56" (same length)
+  localize_copied_numbers(s.source, source_numbers(s), s.target, s.from, s.to, s.fixed, verbatim_copies(s));
+  const OutsideCopies o = outside_copies(s);
+  apply_edits(s, glued_numbers(o.source, o.target, s.fixed));  // "heute45" -> "heute 45"
 }
 
 void currency(TargetSentence& s) {  // "für mehr als 180" -> "für mehr als 180 $"
@@ -222,7 +259,8 @@ const std::vector<Pass> kPasses = {
      "(text/pass_through.h)",
      nullptr, nullptr, pass_through, false},
     {"number_separators", PassStage::target, kRawNumbers,
-     "numbers copied as the source writes them get the target's separators: 1,234.56 -> 1.234,56 (text/numbers.h)",
+     "numbers copied as the source writes them get the target's separators: 1,234.56 -> 1.234,56 (text/numbers.h), "
+     "and a space where the model wrote one against a word (heute45 -> heute 45)",
      nullptr, nullptr, number_separators, true},
     {"currency", PassStage::target, kRawNumbers, "a currency sign the model left out goes back by its amount (text/numbers.h)",
      nullptr, nullptr, currency, true},
