@@ -119,7 +119,12 @@ bool prose_like(std::string_view s) {
 }  // namespace
 
 std::string to_lower_same_length(std::string_view text) { return map_chars(text, lower_of); }
-std::string to_upper_same_length(std::string_view text) { return map_chars(text, upper_of); }
+std::string to_upper_same_length(std::string_view text) {
+  // ß in capitals is SS, the same two bytes ("STRAßE" was written)
+  std::string upper = map_chars(text, upper_of);
+  for (size_t at = upper.find("\xC3\x9F"); at != std::string::npos; at = upper.find("\xC3\x9F", at + 2)) upper.replace(at, 2, "SS");
+  return upper;
+}
 
 std::vector<TextEdit> capitalized_start(std::string_view source, std::string_view target) {
   // the first letter or digit, past quotes, brackets and other punctuation; its byte offset

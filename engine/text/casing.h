@@ -46,7 +46,7 @@ enum class SentenceCase {
 SentenceCase sentence_case(std::string_view sentence, std::string_view language);
 
 // `text` with every letter that has a lower (upper) case of the same UTF-8 length mapped to it:
-// Latin (Basic, Latin-1, Extended-A), Greek and Cyrillic.
+// Latin (Basic, Latin-1, Extended-A), Greek and Cyrillic; in upper case ß is SS (two bytes too).
 std::string to_lower_same_length(std::string_view text);
 std::string to_upper_same_length(std::string_view text);
 

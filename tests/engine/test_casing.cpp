@@ -19,7 +19,8 @@ TEST_CASE("case mappings: Latin, Greek, Cyrillic; every length kept") {
   CHECK(to_upper_same_length("the house, 42!") == "THE HOUSE, 42!");
   CHECK(to_lower_same_length("ÄÖÜ ÀÉÎ Ÿ ĞŁŒ") == "äöü àéî ÿ ğłœ");
   CHECK(to_upper_same_length("äöü àéî ÿ ğłœ") == "ÄÖÜ ÀÉÎ Ÿ ĞŁŒ");
-  CHECK(to_upper_same_length("straße µ × ÷") == "STRAßE µ × ÷");  // ß has no one-character capital of its length
+  CHECK(to_upper_same_length("straße µ × ÷") == "STRASSE µ × ÷");  // ß in capitals is SS, of its length ("STRAßE" was written)
+  CHECK(to_upper_same_length("Maße, ßß") == "MASSE, SSSS");
   CHECK(to_lower_same_length("ΑΘΗΝΑ ΣΟΦΙΑ") == "αθηνα σοφια");
   CHECK(to_upper_same_length("σοφίας") == "ΣΟΦΊΑΣ");              // final sigma too
   CHECK(to_lower_same_length("МОСКВА ЁЖ") == "москва ёж");

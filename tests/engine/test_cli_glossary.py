@@ -133,6 +133,12 @@ class Glossary(unittest.TestCase):
             with self.subTest(sentence=sentence):
                 self.assertIn(term, out)
                 self.assertEqual(out, out.upper())
+        # a target term with ß in capitals: SS, as German writes it ("DAS STRAßE IST SEHR LANGE.")
+        path = glossary_file([("street", "Stra\u00dfe")])
+        out = run("en-de", "THE STREET IS VERY LONG.\n", "--glossary", path).stdout
+        os.unlink(path)
+        self.assertIn("STRASSE", out)
+        self.assertNotIn("\u00df", out)
         # a term that is the whole sentence, one word in capitals, too ("INVOICE" came out "Rechnung")
         path = glossary_file(GLOSSARY["en-de"])
         self.assertEqual(run("en-de", "INVOICE\n", "--glossary", path).stdout, "RECHNUNG\n")
