@@ -13,7 +13,7 @@
 // "iPhone", and the word pairs whose form the words alone get wrong, "New York", "dass sie"; built
 // by weights/recipe/truecase.py); a word not in it is written in lower case.
 //
-// Every case change here keeps the length in bytes (ß stays ß, Turkish dotted I is left as it is),
+// Every case change here keeps the length in bytes (ß in capitals is SS, Turkish dotted I is left as it is),
 // so offsets into a recased sentence are offsets into the input, and alignments need no mapping.
 #pragma once
 
