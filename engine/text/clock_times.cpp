@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "text/dates.h"
 #include "text/numbers.h"
 #include "text/utf8.h"
 
@@ -357,11 +358,39 @@ std::vector<TextEdit> english_clock_times(std::string_view source, std::string_v
   const ByteSpans numbers = find_numbers(source, "", true);
   const std::vector<GermanTime> times = german_times(source, numbers);
   const ByteSpans have = find_numbers(target, "", true);
-  std::vector<bool> used(have.size(), false);
+  std::vector<bool> used(have.size(), false), time_done(times.size(), false);
+  // "am 3. Oktober um 15:30 Uhr" came out "on October 3:30 p.m.", "am 5. Oktober ..." "October 5:30":
+  // the date's day and the time's minutes made one number right after the month's name; it becomes
+  // the day, then the time ("October 3 at 3:30 p.m.")
+  for (const NamedDate& date : find_named_dates(source, "de")) {
+    if (date.last_day != 0) continue;
+    NamedDate day_only = date;
+    day_only.year = 0;
+    const std::string month = write_named_date(day_only, "en").substr(0, write_named_date(day_only, "en").find(' ')) + " ";
+    for (size_t t = 0; t < have.size(); ++t) {
+      auto [tb, te] = have[t];
+      const Clock c = read_clock(target.substr(tb, te - tb));
+      if (used[t] || tb < fixed + month.size() || c.hour != date.day || !c.minutes ||
+          target.compare(tb - month.size(), month.size(), month) != 0)
+        continue;
+      const auto time = std::find_if(times.begin(), times.end(), [&](const GermanTime& g) {
+        return g.hour >= 0 && g.minutes && !g.range_start && g.minute == c.minute;
+      });
+      if (time == times.end() || time_done[size_t(time - times.begin())]) continue;
+      const MarkAfter m = mark_after(target, te);
+      std::string written = std::to_string(date.day) + " at " + std::to_string(time->hour12()) + ":" +
+                            (time->minute < 10 ? "0" : "") + std::to_string(time->minute) + (time->pm() ? " p.m." : " a.m.");
+      if (m.end < target.size() && target[m.end] == '.') written.pop_back();  // the sentence's full stop ends it
+      out.push_back({tb, m.end - tb, written});
+      used[t] = true;
+      time_done[size_t(time - times.begin())] = true;
+      break;
+    }
+  }
   size_t range_end_at = std::string_view::npos;  // where the target's range goes on ("9 a.m.-18")
   for (size_t k = 0; k < times.size(); ++k) {
     const GermanTime& time = times[k];
-    if (time.hour < 0) continue;
+    if (time.hour < 0 || time_done[k]) continue;
     for (size_t t = 0; t < have.size(); ++t) {
       auto [tb, te] = have[t];
       if (used[t] || tb < fixed) continue;

@@ -39,7 +39,10 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
 // it); the edits replace the number and its mark, last first; the first `fixed` bytes stay. Where
 // the source says its one time in words ("halb acht" 7:30, "Viertel nach acht" 8:15, "Viertel vor
 // neun" / "dreiviertel neun" 8:45) and the target has one clock time with those minutes at another
-// hour ("at 2:30"), that time gets the source's hour ("at 7:30").
+// hour ("at 2:30"), that time gets the source's hour ("at 7:30"). Where the source has a date and a
+// time ("am 3. Oktober um 15:30 Uhr") and the target one number of the date's day and the time's
+// minutes right after the month's name ("on October 3:30 p.m."), that number becomes the day, then
+// the time: "on October 3 at 3:30 p.m.".
 std::vector<TextEdit> english_clock_times(std::string_view source, std::string_view target, std::string_view from,
                                           std::string_view to, size_t fixed = 0);
 

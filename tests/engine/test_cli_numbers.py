@@ -321,6 +321,13 @@ class Numbers(unittest.TestCase):
         translated = translate_lines("en-de", ["We are open on June 2 and 3."])[0]
         self.assertIn("2. und 3. Juni", translated)
 
+    def test_a_date_and_a_time_stay_apart(self):
+        """de->en wrote "am 3. Oktober um 15:30 Uhr" -> "on October 3:30 p.m." (the day and the hour merged)."""
+        translated = translate_lines("de-en", ["Das Treffen ist am 3. Oktober um 15:30 Uhr."])[0]
+        self.assertIn("October 3", translated)
+        self.assertIn("3:30 p.m.", translated)
+        self.assertNotIn("October 3:30", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -136,3 +136,28 @@ TEST_CASE("clock times said in words: \"halb acht\" is 7:30, \"half past seven\"
   CHECK(en_de("half of the 7 people", "die H\u00e4lfte der 7 Leute, halb 7") == "die H\u00e4lfte der 7 Leute, halb 7");
   CHECK(en_de("at half past seven", "um halb sieben", 9) == "um halb sieben");
 }
+
+TEST_CASE("english_clock_times: a date's day and a time made one number (\"am 3. Oktober um 15:30 Uhr\" -> \"October 3:30 p.m.\")") {
+  auto fixed = [](std::string source, std::string target, std::string from = "de", std::string to = "en", size_t keep = 0) {
+    return edited(english_clock_times, source, target, from, to, keep);
+  };
+  CHECK(fixed("Das Treffen ist am 3. Oktober um 15:30 Uhr.", "The meeting is on October 3:30 p.m.") ==
+        "The meeting is on October 3 at 3:30 p.m.");
+  CHECK(fixed("Das Treffen ist am 5. Oktober um 15:30 Uhr.", "The meeting is on October 5:30 p.m.") ==
+        "The meeting is on October 5 at 3:30 p.m.");
+  CHECK(fixed("Am 12. Mai 2025 um 9.45 Uhr ging es los.", "On May 12:45, 2025, it started.") ==
+        "On May 12 at 9:45 a.m., 2025, it started.");
+  // the day and the time apart, another day, other minutes, no date, English to German, a prefix
+  CHECK(fixed("Das Treffen ist am 3. Oktober um 15:30 Uhr.", "The meeting is on October 3 at 3:30 p.m.") ==
+        "The meeting is on October 3 at 3:30 p.m.");
+  CHECK(fixed("Das Treffen ist am 3. Oktober um 15:30 Uhr.", "The meeting is on October 4:30 p.m.") ==
+        "The meeting is on October 4:30 p.m.");
+  CHECK(fixed("Das Treffen ist am 3. Oktober um 15:45 Uhr.", "The meeting is on October 3:30 p.m.") ==
+        "The meeting is on October 3:30 p.m.");
+  CHECK(fixed("Das Treffen ist im Oktober um 15:30 Uhr.", "The meeting is in October 3:30 p.m.") ==
+        "The meeting is in October 3:30 p.m.");
+  CHECK(fixed("Das Treffen ist am 3. Oktober um 15:30 Uhr.", "The meeting is on October 3:30 p.m.", "en", "de") ==
+        "The meeting is on October 3:30 p.m.");
+  CHECK(fixed("Das Treffen ist am 3. Oktober um 15:30 Uhr.", "The meeting is on October 3:30 p.m.", "de", "en", 24) ==
+        "The meeting is on October 3:30 p.m.");
+}
