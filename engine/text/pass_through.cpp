@@ -568,6 +568,16 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     spaces.push_back(at + text.size() - 2);
     from = at + text.size();
   }
+  // A lone "▁" the model wrote before its final mark (it began an unknown piece there and left it
+  // out: "jetzt ." for "now."): no space before the mark, where the source never writes one so.
+  for (size_t t = 0; t + 1 < spans.size() && t < target_ids.size(); ++t) {
+    const auto [b, e] = spans[t];
+    if (b < fixed_bytes || e != b + 1 || target[b] != ' ' || spans[t + 1].first != e || e >= target.size()) continue;
+    const char mark = target[e];
+    const bool lone_mark = std::strchr(".,;:!?", mark) && (e + 1 == target.size() || target[e + 1] == ' ');
+    if (lone_mark && b > 0 && target[b - 1] != ' ' && source.find(std::string(" ") + mark) == std::string::npos)
+      spaces.push_back(b);
+  }
   std::sort(spaces.rbegin(), spaces.rend());
   spaces.erase(std::unique(spaces.begin(), spaces.end()), spaces.end());
   for (size_t at : spaces)

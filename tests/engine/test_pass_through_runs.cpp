@@ -2,6 +2,7 @@
 // something else (a glossary term) is a run of its own.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,4 +39,23 @@ TEST_CASE("pass_through_unknown: a glossary term's piece never joins the emoji b
   CHECK(target2.find("Term") != std::string::npos);
   CHECK(target2.find("\xF0\x9F\x98\x80") != std::string::npos);
   CHECK(target2.find("T b") == std::string::npos);
+}
+
+TEST_CASE("pass_through_unknown: no space before the final mark where the model wrote a lone one") {
+  // 'Open https://example.org/a_b?x=1 and run `npm install` now.' came out '... Sie jetzt .': the
+  // model wrote a lone "▁" (an unknown piece begun and left out) before its full stop
+  const int unk = 0;
+  const std::string source = "a \xF0\x9F\x98\x80 b.";  // "a 😀 b."
+  const std::vector<Token> toks = {{5, "\xE2\x96\x81" "a", 0, 1}, {unk, "<unk>", 1, 6}, {6, "\xE2\x96\x81" "b", 6, 8},
+                                   {9, ".", 8, 9}};
+  const auto run = [&](const std::string& src) {
+    std::string target = "x \xE2\x81\x87 y .";  // "x ⁇ y" "▁" "."
+    std::vector<std::pair<size_t, size_t>> spans = {{0, 1}, {1, 5}, {5, 7}, {7, 8}, {8, 9}};
+    std::vector<float> attention(5 * 5, 0.0f);
+    for (size_t t = 0; t < 5; ++t) attention[t * 5 + std::min<size_t>(t, 3)] = 1.0f;
+    pass_through_unknown(src, toks, unk, {5, unk, 6, 3, 9}, attention, target, spans);
+    return target;
+  };
+  CHECK(run(source) == "x \xF0\x9F\x98\x80 y.");
+  CHECK(run("a \xF0\x9F\x98\x80 b .") == "x \xF0\x9F\x98\x80 y .");  // the source's own " ." stays
 }
