@@ -186,6 +186,18 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
     if (!german || token.size() > 3) return true;
     return contains(kGermanSentenceStarts, next_lower);  // "am 3. Oktober", but "Nr. 5. Er ..."
   }
+  // a German range of ordinals, "3.–5." or "3.-5." before its month ("am 3.–5. Mai"): as one ordinal
+  if (german && token.size() <= 12) {
+    size_t k = 0;
+    while (k < token.size() && token[k] >= '0' && token[k] <= '9') ++k;
+    const size_t first_digits = k;
+    if (k < token.size() && token[k] == '.') ++k;
+    const size_t dash = token.compare(k, 3, "\xE2\x80\x93") == 0 ? 3 : token.compare(k, 1, "-") == 0 ? 1 : 0;
+    size_t d = k + dash;
+    while (d < token.size() && token[d] >= '0' && token[d] <= '9') ++d;
+    if (first_digits > 0 && first_digits <= 3 && dash > 0 && d == token.size() && d > k + dash && d - (k + dash) <= 3)
+      return contains(kGermanSentenceStarts, next_lower);
+  }
   if (token.size() > 16) return true;  // longer than any abbreviation; also bounds the copy below
 
   std::string lower(token);
