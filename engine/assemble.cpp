@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "text/verbatim.h"
 #include "text/word_alignment.h"
 
 namespace nmt {
@@ -103,7 +104,8 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
 // One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller):
 // the decoded text, repaired by the target passes (text/passes.h); with a `prefix`, its text
 // starts with the prefix verbatim.
-SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const TargetWriter& writer) {
+SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const TargetWriter& writer,
+                                  bool in_code) {
   const SentencePiece& tokenizer = writer.tokenizer;
   const int eos_id = writer.eos_id;
   const TargetPrefix* prefix = writer.prefix;
@@ -132,6 +134,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   t.copied = u.copied;
   t.starts_sentence = u.starts_sentence;
   t.in_capitals = u.source_case == SentenceCase::upper;
+  t.in_code = in_code;
   if (u.copied) {  // its own text, character for character ("…" is not normalized to "..."), over its tokens
     t.target = s.source;
     for (const Token& k : u.tokens) t.spans.emplace_back(k.begin, k.end);
@@ -158,6 +161,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
               std::vector<Hypothesis>& hyps, const TargetWriter& writer, Translation& out) {
   size_t next_unit = 0;
+  const std::vector<std::pair<size_t, size_t>> code = code_blocks(text);  // copied as they are (units.cpp)
+  size_t block = 0;
   for (size_t p = 0; p < pieces.size(); ++p) {
     if (!pieces[p].is_sentence) {
       out.text.append(text, pieces[p].begin, pieces[p].end - pieces[p].begin);
@@ -170,7 +175,10 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
       if (!first && (std::isspace(static_cast<unsigned char>(text[cut])) ||
                      (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
         out.text += ' ';
-      SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], writer);
+      const size_t begin = units[next_unit].begin;
+      while (block < code.size() && code[block].second <= begin) ++block;
+      const bool in_code = units[next_unit].copied && block < code.size() && code[block].first <= begin;
+      SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], writer, in_code);
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();

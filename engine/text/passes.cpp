@@ -343,6 +343,7 @@ void run_retry_passes(RetryRound& round, const PassSwitches& on) {
 void run_target_passes(TargetSentence& s, const PassSwitches& on) {
   s.source_verbatim = verbatim_spans(s.source);
   s.currency_on = on.on("currency");
+  if (s.in_code) return;  // "total = 1,234.56" in a code block stays so
   for (const Pass& p : kPasses) {
     if (!p.target || (s.copied && !p.on_copied) || !on.on(p)) continue;
     const std::string before = s.target;

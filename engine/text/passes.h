@@ -91,6 +91,7 @@ struct TargetSentence {
   bool copied = false;      // the target is the source's own text (nothing to translate)
   bool starts_sentence = true;  // false for the second and later chunks of a long sentence
   bool in_capitals = false;     // the source came in capitals (text/casing.h)
+  bool in_code = false;         // in a Markdown code block: copied as it is, no target pass runs
   bool capitals_written = false;  // the capitals pass wrote it in capitals: so are the terms written after it
   const DecodedSentence* decoded = nullptr;  // null: passes that need attention are skipped
   bool currency_on = false;  // the currency pass runs (set by run_target_passes): it places lost signs
@@ -134,7 +135,8 @@ class PassSwitches {
 void run_source_passes(SourceSentence& s, const PassSwitches& on, std::vector<std::string>* fired = nullptr);
 // Runs the retry passes that are on over `round` (in order).
 void run_retry_passes(RetryRound& round, const PassSwitches& on);
-// Runs the target passes that are on over `s` (in order), after finding `s.source_verbatim`.
+// Runs the target passes that are on over `s` (in order), after finding `s.source_verbatim`; none
+// for a sentence in a code block (`in_code`), which stays as the source writes it.
 void run_target_passes(TargetSentence& s, const PassSwitches& on);
 
 // Applies `edits` (last first, as the rule functions return them) to the target: an edit with
