@@ -11,19 +11,25 @@
 namespace nmt {
 namespace {
 
+// Whether `cp` joins on to the character before it: a skin tone, a variation selector, a keycap
+// ("👍🏽" is one emoji: its "👍" no term), or the joiner inside an emoji sequence.
+bool joins_emoji(char32_t cp) {
+  return (cp >= 0x1F3FB && cp <= 0x1F3FF) || cp == 0xFE0F || cp == 0xFE0E || cp == 0x20E3 || cp == 0x200D;
+}
+
 // Whether a word goes on across byte `at` of `text` from the left (a letter or digit before it).
 bool word_before(std::string_view text, size_t at) {
   if (at == 0) return false;
   size_t start = at - 1;
   while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
   const char32_t cp = decode_at(text, start).cp;
-  return is_letter(cp) || is_digit(cp) || is_mark(cp);
+  return is_letter(cp) || is_digit(cp) || is_mark(cp) || cp == 0x200D;
 }
 
 bool word_after(std::string_view text, size_t at) {
   if (at >= text.size()) return false;
   const char32_t cp = decode_at(text, at).cp;
-  return is_letter(cp) || is_digit(cp) || is_mark(cp);
+  return is_letter(cp) || is_digit(cp) || is_mark(cp) || joins_emoji(cp);
 }
 
 // Whether `text` (valid UTF-8) holds a control character (C0 with tab and line breaks, DEL, C1).

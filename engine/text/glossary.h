@@ -7,7 +7,8 @@
 //   - whole words only ("Haus" is not found in "Hausaufgabe", "invoice" not in "invoices", "Vertrag"
 //     not in "des Vertrags": no inflected forms), nor the part of a word after a hyphen ("Saison" in
 //     "Basketball-Saison", "mail" in "e-mail"; "Acme Cloud" in "Acme Cloud-Dienste" is found),
-//     nor the word of a gender form ("Mitarbeiter" in "Mitarbeiter*innen", "Kunde" in "Kunde/in");
+//     nor the word of a gender form ("Mitarbeiter" in "Mitarbeiter*innen", "Kunde" in "Kunde/in"),
+//     nor an emoji inside a longer one ("👍" in "👍🏽", or in a sequence joined by U+200D);
 //   - in any letter case of the term ("acme cloud", "ACME CLOUD"), but a word the term writes in
 //     capitals ("IT", "US") only in capitals ("it", "us" are other words); ß is found as SS or ẞ
 //     in capitals ("STRASSE"), not as ss ("Masse" is not "Maße");

@@ -96,3 +96,13 @@ TEST_CASE("glossary: the word of a gender form is no term") {
         List{"Mitarbeiter=employees", "Mitarbeiter=employees", "Kunde=client"});
   CHECK(terms("Alle Mitarbeiter*innen", {{"Mitarbeiter*innen", "staff"}}) == List{"Mitarbeiter*innen=staff"});
 }
+
+TEST_CASE("glossary: an emoji term is not found inside a longer emoji") {
+  // "I give it a 👍🏽 today." with { "👍": "Daumen hoch" } came out "Ich gebe es heute Daumen hoch."
+  // (the skin tone lost)
+  const nmt::Glossary glossary = {{"\U0001F44D", "Daumen hoch"}, {"\U0001F469", "Frau"}};
+  CHECK(terms("I give it a \U0001F44D\U0001F3FD today.", glossary).empty());
+  CHECK(terms("A \U0001F44D\uFE0F and a \U0001F468\u200D\U0001F469\u200D\U0001F467.", glossary).empty());
+  CHECK(terms("I give it a \U0001F44D today, \U0001F44D!", glossary) == List{"\U0001F44D=Daumen hoch", "\U0001F44D=Daumen hoch"});
+  CHECK(terms("\U0001F44D\U0001F3FD", {{"\U0001F44D\U0001F3FD", "Daumen hoch"}}) == List{"\U0001F44D\U0001F3FD=Daumen hoch"});
+}
