@@ -345,6 +345,41 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
       break;
     }
   }
+  // "at 9.30 a.m." came out "um 21.30 Uhr": a morning hour the model put 12 up goes back
+  const auto hour_digits = [](std::string_view number) { return std::min(number.find_first_not_of("0123456789"), number.size()); };
+  for (auto [b, e] : numbers) {
+    const std::string_view number = source.substr(b, e - b);
+    const int hour = clock_hour(number);
+    if (hour < 1 || hour > 11 || !marked(source, e, 'a')) continue;
+    const bool also_pm = std::any_of(numbers.begin(), numbers.end(), [&](const std::pair<size_t, size_t>& n) {
+      return clock_hour(source.substr(n.first, n.second - n.first)) == hour && marked(source, n.second, 'p');
+    });
+    if (also_pm) continue;
+    for (auto [tb, te] : have) {
+      const std::string_view written = target.substr(tb, te - tb);
+      const bool same_minutes = digits_of(written.substr(hour_digits(written))) == digits_of(number.substr(hour_digits(number)));
+      if (tb < fixed || clock_hour(written) != hour + 12 || !same_minutes) continue;
+      const std::string_view next = target.substr(te, 32);
+      const bool time = next.rfind(" Uhr", 0) == 0 || next.rfind(" bis ", 0) == 0 || next.rfind("-", 0) == 0 ||
+                        next.rfind("\xE2\x80\x93", 0) == 0;
+      if (hour_digits(written) == written.size() && !time) continue;  // "21 Personen"
+      if (!evening_said(next)) out.push_back({tb, hour_digits(written), std::to_string(hour)});
+      break;
+    }
+  }
+  // "at 4.15 p.m." came out "um Uhr 4.15" (the retry's copy after the word): "Uhr" goes after the time
+  for (auto [tb, te] : have) {
+    if (tb < fixed + 4 || target.compare(tb - 4, 4, "Uhr ") != 0 || clock_hour(target.substr(tb, te - tb)) < 0 ||
+        target.compare(te, 4, " Uhr") == 0)
+      continue;
+    size_t word = tb - 5;  // the word before "Uhr": a preposition of time
+    if (tb < 6 || target[word] != ' ') continue;
+    while (word > 0 && target[word - 1] != ' ') --word;
+    const std::string_view before = target.substr(word, tb - 5 - word);
+    if (before != "um" && before != "gegen" && before != "ab" && before != "bis" && before != "von") continue;
+    out.push_back({tb - 4, 4, ""});
+    out.push_back({te, 0, " Uhr"});
+  }
   std::sort(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
   out.erase(std::unique(out.begin(), out.end(), [](const TextEdit& x, const TextEdit& y) { return x.at == y.at; }), out.end());
   return out;
@@ -429,6 +464,29 @@ std::vector<TextEdit> english_clock_times(std::string_view source, std::string_v
       if (target.substr(tb, end - tb) != written) out.push_back({tb, end - tb, written});
       break;
     }
+  }
+  // "um 4.15 Uhr" came out "at 4.15 2:30" (the retry's copy beside the model's own time): a clock
+  // time right after one of the source's, one space between, that the source never says, goes
+  for (size_t t = 0; t + 1 < have.size(); ++t) {
+    const Clock c = read_clock(target.substr(have[t].first, have[t].second - have[t].first));
+    const auto [nb, ne] = have[t + 1];
+    const Clock next = read_clock(target.substr(nb, ne - nb));
+    if (c.hour < 0 || !c.minutes || next.hour < 0 || !next.minutes) continue;
+    const MarkAfter m = mark_after(target, have[t].second);
+    if (m.end + 1 != nb || target[m.end] != ' ' || m.end < fixed) continue;
+    const auto says = [&](const Clock& clock) {
+      return std::any_of(times.begin(), times.end(), [&](const GermanTime& g) {
+        return g.hour >= 0 && g.minute == clock.minute && (g.hour == clock.hour || g.hour12() == clock.hour);
+      });
+    };
+    const std::string next_digits = digits_of(target.substr(nb, ne - nb));
+    const bool said = std::any_of(numbers.begin(), numbers.end(), [&](const std::pair<size_t, size_t>& n) {
+      return digits_of(source.substr(n.first, n.second - n.first)) == next_digits;
+    });
+    if (!says(c) || says(next) || said) continue;
+    const size_t end = mark_after(target, ne).end;
+    out.push_back({m.end, end - m.end, ""});
+    ++t;
   }
   // "halb acht" is 7:30: the model wrote "2:30"; the one time with those minutes gets the hour
   const auto [hour, minute] = german_spoken_time(source);

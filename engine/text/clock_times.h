@@ -25,6 +25,9 @@ namespace nmt {
 // A p.m. hour the target writes only as a word before " Uhr" ("at 8 pm" -> "um acht Uhr") becomes
 // its digits 12 up ("um 20 Uhr"), unless "abends" or "morgens" follows. And "half past seven" (or
 // "half seven") translated "halb sieben" becomes "halb acht": German says 7:30 by the next hour.
+// An a.m. hour the target put 12 up ("9.30 a.m." -> "21.30 Uhr") goes back, unless the source has
+// that hour with p.m. too; and "Uhr" written before a time after um/gegen/ab/bis/von ("um Uhr 16.15",
+// the numbers retry's copy) goes after it.
 std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed = 0);
 
@@ -42,7 +45,9 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
 // hour ("at 2:30"), that time gets the source's hour ("at 7:30"). Where the source has a date and a
 // time ("am 3. Oktober um 15:30 Uhr") and the target one number of the date's day and the time's
 // minutes right after the month's name ("on October 3:30 p.m."), that number becomes the day, then
-// the time: "on October 3 at 3:30 p.m.".
+// the time: "on October 3 at 3:30 p.m.". A clock time right after one of the source's (one space
+// between) that the source never says ("um 4.15 Uhr" -> "at 4.15 2:30": the retry's copy beside the
+// model's own time) goes.
 std::vector<TextEdit> english_clock_times(std::string_view source, std::string_view target, std::string_view from,
                                           std::string_view to, size_t fixed = 0);
 

@@ -328,6 +328,20 @@ class Numbers(unittest.TestCase):
         self.assertIn("3:30 p.m.", translated)
         self.assertNotIn("October 3:30", translated)
 
+    def test_a_clock_time_with_a_dot_gets_no_invented_time_beside_it(self):
+        """de->en wrote "um 4.15 Uhr" -> "at 4.15 2:30" (the retry's copy beside the model's 2:30)."""
+        translated = translate_lines("de-en", ["Der Zug f\u00e4hrt um 4.15 Uhr."])[0]
+        self.assertRegex(translated, r"\b4[.:]15\b")
+        self.assertEqual(re.findall(r"\d+", translated), ["4", "15"], translated)
+
+    def test_a_clock_time_with_a_dot_into_german(self):
+        """en->de wrote "at 4.15 p.m." -> "um Uhr 16.15" and "at 9.30 a.m." -> "um 21.30 Uhr"."""
+        out = translate_lines("en-de", ["The train leaves at 4.15 p.m.", "The shop opens at 9.30 a.m."])
+        self.assertIn("16.15 Uhr", out[0])
+        self.assertNotIn("Uhr 16", out[0])
+        self.assertIn("9.30 Uhr", out[1])
+        self.assertNotIn("21", out[1])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -161,3 +161,44 @@ TEST_CASE("english_clock_times: a date's day and a time made one number (\"am 3.
   CHECK(fixed("Das Treffen ist am 3. Oktober um 15:30 Uhr.", "The meeting is on October 3:30 p.m.", "de", "en", 24) ==
         "The meeting is on October 3:30 p.m.");
 }
+
+TEST_CASE("english_clock_times: a time the source never says right after its own goes (\"um 4.15 Uhr\" -> \"at 4.15 2:30\")") {
+  auto fixed = [](std::string source, std::string target, std::string from = "de", std::string to = "en", size_t keep = 0) {
+    return edited(english_clock_times, source, target, from, to, keep);
+  };
+  CHECK(fixed("Der Zug f\u00e4hrt um 4.15 Uhr.", "The train leaves at 4.15 2:30.") == "The train leaves at 4.15.");
+  CHECK(fixed("Der Zug f\u00e4hrt um 16.15 Uhr.", "The train leaves at 4:15 p.m. 2:30 p.m.") == "The train leaves at 4:15 p.m.");
+  // both the source's ("Einlass um 19:30 Uhr, Beginn um 20 Uhr"), a number it says, apart, a prefix
+  CHECK(fixed("Einlass ist um 19:30 Uhr, das Konzert beginnt um 20:15 Uhr.", "The concert begins at 8:15 p.m. 7:30 p.m.") ==
+        "The concert begins at 8:15 p.m. 7:30 p.m.");
+  CHECK(fixed("Um 4.15 Uhr kamen 2.30 Gäste.", "At 4.15 2.30 guests came.") == "At 4.15 2.30 guests came.");
+  CHECK(fixed("Der Zug f\u00e4hrt um 4.15 Uhr.", "The train leaves at 4.15 and 2:30.") == "The train leaves at 4.15 and 2:30.");
+  CHECK(fixed("Der Zug f\u00e4hrt um 4.15 Uhr.", "The train leaves at 4.15 2:30.", "de", "en", 25) == "The train leaves at 4.15 2:30.");
+}
+
+TEST_CASE("evening_hours: \"Uhr\" the model wrote before the time goes after it (\"at 4.15 p.m.\" -> \"um Uhr 4.15\")") {
+  auto fixed = [](std::string source, std::string target, std::string from = "en", std::string to = "de", size_t keep = 0) {
+    return edited(evening_hours, source, target, from, to, keep);
+  };
+  CHECK(fixed("The train leaves at 4.15 p.m.", "Der Zug f\u00e4hrt um Uhr 4.15.") == "Der Zug f\u00e4hrt um 16.15 Uhr.");
+  CHECK(fixed("The train leaves at 9.30 a.m.", "Der Zug f\u00e4hrt gegen Uhr 9.30 ab.") == "Der Zug f\u00e4hrt gegen 9.30 Uhr ab.");
+  // in its place already, another word before it, no time after it, a prefix
+  CHECK(fixed("The train leaves at 9.30 a.m.", "Der Zug f\u00e4hrt um 9.30 Uhr ab.") == "Der Zug f\u00e4hrt um 9.30 Uhr ab.");
+  CHECK(fixed("The clock shows 9.30.", "Die Uhr 9.30 zeigt es.") == "Die Uhr 9.30 zeigt es.");
+  CHECK(fixed("at 9 a.m.", "um Uhr neun") == "um Uhr neun");
+  CHECK(fixed("The train leaves at 9.30 a.m.", "Der Zug f\u00e4hrt um Uhr 9.30.", "en", "de", 22) == "Der Zug f\u00e4hrt um Uhr 9.30.");
+}
+
+TEST_CASE("evening_hours: an English a.m. hour the German translation put 12 up goes back (\"9.30 a.m.\" -> \"21.30 Uhr\")") {
+  auto fixed = [](std::string source, std::string target, std::string from = "en", std::string to = "de", size_t keep = 0) {
+    return edited(evening_hours, source, target, from, to, keep);
+  };
+  CHECK(fixed("The shop opens at 9.30 a.m.", "Der Laden \u00f6ffnet um 21.30 Uhr.") == "Der Laden \u00f6ffnet um 9.30 Uhr.");
+  CHECK(fixed("We open at 8 am.", "Wir \u00f6ffnen um 20 Uhr.") == "Wir \u00f6ffnen um 8 Uhr.");
+  CHECK(fixed("from 9 a.m. to 6 p.m.", "von 21 bis 6 Uhr") == "von 9 bis 18 Uhr");
+  // right already, no time, the p.m. one too, a prefix
+  CHECK(fixed("We open at 8 am.", "Wir \u00f6ffnen um 8 Uhr.") == "Wir \u00f6ffnen um 8 Uhr.");
+  CHECK(fixed("At 8 am, 20 people came.", "Um 8 Uhr kamen 20 Leute.") == "Um 8 Uhr kamen 20 Leute.");
+  CHECK(fixed("at 8 am and 8 pm", "um 20 Uhr und 20 Uhr") == "um 20 Uhr und 20 Uhr");  // (which is which: unknown)
+  CHECK(fixed("We open at 8 am.", "Wir \u00f6ffnen um 20 Uhr.", "en", "de", 16) == "Wir \u00f6ffnen um 20 Uhr.");
+}
