@@ -510,9 +510,23 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   std::vector<size_t> owner(have.size(), numbers.size());  // the source number a target number answers for
   // a date stays a date: "12.03.2025" written "12,03,2025" or "12.03/2025" has lost it
   // a negative number stays negative: "-5–-10" written "-5-10" has lost the minus of the 10
+  // a decimal or a time needs its separator: "9.30 bis 11.45 Uhr" written "930 to 11.45" has lost it
+  // ("1.000" written "1000" has not)
+  const auto needs_separator = [&](size_t k) {
+    const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
+    for (size_t i = 0; i < number.size(); ++i) {
+      if (digit(number[i]) || (number[i] != '.' && number[i] != ',' && number[i] != ':')) continue;
+      size_t n = i + 1;
+      while (n < number.size() && digit(number[n])) ++n;
+      if (n - i - 1 != 3) return true;
+    }
+    return false;
+  };
+  const auto no_separator = [&](size_t t) { return std::all_of(as_written[t].begin(), as_written[t].end(), digit); };
   auto take = [&](size_t k, const std::string& digits, bool full_hour = false, bool date = false, bool negative = false) {
+    const bool separated = needs_separator(k);
     for (size_t t = 0; t < have.size(); ++t)
-      if (!used[t] && (!negative || have_negative[t]) &&
+      if (!used[t] && (!negative || have_negative[t]) && !(separated && no_separator(t)) &&
           (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00"
                      : have[t] == digits && (!date || is_date(as_written[t])))) {
         used[t] = true;

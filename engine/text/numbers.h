@@ -35,7 +35,8 @@ size_t minus_sign_before(std::string_view text, size_t begin);
 
 // The indices of the source's `numbers` that `target` lacks. Each needs its own number of the target
 // with the same digits (separators may differ: "50.000" -> "50,000", "9,5" -> "9.5"; a date's must
-// still make a date: "12.03.2025" -> "12/03/2025", not "12,03,2025"), or for an hour
+// still make a date: "12.03.2025" -> "12/03/2025", not "12,03,2025"; a decimal or a time keeps one:
+// "9.30" -> "9:30", not "930", while "1.000" may be "1000"), or for an hour
 // (up to 24, alone or before minutes) the same 12 hours apart ("19 Uhr" -> "7 p.m.", "20:25" ->
 // "8:25") or a full hour written with minutes ("5 Uhr" -> "5:00", "17 Uhr" -> "5.00"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
 // girls", "1 Tag" -> "one day"; "en" and "de"). A number after a '-' that makes it negative needs

@@ -342,6 +342,12 @@ class Numbers(unittest.TestCase):
         self.assertIn("9.30 Uhr", out[1])
         self.assertNotIn("21", out[1])
 
+    def test_a_time_keeps_its_separator(self):
+        """de->en wrote "von 9.30 bis 11.45 Uhr" -> "from 930 to 11.45"."""
+        translated = translate_lines("de-en", ["Die Sitzung dauert von 9.30 bis 11.45 Uhr."])[0]
+        self.assertRegex(translated, r"\b9[.:]30\b")
+        self.assertNotIn("930", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -122,6 +122,18 @@ TEST_CASE("missing_numbers: a number the source never had, written against or as
   CHECK(missing("The 2020 season", "Die Saison 2020, 2021") == V{0});
 }
 
+TEST_CASE("missing_numbers: a decimal or a time that lost its separator has changed (\"9.30 Uhr\" -> \"930\")") {
+  using V = std::vector<size_t>;
+  CHECK(missing("Die Sitzung dauert von 9.30 bis 11.45 Uhr.", "The meeting lasts from 930 to 11.45.", "de", "en") == V{0});
+  CHECK(missing("Es sind 3,5 Prozent.", "It is 35 percent.", "de", "en") == V{0});
+  CHECK(missing("at 20:25", "um 2025") == V{0});
+  CHECK(missing("am 12.03.2025", "on 12032025", "de", "en") == V{0});
+  // thousands may go, any separator may change
+  CHECK(missing("Es kamen 1.000 Menschen, 2.500.000 Euro.", "1000 people came, 2500000 euros.", "de", "en").empty());
+  CHECK(missing("von 9.30 bis 11.45 Uhr, 3,5 Prozent", "from 9:30 to 11:45, 3.5 percent", "de", "en").empty());
+  CHECK(missing("at 9.30 p.m.", "um 21.30 Uhr").empty());
+}
+
 TEST_CASE("missing_numbers: an amount given a currency the source never names has changed") {
   using V = std::vector<size_t>;
   // "The fine was increased from £100 to £150." came out "von 100 £ bis 150 £ Euro"
