@@ -45,6 +45,23 @@ for (const name of browsers().filter((b) => b === 'chromium' || process.env.NMT_
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
 
+  test('terms: a line whose term is not valid UTF-8 (a lone surrogate) is the only one refused', { skip, timeout: 300000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, NARROW);
+    await page.click('#terms > summary');
+    // (made in the page: a lone surrogate does not survive the way to the browser as text)
+    await page.evaluate(() => {
+      const box = document.getElementById('terms-text');
+      box.value = `notice period = Kündigungsfrist\n${String.fromCharCode(0xd800)}ab = x y`;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const out = await translate(page, 'The notice period is short.');
+    await page.waitForFunction(() => document.querySelectorAll('#terms-problems li').length === 1, null, { timeout: 30000 });
+    const problems = await page.evaluate(() => [...document.querySelectorAll('#terms-problems li')].map((li) => li.textContent));
+    assert.match(problems[0], /^Line 2: .*not valid UTF-8/, `only line 2 is refused: ${JSON.stringify(problems)}`);
+    assert.equal(await page.textContent('#terms-count'), '(1)');
+    assert.match(out, /Kündigungsfrist/i, 'the good term still applies');
+  });
+
   test('terms: applied and marked, kept across a reload, bad lines named, shown as text', { skip, timeout: 300000 }, async (t) => {
     const page = await openPage(t, browser, server.url, NARROW);
     await page.click('#terms > summary');

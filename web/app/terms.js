@@ -104,8 +104,9 @@ export function termsOption(dir) {
 
 /** How the engine's messages name a term: "…" around it, cut after 40 UTF-8 bytes with "...". */
 function quotedTerm(term) {
+  // as UTF-8 reads it: a lone surrogate is U+FFFD in the engine's message, as here
   const bytes = new TextEncoder().encode(term);
-  return `"${bytes.length > 40 ? `${new TextDecoder().decode(bytes.subarray(0, 40))}...` : term}"`;
+  return `"${new TextDecoder().decode(bytes.length > 40 ? bytes.subarray(0, 40) : bytes)}${bytes.length > 40 ? '...' : ''}"`;
 }
 
 /**
