@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <optional>
 
 #include "text/dates.h"
 #include "text/numbers.h"
+#include "text/pass_through.h"
 #include "text/verbatim.h"
 
 namespace nmt {
@@ -196,6 +198,47 @@ size_t unknowns_beside_numbers(const std::vector<int>& ids, const SentencePiece&
   return n;
 }
 
+// The numbers `text` writes, as their digits: runs of digits, joined by . , : / between two digits
+// ("15:30" -> "1530"), sorted.
+std::vector<std::string> digit_runs(std::string_view text) {
+  const auto digit = [&](size_t k) { return k < text.size() && text[k] >= '0' && text[k] <= '9'; };
+  const auto separator = [&](size_t k) {
+    return k < text.size() && std::string_view(".,:/").find(text[k]) != std::string_view::npos;
+  };
+  std::vector<std::string> runs;
+  for (size_t k = 0; k < text.size(); ++k) {
+    if (!digit(k)) continue;
+    std::string run(1, text[k]);
+    for (; digit(k + 1) || (separator(k + 1) && digit(k + 2)); ++k)
+      if (digit(k + 1)) run += text[k + 1];
+    runs.push_back(std::move(run));
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+// How many of `runs` are not in `others` (both sorted; one of theirs for each).
+size_t runs_not_in(const std::vector<std::string>& runs, const std::vector<std::string>& others) {
+  std::vector<std::string> left;
+  std::set_difference(runs.begin(), runs.end(), others.begin(), others.end(), std::back_inserter(left));
+  return left.size();
+}
+
+// The retry's translation with its unknown pieces filled as the pass_through pass fills them.
+std::string with_copies(const RetryRound& round, const Unit& again, const Hypothesis& second, std::string_view sentence) {
+  const SentencePiece& tokenizer = round.reader.tokenizer;
+  std::vector<int> ids;
+  for (int id : second.tokens)
+    if (id != round.reader.config.eos_id) ids.push_back(id);
+  std::vector<std::pair<size_t, size_t>> spans;
+  std::string text = tokenizer.decode(ids, &spans);
+  drop_doubled_spaces(text, spans);
+  const std::string source = again.copy_source.size() == sentence.size() ? again.copy_source : std::string(sentence);
+  pass_through_unknown(source, again.tokens, tokenizer.unk_id(), ids, second.attention, text, spans, 0, again.dropped,
+                       again.rewrites);
+  return text;
+}
+
 // Whether the retry's translation `second` replaces the first one of its sentence (retries.h).
 bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, const Hypothesis& second) {
   const SentencePiece& tokenizer = round.reader.tokenizer;
@@ -203,6 +246,14 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
   const std::string_view sentence(round.text.data() + retry.again.begin, retry.again.end - retry.again.begin);
   const std::string text = hypothesis_text(second, tokenizer, eos_id);
   if (!missing_numbers(sentence, retry.kept, text, round.target_language).empty()) return false;
+  // with its copies in place, more numbers besides the first translation's than that one lost: it
+  // wrote one of its own ("at the October 5 00 3:30 p.m." for "am 5. Oktober um 15:30 Uhr", where
+  // the first had "October 5:30 p.m."); missing_numbers sees only one written against a source
+  // number or with its digits
+  const std::vector<std::string> source_runs = digit_runs(sentence);
+  const std::vector<std::string> first_runs = digit_runs(hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id));
+  const std::vector<std::string> retry_runs = digit_runs(with_copies(round, retry.again, second, sentence));
+  if (runs_not_in(retry_runs, first_runs) > runs_not_in(source_runs, first_runs)) return false;
   // a currency the source does not name, guessed for an amount shown as an unknown piece ("$ <unk>
   // million" -> "Millionen Pfund": € and £ are unknown pieces in the training data)
   if (adds_currency(sentence, text) && !adds_currency(sentence, hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id)))

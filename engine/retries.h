@@ -39,8 +39,10 @@ void retry_empty(RetryRound& round);
 // named dates (text/dates.h) is translated again, with what it lost shown to the model as unknown
 // pieces (like addresses) and copied in, written the target language's way ("50.000" -> "50,000").
 // The second translation replaces the first only if it keeps every number the first one kept,
-// guesses no currency the source does not name, where a lost number is one digit the model itself
-// wrote the unknown pieces (else the digit would be put next to a word), it writes no more unknown
+// writes (its unknown pieces filled) no more numbers besides the first's than the first lost (not
+// "at the October 5 00 3:30 p.m." for "am 5. Oktober um 15:30 Uhr": the 00 is its own), guesses
+// no currency the source does not name, where a lost number is one digit the model itself wrote
+// the unknown pieces (else the digit would be put next to a word), it writes no more unknown
 // pieces than its source has (one written twice: "on <unk> on <unk>"), and it doubles no word
 // (doubles_a_word). One that writes an unknown piece beside a number or another unknown piece the
 // source has apart ("considered to be <unk> 2,500.") stands only if the fallback is not better.

@@ -348,6 +348,15 @@ class Numbers(unittest.TestCase):
         self.assertRegex(translated, r"\b9[.:]30\b")
         self.assertNotIn("930", translated)
 
+    def test_a_retry_that_invents_a_number_is_not_taken(self):
+        """de->en: the first translation merged the date and the time; the numbers retry wrote "at the
+        October 5 00 3:30 p.m." (an "00" of its own) and was taken, as it lost none of the numbers the
+        first translation kept (it kept none)."""
+        out = translate_lines("de-en", ["Das Treffen ist am 5. Oktober um 15:30 Uhr.",
+                                        "Am 24. Juli um 15:30 Uhr beginnt das Konzert."])
+        for translated, day in zip(out, ["5", "24"]):
+            self.assertEqual(re.findall(r"\d+(?::\d+)?", translated), [day, "3:30"], translated)
+
 
 if __name__ == "__main__":
     unittest.main()
