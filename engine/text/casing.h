@@ -1,12 +1,14 @@
-// Sentences in capitals ("THE MEETING IS CANCELLED."), in Title Case ("Rates Expected To Rise
-// Again") or all in lower case ("wir treffen uns am bahnhof in berlin"): the model saw few of them in
-// training, so it spells capitals out letter by letter ("THE MEICHEN IST ISTELLED.") and misreads
-// German nouns written small ("at the groundy station"). The translator recases such a sentence the
-// way the training text would write it ("The meeting is cancelled."), translates that, and writes a
-// sentence that came in capitals back in capitals. weights/EXPERIMENTS.md ("Sentences in capitals
-// and Title Case") measures it: dev sources in capitals went from BLEU 2.5 / 3.4 to 21.5 / 28.1
-// (en->de / de->en), in lower case from 18.6 / 20.1 to 21.2 / 28.5, and ordinary sentences are left
-// alone (5 of 3,997 English dev lines change, no German one).
+// Recasing: finds sentences in capitals, in Title Case or all in lower case, writes them as the
+// training text would for the model to read (Truecaser), and writes a translation's first letter
+// as a capital where its source starts with one (capitalized_start). The translator writes a
+// sentence that came in capitals back in capitals.
+// Why: the model saw few such sentences ("THE MEETING IS CANCELLED.", "Rates Expected To Rise
+// Again", "wir treffen uns am bahnhof in berlin") in training, so it spells capitals out letter by
+// letter ("THE MEICHEN IST ISTELLED.") and misreads German nouns written small ("at the groundy
+// station"). weights/EXPERIMENTS.md ("Sentences in capitals and Title Case") measures the recasing:
+// dev sources in capitals went from BLEU 2.5 / 3.4 to 21.5 / 28.1 (en->de / de->en), in lower case
+// from 18.6 / 20.1 to 21.2 / 28.5, and ordinary sentences are left alone (5 of 3,997 English dev
+// lines change, no German one).
 //
 // Which form a word takes comes from the model file's word list (engine/FORMAT.md, truecase.<lang>:
 // the words whose usual form in the training text is not all lower case, e.g. "Sitzung", "NASA",

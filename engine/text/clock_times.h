@@ -1,10 +1,11 @@
-// Clock times a translation must keep. German writes the 24-hour clock ("um 19:30 Uhr"), English
-// the 12-hour one with a.m. and p.m. ("at 7:30 p.m."), and the model mixes the two up: it copies
-// the digits and guesses the half of the day. en-de wrote most English p.m. hours as morning ones
-// ("at 6 p.m." -> "um 6 Uhr"); de-en guesses "p.m." for morning hours ("um 9 Uhr" -> "at 9 p.m.",
-// "um 6 Uhr" -> "at 6:00 p.m."), "a.m." for noon ("12.00 Uhr" -> "12:00 a.m.") and keeps German
-// hours beside a p.m. ("23 Uhr" -> "23 p.m."): a time off by 12 hours, which no check of the digits
-// can see. Each function returns edits of the target; applying them is the caller's work.
+// Clock-time fixes: edits that set a translation's clock times to the hours the source says, written
+// the target's way (German 24-hour clock "um 19:30 Uhr", English 12-hour "at 7:30 p.m."). Each
+// function returns edits of the target; applying them is the caller's work.
+// Why: the model copies the digits and guesses the half of the day. en-de wrote most English p.m.
+// hours as morning ones ("at 6 p.m." -> "um 6 Uhr"); de-en guesses "p.m." for morning hours ("um 9
+// Uhr" -> "at 9 p.m.", "um 6 Uhr" -> "at 6:00 p.m."), "a.m." for noon ("12.00 Uhr" -> "12:00 a.m.")
+// and keeps German hours beside a p.m. ("23 Uhr" -> "23 p.m."): a time off by 12 hours, which no
+// check of the digits can see.
 #pragma once
 
 #include <cstddef>

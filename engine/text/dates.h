@@ -1,11 +1,11 @@
-// Dates written with a month's name: "October 3, 2023", "3 October 2023", "am 3. Oktober 2023".
-// The model drops them or changes the day: of 155 such German dates in news sentences the de→en
-// model left 15 out of its translation ("am 24. Juli" gone, "23. Juli" -> "July 22"), and the number
-// check did not see it (a German day is an ordinal, "3.", which the target writes its own way).
-// The translator checks each date against the translation (the day and the month's name in the
-// target language) and translates a sentence that lost one again with the date shown to the model as
-// an unknown piece, which is then written as the target language writes dates
-// (retries.cpp retry_numbers, text/pass_through.h).
+// Dates written with a month's name ("October 3, 2023", "3 October 2023", "am 3. Oktober 2023"):
+// finds them in a text, writes them the other language's way, and checks whether a translation has
+// one. The translator translates a sentence that lost a date again with the date shown to the model
+// as an unknown piece, then written as the target language writes dates (retries.cpp
+// retry_numbers, text/pass_through.h).
+// Why: the model drops such dates or changes the day: of 155 German dates in news sentences the
+// de→en model left 15 out of its translation ("am 24. Juli" gone, "23. Juli" -> "July 22"), and the
+// number check did not see it (a German day is an ordinal, "3.", which the target writes its own way).
 #pragma once
 
 #include <cstddef>

@@ -1,13 +1,14 @@
-// Markdown emphasis in plain text: "**Note:** Save often.", "a *very* good idea", "__Tip:__",
-// "~~old~~ new". People paste text from chats, README files and notes with these marks, and the
-// models mangled them: "This is **very** important." -> "Das ist **very** wichtig." (the marked
-// word left untranslated), "**Warning:** Do not open the door." -> "**Warning:* Nicht die Tür
-// öffnen.", "Das ist **sehr** wichtig." -> "This is **sehr* important.". The marks are formatting,
-// not words: the model reads the sentence without them, and each mark goes back into the
+// Markdown emphasis in plain text ("**Note:** Save often.", "a *very* good idea", "__Tip:__",
+// "~~old~~ new"): finds the marks, hides them from the model, and puts each back into the
 // translation next to the target words aligned with the words it marks, as a word processor keeps
-// bold on the translated words. (Read as spaces, they made the model write "auch ." -> "also ." and
-// "( foo )"; each mark byte becomes U+0001 instead, which the tokenizer's normalizer deletes, so the
-// text keeps its length and token spans stay spans of the text as given.)
+// bold on the translated words.
+// Why: people paste text from chats, README files and notes with these marks, and the models
+// mangled them: "This is **very** important." -> "Das ist **very** wichtig." (the marked word left
+// untranslated), "**Warning:** Do not open the door." -> "**Warning:* Nicht die Tür öffnen.", "Das
+// ist **sehr** wichtig." -> "This is **sehr* important.". (Read as spaces, the marks made the model
+// write "auch ." -> "also ." and "( foo )"; each mark byte becomes U+0001 instead, which the
+// tokenizer's normalizer deletes, so the text keeps its length and token spans stay spans of the
+// text as given.)
 #pragma once
 
 #include <cstddef>

@@ -1,11 +1,11 @@
-// German gender-inclusive forms: "Kolleg*innen", "Mitarbeiter_innen", "Lehrer:innen", "KundInnen",
-// "Ärzt*in". The de->en model had seen few and mangled them: "Liebe Kolleg*innen" -> "Love
-// colleagues" was fine by luck, but "die Mitarbeiter_innen und Lehrer:innen" -> "employees_ women
-// and teachers:", "Unsere Kund*innen" -> "Our roughs". It translates the feminine forms into the
-// English words that cover everyone ("Kundinnen" -> "customers", "Lehrerinnen" -> "teachers"), so it
-// reads each such word as the feminine form: the gender sign becomes U+0001, which the tokenizer's
-// normalizer deletes (the text keeps its length: token spans stay spans of the text as given), and
-// the capital "I" of "KundInnen" a small one.
+// German gender-inclusive forms ("Kolleg*innen", "Mitarbeiter_innen", "Lehrer:innen", "KundInnen",
+// "Ärzt*in"): rewrites each for the de->en model to read as the feminine form, with the gender sign
+// turned into U+0001, which the tokenizer's normalizer deletes (the text keeps its length: token
+// spans stay spans of the text as given), and the capital "I" of "KundInnen" a small one.
+// Why: the model had seen few of them and mangled them ("die Mitarbeiter_innen und Lehrer:innen" ->
+// "employees_ women and teachers:", "Unsere Kund*innen" -> "Our roughs"), while it translates the
+// feminine forms into the English words that cover everyone ("Kundinnen" -> "customers",
+// "Lehrerinnen" -> "teachers").
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
-// A comma between two numbers. An address writes the house number, a comma and the postcode
-// ("Friedrichstraße 12, 10115 Berlin"), and both models turned that comma into a full stop
-// ("Friedrichstraße 12. 10115 Berlin", "12. 10115 Berlin on Friedrichstrasse"), which reads as a
-// German ordinal or the end of a sentence. The source's comma goes back.
+// Puts back the comma between two numbers that a translation turned into a full stop.
+// Why: an address writes the house number, a comma and the postcode ("Friedrichstraße 12, 10115
+// Berlin"), and both models turned that comma into a full stop ("Friedrichstraße 12. 10115 Berlin",
+// "12. 10115 Berlin on Friedrichstrasse"), which reads as a German ordinal or the end of a sentence.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,9 @@
-// The abbreviations that label a number: "No. 12345", "p. 45", "Fig. 3" in English are "Nr. 12345",
-// "S. 45", "Abb. 3" in German. The models read them as words or copy them: en-de wrote "Order No.
-// 12345" as "Order Nein. 12345" and "Room No. 5" as "Room Nein. 5"; de-en kept "Nr. 12345" and
-// "S. 45" in English. The target's word right before the number, where it is the source's
-// abbreviation copied or a known misreading of it, becomes the target language's abbreviation.
+// Writes the abbreviations that label a number ("No. 12345", "p. 45", "Fig. 3" in English; "Nr.
+// 12345", "S. 45", "Abb. 3" in German), and the units of measure after one, the target language's
+// way: the target's word right before the number, where it is the source's abbreviation copied or
+// a known misreading of it, becomes the target language's abbreviation.
+// Why: the models read the labels as words or copy them: en-de wrote "Order No. 12345" as "Order
+// Nein. 12345" and "Room No. 5" as "Room Nein. 5"; de-en kept "Nr. 12345" and "S. 45" in English.
 #pragma once
 
 #include <cstddef>

@@ -1,10 +1,10 @@
-// Numbers a translation must keep. The model drops and garbles them: "214.000 Personen" -> "000
-// people", "50.000 Besucher" -> "5,000 visitors", "im Juni 2014" -> "in June", "555-0199" ->
-// "55-0199" (measured on the back-translated news: a number lost in ~9% of German and ~8% of English
-// sentences with one). The translator checks each sentence's numbers against its translation and
-// translates a sentence that lost one again, with the numbers it lost shown to the model as unknown
-// pieces and copied in, written the target language's way, as it does for addresses
-// (text/verbatim.h).
+// Numbers a translation must keep: finds a text's numbers, and the source numbers (and currency
+// signs) a translation lacks. The translator translates a sentence that lost one again, with the
+// numbers it lost shown to the model as unknown pieces and copied in, written the target language's
+// way, as it does for addresses (text/verbatim.h); a lost currency sign is put back in place.
+// Why: the model drops and garbles numbers: "214.000 Personen" -> "000 people", "50.000 Besucher" ->
+// "5,000 visitors", "im Juni 2014" -> "in June", "555-0199" -> "55-0199" (measured on the
+// back-translated news: a number lost in ~9% of German and ~8% of English sentences with one).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,9 @@
-// German quotation marks. German prints „quotes“ (low opening, high closing); the en→de model
-// writes the English straight ones ("...") in two thirds of the flores-dev sentences with a
-// quotation, where the references (and every German publisher) have „...“. The straight double
-// quotes of a German translation are set as German ones where they pair up.
+// Quotation marks in a translation: sets the straight double quotes of a German translation as
+// German „...“ where they pair up, takes out a lone quotation mark the model invented, and the
+// quotes it set around copied code.
+// Why: German prints „quotes“ (low opening, high closing); the en→de model writes the English
+// straight ones ("...") in two thirds of the flores-dev sentences with a quotation, where the
+// references (and every German publisher) have „...“.
 #pragma once
 
 #include <cstddef>
