@@ -87,7 +87,7 @@ inline constexpr OptionSpec passes{"passes", OptionKind::switches, 0, 0, 0, fals
                                    "switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run"};
 // The user's glossary (text/glossary.h): each source term found comes out as its target term.
 inline constexpr OptionSpec glossary{"glossary", OptionKind::terms, 0, 0, 0, false,
-                                     "source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case, comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins"};
+                                     "source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case (a word the term writes in capitals only in capitals), comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins"};
 inline constexpr OptionSpec model_only{"model_only", OptionKind::flag, 0, 0, 1, true,
                                        "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds"};
 }  // namespace option

@@ -42,7 +42,7 @@ export const DECODING_OPTIONS = Object.freeze([
   { name: 'raw_numbers', kind: 'flag', default: false, cli: true, doc: "leave numbers as the model writes them, instead of translating a sentence that lost or changed one of its numbers again with the numbers copied (in the target language's separators) and its dates with a month's name written the target language's way (3. Oktober 2023, October 3, 2023), putting back a currency sign it left out, writing clock times with the right half of the day (English p.m. hours on the 24-hour clock in German, German hours with a.m. or p.m. in English), keeping the dot of version and section numbers (Python 3.11), the English ordinal endings (3rd, not 3th) and the source's en dash in ranges (3–5)" },
   { name: 'model_only', kind: 'flag', default: false, cli: true, doc: "translate every sentence with the model, also the short everyday ones whose human translation the model file's translation memory holds" },
   { name: 'passes', kind: 'switches', default: {}, names: ['verbatim', 'glossary', 'memory', 'casing', 'emphasis', 'gender_forms', 'retry_empty', 'numbers', 'capitals', 'pass_through', 'number_separators', 'currency', 'ranges', 'approximate', 'number_labels', 'number_commas', 'ordinals', 'clock_times', 'repeated_words', 'final_marks', 'quotes', 'capital_start', 'emphasis_marks'], cli: false, doc: 'switch text passes off by name (CLI --no-pass NAME): {numbers: false}; translator.info.passes lists them in the order they run' },
-  { name: 'glossary', kind: 'terms', default: {}, cli: false, doc: 'source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case, comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins' },
+  { name: 'glossary', kind: 'terms', default: {}, cli: false, doc: 'source terms to target terms (CLI --glossary FILE, a TSV): each term found in a sentence, as a whole word in any letter case (a word the term writes in capitals only in capitals), comes out as its target term (a term mapped to itself stays untranslated); overlapping terms: the longest wins' },
 ].map((o) => Object.freeze(o)));
 
 /**
@@ -113,10 +113,11 @@ export const OPTION_NOTES = Object.freeze({
   glossary: [
     "The user's glossary: source terms to target terms, `{ 'Kündigungsfrist': 'notice period',",
     "'Acme Cloud': 'Acme Cloud' }`. Each source term found in a sentence (a whole word, in any letter",
-    'case; not inside an address or a name from code) comes out as its target term, with the',
-    'alignments pointing at it; a term mapped to itself stays untranslated; overlapping terms: the',
-    'longest wins. Terms of 2 bytes or more (target terms not empty), at most 10,000: else the request',
-    "rejects with 'bad-request'. Works with beam, prefix, alternatives and HTML. The pass \"glossary\".",
+    'case, but a word the term writes in capitals, "IT" or "US", only in capitals; not inside an',
+    'address or a name from code) comes out as its target term, with the alignments pointing at it;',
+    'a term mapped to itself stays untranslated; overlapping terms: the longest wins. Terms of 2 bytes',
+    "or more (target terms not empty), at most 10,000: else the request rejects with 'bad-request'.",
+    'Works with beam, prefix, alternatives and HTML. The pass "glossary".',
   ],
   prefix: [
     "A forced target prefix: the text must be one sentence (else the request rejects with code",

@@ -311,10 +311,11 @@ export interface TranslateOptions {
   /**
    * The user's glossary: source terms to target terms, `{ 'Kündigungsfrist': 'notice period',
    * 'Acme Cloud': 'Acme Cloud' }`. Each source term found in a sentence (a whole word, in any letter
-   * case; not inside an address or a name from code) comes out as its target term, with the
-   * alignments pointing at it; a term mapped to itself stays untranslated; overlapping terms: the
-   * longest wins. Terms of 2 bytes or more (target terms not empty), at most 10,000: else the request
-   * rejects with 'bad-request'. Works with beam, prefix, alternatives and HTML. The pass "glossary".
+   * case, but a word the term writes in capitals, "IT" or "US", only in capitals; not inside an
+   * address or a name from code) comes out as its target term, with the alignments pointing at it;
+   * a term mapped to itself stays untranslated; overlapping terms: the longest wins. Terms of 2 bytes
+   * or more (target terms not empty), at most 10,000: else the request rejects with 'bad-request'.
+   * Works with beam, prefix, alternatives and HTML. The pass "glossary".
    * Default: none.
    */
   glossary?: Record<string, string>;
