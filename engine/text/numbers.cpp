@@ -256,21 +256,6 @@ std::vector<std::string> digits_said(std::string_view source) {
 }
 
 
-// The currency signs whose loss changes what an amount means, with the names a translation may use
-// instead (lower case, as lower_words gives them: "US-Dollar" -> "us", "dollar").
-struct Currency {
-  std::string_view sign;
-  std::vector<std::string_view> names;
-};
-const std::vector<Currency>& currencies() {
-  static const std::vector<Currency> all = {
-      {"$", {"dollar", "dollars", "usd"}},
-      {"\xE2\x82\xAC", {"euro", "euros", "eur"}},                      // €
-      {"\xC2\xA3", {"pound", "pounds", "pfund", "sterling", "gbp"}},  // £
-      {"\xC2\xA5", {"yen", "yuan"}},                                   // ¥
-  };
-  return all;
-}
 
 // The currency whose sign is written right before `begin` or right after `end` of a number, one
 // space between allowed ("$5", "£ 3", "10 €"), or nullptr.
@@ -357,6 +342,16 @@ bool clock_time(std::string_view text, size_t at, size_t end) {
 }
 
 }  // namespace
+
+const std::vector<Currency>& currencies() {
+  static const std::vector<Currency> all = {
+      {"$", {"dollar", "dollars", "usd"}},
+      {"\xE2\x82\xAC", {"euro", "euros", "eur"}},                      // €
+      {"\xC2\xA3", {"pound", "pounds", "pfund", "sterling", "gbp"}},  // £
+      {"\xC2\xA5", {"yen", "yuan"}},                                   // ¥
+  };
+  return all;
+}
 
 std::string digits_of(std::string_view number) {
   std::string d;

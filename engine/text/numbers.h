@@ -17,6 +17,15 @@
 
 namespace nmt {
 
+// The currency signs whose loss changes what an amount means, with the names a translation may use
+// instead (lower case, as lower_words gives them: "US-Dollar" -> "us", "dollar"). The numbers pass
+// puts a lost sign back; pass_through leaves out a sign the translation already names.
+struct Currency {
+  std::string_view sign;
+  std::vector<std::string_view> names;
+};
+const std::vector<Currency>& currencies();
+
 using ByteSpans = std::vector<std::pair<size_t, size_t>>;
 
 // The numbers of `text` as [begin, end) bytes: runs of ASCII digits joined by single separators

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "text/casing.h"
+#include "text/numbers.h"
 #include "text/utf8.h"
 
 namespace nmt {
@@ -228,21 +229,6 @@ long best_target_for(const std::vector<float>& att, size_t rows, size_t cols, si
   return best;
 }
 
-// The currency signs a run may be, with the names a translation may write for them instead.
-struct SignNames {
-  std::string_view sign;
-  std::vector<std::string_view> names;
-};
-const std::vector<SignNames>& currency_signs() {
-  static const std::vector<SignNames> all = {
-      {"$", {"dollar", "dollars", "usd"}},
-      {"\xE2\x82\xAC", {"euro", "euros", "eur"}},                      // €
-      {"\xC2\xA3", {"pound", "pounds", "pfund", "sterling", "gbp"}},  // £
-      {"\xC2\xA5", {"yen", "yuan"}},                                   // ¥
-  };
-  return all;
-}
-
 // Whether `text` (lower case) holds the word `word`.
 bool has_word(std::string_view text, std::string_view word) {
   for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
@@ -270,7 +256,7 @@ bool currency_left_to_amount(const std::string& source, const UnknownRun& run, c
   const bool digit_before = (run.begin >= 1 && digit_at(run.begin - 1)) || (run.begin >= 2 && source[run.begin - 1] == ' ' && digit_at(run.begin - 2));
   if (!digit_after && !digit_before) return false;
   const std::string lower = to_lower_same_length(target);
-  for (const SignNames& c : currency_signs()) {
+  for (const Currency& c : currencies()) {
     if (text != c.sign) continue;
     if (by_amount || target.find(c.sign) != std::string::npos) return true;
     return std::any_of(c.names.begin(), c.names.end(), [&](std::string_view n) { return has_word(lower, n); });
