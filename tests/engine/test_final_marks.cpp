@@ -27,7 +27,7 @@ TEST_CASE("final_marks: two or more ! and ? at the end are the source's") {
   CHECK(edited("Stop it!!", "Hör auf.") == "Hör auf!!");
   // before closing quotes and brackets, in both
   CHECK(edited("He shouted \"Stop!!\"", "Er schrie „Stopp!“") == "Er schrie „Stopp!!“");
-  CHECK(edited("(Really??)", "(Wirklich?)") == "(Wirklich??)");
+  CHECK(edited("(Really?" "?)", "(Wirklich?)") == "(Wirklich?" "?)"); // (split: "??)" is a trigraph)
   CHECK(edited("Toll!! ", "Great! ") == "Great!! ");
   // before an emoji or a Markdown closing mark (an emoji after the marks was left to the model
   // until session 22: "I love it!!! 😍" -> "Ich liebe es!! 😍")
