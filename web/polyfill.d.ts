@@ -20,7 +20,7 @@ export interface CreateMonitor extends EventTarget {
 export type CreateMonitorCallback = (monitor: CreateMonitor) => void;
 
 export interface TranslatorCreateCoreOptions {
-  /** A BCP 47 tag: 'en', 'en-US', 'de-CH', ... (canonicalized; a bad tag is a TypeError). */
+  /** A BCP 47 tag: 'en', 'en-US', 'de-CH', ... (canonicalized; a bad tag is a RangeError, as in Chrome). */
   sourceLanguage: string;
   targetLanguage: string;
 }

@@ -11,7 +11,7 @@
  *
  * What it does, step by step as the draft says:
  *  - Language tags are validated and canonicalized (Intl.getCanonicalLocales: a bad tag is a
- *    TypeError) and matched "best fit" to the models' languages: the same language and script, any
+ *    RangeError) and matched "best fit" to the models' languages: the same language and script, any
  *    region ('en-US', 'de-CH' and 'de-Latn-DE' use the en/de models; the translator's
  *    sourceLanguage/targetLanguage are then 'en'/'de'). A pair within one language ('en-US' →
  *    'en-GB') is the identity translation: 'available', and the input comes back as it is.
@@ -158,12 +158,13 @@ function requireArgument(count, what) {
 // ---------------------------------------------------------------------------------------------
 // Language tags: validated and canonicalized (ECMA-402), matched by best fit.
 
+/** A structurally invalid tag is a RangeError, as Chrome, the web-platform-tests and ECMA-402 have it. */
 function canonicalTag(value, what) {
   const tag = domString(value);
   try {
     return Intl.getCanonicalLocales(tag)[0];
   } catch {
-    throw new TypeError(`${what}: "${tag}" is not a valid BCP 47 language tag.`);
+    throw new RangeError(`${what}: "${tag}" is not a valid BCP 47 language tag.`);
   }
 }
 
