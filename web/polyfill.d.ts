@@ -12,9 +12,17 @@
 
 export type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
 
+export interface CreateMonitorEventMap {
+  downloadprogress: ProgressEvent;
+}
+
 /** What a create() monitor callback receives; 'downloadprogress' events are ProgressEvents with total 1. */
 export interface CreateMonitor extends EventTarget {
-  ondownloadprogress: ((event: ProgressEvent) => void) | null;
+  ondownloadprogress: ((this: CreateMonitor, event: ProgressEvent) => any) | null;
+  addEventListener<K extends keyof CreateMonitorEventMap>(type: K, listener: (this: CreateMonitor, event: CreateMonitorEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof CreateMonitorEventMap>(type: K, listener: (this: CreateMonitor, event: CreateMonitorEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
 export type CreateMonitorCallback = (monitor: CreateMonitor) => void;
@@ -44,8 +52,8 @@ export declare class Translator {
   /** 1,000,000 UTF-16 code units. */
   readonly inputQuota: number;
   translate(input: string, options?: TranslatorTranslateOptions): Promise<string>;
-  /** Pieces of the translation (strings) that concatenate to what translate() gives. */
-  translateStreaming(input: string, options?: TranslatorTranslateOptions): ReadableStream<string>;
+  /** Pieces of the translation (strings, each new text only) that concatenate to what translate() gives; `for await` reads it in every browser. */
+  translateStreaming(input: string, options?: TranslatorTranslateOptions): ReadableStream<string> & AsyncIterable<string>;
   measureInputUsage(input: string, options?: TranslatorTranslateOptions): Promise<number>;
   destroy(): void;
 }

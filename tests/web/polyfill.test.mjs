@@ -612,14 +612,19 @@ test('polyfill.d.ts declares what polyfill.js exports, and typical code compiles
 install({ force: false });
 async function main(): Promise<string> {
   const availability: 'unavailable' | 'downloadable' | 'downloading' | 'available' = await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' });
-  const t = await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', monitor(m) { m.addEventListener('downloadprogress', (e) => console.log((e as ProgressEvent).loaded)); } });
+  // (the README's sample as written: the event's loaded without a cast; the stream read with for await)
+  const t = await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de', monitor(m) { m.addEventListener('downloadprogress', (e) => console.log(e.loaded)); m.ondownloadprogress = (e) => console.log(e.total); } });
   const usage: number = await t.measureInputUsage('x');
   const stream: ReadableStream<string> = t.translateStreaming('x');
+  let streamed = '';
+  for await (const chunk of t.translateStreaming('x')) streamed += chunk.toUpperCase();
+  // @ts-expect-error: a chunk is a string
+  for await (const chunk of t.translateStreaming('x')) streamed += chunk.toFixed(1);
   const d = await LanguageDetector.create({ expectedInputLanguages: ['en'] });
   const [{ detectedLanguage, confidence }] = await d.detect('hello');
   // @ts-expect-error: sourceLanguage is required
   await Translator.create({ targetLanguage: 'de' });
-  return availability + usage + String(stream) + detectedLanguage + confidence + (await t.translate('x'));
+  return availability + usage + String(stream) + streamed + detectedLanguage + confidence + (await t.translate('x'));
 }
 main();
 `);
