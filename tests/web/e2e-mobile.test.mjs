@@ -226,6 +226,37 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
+  test('a tapped button keeps no hover border; a mouse over it shows one where the device hovers', { skip, timeout: 180000 }, async (t) => {
+    for (const device of touch ? [PHONE, { viewport: { width: 1000, height: 800 } }] : [{ viewport: { width: 1000, height: 800 } }]) {
+      const page = await openPage(t, browser, server.url, device);
+      await translate(page, 'The house is small. It is red.');
+      const border = (selector) => page.$eval(selector, (b) => getComputedStyle(b).borderTopColor);
+      const plain = await border('#clear');
+      const accent = await page.evaluate(() => {
+        const probe = document.body.appendChild(document.createElement('span'));
+        probe.style.color = 'var(--accent)';
+        const color = getComputedStyle(probe).color;
+        probe.remove();
+        return color;
+      });
+      assert.notEqual(plain, accent);
+      if (device.hasTouch) {
+        for (const selector of ['#swap', '#next-sent', '#copy']) {
+          await page.tap(selector);
+          await page.waitForTimeout(100); // (past the tap's synthesized mouse events)
+          assert.equal(await border(selector), plain, `${selector} after a tap`);
+        }
+      } else {
+        // (headless Firefox says it cannot hover, as the page's hints read it too)
+        const hovers = await page.evaluate(() => matchMedia('(hover: hover)').matches);
+        await page.hover('#swap');
+        assert.equal(await border('#swap'), hovers ? accent : plain, `the mouse over Swap (hover: ${hovers})`);
+        await page.mouse.move(1, 1);
+        assert.equal(await border('#swap'), plain, 'the mouse gone');
+      }
+    }
+  });
+
   if (touch) test('touch screen: main controls at least 44×44 px, text in the text boxes at least 16 px', { skip, timeout: 180000 }, async (t) => {
     for (const device of [PHONE, TABLET]) {
       const page = await openPage(t, browser, server.url, device);
