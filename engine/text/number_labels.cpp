@@ -2,6 +2,7 @@
 #include "text/number_labels.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -14,15 +15,29 @@ struct Label {
   std::string_view en, de;
   // what the models write instead, besides the other language's abbreviation: en->de, de->en
   std::vector<std::string_view> de_misreadings, en_misreadings;
+  // other ways the source writes it: English, German ("no.", "No" before a number)
+  std::vector<std::string_view> en_forms, de_forms;
+  // de->en: any word of letters with a final dot before the number is a misreading ("Abschn. 3.2"
+  // came out "sniff. 3.2", "distinct. 3.2"; "Kap. 4.1" "Cape. 4.1"): the model knows no such word
+  bool any_dotted_word_from_de = false;
 };
 
 const std::vector<Label>& labels() {
   static const std::vector<Label> kLabels = {
-      {"No.", "Nr.", {"Nein.", "Nein", "Nr", "Nummer"}, {"Nr", "Number"}},
-      {"p.", "S.", {"p", "S"}, {"S", "P."}},
-      {"Fig.", "Abb.", {"Fig", "Abb"}, {"Abb", "Figure."}},
+      {"No.", "Nr.", {"Nein.", "Nein", "nein.", "nein", "Nr", "Nummer", "No"}, {"Nr", "Number"}, {"no.", "No"}, {}},
+      {"Nos.", "Nrn.", {"Nein.", "nein.", "Nos", "Nrn", "Nr."}, {"Nrn", "Nr.", "No."}, {"nos."}, {}},
+      {"p.", "S.", {"p", "S"}, {"S", "P."}, {}, {}},
+      {"Fig.", "Abb.", {"Fig", "Abb"}, {"Abb", "Figure."}, {}, {}},
+      {"Sec.", "Abschn.", {"Sec", "Sek.", "Sekt."}, {}, {"Sect.", "sec."}, {}, true},
+      {"Ch.", "Kap.", {"Ch"}, {}, {"ch."}, {}, true},
   };
   return kLabels;
+}
+
+// Whether `word` is letters and a final dot, at most 10 bytes ("sniff.", "Cape.").
+bool dotted_word(std::string_view word) {
+  if (word.size() < 2 || word.size() > 10 || word.back() != '.') return false;
+  return std::all_of(word.begin(), word.end() - 1, [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
 }
 
 // The word right before byte `at` of `text` with one space between ("Nein." of "Nein. 5"), or "".
@@ -111,9 +126,9 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
     const std::string_view label = word_before(source, sb);
     for (const Label& l : labels()) {
       const std::string_view from_form = en_de ? l.en : l.de, to_form = en_de ? l.de : l.en;
-      // the label as the source writes it ("No.", also "no."; German "s." is "siehe")
-      const bool lower = from_form == "No." && label == "no.";
-      if (label != from_form && !lower) continue;
+      // the label as the source writes it ("No.", also "no." and "No"; German "s." is "siehe")
+      const auto& other_forms = en_de ? l.en_forms : l.de_forms;
+      if (label != from_form && std::find(other_forms.begin(), other_forms.end(), label) == other_forms.end()) continue;
       const std::string digits = digits_of(source.substr(sb, se - sb));
       for (size_t t = 0; t < target_numbers.size(); ++t) {
         const auto [tb, te] = target_numbers[t];
@@ -125,8 +140,9 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
         // first letter, a final dot)
         const bool garbled = before.size() >= 2 && before.size() <= 4 && before.back() == '.' &&
                              (before[0] | 0x20) == (from_form[0] | 0x20) && before != to_form;
-        const bool wrong = before == from_form || garbled ||
-                           std::find(misreadings.begin(), misreadings.end(), before) != misreadings.end();
+        const bool wrong = before == from_form || before == label || garbled ||
+                           std::find(misreadings.begin(), misreadings.end(), before) != misreadings.end() ||
+                           (de_en && l.any_dotted_word_from_de && dotted_word(before) && before != to_form);
         const size_t at = tb - 1 - before.size();
         if (wrong && at >= fixed) edits.push_back({at, before.size(), std::string(to_form)});
         break;

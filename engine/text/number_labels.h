@@ -1,5 +1,6 @@
-// Writes the abbreviations that label a number ("No. 12345", "p. 45", "Fig. 3" in English; "Nr.
-// 12345", "S. 45", "Abb. 3" in German), and the units of measure after one, the target language's
+// Writes the abbreviations that label a number ("No. 12345", "no. 5", "Nos. 3", "p. 45", "Fig. 3",
+// "Sec. 3.2", "Ch. 4" in English; "Nr. 12345", "Nrn. 3", "S. 45", "Abb. 3", "Abschn. 3.2", "Kap. 4"
+// in German), and the units of measure after one, the target language's
 // way: the target's word right before the number, where it is the source's abbreviation copied or
 // a known misreading of it, becomes the target language's abbreviation.
 // Why: the models read the labels as words or copy them: en-de wrote "Order No. 12345" as "Order

@@ -301,6 +301,23 @@ TEST_CASE("number_labels: No. / Nr., p. / S., Fig. / Abb. before a number, the t
   CHECK(fixed("Order No. 5", "Order Nein. 5", "en", "fr") == "Order Nein. 5");
 }
 
+TEST_CASE("number_labels: no., No, nos., Abschn. and Kap. are labels too") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from, const char* to) {
+    for (const TextEdit& e : number_labels(source, target, from, to)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Order no. 12345 has shipped.", "Oder nein. 12345 ist versandt.", "en", "de") == "Oder Nr. 12345 ist versandt.");
+  CHECK(fixed("See No 5 and nos. 3 and 4.", "Siehe Nein 5 und Nos. 3 und 4.", "en", "de") == "Siehe Nr. 5 und Nrn. 3 und 4.");
+  CHECK(fixed("Siehe in Abschn. 3.2 die Details.", "See in distinct. 3.2 the details.", "de", "en") == "See in Sec. 3.2 the details.");
+  CHECK(fixed("Lesen Sie Kap. 4.1 zuerst.", "Read Cape. 4.1 first.", "de", "en") == "Read Ch. 4.1 first.");
+  CHECK(fixed("Siehe Abschn. 3.2 und Kap. 4.1.", "See Abschn. 3.2 and cap. 4.1.", "de", "en") == "See Sec. 3.2 and Ch. 4.1.");
+  // right already, a word without a dot, an answer, no label in the source
+  CHECK(fixed("Lesen Sie Kap. 4.1 zuerst.", "Read chapter 4.1 first.", "de", "en") == "Read chapter 4.1 first.");
+  CHECK(fixed("No, 5 is wrong.", "Nein, 5 ist falsch.", "en", "de") == "Nein, 5 ist falsch.");
+  CHECK(fixed("Er kam um 3.2 Uhr. 4.1 war weg.", "He came at 3.2 a.m. 4.1 was gone.", "de", "en") == "He came at 3.2 a.m. 4.1 was gone.");
+  CHECK(fixed("See No 5.", "Siehe Nr. 5.", "en", "de") == "Siehe Nr. 5.");
+}
+
 TEST_CASE("number_labels: a unit the model changed after a number is the source's (\"5.000 m\" came out \"5,000 minutes\")") {
   const auto fixed = [](const std::string& source, std::string target, const char* from, const char* to, size_t keep = 0) {
     for (const TextEdit& e : number_labels(source, target, from, to, keep)) target.replace(e.at, e.length, e.text);
