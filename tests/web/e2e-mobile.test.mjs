@@ -164,6 +164,49 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
+  test('a word\'s menu covers neither its sentence nor its source words lit up in the text box, where the screen has room', { skip, timeout: 180000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, small);
+    // three sentences: the last one's words lie low on the screen, the text box's highlight above them
+    await translate(page, 'The old man reads a book in the garden. My sister bought a new car yesterday. The children play with the dog by the lake.');
+    const last = await page.$$eval('#target .sent', (ss) => ss.length - 1);
+    const words = await page.$$eval(`#target .sent[data-s="${last}"] .w`, (ws) => ws.map((w) => w.textContent));
+    let checked = 0;
+    for (const w of words.map((x, i) => (WORDLIKE.test(x) ? i : -1)).filter((i) => i >= 0).slice(0, 4)) {
+      const selector = `#target .sent[data-s="${last}"] .w[data-w="${w}"]`;
+      if (touch) await page.tap(selector);
+      else await page.click(selector);
+      await page.waitForSelector('#alt-menu[aria-busy="false"]', { timeout: 60000 });
+      const g = await page.evaluate((s) => {
+        const box = (r) => ({ top: r.top, bottom: r.bottom, left: r.left, right: r.right });
+        const source = document.getElementById('source').getBoundingClientRect();
+        const marks = [...document.querySelectorAll('#source-mirror mark')].map((m) => box(m.getBoundingClientRect()))
+          .filter((r) => r.bottom > source.top && r.top < source.bottom);
+        const sentence = [...document.querySelectorAll(`#target .sent[data-s="${s}"] .w`)].map((x) => box(x.getBoundingClientRect()));
+        const menu = box(document.getElementById('alt-menu').getBoundingClientRect());
+        const hits = (list) => list.filter((r) => r.bottom > menu.top && r.top < menu.bottom && r.right > menu.left && r.left < menu.right).length;
+        // whether the screen has a stretch of the menu's height free of both (4 px apart, 8 px from the edges)
+        const taken = [...marks, ...sentence].map((r) => [r.top - 4, r.bottom + 4]).sort((a, b) => a[0] - b[0]);
+        let at = 8;
+        let room = false;
+        for (const [top, bottom] of [...taken, [innerHeight - 8, innerHeight]]) {
+          if (top - at >= menu.bottom - menu.top) room = true;
+          at = Math.max(at, bottom);
+        }
+        return { menu, marks: marks.length, coversMarks: hits(marks), coversSentence: hits(sentence), room, height: innerHeight, width: document.documentElement.clientWidth };
+      }, last);
+      assert.equal(g.coversSentence, 0, `word ${w}: the menu covers none of its sentence: ${JSON.stringify(g)}`);
+      assert.ok(g.menu.top >= 0 && g.menu.bottom <= g.height && g.menu.left >= 0 && g.menu.right <= g.width, `word ${w}: the menu is on the screen: ${JSON.stringify(g)}`);
+      if (g.marks && g.room) {
+        assert.equal(g.coversMarks, 0, `word ${w}: the menu covers none of the text box's highlight: ${JSON.stringify(g)}`);
+        checked += 1;
+      }
+      else t.diagnostic(`word ${w}: no room for the menu beside the highlight: ${JSON.stringify(g)}`);
+      await page.keyboard.press('Escape');
+    }
+    // (Firefox's window, without the phone's emulation, has a taller menu: no room there)
+    if (touch) assert.ok(checked > 0, 'at least one word had a highlight in the text box and room for its menu');
+  });
+
   test('a tapped or clicked cell of the attention map is the one read out, and the arrow keys go on from it', { skip, timeout: 180000 }, async (t) => {
     const page = await openPage(t, browser, server.url, small);
     await translate(page, 'The old man reads a book in the garden.');

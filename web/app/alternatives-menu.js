@@ -87,31 +87,81 @@ function focusItem(i) {
   list[k].focus();
 }
 
+/** The screen boxes of elements `nodes`. */
+const boxesOf = (nodes) => [...nodes].map((n) => n.getBoundingClientRect()).filter((r) => r.width > 0 || r.height > 0);
+
+/** The text box's highlight (its mirror's marks), as far as the text box shows it. */
+function sourceMarkBoxes() {
+  const box = document.getElementById('source').getBoundingClientRect();
+  return boxesOf(document.querySelectorAll('#source-mirror mark'))
+    .filter((r) => r.bottom > box.top && r.top < box.bottom)
+    .map((r) => ({ top: Math.max(r.top, box.top), bottom: Math.min(r.bottom, box.bottom), left: r.left, right: r.right }));
+}
+
 /**
- * Places the menu below the word's sentence (all its lines, so that the menu never hides the
- * sentence it is about), or above it when there is more room there, inside the visible screen (on
- * a phone: above the keyboard); when neither side has room for all of it, its list scrolls.
+ * The free stretches of the screen's height, [top, bottom] each, between `boxes` that overlap the
+ * columns `left`..`right` (with a few pixels' margin), from `from` to `to`.
+ */
+function freeSpans(boxes, left, right, from, to) {
+  const taken = boxes.filter((r) => r.right > left && r.left < right && r.bottom > from && r.top < to)
+    .map((r) => [r.top - 4, r.bottom + 4]).sort((a, b) => a[0] - b[0]);
+  const spans = [];
+  let at = from;
+  for (const [top, bottom] of taken) {
+    if (top > at) spans.push([at, top]);
+    at = Math.max(at, bottom);
+  }
+  if (to > at) spans.push([at, to]);
+  return spans;
+}
+
+/**
+ * Places the menu where it covers neither the word's sentence (all its lines) nor what the word
+ * lights up (its source words in the text box, highlighted words on the card), inside the visible
+ * screen (on a phone: above the keyboard), as near the word as that allows. Where no stretch of
+ * the screen has room for all of it, the highlight may be covered, the sentence still not: the
+ * menu goes below or above the sentence, where there is more room, and its list scrolls.
  */
 function place(root, word) {
   const area = word.closest('#target, #align-target') || word.parentElement;
   const words = [...area.querySelectorAll(`.w[data-side="t"][data-s="${word.dataset.s}"]`)];
-  const rects = (words.length ? words : [word]).map((w) => w.getBoundingClientRect());
-  const top = Math.min(...rects.map((r) => r.top));
-  const bottom = Math.max(...rects.map((r) => r.bottom));
+  const sentence = boxesOf(words.length ? words : [word]);
+  const top = Math.min(...sentence.map((r) => r.top));
+  const bottom = Math.max(...sentence.map((r) => r.bottom));
   const view = window.visualViewport;
-  const viewTop = view ? view.offsetTop : 0;
-  const viewHeight = view ? view.height : window.innerHeight;
+  const viewTop = (view ? view.offsetTop : 0) + 8;
+  const viewBottom = (view ? view.offsetTop + view.height : window.innerHeight) - 8;
   const viewWidth = document.documentElement.clientWidth;
-  const roomBelow = viewTop + viewHeight - bottom - 8;
-  const roomAbove = top - viewTop - 8;
   root.style.maxHeight = '';
-  const below = root.offsetHeight <= roomBelow || roomBelow >= roomAbove;
-  const room = Math.max(below ? roomBelow : roomAbove, 48);
-  if (root.offsetHeight > room) root.style.maxHeight = `${room}px`;
-  const height = root.offsetHeight;
+  const width = root.offsetWidth;
   const r = word.getBoundingClientRect();
-  root.style.top = `${window.scrollY + (below ? bottom + 4 : top - 4 - height)}px`;
-  root.style.left = `${window.scrollX + Math.max(4, Math.min(r.left, viewWidth - root.offsetWidth - 4))}px`;
+  const left = Math.max(4, Math.min(r.left, viewWidth - width - 4));
+  const marks = sourceMarkBoxes();
+  const lit = boxesOf(document.querySelectorAll('.w.hl, .w.self'));
+  let height = root.offsetHeight;
+  let menuTop = null;
+  for (const boxes of [[...sentence, ...marks, ...lit], [...sentence, ...marks]]) {
+    const fits = freeSpans(boxes, left, left + width, viewTop, viewBottom).filter(([a, b]) => b - a >= height);
+    // (a stretch beside the sentence, where the menu's columns miss its lines, counts as nearest)
+    const distance = ([a, b]) => Math.max(0, a - bottom, top - b);
+    const nearest = fits.sort((x, y) => distance(x) - distance(y))[0];
+    if (nearest) {
+      const [a, b] = nearest;
+      menuTop = a >= bottom ? a : b <= top ? b - height : Math.min(Math.max(a, r.bottom + 4), b - height);
+      break;
+    }
+  }
+  if (menuTop === null) {
+    const roomBelow = viewBottom - bottom;
+    const roomAbove = top - viewTop;
+    const below = height <= roomBelow || roomBelow >= roomAbove;
+    const room = Math.max(below ? roomBelow : roomAbove, 48);
+    if (height > room) root.style.maxHeight = `${room}px`;
+    height = root.offsetHeight;
+    menuTop = below ? bottom + 4 : top - 4 - height;
+  }
+  root.style.top = `${window.scrollY + menuTop}px`;
+  root.style.left = `${window.scrollX + left}px`;
 }
 
 /**
