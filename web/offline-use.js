@@ -6,7 +6,8 @@
  * done), so that a first visit to any page makes the whole site work offline. The page's status
  * line (an element, or none) says what happened, and that a new version of the site was installed
  * when a new service worker takes over an open page (a new release: this page's files are the old
- * ones until it reloads).
+ * ones until it reloads). Once the models are saved, it asks the browser to keep them
+ * (navigator.storage.persist(): see keepStorage()) and says in a line of its own whether it does.
  */
 
 let statusLine = null;
@@ -180,6 +181,7 @@ async function askToSave() {
       retries = 0;
       showStatus('Saved for offline use.');
       document.documentElement.dataset.offline = 'ready';
+      storageKept ||= keepStorage();
     } else if (reply && reply.connectionLost) {
       tryAgainLater(reply.error);
     } else if (reply) {
@@ -187,6 +189,81 @@ async function askToSave() {
     }
   } catch (e) {
     console.warn('Caching for offline use failed:', e);
+  }
+}
+
+let storageKept = null; // keepStorage(), once a page
+
+/** The site's answer to 'persistent-storage' (Permissions API): 'granted', 'denied', 'prompt', or null where it cannot say. */
+async function persistPermission() {
+  try {
+    return (await navigator.permissions.query({ name: 'persistent-storage' })).state;
+  } catch {
+    return null;
+  }
+}
+
+const PERSIST_ASKED = 'nmt-persist-asked';
+
+/** Whether this browser was asked to keep the site's storage before (on any visit). */
+function askedBefore() {
+  try {
+    return localStorage.getItem(PERSIST_ASKED) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberAsked() {
+  try {
+    localStorage.setItem(PERSIST_ASKED, '1');
+  } catch {
+    // storage not allowed: the next visit may ask again
+  }
+}
+
+/** The line after the status line that says whether the browser keeps the saved files (created on first use). */
+function storageLine() {
+  if (!statusLine) return null;
+  let line = document.getElementById('offline-storage');
+  if (!line) {
+    line = document.createElement(statusLine.tagName);
+    line.id = 'offline-storage';
+    line.className = statusLine.className;
+    statusLine.after(' ', line);
+  }
+  return line;
+}
+
+/**
+ * Once the models are saved: asks the browser to keep the site's storage
+ * (navigator.storage.persist()), and says what it answered. Not before: Firefox asks the reader with
+ * a prompt, which on a first visit, before anything was saved, asks about nothing they can see.
+ * Asked once a browser (a reader who said no is not asked on every visit), and again only where the
+ * permission is already granted (Chromium decides without a prompt, by how the site is used).
+ */
+async function keepStorage() {
+  const storage = navigator.storage;
+  if (!storage || typeof storage.persisted !== 'function') return;
+  const mark = (state, text) => {
+    document.documentElement.dataset.offlineStorage = state;
+    const line = storageLine();
+    if (line) line.textContent = text;
+  };
+  try {
+    let persisted = await storage.persisted();
+    if (!persisted && typeof storage.persist === 'function') {
+      const permission = await persistPermission();
+      if (permission === 'granted' || (permission !== 'denied' && !askedBefore())) {
+        rememberAsked();
+        mark('asking', 'Asking the browser to keep the saved files (it may ask you)…');
+        persisted = await storage.persist();
+      }
+    }
+    if (persisted) mark('persistent', 'The browser keeps the saved files until you clear this site\'s data.');
+    else mark('best-effort', 'The browser may clear the saved files when it runs short of space (it did not make this site\'s storage persistent); the site then downloads them again when online.');
+  } catch (e) {
+    console.warn('Could not ask for persistent storage:', e);
   }
 }
 
