@@ -154,6 +154,21 @@ int first_of_two_days(std::string_view text, size_t at, size_t floor, bool de, i
   return 0;
 }
 
+// Where a month's name may start after a day that ends at `e`: past German's '.' or an English
+// ordinal suffix, then spaces and an English "of " ("3. Oktober", "3rd of October"); npos where a
+// German day lacks its '.'.
+size_t end_of_day(std::string_view target, size_t e, bool de) {
+  if (de) {
+    if (e >= target.size() || target[e] != '.') return std::string_view::npos;
+    ++e;
+  } else {
+    e += ordinal_suffix(target, e);
+  }
+  e += spaces(target, e);
+  if (!de && target.compare(e, 3, "of ") == 0) e += 3;
+  return e;
+}
+
 // Whether what follows an English "June 2 and 3" at `at` lets it be two days ("and 3 people" is no
 // day): the end, a mark, a year, or a word that begins no noun phrase of its own.
 bool ends_two_days(std::string_view text, size_t at) {
@@ -175,17 +190,10 @@ bool two_days_joined(std::string_view target, const NamedDate& date, bool de) {
     size_t second = p + join.size(), length = 0, first_start = 0;
     if (day_at(target, second, length) != date.last_day) continue;
     if (first_of_two_days(target, second, 0, de, date.last_day, first_start) != date.day) continue;
-    size_t e = second + length;
-    if (de) {
-      if (e >= target.size() || target[e] != '.') continue;
-      ++e;
-    } else {
-      e += ordinal_suffix(target, e);
-    }
-    size_t m = e + spaces(target, e);
-    if (!de && target.compare(m, 3, "of ") == 0) m += 3;
+    const size_t m = end_of_day(target, second + length, de);
+    if (m == std::string_view::npos) continue;
     int month = 0;
-    if (m > e && month_at(target, m, de, month) && month == date.month) return true;
+    if (target[m - 1] == ' ' && month_at(target, m, de, month) && month == date.month) return true;
     if (de || first_start < 2 || target[first_start - 1] != ' ') continue;
     for (size_t n = 3; n <= 10 && n + 1 <= first_start; ++n)
       if (month_at(target, first_start - 1 - n, false, month) == n && month == date.month) return true;
@@ -345,17 +353,7 @@ bool has_named_date(std::string_view target, const NamedDate& date, std::string_
     size_t length = 0;
     if (!de && s > 0 && day_at(target, at + name + s, length) == date.day) return true;
     for (size_t b = at >= 10 ? at - 10 : 0; b < at; ++b) {
-      if (day_at(target, b, length) != date.day) continue;
-      size_t e = b + length;
-      if (de) {
-        if (e >= target.size() || target[e] != '.') continue;
-        ++e;
-      } else {
-        e += ordinal_suffix(target, e);
-      }
-      e += spaces(target, e);
-      if (!de && target.compare(e, 3, "of ") == 0) e += 3;
-      if (e == at) return true;
+      if (day_at(target, b, length) == date.day && end_of_day(target, b + length, de) == at) return true;
     }
   }
   return false;
