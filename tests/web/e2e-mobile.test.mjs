@@ -300,6 +300,57 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
+  test('with the on-screen keyboard open, Stop and Clear stay above it (the window or only the visible part shrinks)', { skip, timeout: 180000 }, async (t) => {
+    // A keyboard cannot open here: it is emulated. Firefox for Android (and Chrome's
+    // interactive-widget=resizes-content) shrink the window; iOS and Chrome shrink the visual
+    // viewport only, which a stand-in visualViewport does, 420 px shorter.
+    const standIn = () => {
+      const real = window.visualViewport;
+      const view = new EventTarget();
+      let keyboard = 0;
+      for (const key of ['offsetLeft', 'offsetTop', 'pageLeft', 'pageTop', 'width', 'scale']) Object.defineProperty(view, key, { get: () => real[key] });
+      Object.defineProperty(view, 'height', { get: () => real.height - keyboard });
+      Object.defineProperty(window, 'visualViewport', { get: () => view, configurable: true });
+      window.openKeyboard = (px) => { keyboard = px; view.dispatchEvent(new Event('resize')); };
+    };
+    const reachable = (selector) => page.evaluate((sel) => {
+      const b = document.querySelector(sel).getBoundingClientRect();
+      const view = window.visualViewport;
+      const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+      return { top: b.top, bottom: b.bottom, visible: [view.offsetTop, view.offsetTop + view.height], ok: b.top >= view.offsetTop && b.bottom <= view.offsetTop + view.height && !!hit && !!hit.closest(sel) };
+    }, selector);
+    const text = Array.from({ length: 8 }, (_, i) => `Sentence number ${i + 1} is here to make the text box taller.`).join(' ');
+    let page;
+    // (the Firefox bridge, _firefox.mjs, cannot resize the window of an open page)
+    for (const how of name === 'chromium' ? ['window', 'visual viewport'] : ['visual viewport']) {
+      page = await openPage(t, browser, server.url, small, how === 'window' ? undefined : standIn);
+      await translate(page, text);
+      await page.focus('#source');
+      await page.evaluate(() => { const box = document.getElementById('source'); box.setSelectionRange(box.value.length, box.value.length); });
+      if (how === 'window') await page.setViewportSize({ width: 360, height: 320 });
+      else await page.evaluate(() => window.openKeyboard(420));
+      await page.waitForTimeout(200); // (two frames)
+      const clear = await reachable('#clear');
+      assert.ok(clear.ok, `${how}: Clear is above the keyboard, not covered: ${JSON.stringify(clear)}`);
+      await page.evaluate(() => { document.body.dataset.state = 'translating'; });
+      const stop = await reachable('#stop');
+      assert.ok(stop.ok, `${how}: Stop is above the keyboard: ${JSON.stringify(stop)}`);
+      await page.evaluate(() => { document.body.dataset.state = 'done'; });
+      const box = await page.$eval('#source', (b) => b.getBoundingClientRect().toJSON());
+      assert.ok(box.height >= 3 * 16, `${how}: the text box shows a few lines (${box.height} px)`);
+      // a tap on Clear clears the text, the focus (and the keyboard) stays in the text box
+      if (touch) await page.tap('#clear');
+      else await page.click('#clear');
+      assert.deepEqual(await page.evaluate(() => [document.getElementById('source').value, document.activeElement.id]), ['', 'source'], `${how}: Clear`);
+      // the keyboard gone: the buttons back under the text box
+      await page.fill('#source', text);
+      if (how === 'window') await page.setViewportSize(small.viewport);
+      else await page.evaluate(() => window.openKeyboard(0));
+      await page.waitForTimeout(200);
+      assert.deepEqual(await page.evaluate(() => [document.getElementById('source-buttons').className, document.getElementById('source').style.maxHeight]), ['foot-buttons', ''], `${how}: keyboard closed`);
+    }
+  });
+
   if (touch) test('touch screen: main controls at least 44×44 px, text in the text boxes at least 16 px', { skip, timeout: 180000 }, async (t) => {
     for (const device of [PHONE, TABLET]) {
       const page = await openPage(t, browser, server.url, device);

@@ -14,6 +14,7 @@ import { closeWordMenu } from './alternatives-menu.js';
 import { unsureWords } from './confidence.js';
 import { updateLanguageHint } from './language-hint.js';
 import { termsOption, rejectedTerms, markTermWords } from './terms.js';
+import { bindKeyboard } from './keyboard.js';
 
 const DEBOUNCE_MS = 250;
 /** Inputs longer than this are cut into chunks (planChunks' default size): they are streamed. */
@@ -318,7 +319,7 @@ function showPartialFoot(result) {
   el.stats.title = 'Stop ended the translation: the rest of the text was not translated. Edit the text or press Ctrl+Enter to translate it all.';
 }
 
-/** Typing, Ctrl+Enter, Escape, Clear, Stop, a new Quality (search) setting, Copy. */
+/** Typing, Ctrl+Enter, Escape, Clear, Stop (above a phone's keyboard: keyboard.js), a new Quality (search) setting, Copy. */
 export function bindTranslateView() {
   el.source.addEventListener('input', () => { updateCount(); updateLanguageHint(); scheduleTranslate(); });
   el.source.addEventListener('keydown', (e) => {
@@ -329,4 +330,5 @@ export function bindTranslateView() {
   el.clear.addEventListener('click', () => { el.source.value = ''; updateCount(); updateLanguageHint(); translateNow(); el.source.focus(); });
   el.beam.addEventListener('change', () => translateNow());
   el.copy.addEventListener('click', copyOutput);
+  bindKeyboard();
 }
