@@ -32,7 +32,7 @@
  *  - translate(), translateStreaming() (a ReadableStream of strings that concatenate to the
  *    translation) and measureInputUsage() reject with the signal's reason on abort, and every call
  *    after destroy() with an AbortError (or the reason the create() signal was aborted with).
- *    Input of only whitespace or control characters comes back as it is. inputQuota is 1,000,000
+ *    Input of only whitespace, control or format characters comes back as it is. inputQuota is 1,000,000
  *    (UTF-16 code units, what measureInputUsage counts): a longer input is a QuotaExceededError.
  *  - LanguageDetector needs no download (detect.js: character trigrams for English and German,
  *    function words for 14 other languages); detect() lists languages by confidence, 'und' last.
@@ -564,8 +564,11 @@ function inputOperation(model, C, what, argumentCount, input, options, operation
 // ---------------------------------------------------------------------------------------------
 // Translator.
 
-/** Empty, or only whitespace and control characters: nothing to translate (the draft: returned as is). */
-const untranslatable = (s) => /^[\s\p{Cc}]*$/u.test(s);
+/**
+ * Empty, or only whitespace, control and format characters (a zero-width space, a direction mark,
+ * a soft hyphen: invisible, no words): nothing to translate (the draft: returned as is).
+ */
+const untranslatable = (s) => /^[\s\p{Cc}\p{Cf}]*$/u.test(s);
 
 /** measureInputUsage(): UTF-16 code units, at least 1 (the draft: positive while the quota is finite). */
 const inputUsage = (s) => Math.max(1, s.length);

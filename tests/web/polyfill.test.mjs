@@ -213,9 +213,13 @@ test('translate(): a translation; whitespace and control characters come back as
   }
   const untranslatable = ['', ' ', '     ', ' \r\n\t\f'];
   for (let c = 0; c < 0x1f; c++) untranslatable.push(String.fromCharCode(c));
+  // Format characters are as invisible: a zero-width space or direction marks alone came back empty.
+  untranslatable.push('\u200B', '\u200E\u200F', ' \u200B\n', '\u00AD', '\u2060', '\uFEFF\u200D');
   assert.deepEqual(await Promise.all(untranslatable.map((s) => enDe.translate(s))), untranslatable);
+  const streamed = async (s) => { let all = ''; for await (const chunk of enDe.translateStreaming(s)) all += chunk; return all; };
+  assert.deepEqual(await Promise.all(['\u200B', '\u200E\u200F'].map(streamed)), ['\u200B', '\u200E\u200F'], 'streamed the same');
   // With words around them they are translated (a few, to keep the run short).
-  for (const s of [' ', '\t', '\u0001']) {
+  for (const s of [' ', '\t', '\u0001', '\u200B']) {
     const input = `Hello ${s} world`;
     assert.notEqual(await enDe.translate(input), input);
   }
