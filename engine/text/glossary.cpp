@@ -2,7 +2,11 @@
 #include "text/glossary.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
 
 #include "text/casing.h"
 #include "text/gender_forms.h"
@@ -150,26 +154,6 @@ std::vector<bool> capitals_required(const std::vector<FoldedChar>& term) {
   return required;
 }
 
-constexpr size_t kNoMatch = static_cast<size_t>(-1);
-
-// Where `term` ends in `text` when it starts at text[first] (the index after its last character),
-// or kNoMatch. A ß of the term is matched by ß, ẞ or, in capitals, "SS".
-size_t match_end(const std::vector<FoldedChar>& text, size_t first, const std::vector<FoldedChar>& term,
-                 const std::vector<bool>& capitals) {
-  size_t i = first;
-  for (size_t k = 0; k < term.size(); ++k) {
-    if (i >= text.size()) return kNoMatch;
-    if (term[k].cp == 0xDF && text[i].cp == 's' && text[i].upper && i + 1 < text.size() && text[i + 1].cp == 's' &&
-        text[i + 1].upper) {
-      i += 2;
-      continue;
-    }
-    if (text[i].cp != term[k].cp || (capitals[k] && !text[i].upper)) return kNoMatch;
-    ++i;
-  }
-  return i;
-}
-
 // Whether the word before byte `at` joins on with a hyphen ("Basketball-Saison", "e-mail"): the
 // term would be the end of a word ("basketballseason" was written).
 bool joined_by_hyphen(std::string_view text, size_t at) {
@@ -202,57 +186,148 @@ std::string glossary_error(const Glossary& glossary) {
   return "";
 }
 
-std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
-                                 const std::vector<std::pair<size_t, size_t>>& skip) {
-  std::vector<TextEdit> found;
-  if (glossary.empty()) return found;
+// The glossary's terms, each folded once, sorted by their folded characters: the terms that start
+// with the same characters are neighbours, so those that start at a place of the sentence are found
+// by narrowing one range character by character, as in a tree of the terms.
+struct GlossaryIndex::Terms {
+  struct Term {
+    std::u32string chars;         // folded
+    std::vector<size_t> capitals;  // which of `chars` the sentence must write as capitals
+    std::string source, target;    // trimmed, as given
+    size_t order;                  // its place in the glossary
+  };
+  std::vector<Term> terms;
+};
+
+GlossaryIndex::GlossaryIndex(const Glossary& glossary) {
+  auto index = std::make_shared<Terms>();
+  std::set<std::pair<std::string_view, bool>> seen;  // (a term given twice finds nothing more)
+  for (size_t order = 0; order < glossary.size(); ++order) {
+    const std::string_view source = trimmed(glossary[order].first), target = trimmed(glossary[order].second);
+    if (source.size() < 2 || target.empty() || !seen.insert({source, target.back() == '.'}).second) continue;
+    const std::vector<FoldedChar> term = folded(source);
+    if (term.empty() || term[0].cp == U'\u00DF') continue;  // (no word starts with ß)
+    Terms::Term t{{}, {}, std::string(source), std::string(target), order};
+    const std::vector<bool> capitals = capitals_required(term);
+    for (size_t k = 0; k < term.size(); ++k) {
+      t.chars.push_back(term[k].cp);
+      if (capitals[k]) t.capitals.push_back(k);
+    }
+    index->terms.push_back(std::move(t));
+  }
+  std::sort(index->terms.begin(), index->terms.end(), [](const Terms::Term& a, const Terms::Term& b) {
+    return a.chars != b.chars ? a.chars < b.chars : a.order < b.order;
+  });
+  index_ = std::move(index);
+}
+
+std::vector<TextEdit> GlossaryIndex::find(std::string_view sentence, const std::vector<std::pair<size_t, size_t>>& skip) const {
+  const std::vector<Terms::Term>& terms = index_->terms;
+  if (terms.empty()) return {};
   const std::vector<FoldedChar> text = folded(sentence);
   // where a gender sign joins "in" or "innen" on ("Mitarbeiter*innen": "employees* inside" was
   // written): '\x01' there
   const std::string gender_signs =
       sentence.find_first_of("*_:/") == std::string_view::npos ? std::string() : read_gender_forms(sentence);
-  std::unordered_map<char32_t, std::vector<size_t>> starting_with;  // each character -> where it stands in `text`
-  for (size_t i = 0; i < text.size(); ++i) starting_with[text[i].cp].push_back(i);
+  std::vector<size_t> skipped_before(sentence.size() + 1, 0);  // skipped bytes before each byte
+  {
+    std::vector<int> opened(sentence.size() + 1, 0);
+    for (const auto& [b, e] : skip)
+      if (b < e && b < sentence.size()) ++opened[b], --opened[std::min(e, sentence.size())];
+    int open = 0;
+    for (size_t i = 0; i < sentence.size(); ++i) {
+      open += opened[i];
+      skipped_before[i + 1] = skipped_before[i] + (open > 0);
+    }
+  }
   struct Match {
-    TextEdit edit;
+    size_t at, length;
     bool exact;  // the sentence writes the term exactly as the glossary does
+    const Terms::Term* term;
   };
   std::vector<Match> matches;
-  for (const auto& [given_source, given_target] : glossary) {
-    const std::string_view source = trimmed(given_source), target = trimmed(given_target);
-    if (source.size() < 2 || target.empty()) continue;
-    const std::vector<FoldedChar> term = folded(source);
-    const std::vector<bool> capitals = capitals_required(term);
-    if (term.empty() || term[0].cp == U'\u00DF') continue;  // (no word starts with ß)
-    const auto starts = starting_with.find(term[0].cp);
-    if (starts == starting_with.end()) continue;
-    for (const size_t first : starts->second) {
-      const size_t last = match_end(text, first, term, capitals);
-      if (last == kNoMatch) continue;
-      const size_t at = text[first].begin, end = text[last - 1].end;
-      if (word_before(sentence, at) || joined_by_hyphen(sentence, at) || word_after(sentence, end)) continue;
-      if (end < gender_signs.size() && gender_signs[end] == '\x01') continue;
-      if (std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return at < s.second && end > s.first; })) continue;
-      // a term that ends in the sentence's full stop ("Acme Inc." at the end) leaves that stop to
-      // the model when the target term has none ("Acme GmbH"): else the sentence lost it
-      const bool ends_sentence = sentence.find_first_not_of(" \t\r\n", end) == std::string_view::npos;
-      const bool stop_left = ends_sentence && sentence[end - 1] == '.' && end - at > 1 && target.back() != '.';
-      Match m{TextEdit{at, end - at - (stop_left ? 1 : 0), std::string(target)}, sentence.substr(at, end - at) == source};
-      matches.push_back(std::move(m));
+  constexpr size_t kTwoCharacters = static_cast<size_t>(-1);  // a term's ß matched by "SS"
+  std::vector<size_t> path;  // the character of `text` that matched each of the term's so far
+  size_t first = 0, at = 0;
+  const auto add = [&](const Terms::Term& term, size_t last) {
+    for (size_t k : term.capitals)
+      if (path[k] != kTwoCharacters && !text[path[k]].upper) return;
+    const size_t end = text[last - 1].end;
+    if (word_after(sentence, end) || (end < gender_signs.size() && gender_signs[end] == '\x01')) return;
+    if (skipped_before[end] != skipped_before[at]) return;
+    // a term that ends in the sentence's full stop ("Acme Inc." at the end) leaves that stop to
+    // the model when the target term has none ("Acme GmbH"): else the sentence lost it
+    const bool ends_sentence = sentence.find_first_not_of(" \t\r\n", end) == std::string_view::npos;
+    const bool stop_left = ends_sentence && sentence[end - 1] == '.' && end - at > 1 && term.target.back() != '.';
+    matches.push_back({at, end - at - (stop_left ? 1 : 0), sentence.substr(at, end - at) == term.source, &term});
+  };
+  // terms[lo, hi) all start with the term characters matched so far (`path`); `next`: the sentence's
+  // next character
+  const std::function<void(size_t, size_t, size_t)> walk = [&](size_t lo, size_t hi, size_t next) {
+    const size_t depth = path.size();
+    for (; lo < hi && terms[lo].chars.size() == depth; ++lo) add(terms[lo], next);  // (shorter ones sort first)
+    if (lo == hi || next >= text.size()) return;
+    const auto narrowed = [&](char32_t cp) {
+      const auto below = [&](const Terms::Term& t, char32_t c) { return t.chars[depth] < c; };
+      const auto above = [&](char32_t c, const Terms::Term& t) { return c < t.chars[depth]; };
+      const auto b = std::lower_bound(terms.begin() + long(lo), terms.begin() + long(hi), cp, below);
+      const auto e = std::upper_bound(b, terms.begin() + long(hi), cp, above);
+      return std::make_pair(size_t(b - terms.begin()), size_t(e - terms.begin()));
+    };
+    if (const auto [b, e] = narrowed(text[next].cp); b < e) {
+      path.push_back(next);
+      walk(b, e, next + 1);
+      path.pop_back();
     }
+    const bool two_capital_s = text[next].cp == 's' && text[next].upper && next + 1 < text.size() &&
+                               text[next + 1].cp == 's' && text[next + 1].upper;
+    if (const auto [b, e] = two_capital_s ? narrowed(U'\u00DF') : std::make_pair(lo, lo); b < e) {
+      path.push_back(kTwoCharacters);
+      walk(b, e, next + 2);
+      path.pop_back();
+    }
+  };
+  for (first = 0; first < text.size(); ++first) {
+    at = text[first].begin;
+    if (word_before(sentence, at) || joined_by_hyphen(sentence, at)) continue;
+    walk(0, terms.size(), first);
   }
   // longest first, then leftmost, then the term the sentence writes exactly ("Apple" over "apple"
   // for "Apple"), then the glossary's order; a match that overlaps one taken is dropped
-  std::stable_sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
-    if (a.edit.length != b.edit.length) return a.edit.length > b.edit.length;
-    if (a.edit.at != b.edit.at) return a.edit.at < b.edit.at;
-    return a.exact && !b.exact;
+  std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
+    if (a.length != b.length) return a.length > b.length;
+    if (a.at != b.at) return a.at < b.at;
+    if (a.exact != b.exact) return a.exact;
+    return a.term->order < b.term->order;
   });
-  for (Match& m : matches)
-    if (std::none_of(found.begin(), found.end(), [&](const TextEdit& t) { return m.edit.at < t.at + t.length && t.at < m.edit.at + m.edit.length; }))
-      found.push_back(std::move(m.edit));
+  std::map<size_t, size_t> taken;  // start -> end of each match taken (none overlap)
+  std::vector<TextEdit> found;
+  for (const Match& m : matches) {
+    const auto after = taken.lower_bound(m.at);
+    if (after != taken.end() && after->first < m.at + m.length) continue;
+    if (after != taken.begin() && std::prev(after)->second > m.at) continue;
+    taken.emplace(m.at, m.at + m.length);
+    found.push_back(TextEdit{m.at, m.length, m.term->target});
+  }
   std::sort(found.begin(), found.end(), [](const TextEdit& a, const TextEdit& b) { return a.at < b.at; });
   return found;
+}
+
+std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
+                                 const std::vector<std::pair<size_t, size_t>>& skip) {
+  // the last glossary used on this thread, folded once: a request's sentences share theirs
+  thread_local Glossary folded_glossary;
+  thread_local std::optional<GlossaryIndex> index;
+  if (glossary.empty()) {
+    folded_glossary.clear();
+    index.reset();
+    return {};
+  }
+  if (!index || folded_glossary != glossary) {
+    folded_glossary = glossary;
+    index.emplace(folded_glossary);
+  }
+  return index->find(sentence, skip);
 }
 
 }  // namespace nmt

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,8 +46,22 @@ constexpr size_t kMaxGlossaryTermBytes = 200;
 // Empty when `glossary` keeps the rules above, else why not ("the glossary's source term \"\" is empty").
 std::string glossary_error(const Glossary& glossary);
 
-// The glossary's terms in `sentence` (not overlapping `skip`, sorted), as edits of the sentence:
-// the term's bytes and the target term to write for them, in order.
+// The glossary's terms, folded once, to find in sentence after sentence: the cost of a sentence
+// grows with its length (and the matches' number, times its logarithm), not with the glossary's.
+class GlossaryIndex {
+ public:
+  explicit GlossaryIndex(const Glossary& glossary);
+  // The terms in `sentence` (not overlapping `skip`), as edits of the sentence: the term's bytes
+  // and the target term to write for them, in order.
+  std::vector<TextEdit> find(std::string_view sentence, const std::vector<std::pair<size_t, size_t>>& skip) const;
+
+ private:
+  struct Terms;
+  std::shared_ptr<const Terms> index_;
+};
+
+// GlossaryIndex(glossary).find(sentence, skip), the index kept for the next call with the same
+// glossary (the last one on this thread).
 std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
                                  const std::vector<std::pair<size_t, size_t>>& skip);
 

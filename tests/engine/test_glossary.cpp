@@ -106,3 +106,33 @@ TEST_CASE("glossary: an emoji term is not found inside a longer emoji") {
   CHECK(terms("I give it a \U0001F44D today, \U0001F44D!", glossary) == List{"\U0001F44D=Daumen hoch", "\U0001F44D=Daumen hoch"});
   CHECK(terms("\U0001F44D\U0001F3FD", {{"\U0001F44D\U0001F3FD", "Daumen hoch"}}) == List{"\U0001F44D\U0001F3FD=Daumen hoch"});
 }
+
+TEST_CASE("glossary: the terms folded once find in each sentence what the glossary finds") {
+  // (find_terms keeps the last glossary's index: a changed glossary must be read again)
+  const nmt::Glossary first = {{"invoice", "Rechnung"}, {"Acme Cloud", "Zeta Sky"}};
+  const nmt::Glossary second = {{"invoice", "Faktura"}};
+  CHECK(terms("Pay the invoice on Acme Cloud.", first) == List{"invoice=Rechnung", "Acme Cloud=Zeta Sky"});
+  CHECK(terms("Pay the invoice on Acme Cloud.", second) == List{"invoice=Faktura"});
+  CHECK(terms("Pay the invoice on Acme Cloud.", {}).empty());
+  const nmt::GlossaryIndex index(first);
+  for (const char* sentence : {"Pay the invoice.", "ACME CLOUD and acme cloud", "no term here", "invoices"}) {
+    std::vector<std::string> found;
+    for (const nmt::TextEdit& t : index.find(sentence, {})) found.push_back(std::string(sentence).substr(t.at, t.length) + "=" + t.text);
+    CHECK_MESSAGE(found == terms(sentence, first), sentence);
+  }
+  // a term at a place where a shorter one starts too, and ß matched by "SS" next to "ss"
+  const nmt::Glossary nested = {{"Acme", "A"}, {"Acme Cloud", "B"}, {"Acme Cloud Pro", "C"}, {"Stra\u00DFe", "street"}, {"STRASSEN", "streets"}};
+  CHECK(terms("Acme Cloud Pro, Acme Cloud Prox, Acme", nested) == List{"Acme Cloud Pro=C", "Acme Cloud=B", "Acme=A"});
+  CHECK(terms("DIE STRASSE, DIE STRASSEN", nested) == List{"STRASSE=street", "STRASSEN=streets"});
+}
+
+TEST_CASE("glossary: every match of a term repeated many times is found") {
+  // (each match was checked against every one taken before it: 512 KB of one term took 12 s)
+  std::string sentence;
+  for (int i = 0; i < 20000; ++i) sentence += "invoice ";
+  const std::vector<nmt::TextEdit> found = nmt::find_terms(sentence, {{"invoice", "Rechnung"}}, {{8, 16}});
+  REQUIRE(found.size() == 19999);  // (not the one in `skip`)
+  CHECK(found[0].at == 0);
+  CHECK(found[1].at == 16);
+  CHECK(found.back().at == sentence.size() - 8);
+}
