@@ -74,6 +74,12 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
     lost.push_back(numbers[k]);
     auto [b, e] = numbers[k];
     b -= minus_sign_before(sentence, b);  // a negative number is shown and copied with its sign
+    if (const size_t ending = round.target_language == "de" ? english_ordinal_ending(sentence, e) : 0) {
+      // an English ordinal is shown with its ending and written the German way: "1st" -> "1."
+      rewrites.emplace_back(b, std::string(sentence.substr(b, e - b)) + ".");
+      added.emplace_back(b, e + ending);
+      continue;
+    }
     // a one-digit number takes the space before it: a mask needs 2 bytes
     if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
     if (e - b >= 2) added.emplace_back(b, e);  // (one that starts the sentence cannot be shown)
@@ -93,7 +99,10 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   r.masked = std::move(masked);
   r.copy_source = localize_numbers(sentence, lost, reader.language, round.target_language);
   r.rewrites = std::move(rewrites);
-  const bool one_digit = std::any_of(lost.begin(), lost.end(), [](const auto& n) { return n.second - n.first == 1; });
+  // (an ordinal is shown with its ending: "3rd", its place the model's attention to it)
+  const bool one_digit = std::any_of(lost.begin(), lost.end(), [&](const auto& n) {
+    return n.second - n.first == 1 && !(round.target_language == "de" && english_ordinal_ending(sentence, n.second));
+  });
   // (a date the model leaves out goes next to its neighbour word)
   const size_t masks = one_digit ? r.masked.size() - lost_dates.size() : 0;
   // The fallback reads the sentence unmasked with its lost numbers as the target writes them

@@ -54,6 +54,18 @@ bool unit_after(std::string_view text, size_t at) {
   return std::find(std::begin(kUnits), std::end(kUnits), text.substr(at, end - at)) != std::end(kUnits);
 }
 
+}  // namespace
+
+size_t english_ordinal_ending(std::string_view text, size_t at) {
+  if (at + 2 > text.size()) return 0;
+  const std::string_view s = text.substr(at, 2);
+  if (s != "st" && s != "nd" && s != "rd" && s != "th") return 0;
+  if (at + 2 < text.size() && (is_letter(char_at(text, at + 2)) || text[at + 2] == '-')) return 0;
+  return 2;
+}
+
+namespace {
+
 // A German ordinal: "2. Weltkrieg", "am 7. Oktober" (one or two digits, ". ", a word).
 bool german_ordinal(std::string_view text, size_t begin, size_t end) {
   return end - begin <= 2 && end + 2 < text.size() && text[end] == '.' && text[end + 1] == ' ' &&
@@ -226,6 +238,29 @@ std::vector<long> word_values(const std::string& w) {
     if (unit.size() == 1 && unit[0] >= 3 && unit[0] <= 9) return {10 + unit[0]};
   }
   return {};
+}
+
+// The value of a German ordinal word ("erste", "dritten", "zwanzigster", "einundzwanzigste"), or 0.
+long german_ordinal_word(std::string w) {
+  bool ending = false;
+  for (std::string_view e : {"en", "er", "es", "em", "e"})
+    if (w.size() > e.size() + 2 && w.compare(w.size() - e.size(), e.size(), e) == 0) {
+      w.resize(w.size() - e.size());
+      ending = true;
+      break;
+    }
+  if (w == "erst") return 1;
+  if (w == "zweit") return 2;
+  if (w == "dritt") return 3;
+  if (w == "siebt" || w == "siebent") return 7;
+  if (w == "acht") return ending ? 8 : 0;  // ("acht" alone is the number)
+  if (w.size() < 4 || w.back() != 't') return 0;
+  // "viert", "neunzehnt": 4-19 and "t"; "zwanzigst", "hundertst": 20 and up and "st"
+  const std::vector<long> small = word_values(w.substr(0, w.size() - 1));
+  if (small.size() == 1 && small[0] >= 4 && small[0] <= 19) return small[0];
+  if (w[w.size() - 2] != 's') return 0;
+  const std::vector<long> large = word_values(w.substr(0, w.size() - 2));
+  return large.size() == 1 && large[0] >= 20 ? large[0] : 0;
 }
 
 // The digits a translation may write for what `source` says with words, or as a number written
@@ -404,7 +439,8 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
       out.emplace_back(begin, j);
       continue;
     }
-    if (is_letter(char_before(text, begin)) || (is_letter(char_at(text, j)) && !unit_after(text, j))) continue;  // "G7", "2nd"
+    const bool ordinal = language == "en" && english_ordinal_ending(text, j) > 0;  // "1st", "21st"
+    if (is_letter(char_before(text, begin)) || (is_letter(char_at(text, j)) && !unit_after(text, j) && !ordinal)) continue;  // "G7"
     if (language == "de" && german_ordinal(text, begin, j)) continue;
     const bool in_skip = std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return begin < s.second && j > s.first; });
     if (!in_skip) out.emplace_back(begin, j);
@@ -518,10 +554,21 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     return false;
   };
   const auto no_separator = [&](size_t t) { return std::all_of(as_written[t].begin(), as_written[t].end(), digit); };
+  // an English ordinal stays one in German: "1st place" -> "1. Platz" (or "1st" copied), not "einen
+  // Platz"; "the 3rd time" -> "das 3. Mal", not "die 3 Uhr"
+  std::vector<bool> ordinal(numbers.size(), false);
+  for (size_t k = 0; k < numbers.size(); ++k)
+    ordinal[k] = target_language == "de" && english_ordinal_ending(source, numbers[k].second) > 0;
+  const auto written_as_ordinal = [&](size_t t) {
+    const size_t e = at[t].second;
+    return (e < target.size() && target[e] == '.' && !(e + 1 < target.size() && digit(target[e + 1]))) ||
+           english_ordinal_ending(target, e) > 0;
+  };
   auto take = [&](size_t k, const std::string& digits, bool full_hour = false, bool date = false, bool negative = false) {
     const bool separated = needs_separator(k);
     for (size_t t = 0; t < have.size(); ++t)
       if (!used[t] && (!negative || have_negative[t]) && !(separated && no_separator(t)) &&
+          (!ordinal[k] || written_as_ordinal(t)) &&
           (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00"
                      : have[t] == digits && (!date || is_date(as_written[t])))) {
         used[t] = true;
@@ -573,6 +620,19 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
         }
     return false;
   };
+  auto take_ordinal_word = [&](std::string_view number) {
+    if (number.size() > 3 || !std::all_of(number.begin(), number.end(), digit)) return false;
+    if (words.empty()) {
+      words = lower_words(target);
+      word_used.assign(words.size(), false);
+    }
+    for (size_t w = 0; w < words.size(); ++w)
+      if (!word_used[w] && german_ordinal_word(words[w]) == std::stol(std::string(number))) {
+        word_used[w] = true;
+        return true;
+      }
+    return false;
+  };
   std::vector<size_t> missing;
   for (size_t k = 0; k < numbers.size(); ++k) {
     if (found[k]) continue;
@@ -581,6 +641,10 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
       continue;
     }
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
+    if (ordinal[k]) {  // or its word: "1st" -> "ersten"
+      if (!take_ordinal_word(number)) missing.push_back(k);
+      continue;
+    }
     bool shifted = false;
     for (const std::string& d : hour_shifted(number))
       if (!shifted) shifted = take(k, d);

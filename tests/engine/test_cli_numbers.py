@@ -358,5 +358,14 @@ class Numbers(unittest.TestCase):
             self.assertEqual(re.findall(r"\d+(?::\d+)?", translated), [day, "3:30"], translated)
 
 
+    def test_an_english_ordinal_stays_one_in_german(self):
+        """en->de: "She won 1st place." came out "Sie gewann einen Platz." and "the 3rd time" "das 3
+        Uhrzeit": an English ordinal was part of a word, never checked."""
+        out = translate_lines("en-de", ["She won 1st place.", "It was the 3rd time this year."])
+        self.assertRegex(out[0], r"\b1\. ", out[0])
+        self.assertRegex(out[1], r"\b3\. ", out[1])
+        self.assertNotIn("Uhr", out[1])
+
+
 if __name__ == "__main__":
     unittest.main()

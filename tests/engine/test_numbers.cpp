@@ -39,7 +39,10 @@ TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals o
   CHECK(numbers("Call 555-0199 or (030) 12 34.") == V{"555", "0199", "030", "12", "34"});
   // a phone number's groups are no thousands (written "+1.800.555 0199" in German)
   CHECK(numbers("Call +1 800 555 0199 or 1 800 555 0199; 55 000 people") == V{"1", "800", "555", "0199", "1", "800", "555", "0199", "55 000"});
-  CHECK(numbers("The G7 met on the 2nd; MP3s and 1990er, COVID-19.") == V{"19"});  // words of their own
+  CHECK(numbers("The G7 met; MP3s and 1990er, COVID-19.") == V{"19"});  // words of their own
+  // an English ordinal is a number to keep, not one before a letter or a hyphen
+  CHECK(numbers("the 2nd, 21st and 3rd; 1stly, a 3rd-party app") == V{"2", "21", "3"});
+  CHECK(numbers("am 2nd", "de").empty());
   CHECK(numbers("Ende 2014. Danach 3.") == V{"2014", "3"});  // a sentence's full stop is not part of it
   CHECK(numbers("am 7. Oktober, im 2. Weltkrieg, 1990. Das", "de") == V{"1990"});  // German ordinals
   CHECK(numbers("am 7. Oktober", "en") == V{"7"});
@@ -92,6 +95,22 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("am 12.03.2025", "on 12,03,2025") == V{0});
   CHECK(missing("on 12/03/2025", "am 12.03/2025") == V{0});
   CHECK(missing("on 12/03/2025", "am 12/2025 03") == V{0});
+}
+
+TEST_CASE("missing_numbers: an English ordinal needs a German one (\"1st place\" came out \"einen Platz\")") {
+  using I = std::vector<size_t>;
+  CHECK(missing("She won 1st place.", "Sie gewann einen Platz.") == I{0});
+  CHECK(missing("It was the 3rd time.", "Es war die 3 Uhrzeit.") == I{0});
+  CHECK(missing("the 21st century", "das 21 Jahrhundert") == I{0});
+  CHECK(missing("She won 1st place.", "Sie gewann den 1. Platz.").empty());
+  CHECK(missing("She won 1st place.", "Sie gewann den ersten Platz.").empty());
+  CHECK(missing("He came 2nd.", "Er wurde Zweiter.").empty());
+  CHECK(missing("the 21st century", "das einundzwanzigste Jahrhundert").empty());
+  CHECK(missing("the 3rd and 4th floors", "der dritte und 4. Stock").empty());
+  CHECK(missing("on 1st Avenue", "auf der 1st Avenue").empty());  // copied
+  CHECK(missing("He came 1st.", "Er kam als 1.").empty());       // the sentence's end
+  CHECK(missing("the 3rd time", "das 3.5 Mal") == I{0});
+  CHECK(missing("the 3rd time", "the 3 time", "en", "en").empty());  // only into German
 }
 
 TEST_CASE("missing_numbers: a number the source never had, written against or as one of its numbers") {
