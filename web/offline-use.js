@@ -239,8 +239,8 @@ function storageLine() {
  * Once the models are saved: asks the browser to keep the site's storage
  * (navigator.storage.persist()), and says what it answered. Not before: Firefox asks the reader with
  * a prompt, which on a first visit, before anything was saved, asks about nothing they can see.
- * Asked once a browser (a reader who said no is not asked on every visit), and again only where the
- * permission is already granted (Chromium decides without a prompt, by how the site is used).
+ * Asked until the browser answers once (a reader who said no is not asked on every visit), then
+ * again only where the permission is already granted (Chromium decides without a prompt, by how the site is used).
  */
 async function keepStorage() {
   const storage = navigator.storage;
@@ -255,9 +255,9 @@ async function keepStorage() {
     if (!persisted && typeof storage.persist === 'function') {
       const permission = await persistPermission();
       if (permission === 'granted' || (permission !== 'denied' && !askedBefore())) {
-        rememberAsked();
         mark('asking', 'Asking the browser to keep the saved files (it may ask you)…');
         persisted = await storage.persist();
+        rememberAsked(); // (answered: a prompt left open when the page closed is asked again next time)
       }
     }
     if (persisted) mark('persistent', 'The browser keeps the saved files until you clear this site\'s data.');

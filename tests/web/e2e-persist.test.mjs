@@ -103,7 +103,7 @@ for (const name of browsers()) describe(name, () => {
     t.diagnostic(`Chromium answered persist(): ${persisted}`);
   });
 
-  test('a prompting browser: asked once, the answer shown, not asked again on the next visit', { skip, timeout: 360000 }, async (t) => {
+  test('a prompting browser: asked once the models are saved, the answer shown, not asked again once answered', { skip, timeout: 360000 }, async (t) => {
     const context = await browser.newContext();
     t.after(() => context.close());
     await context.addInitScript(promptingBrowser);
@@ -112,6 +112,12 @@ for (const name of browsers()) describe(name, () => {
     await storageState(page, ['asking']);
     assert.match(await page.textContent('#offline-storage'), /Asking the browser/, 'while the reader decides');
     assert.deepEqual(await page.evaluate(() => window.__persistCalls), ['ready']);
+
+    // The page left while the prompt waited, unanswered: the next visit asks again.
+    await visit(page);
+    await translateOnce(page);
+    await storageState(page, ['asking']);
+    assert.deepEqual(await page.evaluate(() => window.__persistCalls), ['ready'], 'asked again');
     await page.evaluate(() => window.__answer(false));
     await storageState(page, ['best-effort']);
     assert.match(await page.textContent('#offline-storage'), /may clear the saved files/);
