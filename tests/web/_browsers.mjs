@@ -134,6 +134,61 @@ async function openTrackedPage(browser, url, options, init) {
 
 /** Waits until the page has loaded its model (body[data-ready]); fails with the page's error otherwise. */
 export async function waitReady(page) {
-  await page.waitForFunction(() => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error', null, { timeout: 60000 });
+  await waitFor(page, 'the page to load its model (body[data-ready] or an error)', () => document.body.dataset.ready === 'true' || document.body.dataset.state === 'error');
   assert.equal(await page.evaluate(() => document.body.dataset.ready), 'true', await page.textContent('#error'));
+}
+
+/**
+ * `page.waitForFunction(fn, arg, { timeout })` that says what it waited for when it times out
+ * (Playwright's message names only the timeout): `what` is that, in words.
+ */
+export async function waitFor(page, what, fn, arg = null, { timeout = 60000, polling } = {}) {
+  try {
+    return await page.waitForFunction(fn, arg, polling ? { timeout, polling } : { timeout });
+  } catch (e) {
+    throw new Error(`waited ${timeout / 1000} s for ${what}: ${e.message.split('\n')[0]}`);
+  }
+}
+
+/**
+ * Types `value` into the demo page's text box and waits for this text's finished translation;
+ * returns the output's text (trimmed), or throws the page's error. "This text's": a translation
+ * that started after the typing (the page waits for a pause before it starts, so until then
+ * body[data-state] still says 'done' of the text before, or of a request still running for it) and
+ * that the output says is of a text of this length; the output drawn as words, the card showing
+ * a sentence of this text.
+ */
+export async function translate(page, value, { timeout = 120000 } = {}) {
+  await page.evaluate(() => {
+    const watch = { started: false };
+    window.__nmtTranslate = watch;
+    // (each record's oldValue is the value before it: the value it set is the next one's, or the current one)
+    new MutationObserver((records, observer) => {
+      const set = records.map((r, i) => (i + 1 < records.length ? records[i + 1].oldValue : document.body.dataset.state));
+      if (window.__nmtTranslate !== watch) observer.disconnect();
+      else if (set.includes('translating')) { watch.started = true; observer.disconnect(); }
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-state'], attributeOldValue: true });
+  });
+  await page.fill('#source', value);
+  const finished = (v) => {
+    const target = document.getElementById('target');
+    const state = document.body.dataset.state;
+    return window.__nmtTranslate.started && document.getElementById('source').value === v && target.getAttribute('aria-busy') === 'false'
+      && (state === 'error' || (state === 'done' && target.dataset.inputLength === String(v.length)
+        && !!target.querySelector('.w') && document.getElementById('align-source').textContent !== ''
+        && v.includes(document.getElementById('align-source').textContent)));
+  };
+  try {
+    await page.waitForFunction(finished, value, { timeout });
+  } catch (e) {
+    const now = await page.evaluate(() => ({ state: document.body.dataset.state, started: window.__nmtTranslate?.started,
+      busy: document.getElementById('target').getAttribute('aria-busy'), inputLength: document.getElementById('target').dataset.inputLength,
+      status: document.getElementById('status').textContent, error: document.getElementById('error').textContent.trim() })).catch(() => ({}));
+    throw new Error(`translate(${JSON.stringify(value.slice(0, 60))}): waited ${timeout / 1000} s for its finished translation `
+      + `(state done, aria-busy false, the output of a text of ${value.length} characters): ${JSON.stringify(now)}: ${e.message.split('\n')[0]}`);
+  }
+  if (await page.evaluate(() => document.body.dataset.state) === 'error') {
+    throw new Error(`translate(${JSON.stringify(value.slice(0, 60))}): the page shows an error: ${(await page.textContent('#error')).trim()}`);
+  }
+  return (await page.textContent('#target')).trim();
 }

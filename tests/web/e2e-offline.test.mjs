@@ -21,7 +21,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, FIXTURE_MODEL } from './_helpers.mjs';
 import { build } from '../../scripts/build-web.mjs';
-import { browsers, launchBrowser, serveSite, waitReady, heavyCase } from './_browsers.mjs';
+import { browsers, launchBrowser, serveSite, waitReady, heavyCase, translate } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -149,11 +149,6 @@ async function savedSite(t) {
 
 /** The name of the cache that holds the site's own files (its shell), from the page. */
 const shellCacheName = (page) => page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
-
-async function translate(page, text) {
-  await page.fill('#source', text);
-  await page.waitForFunction((t) => document.body.dataset.state === 'done' && document.getElementById('align-source').textContent === t, text, { timeout: 60000 });
-}
 
 /**
  * The pages other than the main one, as a visitor uses them: `ready` waits until the page can

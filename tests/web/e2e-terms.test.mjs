@@ -11,7 +11,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineSkip, requireEngine } from './_helpers.mjs';
-import { browsers, launchBrowser, serveSite, openPage, waitReady } from './_browsers.mjs';
+import { browsers, launchBrowser, serveSite, openPage, waitReady, translate } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -27,14 +27,6 @@ before(async () => {
 after(async () => {
   if (server) await server.close();
 });
-
-/** Types `value` into the text box and waits for its finished translation; returns its text. */
-async function translate(page, value) {
-  await page.fill('#source', value);
-  await page.waitForFunction((v) => document.body.dataset.state === 'done' && document.getElementById('source').value === v &&
-    document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), value, { timeout: 120000 });
-  return page.textContent('#target');
-}
 
 /** The output's words marked as the reader's terms, joined. */
 const termWords = (page) => page.evaluate(() => [...document.querySelectorAll('#target .w.term')].map((w) => w.textContent).join(' '));

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { startServer, CSP, PAGE_CSP } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser, heavyCase } from './_browsers.mjs';
+import { browsers, launchBrowser, heavyCase, translate } from './_browsers.mjs';
 
 const engineDir = process.env.NMT_WEB_TEST_ENGINE_DIR;
 const skip = engineDir ? false : engineSkip();
@@ -127,15 +127,6 @@ async function waitReady(page) {
   if (await page.evaluate(() => document.body.dataset.ready !== 'true')) {
     throw new Error(`the page could not start: ${(await page.textContent('#error')).trim()}`);
   }
-}
-
-async function translate(page, text) {
-  await page.fill('#source', text);
-  await page.waitForFunction(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error', null, { timeout: 120000 });
-  await page.waitForFunction(() => document.getElementById('target').getAttribute('aria-busy') === 'false');
-  const state = await page.evaluate(() => document.body.dataset.state);
-  if (state === 'error') throw new Error(`the page shows an error: ${await page.textContent('#error')}`);
-  return (await page.textContent('#target')).trim();
 }
 
 const checkProblems = async (page) => {

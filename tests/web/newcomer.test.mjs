@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser, canEmulateTouch, heavyCase, serveSite, openPage as openSitePage, SharedPage } from './_browsers.mjs';
+import { browsers, launchBrowser, canEmulateTouch, heavyCase, serveSite, openPage as openSitePage, SharedPage, translate } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -45,16 +45,6 @@ const openPage = (t, options = DESKTOP, init) => openSitePage(t, browser, server
 /** The desktop page the cases share that need no fresh profile: restarted for each (_browsers.mjs). */
 const shared = new SharedPage();
 const desktopPage = (t) => shared.get(t, browser, server.url, DESKTOP);
-
-async function translate(page, text) {
-  const before = await page.evaluate(() => document.getElementById('target').textContent);
-  await page.fill('#source', text);
-  await page.waitForFunction((prev) => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false'
-    && document.getElementById('target').textContent !== prev && document.getElementById('align-source').textContent !== ''
-    // (the translation shown is this text's, not that of a text typed before whose request was still running)
-    && document.getElementById('target').dataset.inputLength === String(document.getElementById('source').value.length), before, { timeout: 120000 });
-  return (await page.textContent('#target')).trim();
-}
 
 /** What the text box's mirror shows: its marks (text, offset, kind) and whether its box matches the textarea's. */
 const mirrorState = (page) => page.evaluate(() => {
