@@ -282,9 +282,53 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
   const ByteSpans have = find_numbers(target, "", true);
   std::vector<bool> used(have.size(), false);
   std::vector<size_t> words_used;  // the hours written as words that were rewritten
+  // where the source says one hour more than once, each with a.m. or p.m. ("at 8 am and 8 pm"), and the target writes it as
+  // often, in digits or words ("um 8 Uhr und ... um acht Uhr"), the p.m. one is the target's in the
+  // same place: not the first the target has
+  const auto target_words = words_at(target);
+  const auto same_place = [&](size_t k, std::string_view number) -> std::pair<long, size_t> {  // (have index or -1, word start)
+    size_t nth = 0, count = 0;
+    for (size_t j = 0; j < numbers.size(); ++j) {
+      if (source.substr(numbers[j].first, numbers[j].second - numbers[j].first) != number) continue;
+      if (!marked(source, numbers[j].second, 'a') && !marked(source, numbers[j].second, 'p')) return {-2, 0};  // ("6 PM on 6 March")
+      count += 1, nth += j < k;
+    }
+    std::vector<std::pair<size_t, long>> places;  // (byte, have index or -1 for a word)
+    for (size_t t = 0; t < have.size(); ++t)
+      if (target.substr(have[t].first, have[t].second - have[t].first) == number) places.emplace_back(have[t].first, long(t));
+    for (const auto& [word, at] : target_words)
+      if (!digit(word[0]) && spoken_hour({word}, 0) == clock_hour(number)) places.emplace_back(at, -1);
+    if (count < 2 || places.size() != count) return {-2, 0};
+    std::sort(places.begin(), places.end());
+    return {places[nth].second, places[nth].first};
+  };
   for (size_t k = 0; k < numbers.size(); ++k) {
     if (!pm[k]) continue;
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
+    // written 12 up already ("at 8 am and 8 pm" -> "um 8 Uhr und 20 Uhr"): not another one too
+    const std::string evening = std::to_string(clock_hour(number) + 12) + std::string(number.substr(std::min(number.find_first_not_of("0123456789"), number.size())));
+    if (std::any_of(have.begin(), have.end(), [&](const auto& n) { return target.substr(n.first, n.second - n.first) == evening; }) &&
+        source.find(evening) == std::string_view::npos)
+      continue;
+    if (const auto [t, word_at] = same_place(k, number); t != -2 && number.find_first_not_of("0123456789") == std::string_view::npos) {
+      if (t >= 0 && !used[size_t(t)]) {
+        used[size_t(t)] = true;
+        const auto [tb, te] = have[size_t(t)];
+        const std::string_view next = target.substr(te, 32);
+        if (tb >= fixed && next.rfind(" Uhr", 0) == 0 && !evening_said(next))
+          out.push_back({tb, te - tb, std::to_string(clock_hour(number) + 12)});
+      } else if (t == -1 && word_at >= fixed && std::find(words_used.begin(), words_used.end(), word_at) == words_used.end()) {
+        words_used.push_back(word_at);
+        size_t end = word_at;
+        while (end < target.size() && is_letter(char_at(target, end))) end += utf8_length(target, end);
+        const bool uhr = target.compare(end, 4, " Uhr") == 0 && !is_letter(char_at(target, end + 4));
+        const std::vector<std::string> next = uhr ? lower_words(target.substr(end + 4, 24)) : std::vector<std::string>{};
+        const bool morning = !next.empty() && (next[0] == "morgens" || next[0] == "vormittags" || next[0] == "fr\xC3\xBCh");
+        if (uhr && !evening_said(target.substr(end, 32)) && !morning)
+          out.push_back({word_at, end - word_at, std::to_string(clock_hour(number) + 12)});
+      }
+      continue;
+    }
     const bool digits_written = std::any_of(have.begin(), have.end(), [&](const auto& n) {
       return digits_of(target.substr(n.first, n.second - n.first)) == digits_of(number);
     });
@@ -325,7 +369,7 @@ std::vector<TextEdit> evening_hours(std::string_view source, std::string_view ta
     }
   }
   // "half past seven" is 7:30, which German says "halb acht": the model wrote "halb sieben"
-  const auto source_words = words_at(source), target_words = words_at(target);
+  const auto source_words = words_at(source);
   for (size_t w = 0; w + 1 < source_words.size(); ++w) {
     if (source_words[w].first != "half") continue;
     const size_t at_hour = w + (source_words[w + 1].first == "past" ? 2 : 1);

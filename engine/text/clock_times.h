@@ -26,7 +26,10 @@ namespace nmt {
 // A p.m. hour the target writes only as a word before " Uhr" ("at 8 pm" -> "um acht Uhr") becomes
 // its digits 12 up ("um 20 Uhr"), unless "abends" or "morgens" follows. And "half past seven" (or
 // "half seven") translated "halb sieben" becomes "halb acht": German says 7:30 by the next hour.
-// An a.m. hour the target put 12 up ("9.30 a.m." -> "21.30 Uhr") goes back, unless the source has
+// Where the source says one hour more than once, each with a.m. or p.m. ("at 8 am and 8 pm"), and
+// the target writes it as often in digits or words, the p.m. one is the target's in the same place
+// ("um 8 Uhr und ... um acht Uhr" -> "um 20 Uhr", not the first); one the target wrote 12 up
+// already ("20 Uhr") leaves the others alone. An a.m. hour the target put 12 up ("9.30 a.m." -> "21.30 Uhr") goes back, unless the source has
 // that hour with p.m. too; and "Uhr" written before a time after um/gegen/ab/bis/von ("um Uhr 16.15",
 // the numbers retry's copy) goes after it.
 std::vector<TextEdit> evening_hours(std::string_view source, std::string_view target, std::string_view from,

@@ -367,5 +367,12 @@ class Numbers(unittest.TestCase):
         self.assertNotIn("Uhr", out[1])
 
 
+    def test_one_hour_am_and_pm_each_keeps_its_half_of_the_day(self):
+        """en->de: "The shop opens at 8 am and closes at 8 pm." came out "öffnet um 20 Uhr und schließt um
+        acht Uhr": the p.m. hour's 12 went to the first 8."""
+        translated = translate_lines("en-de", ["The shop opens at 8 am and closes at 8 pm."])[0]
+        self.assertEqual(re.findall(r"\d+", translated), ["8", "20"], translated)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -45,6 +45,22 @@ TEST_CASE("evening_hours: an English p.m. hour the German translation wrote as a
   CHECK(fixed("at 7.30pm", "um 730 Uhr") == "um 19.30 Uhr");
 }
 
+TEST_CASE("evening_hours: one hour twice, a.m. and p.m. (\"at 8 am and 8 pm\" gave 20 to the first 8)") {
+  auto fixed = [](std::string source, std::string target, size_t keep = 0) {
+    return edited(evening_hours, source, target, "en", "de", keep);
+  };
+  CHECK(fixed("The shop opens at 8 am and closes at 8 pm.", "Der Laden öffnet um 8 Uhr und schließt um acht Uhr.") ==
+        "Der Laden öffnet um 8 Uhr und schließt um 20 Uhr.");
+  CHECK(fixed("It opens at 8 am and closes at 8 pm.", "Es öffnet um 8 Uhr und schließt um 8 Uhr.") ==
+        "Es öffnet um 8 Uhr und schließt um 20 Uhr.");
+  CHECK(fixed("at 8 pm and at 8 am", "um 8 Uhr und um acht Uhr") == "um 20 Uhr und um acht Uhr");
+  CHECK(fixed("We meet at 8 am and 8 pm.", "Wir treffen uns um acht und acht Uhr.") == "Wir treffen uns um acht und 20 Uhr.");
+  // the target writes the hour once: as before, the one that reads as a time
+  CHECK(fixed("at 8 am and 8 pm", "um 8 und 8 Uhr") == "um 8 und 20 Uhr");
+  CHECK(fixed("at 8 am and 8 pm", "um 8 Uhr und 20 Uhr") == "um 8 Uhr und 20 Uhr");
+  CHECK(fixed("at 8 am and 8 pm", "um 8 Uhr und um acht Uhr", 20) == "um 8 Uhr und um acht Uhr");  // a prefix
+}
+
 TEST_CASE("evening_hours: a p.m. hour the German translation wrote as a word (\"at 8 pm\" came out \"um acht Uhr\")") {
   auto fixed = [](std::string source, std::string target, size_t keep = 0) {
     return edited(evening_hours, source, target, "en", "de", keep);
