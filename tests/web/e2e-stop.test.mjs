@@ -10,7 +10,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineSkip, requireEngine } from './_helpers.mjs';
-import { browsers, launchBrowser, heavyCase, serveSite } from './_browsers.mjs';
+import { browsers, launchBrowser, heavyCase, serveSite, waitFor } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -40,16 +40,22 @@ async function openPage(t, { clipboard = false } = {}) {
   return { page, problems };
 }
 
-/** Clicks Stop in the page the moment the first translated words are drawn (a click sent from here could land after the end). */
-function stopAtFirstWords(page) {
-  return page.evaluate(() => {
+/**
+ * Clicks Stop in the page the moment the first translated words are drawn, or with `sentences`,
+ * that many sentences (a click sent from here could land after the end: a short text takes ~1 s).
+ */
+function stopAtFirstWords(page, sentences = 0) {
+  return page.evaluate((sentences) => {
     const target = document.getElementById('target');
+    window.__stopClicked = false;
     new MutationObserver((_, observer) => {
       if (document.body.dataset.state !== 'translating' || !target.textContent.trim()) return;
+      if (target.querySelectorAll('.sent').length < sentences) return;
       observer.disconnect();
+      window.__stopClicked = true;
       document.getElementById('stop').click();
     }).observe(target, { childList: true, subtree: true, characterData: true });
-  });
+  }, sentences);
 }
 
 /**
@@ -59,7 +65,8 @@ function stopAtFirstWords(page) {
 async function stopShortText(page, text, total, atLeast) {
   await stopAtFirstWords(page);
   await page.fill('#source', text);
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
+  await waitFor(page, 'Stop clicked in the page at the first words drawn, and the status "Stopped."',
+    () => window.__stopClicked && document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
   const n = Number(await page.getAttribute('#target', 'data-sentences'));
   assert.ok(n >= atLeast && n < total, `${n} of ${total} sentences kept`);
   assert.equal(await page.getAttribute('#target', 'data-partial'), 'true');
@@ -75,11 +82,11 @@ for (const name of browsers()) describe(name, () => {
     const { page, problems } = await openPage(t, { clipboard: true });
 
     const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}: the weather was cold and the streets were empty, so we stayed at home and read.`).join('\n\n');
-    await page.fill('#source', text);
     // Stop once a few sentences are drawn, long before the 40th.
-    await page.waitForFunction(() => document.querySelectorAll('#target .sent').length >= 2, null, { timeout: 120000 });
-    await page.click('#stop');
-    assert.equal(await page.textContent('#status'), 'Stopped.');
+    await stopAtFirstWords(page, 2);
+    await page.fill('#source', text);
+    await waitFor(page, 'Stop clicked in the page once 2 sentences were drawn, and the status "Stopped."',
+      () => window.__stopClicked && document.getElementById('status').textContent === 'Stopped.', null, { timeout: 120000 });
     const drawn = await page.textContent('#target');
     const n = Number(await page.getAttribute('#target', 'data-sentences'));
     assert.ok(n >= 2 && n < 40, `${n} sentences kept`);
