@@ -95,7 +95,10 @@ export function selectSentence(i, force = false) {
   cardFocus = null;
 }
 
+let lit = null; // {side, s, w}: the word whose links are shown
+
 function clearHighlight() {
+  lit = null;
   for (const w of document.querySelectorAll('.w.hl, .w.self, .w.linked')) {
     w.classList.remove('hl', 'self', 'linked');
     w.style.removeProperty('--w');
@@ -150,6 +153,7 @@ function highlight(side, s, w) {
     }
   });
   markSource(sent, side, w, weights, max, linked);
+  lit = { side, s, w };
   // Say it in words too (screen readers, and anyone unsure what the colours mean), each word in its language.
   const langOf = (sd) => (sd === 's' ? fromOf(state.resultDir) : toOf(state.resultDir));
   const word = (sd, j) => {
@@ -199,7 +203,8 @@ function onWordClick(event) {
     text(el.alignDetail, '');
   } else {
     state.pinned = { side: hit.side, s: hit.s, w: hit.w };
-    highlight(hit.side, hit.s, hit.w);
+    // (a tap's mouseover has just lit it up: drawing it again would lay out the text box twice)
+    if (!(lit && lit.side === hit.side && lit.s === hit.s && lit.w === hit.w)) highlight(hit.side, hit.s, hit.w);
   }
 }
 

@@ -149,9 +149,10 @@ let heatLayout = null;
  * a line above it says so and its scrollbar stays drawn (CSS .heat-wrap.scrolls), since a phone
  * hides scrollbars until one touches them.
  */
-function showScrollHint(canvas) {
+function showScrollHint(canvas, drawn = true) {
   const wrap = canvas.parentElement;
-  const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+  // (no map drawn: nothing to measure, which would lay out the whole page, a long output too)
+  const scrolls = drawn && wrap.scrollWidth > wrap.clientWidth + 1;
   wrap.classList.toggle('scrolls', scrolls);
   document.getElementById('heat-scroll').hidden = !scrolls;
 }
@@ -165,7 +166,7 @@ export function drawHeatmap() {
     canvas.height = 1;
     canvas.style.width = '1px';
     canvas.style.height = '1px';
-    showScrollHint(canvas);
+    showScrollHint(canvas, false);
     heatLayout = null;
     canvas.setAttribute('aria-label', 'Attention map');
     for (const key of ['grid', 'rows', 'cols']) delete canvas.dataset[key];

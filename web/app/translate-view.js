@@ -48,6 +48,8 @@ function showStatus(message) {
   text(el.statusProgress, '');
 }
 
+const streamingInput = (input) => input.length > STREAM_CHARS;
+
 function scheduleTranslate() {
   clearTimeout(state.timer);
   state.timer = setTimeout(translateNow, DEBOUNCE_MS);
@@ -59,6 +61,7 @@ function emptyOutput() {
   state.result = null;
   state.resultInput = null;
   state.outWords = [];
+  drawn = null;
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   delete el.target.dataset.partial;
@@ -100,7 +103,8 @@ export async function translateNow() {
   el.target.setAttribute('aria-busy', 'true');
   showStatus('Translating…');
   // What this request has finished so far: Stop keeps it as a usable, partial result.
-  const kept = { seq, dir, input, text: '', sentences: [] };
+  // (`text`: null while streaming, where it is the output pane's text, read when Stop keeps it)
+  const kept = { seq, dir, input, text: streamingInput(input) ? null : '', sentences: [] };
   state.kept = kept;
   try {
     const t = await getTranslator(dir);
@@ -108,7 +112,7 @@ export async function translateNow() {
     showError('');
     translationFailed = false;
     const { beam, shortlist } = searchSettings();
-    const streaming = input.length > STREAM_CHARS;
+    const streaming = streamingInput(input);
     const options = {
       beam,
       shortlist,
@@ -136,7 +140,6 @@ export async function translateNow() {
         if (seq !== state.seq) return; // (a newer request aborted this one)
         draw(sentence);
         kept.sentences.push(sentence);
-        kept.text = el.target.textContent;
       }
       result = await stream.translation;
     } else {
@@ -169,6 +172,7 @@ export async function translateNow() {
 }
 
 function renderPartial(partialText) {
+  drawn = null;
   el.target.replaceChildren(document.createTextNode(partialText));
   el.unsureLegend.hidden = true;
   el.termLegend.hidden = true;
@@ -183,6 +187,7 @@ function renderPartial(partialText) {
 function streamedOutput(input) {
   emptyOutput();
   selectSentence(0, true);
+  drawn = { sentences: [], spans: [], gaps: [], tail: null };
   let sourceEnd = 0;
   let targetEnd = 0;
   let n = 0;
@@ -194,12 +199,12 @@ function streamedOutput(input) {
     const copied = /^(?:[\s|¦»›•·∙◦‣→]|\d{1,3}[.)](?=[ \t]))*$/u;
     const between = gap.length === gapLength && copied.test(gap) ? gap : ' '.repeat(Math.max(0, gapLength));
     if (between) el.target.append(between);
-    const sent = document.createElement('span');
-    sent.className = 'sent';
-    sent.dataset.s = String(n);
     const marked = unsureWords(s);
-    state.outWords[n] = appendWords(sent, s.target, s.targetWords, 't', n, false, marked);
+    const sent = sentenceSpan(s, n, marked);
     el.target.append(sent);
+    drawn.gaps.push(between);
+    drawn.sentences.push(s);
+    drawn.spans.push(sent);
     if (marked.size) el.unsureLegend.hidden = false;
     if (markTermWords(state.dir, [s], state.outWords, n)) el.termLegend.hidden = false;
     n += 1;
@@ -208,33 +213,72 @@ function streamedOutput(input) {
   };
 }
 
+/**
+ * What the output pane shows, so that render() keeps what did not change (a translation streamed
+ * sentence by sentence, the sentences around a chosen word's): the sentences drawn, their spans,
+ * the text before each (`gaps`) and after the last (`tail`, a text node or null). Null: the pane
+ * holds something else (nothing, a partial text).
+ */
+let drawn = null;
+
+/** Whether sentence `b` draws as `a` did: the same text, words, confidence and passes (terms). */
+const drawsAs = (a, b) => a === b || (a.target === b.target && a.targetWords === b.targetWords &&
+  a.targetWordConfidence === b.targetWordConfidence && a.passes === b.passes);
+
+/** Sentence `i`'s span of word spans (state.outWords[i]), the words in `unsure` marked. */
+function sentenceSpan(s, i, unsure) {
+  const sent = document.createElement('span');
+  sent.className = 'sent';
+  sent.dataset.s = String(i);
+  state.outWords[i] = appendWords(sent, s.target, s.targetWords, 't', i, false, unsure);
+  return sent;
+}
+
+/**
+ * Draws `result` in the output pane. Where the pane already shows its sentences with the same
+ * text between them (the streamed sentences of this translation, or all but a chosen word's), only
+ * the sentences that changed are drawn again: drawing some thousand word spans anew held the page
+ * for 100-200 ms on a slow phone.
+ */
 export function render(result) {
   closeWordMenu();
-  const frag = document.createDocumentFragment();
-  state.outWords = [];
+  const gaps = [];
   let pos = 0;
-  let unsure = 0;
-  result.sentences.forEach((s, i) => {
-    const [b, e] = s.targetRange;
-    if (b > pos) frag.append(result.text.slice(pos, b));
-    const sent = document.createElement('span');
-    sent.className = 'sent';
-    sent.dataset.s = String(i);
-    const marked = unsureWords(s);
-    unsure += marked.size;
-    state.outWords[i] = appendWords(sent, s.target, s.targetWords, 't', i, false, marked);
-    frag.append(sent);
+  for (const { targetRange: [b, e] } of result.sentences) {
+    gaps.push(b > pos ? result.text.slice(pos, b) : '');
     pos = e;
-  });
-  if (pos < result.text.length) frag.append(result.text.slice(pos));
-  el.target.replaceChildren(frag);
+  }
+  const tail = result.text.slice(pos);
+  if (drawn && drawn.sentences.length === result.sentences.length && gaps.every((g, i) => g === drawn.gaps[i])) {
+    result.sentences.forEach((s, i) => {
+      if (drawsAs(drawn.sentences[i], s)) return;
+      const sent = sentenceSpan(s, i, unsureWords(s));
+      drawn.spans[i].replaceWith(sent);
+      drawn.spans[i] = sent;
+      markTermWords(state.resultDir, [s], state.outWords, i);
+    });
+    drawn.sentences = [...result.sentences];
+    if (drawn.tail) drawn.tail.remove();
+    drawn.tail = tail ? el.target.appendChild(document.createTextNode(tail)) : null;
+  } else {
+    const frag = document.createDocumentFragment();
+    state.outWords = [];
+    drawn = { sentences: [...result.sentences], spans: [], gaps, tail: null };
+    result.sentences.forEach((s, i) => {
+      if (gaps[i]) frag.append(gaps[i]);
+      drawn.spans.push(frag.appendChild(sentenceSpan(s, i, unsureWords(s))));
+    });
+    if (tail) drawn.tail = frag.appendChild(document.createTextNode(tail));
+    el.target.replaceChildren(frag);
+    markTermWords(state.resultDir, result.sentences, state.outWords);
+  }
   el.target.dataset.sentences = String(result.sentences.length);
   if (state.resultInput !== null) el.target.dataset.inputLength = String(state.resultInput.length); // which text's translation is shown (for tests and tools)
   delete el.target.dataset.partial;
   if (!result.text) keepFocusFrom(el.copy);
   el.copy.disabled = !result.text;
-  el.unsureLegend.hidden = unsure === 0;
-  el.termLegend.hidden = markTermWords(state.resultDir, result.sentences, state.outWords) === 0;
+  el.unsureLegend.hidden = !el.target.querySelector('.w.unsure');
+  el.termLegend.hidden = !el.target.querySelector('.w.term');
 
   const secs = result.timings.engineMs / 1000;
   const tps = result.stats.tokensPerSecond;
@@ -297,7 +341,7 @@ function stopTranslating() {
 function keepPartial(kept) {
   const sum = (key) => kept.sentences.reduce((n, s) => n + ((s[key] && s[key].length) || 0), 0);
   const result = {
-    text: kept.text,
+    text: kept.text === null ? el.target.textContent : kept.text,
     sentences: kept.sentences,
     partial: true,
     stats: { sourceTokens: sum('sourceTokens'), targetTokens: sum('targetTokens'), tokensPerSecond: 0, chunks: 0 },
