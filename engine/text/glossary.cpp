@@ -163,6 +163,21 @@ bool joined_by_hyphen(std::string_view text, size_t at) {
   const char32_t cp = decode_at(text, start).cp;
   return (cp == '-' || cp == 0x2010 || cp == 0x2011) && word_before(text, start);
 }
+// Whether every letter and digit of `sentence` is one of a term's (`terms`: sorted).
+bool only_terms(std::string_view sentence, const std::vector<TextEdit>& terms) {
+  auto term = terms.begin();
+  for (size_t at = 0; at < sentence.size();) {
+    while (term != terms.end() && term->at + term->length <= at) ++term;
+    if (term != terms.end() && term->at <= at) {
+      at = term->at + term->length;
+      continue;
+    }
+    const Decoded c = decode_at(sentence, at);
+    if (is_letter(c.cp) || is_digit(c.cp) || is_cjk_ideograph(c.cp)) return false;
+    at += std::max<size_t>(c.length, 1);
+  }
+  return true;
+}
 }  // namespace
 
 std::string glossary_error(const Glossary& glossary) {
@@ -310,6 +325,11 @@ std::vector<TextEdit> GlossaryIndex::find(std::string_view sentence, const std::
     found.push_back(TextEdit{m.at, m.length, m.term->target});
   }
   std::sort(found.begin(), found.end(), [](const TextEdit& a, const TextEdit& b) { return a.at < b.at; });
+  // a sentence of terms only is copied, not translated, so no pass gives its translation the
+  // capital it starts with ("Kündigungsfrist!" -> "notice period!")
+  if (!found.empty() && only_terms(sentence, found))
+    for (const TextEdit& capital : capitalized_start(sentence, found[0].text))
+      found[0].text.replace(capital.at, capital.length, capital.text);
   return found;
 }
 

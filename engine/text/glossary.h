@@ -16,7 +16,9 @@
 //     spaces (a no-break space, two) for one, an accent as its own character after the letter
 //     (NFD) or one with it (NFC);
 //   - the target term is written as given (in a sentence written in capitals, in capitals: the
-//     pass "capitals" writes the whole translation so);
+//     pass "capitals" writes the whole translation so), but a sentence of terms only, which is
+//     copied, not translated, starts with a capital where it does ("Kündigungsfrist!" -> "Notice
+//     period!"), as capital_start (text/casing.h) starts any other translation;
 //   - overlapping terms: the longest match wins, then the leftmost, then the term the sentence
 //     writes exactly ("Apple" -> "Apple" over "apple" -> "Apfel"), then the first in the glossary;
 //   - a term ending in "." that ends its sentence ("Acme Inc.") leaves that full stop to the

@@ -184,6 +184,14 @@ class Glossary(unittest.TestCase):
             with self.subTest(sentence=sentence):
                 self.assertEqual(out.count(target), count, out)
 
+    def test_a_sentence_of_a_term_only_keeps_its_capital(self):
+        # "Kündigungsfrist!" came out "notice period!" (copied, not translated: no pass wrote its capital)
+        path = glossary_file(GLOSSARY["de-en"])
+        out = run("de-en", "Kündigungsfrist!\nkündigungsfrist!\nDas ist gut. Kündigungsfrist.\n", "--glossary", path).stdout
+        self.assertEqual(out.split("\n")[:2], ["Notice period!", "notice period!"])
+        self.assertTrue(out.split("\n")[2].endswith(" Notice period."), out)
+        os.unlink(path)
+
     def test_switched_off_by_name(self):
         path = glossary_file([("Acme Cloud", "Zeta Sky")])
         self.assertNotIn("Zeta Sky", run("en-de", "Acme Cloud is fast.\n", "--glossary", path, "--no-pass", "glossary").stdout)

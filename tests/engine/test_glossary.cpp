@@ -136,3 +136,17 @@ TEST_CASE("glossary: every match of a term repeated many times is found") {
   CHECK(found[1].at == 16);
   CHECK(found.back().at == sentence.size() - 8);
 }
+
+TEST_CASE("glossary: a sentence of terms only starts with a capital where the sentence does") {
+  // "Kündigungsfrist!" came out "notice period!": such a sentence is copied, not translated, so
+  // no other pass writes its first capital
+  const nmt::Glossary glossary = {{"K\u00FCndigungsfrist", "notice period"}, {"Betriebsrat", "works council"}, {"Handy", "iPhone"}};
+  CHECK(terms("K\u00FCndigungsfrist!", glossary) == List{"K\u00FCndigungsfrist=Notice period"});
+  CHECK(terms("\u201EK\u00FCndigungsfrist\u201C \u2013 Betriebsrat.", glossary) ==
+        List{"K\u00FCndigungsfrist=Notice period", "Betriebsrat=works council"});
+  CHECK(terms("k\u00FCndigungsfrist!", glossary) == List{"k\u00FCndigungsfrist=notice period"});  // (as the sentence)
+  CHECK(terms("Handy!", glossary) == List{"Handy=iPhone"});  // (a word with a capital inside stays)
+  // a sentence with other words is the model's to start (the pass capital_start)
+  CHECK(terms("Die K\u00FCndigungsfrist!", glossary) == List{"K\u00FCndigungsfrist=notice period"});
+  CHECK(terms("K\u00FCndigungsfrist 3", glossary) == List{"K\u00FCndigungsfrist=notice period"});
+}
