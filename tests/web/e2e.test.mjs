@@ -129,6 +129,12 @@ async function waitReady(page) {
   }
 }
 
+/**
+ * Waits until the page's CSS transitions (the highlight's fade-in) have ended: a fixed wait is not
+ * enough where a busy machine draws no frame for a while (the transition's clock stands still).
+ */
+const transitionsEnded = (page) => page.evaluate(() => Promise.allSettled(document.getAnimations().map((a) => a.finished)));
+
 const checkProblems = async (page) => {
   const csp = await page.evaluate(() => window.__csp);
   assert.deepEqual(csp, [], 'no Content-Security-Policy violations');
@@ -292,7 +298,7 @@ for (const name of browsers()) describe(name, () => {
     const words = await page.$$('#target .w');
     assert.ok(words.length >= 2);
     await words[1].hover();
-    await page.waitForTimeout(250); // the highlight fades in (CSS transition)
+    await transitionsEnded(page); // the highlight fades in (CSS transition)
     const hl = await page.$$eval('#align-source .w.hl', (els) => els.map((e) => ({ text: e.textContent, w: Number(e.dataset.weight), alpha: getComputedStyle(e).backgroundColor })));
     assert.ok(hl.length >= 1, 'some source words are highlighted');
     assert.equal(await page.$$eval('#target .w.self', (els) => els.length), 1, 'the hovered word is marked');
@@ -325,7 +331,7 @@ for (const name of browsers()) describe(name, () => {
     // sheet's prefers-color-scheme: dark values, put on the page: no browser emulation needed).
     await page.focus('#align-target .w >> nth=0');
     const lowestContrast = async () => {
-      await page.waitForTimeout(250); // (the highlight fades in: CSS transition)
+      await transitionsEnded(page); // (the highlight fades in: CSS transition)
       return page.evaluate(() => {
         const rgba = (c) => { const p = /rgba?\(([^)]+)\)/.exec(c)[1].split(/[\s,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
         const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
