@@ -325,7 +325,12 @@ for (const name of browsers()) describe(name, () => {
       return { top: b.top, bottom: b.bottom, visible: [view.offsetTop, view.offsetTop + view.height], ok: b.top >= view.offsetTop && b.bottom <= view.offsetTop + view.height && !!hit && !!hit.closest(sel) };
     }, selector);
     const text = Array.from({ length: 8 }, (_, i) => `Sentence number ${i + 1} is here to make the text box taller.`).join(' ');
-    let page;
+    // no keyboard: the buttons below the fold of a short window stay under the text box
+    let page = await openPage(t, browser, server.url, { ...small, viewport: { width: 360, height: 400 } });
+    await translate(page, text);
+    await page.focus('#source');
+    await page.waitForTimeout(200);
+    assert.deepEqual(await page.evaluate(() => [document.getElementById('source-buttons').className, document.getElementById('source').style.maxHeight]), ['foot-buttons', ''], 'no keyboard');
     // (the Firefox bridge, _firefox.mjs, cannot resize the window of an open page)
     for (const how of name === 'chromium' ? ['window', 'visual viewport'] : ['visual viewport']) {
       page = await openPage(t, browser, server.url, small, how === 'window' ? undefined : standIn);

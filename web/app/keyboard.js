@@ -11,6 +11,24 @@ import { inputMode } from './hints.js';
 
 const buttons = () => document.getElementById('source-buttons');
 const MIN_LINES = 3;
+/** Less than this taken from the screen's height is no keyboard (a browser's address bar hiding). */
+const KEYBOARD_MIN = 120;
+
+let fullWidth = 0;
+let fullHeight = 0; // the window's height at this width with no keyboard (its tallest)
+
+/**
+ * Whether a keyboard takes part of the screen: the visible part is much shorter than the window
+ * (iOS, Chrome) or the window than it was at this width (Firefox for Android). The buttons merely
+ * below the fold of a long page stay where they are.
+ */
+function keyboardOpen() {
+  if (window.innerWidth !== fullWidth) [fullWidth, fullHeight] = [window.innerWidth, 0];
+  fullHeight = Math.max(fullHeight, window.innerHeight);
+  const view = window.visualViewport;
+  const shown = view ? view.height * view.scale : window.innerHeight;
+  return shown < window.innerHeight - KEYBOARD_MIN || window.innerHeight < fullHeight - KEYBOARD_MIN;
+}
 
 /** The bottom of what the screen shows, in the page's viewport coordinates. */
 function visibleBottom() {
@@ -30,7 +48,7 @@ export function fitAboveKeyboard() {
   const box = el.source;
   const scrolled = box.scrollTop;
   release();
-  if (document.activeElement !== box || inputMode() !== 'touch') return;
+  if (!keyboardOpen() || document.activeElement !== box || inputMode() !== 'touch') return;
   const b = buttons();
   const limit = visibleBottom() - 4;
   let over = b.getBoundingClientRect().bottom - limit;
@@ -51,6 +69,7 @@ export function fitAboveKeyboard() {
 }
 
 export function bindKeyboard() {
+  keyboardOpen(); // (the window's height before any keyboard)
   let frame = 0;
   const later = () => {
     cancelAnimationFrame(frame);
