@@ -24,7 +24,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineSkip, requireEngine } from './_helpers.mjs';
-import { browsers, launchBrowser, canEmulateTouch, serveSite, openPage } from './_browsers.mjs';
+import { browsers, launchBrowser, canEmulateTouch, serveSite, openPage, translate } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -41,12 +41,6 @@ before(async () => {
 after(async () => {
   if (server) await server.close();
 });
-
-async function translate(page, value) {
-  await page.fill('#source', value);
-  await page.waitForFunction((v) => document.body.dataset.state === 'done' && document.getElementById('source').value === v &&
-    document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), value, { timeout: 120000 });
-}
 
 /** What the alignment view shows: highlighted words, the word itself, marks in the text box, the sentence in words, the menu. */
 const shown = (page) => page.evaluate(() => ({
