@@ -169,6 +169,38 @@ size_t end_of_day(std::string_view target, size_t e, bool de) {
   return e;
 }
 
+// The days of a list joined by ", " that end right before byte `at` ("1., " of "1., 2. und 3. Mai";
+// "1, " or "1st, " in English), each lower than the next, not before `floor`: in order, with where
+// the first starts (`start`; `at` when none).
+std::vector<int> days_listed_before(std::string_view text, size_t at, size_t floor, bool de, int next, size_t& start) {
+  std::vector<int> days;
+  start = at;
+  while (start >= floor + 3 && text.compare(start - 2, 2, ", ") == 0) {
+    size_t e = start - 2;
+    if (de) {
+      if (text[e - 1] != '.') break;
+      --e;
+    } else if (e >= 3 && ordinal_suffix(text, e - 2)) {
+      e -= 2;
+    }
+    int day = 0;
+    size_t b = e;
+    for (size_t from : {e - 1, e >= 2 ? e - 2 : e - 1}) {
+      size_t length = 0;
+      const int d = from >= floor && from < e ? day_at(text, from, length) : 0;
+      if (d != 0 && from + length == e && d < next) {
+        day = d, b = from;
+        break;
+      }
+    }
+    if (day == 0) break;
+    days.insert(days.begin(), day);
+    next = day;
+    start = b;
+  }
+  return days;
+}
+
 // Whether what follows an English "June 2 and 3" at `at` lets it be two days ("and 3 people" is no
 // day): the end, a mark, a year, or a word that begins no noun phrase of its own.
 bool ends_two_days(std::string_view text, size_t at) {
@@ -190,6 +222,11 @@ bool two_days_joined(std::string_view target, const NamedDate& date, bool de) {
     size_t second = p + join.size(), length = 0, first_start = 0;
     if (day_at(target, second, length) != date.last_day) continue;
     if (first_of_two_days(target, second, 0, de, date.last_day, first_start) != date.day) continue;
+    if (!date.listed.empty()) {  // "1, 2 and 3": the list's days right before
+      size_t list_start = 0;
+      if (days_listed_before(target, first_start, 0, de, date.day, list_start) != date.listed) continue;
+      first_start = list_start;
+    }
     const size_t m = end_of_day(target, second + length, de);
     if (m == std::string_view::npos) continue;
     int month = 0;
@@ -243,7 +280,7 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
         d.last_day = d.day;  // "2. und 3. Juni", "2 and 3 June"
         d.day = first_of_two;
         d.two_days = true;
-        start = first_start;
+        d.listed = days_listed_before(text, first_start, floor, de, d.day, start);  // "1., 2. und 3. Mai"
       }
     }
     // a short name's period that ends the date may be the sentence's too ("on 1 Jan."): left out
@@ -258,11 +295,20 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
         if (last > d.day) {
           d.last_day = last;
           end += join + last_length + ordinal_suffix(text, end + join + last_length);
-        } else if (text.compare(end, 5, " and ") == 0) {  // "June 2 and 3"
-          const int second = day_at(text, end + 5, last_length);
-          const size_t second_end = end + 5 + last_length + (second ? ordinal_suffix(text, end + 5 + last_length) : 0);
+        } else {  // "June 2 and 3", "May 1, 2 and 3"
+          std::vector<int> days = {d.day};
+          size_t list_end = end;
+          for (int next = 0; text.compare(list_end, 2, ", ") == 0 && (next = day_at(text, list_end + 2, last_length)) > days.back();) {
+            days.push_back(next);
+            list_end += 2 + last_length + ordinal_suffix(text, list_end + 2 + last_length);
+          }
+          const int second = text.compare(list_end, 5, " and ") == 0 ? day_at(text, list_end + 5, last_length) : 0;
+          const size_t second_end = list_end + 5 + last_length + (second ? ordinal_suffix(text, list_end + 5 + last_length) : 0);
           int year = 0;
-          if (second > d.day && (ends_two_days(text, second_end) || year_after(text, second_end, year))) {
+          if (second > days.back() && (ends_two_days(text, second_end) || year_after(text, second_end, year))) {
+            d.day = days.back();
+            days.pop_back();
+            d.listed = days;
             d.last_day = second;
             d.two_days = true;
             end = second_end;
@@ -290,7 +336,10 @@ std::string write_named_date(const NamedDate& date, std::string_view language) {
   std::string out;
   const std::string last = date.last_day ? std::string(kEnDash) + std::to_string(date.last_day) : "";
   if (date.two_days) {
-    const std::string first = std::to_string(date.day), second = std::to_string(date.last_day);
+    std::string first;
+    for (int day : date.listed) first += std::to_string(day) + (de ? "., " : ", ");
+    first += std::to_string(date.day);
+    const std::string second = std::to_string(date.last_day);
     out = de ? first + ". und " + second + ". " + name : std::string(name) + " " + first + " and " + second;
     if (date.year) out += (de ? " " : ", ") + std::to_string(date.year);
     return out;
@@ -314,13 +363,19 @@ bool has_named_date(std::string_view target, const NamedDate& date, std::string_
       found = !is_digit_at(target, at + 4) && !(at > 0 && is_digit_at(target, at - 1));
     if (!found) return false;
   }
-  if (date.two_days) {  // each day a date of its own, or both joined by the name
-    NamedDate first = date, last = date;
-    first.two_days = last.two_days = false;
-    first.last_day = last.last_day = 0;
-    last.day = date.last_day;
-    return (has_named_date(target, first, language) && has_named_date(target, last, language)) ||
-           two_days_joined(target, date, de);
+  if (date.two_days) {  // each day a date of its own, or all joined by the name
+    NamedDate one = date;
+    one.two_days = false;
+    one.last_day = 0;
+    one.listed.clear();
+    std::vector<int> days = date.listed;
+    days.push_back(date.day);
+    days.push_back(date.last_day);
+    const bool each = std::all_of(days.begin(), days.end(), [&](int day) {
+      one.day = day;
+      return has_named_date(target, one, language);
+    });
+    return each || two_days_joined(target, date, de);
   }
   if (date.last_day) {  // the first day after the name ("May 3–5") or the last before it ("3–5 May", "3.–5. Mai")
     NamedDate first = date, last = date;

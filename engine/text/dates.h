@@ -20,6 +20,7 @@ struct NamedDate {
   int day = 0;                // 1-31 (a range's first day)
   int last_day = 0;           // a range's last day ("3–5 May", "3.–5. Mai", "May 3–5"); 0: one day
   bool two_days = false;      // day and last_day are two days, not a range ("2. und 3. Juni", "June 2 and 3")
+  std::vector<int> listed;    // with two_days: the days of a list before them ("1., 2. und 3. Mai": 1)
   int month = 0;              // 1-12
   int year = 0;               // 0: none written
 };
@@ -28,19 +29,21 @@ struct NamedDate {
 // 2023"; "de": "3. Oktober 2023", "3. Okt."): a month's name (written with its capital) next to a
 // day of 1-31, and the year (4 digits) where one follows; or next to a range of days joined by a
 // dash ("May 3–5, 2024", "3–5 May", "3.–5. Mai", German "3. bis 5. Mai"), the first day the lower;
-// or next to two days joined by "and" / "und" ("June 2 and 3", "2 and 3 June", "2. und 3. Juni").
+// or next to two days joined by "and" / "und" ("June 2 and 3", "2 and 3 June", "2. und 3. Juni"),
+// commas before them joining more ("May 1, 2 and 3", "1., 2. und 3. Mai").
 std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view language);
 
 // The date as `language` writes it: "October 3, 2023" / "October 3" in English, "3. Oktober 2023" /
 // "3. Oktober" in German; a range "May 3–5, 2024" / "3.–5. Mai 2024"; two days "June 2 and 3" /
-// "2. und 3. Juni".
+// "2. und 3. Juni"; a list "May 1, 2 and 3" / "1., 2. und 3. Mai".
 std::string write_named_date(const NamedDate& date, std::string_view language);
 
 // Whether `target` (in `language`) has the date: the month's name (or its short form) with the day
 // next to it (English "October 3", "3 October", "3rd of October"; German "3. Oktober" only), and the
 // year where the date has one; a range's first day after the name or its last before it, and both
 // days written; two days each as a date, or joined next to the name ("June 2 and 3", "2nd and 3rd
-// of June", "2. und 3. Juni"; not "2. and June 3").
+// of June", "2. und 3. Juni"; not "2. and June 3"), a list's days before them too, joined by
+// commas ("May 1, 2 and 3", "1st, 2nd and 3rd of May", "1., 2. und 3. Mai"; not "1., 2 and 3 May").
 bool has_named_date(std::string_view target, const NamedDate& date, std::string_view language);
 
 }  // namespace nmt

@@ -374,5 +374,12 @@ class Numbers(unittest.TestCase):
         self.assertEqual(re.findall(r"\d+", translated), ["8", "20"], translated)
 
 
+    def test_a_list_of_days_stays_one_date(self):
+        """de->en: "Am 1., 2. und 3. Mai ist geschlossen." came out "On 1., 2 and 3 May is closed." (the
+        first day left in German): only two days joined by "und" were one date."""
+        translated = translate_lines("de-en", ["Am 1., 2. und 3. Mai ist geschlossen."])[0]
+        self.assertIn("May 1, 2 and 3", translated)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -146,3 +146,38 @@ TEST_CASE("named dates: two days joined by and (\"Am 2. und 3. Juni\" came out \
   CHECK(has_named_date("on June 2 and 3, 2024", d, "en"));
   CHECK_FALSE(has_named_date("on June 2 and 3", d, "en"));
 }
+
+TEST_CASE("named dates: three or more days in a list (\"Am 1., 2. und 3. Mai\" came out \"On 1., 2 and 3 May\")") {
+  const auto dates = [](const std::string& text, const char* language) {
+    std::vector<std::string> out;
+    for (const NamedDate& d : find_named_dates(text, language)) {
+      std::string days;
+      for (int day : d.listed) days += std::to_string(day) + ",";
+      out.push_back(text.substr(d.begin, d.end - d.begin) + "|" + days + std::to_string(d.day) + (d.two_days ? "+" : "-") +
+                    std::to_string(d.last_day) + "." + std::to_string(d.month));
+    }
+    return out;
+  };
+  CHECK(dates("Am 1., 2. und 3. Mai ist zu.", "de") == Strings{"1., 2. und 3. Mai|1,2+3.5"});
+  CHECK(dates("am 4., 5., 6. und 7. Juni", "de") == Strings{"4., 5., 6. und 7. Juni|4,5,6+7.6"});
+  CHECK(dates("open May 1, 2 and 3 in Paris; 1st, 2nd and 3rd June", "en") ==
+        Strings{"May 1, 2 and 3|1,2+3.5", "1st, 2nd and 3rd June|1,2+3.6"});
+  CHECK(dates("on May 1, 2 and 3, 2024.", "en") == Strings{"May 1, 2 and 3, 2024|1,2+3.5"});
+  // no list: a year after the comma, days that go down, a count after the last
+  CHECK(dates("on May 1, 2024", "en") == Strings{"May 1, 2024|1-0.5"});
+  CHECK(dates("am 3., 2. und 4. Mai", "de") == Strings{"2. und 4. Mai|2+4.5"});
+  CHECK(dates("on May 1, 2 and 3 people came", "en") == Strings{"May 1|1-0.5"});
+
+  NamedDate d;
+  d.listed = {1}, d.day = 2, d.last_day = 3, d.two_days = true, d.month = 5;
+  CHECK(write_named_date(d, "en") == "May 1, 2 and 3");
+  CHECK(write_named_date(d, "de") == "1., 2. und 3. Mai");
+  CHECK(has_named_date("The May 1, 2 and 3 is closed.", d, "en"));
+  CHECK(has_named_date("on the 1st, 2nd and 3rd of May", d, "en"));
+  CHECK(has_named_date("on 1, 2 and 3 May", d, "en"));
+  CHECK(has_named_date("on May 1, May 2 and May 3", d, "en"));
+  CHECK(has_named_date("Am 1., 2. und 3. Mai", d, "de"));
+  CHECK_FALSE(has_named_date("On 1., 2 and 3 May is closed.", d, "en"));  // the 1st no English date
+  CHECK_FALSE(has_named_date("On 2 and 3 May", d, "en"));                 // a day lost
+  CHECK_FALSE(has_named_date("Am 2. und 3. Mai", d, "de"));
+}
