@@ -269,6 +269,7 @@ std::vector<TextEdit> GlossaryIndex::find(std::string_view sentence, const std::
       if (path[k] != kTwoCharacters && !text[path[k]].upper) return;
     const size_t end = text[last - 1].end;
     if (word_after(sentence, end) || (end < gender_signs.size() && gender_signs[end] == '\x01')) return;
+    if (end < sentence.size() && (sentence[end] == '(' || sentence[end] == '=')) return;  // "invoice()", "invoice=1": code
     if (skipped_before[end] != skipped_before[at]) return;
     // a term that ends in the sentence's full stop ("Acme Inc." at the end) leaves that stop to
     // the model when the target term has none ("Acme GmbH"): else the sentence lost it
@@ -305,6 +306,7 @@ std::vector<TextEdit> GlossaryIndex::find(std::string_view sentence, const std::
   for (first = 0; first < text.size(); ++first) {
     at = text[first].begin;
     if (word_before(sentence, at) || joined_by_hyphen(sentence, at)) continue;
+    if (at >= 2 && sentence.compare(at - 2, 2, "--") == 0) continue;  // "--invoice": an option of a command
     walk(0, terms.size(), first);
   }
   // longest first, then leftmost, then the term the sentence writes exactly ("Apple" over "apple"

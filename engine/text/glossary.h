@@ -23,7 +23,9 @@
 //     writes exactly ("Apple" -> "Apple" over "apple" -> "Apfel"), then the first in the glossary;
 //   - a term ending in "." that ends its sentence ("Acme Inc.") leaves that full stop to the
 //     sentence when its target term does not end in one ("Acme GmbH");
-//   - not inside an address, code or a name from code (text/verbatim.h: those are copied);
+//   - not inside an address, code or a name from code (text/verbatim.h: those are copied), nor
+//     where the term reads as code: a call or a setting ("invoice()", "invoice=1") or a command's
+//     option ("--invoice");
 //   - at most kMaxGlossaryTerms entries of at most kMaxGlossaryTermBytes bytes each; a source or
 //     target term may not be empty, nor a source term shorter than 2 bytes, and neither may hold
 //     a control character (a tab, a line break: it would be written into the translation as is).

@@ -150,3 +150,14 @@ TEST_CASE("glossary: a sentence of terms only starts with a capital where the se
   CHECK(terms("Die K\u00FCndigungsfrist!", glossary) == List{"K\u00FCndigungsfrist=notice period"});
   CHECK(terms("K\u00FCndigungsfrist 3", glossary) == List{"K\u00FCndigungsfrist=notice period"});
 }
+
+TEST_CASE("glossary: a term that reads as code is no term") {
+  // "Call invoice() now." came out "Call Rechnung() jetzt.", "Use --invoice now." "Verwenden Sie
+  // --Rechnung", "Set invoice=1" "Setzt Rechnung=1"
+  const nmt::Glossary glossary = {{"invoice", "Rechnung"}};
+  for (const char* sentence : {"Call invoice() now.", "Call invoice(42).", "Use --invoice now.", "Set invoice=1 now."})
+    CHECK_MESSAGE(terms(sentence, glossary).empty(), sentence);
+  // prose: a bracket or an equals sign after a space, a dash before the word
+  CHECK(terms("The invoice (see below) - invoice, -invoice and invoice = total", glossary) ==
+        List{"invoice=Rechnung", "invoice=Rechnung", "invoice=Rechnung", "invoice=Rechnung"});
+}
