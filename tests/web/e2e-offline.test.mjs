@@ -147,6 +147,14 @@ async function savedSite(t) {
   return { server, context, page, problems, goOffline };
 }
 
+/**
+ * Polls `check` (async) every 100 ms until it holds, for at most `ms` (a service worker's work in
+ * the background is slow on a busy machine); the assertion after it says what was not so.
+ */
+async function until(check, ms = 60000) {
+  for (const end = Date.now() + ms; !(await check()) && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /** The name of the cache that holds the site's own files (its shell), from the page. */
 const shellCacheName = (page) => page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('nmt-shell ')));
 
@@ -251,7 +259,7 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.textContent('#offline-status'), 'A new version of this site was installed: reload the page to use it.');
     // (the new service worker deletes the old version's files as it activates)
     const shellCaches = () => page.evaluate(() => caches.keys()).then((keys) => keys.filter((k) => k.startsWith('nmt-shell')));
-    for (let i = 0; i < 60 && (await shellCaches()).length > 1; i++) await page.waitForTimeout(500);
+    await until(async () => (await shellCaches()).length <= 1);
     assert.deepEqual(await shellCaches(), [`nmt-shell ${server.url} ${version}0`]);
     await translate(page, 'The house is small.'); // (the open page goes on working)
 
@@ -364,7 +372,7 @@ for (const name of browsers()) describe(name, () => {
     await page.reload();
     await waitReady(page);
     await translate(page, 'The house is small.');
-    for (let i = 0; i < 40 && (await savedBytes('engine/engine.wasm')) !== wasmBytes; i++) await page.waitForTimeout(250);
+    await until(async () => (await savedBytes('engine/engine.wasm')) === wasmBytes);
     assert.equal(await savedBytes('engine/engine.wasm'), wasmBytes, 'saved again whole');
 
     // Offline: the page says which saved file is damaged and what to do.
@@ -631,7 +639,7 @@ for (const name of browsers()) describe(name, () => {
     const saved = await cachedModels(page);
     assert.ok(nextModels.every((f) => saved.includes(f)), `the new release's models are saved as it takes over (${saved})`);
     // (then the old English → German model goes, as the new service worker activates)
-    for (let i = 0; i < 30 && (await cachedModels(page)).length > nextModels.length; i++) await page.waitForTimeout(500);
+    await until(async () => (await cachedModels(page)).length <= nextModels.length);
     assert.deepEqual(await cachedModels(page), nextModels);
 
     await context.setOffline(true);
@@ -778,7 +786,7 @@ for (const name of browsers()) describe(name, () => {
     const { page, problems } = await freshPage(t, host.url);
     await waitReady(page);
     // (the page has asked the service worker to save German → English: its download runs for 3 s)
-    for (let i = 0; i < 20 && !host.requests.get(`models/${deEn.file}`); i++) await page.waitForTimeout(100);
+    await until(() => host.requests.get(`models/${deEn.file}`));
     assert.equal(host.requests.get(`models/${deEn.file}`), 1, 'German → English is being saved');
     await page.selectOption('#direction', 'de-en');
     await translate(page, 'Das Haus ist klein.');
@@ -793,7 +801,7 @@ for (const name of browsers()) describe(name, () => {
     const { page, problems } = await freshPage(t, host.url);
     await waitReady(page);
     // (the page has asked the service worker to save German → English: its download runs for 3 s)
-    for (let i = 0; i < 40 && !host.requests.get(`models/${deEn.file}`); i++) await page.waitForTimeout(100);
+    await until(() => host.requests.get(`models/${deEn.file}`));
     assert.equal(await page.evaluate((name) => caches.delete(name), MODEL_CACHE), true, 'English → German was saved');
     await page.waitForSelector('html[data-offline="ready"]', { timeout: 60000 });
     assert.equal(await page.textContent('#offline-status'), 'Saved for offline use.');
@@ -810,7 +818,8 @@ for (const name of browsers()) describe(name, () => {
     await cdp.send('Page.reload', { ignoreCache: true }); // (Chromium's Shift+Reload: around the service worker)
     await page.waitForFunction(() => document.body.dataset.ready === 'true' && !navigator.serviceWorker.controller, null, { timeout: 60000 });
     const manifestAt = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.endsWith('models/manifest.json')).startTime);
-    assert.ok(manifestAt < 2000, `the model list was asked for ${Math.round(manifestAt)} ms after the start (the first visit's wait for a service worker is 3 s)`);
+    // (a page that waits asks for it after 3 s and its own start: any time under 3 s is not that, however slow the machine)
+    assert.ok(manifestAt < 3000, `the model list was asked for ${Math.round(manifestAt)} ms after the start (the first visit's wait for a service worker is 3 s)`);
     assert.deepEqual(problems, []);
   });
 
