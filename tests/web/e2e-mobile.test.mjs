@@ -355,6 +355,23 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
+  test('a pasted right-to-left text runs right to left in the output and on the card; a sentence with a Hebrew word stays left to right', { skip, timeout: 180000 }, async (t) => {
+    const page = await openPage(t, browser, server.url, small);
+    const directions = () => page.evaluate(() => {
+      const dir = (e) => (e.matches(':dir(rtl)') ? 'rtl' : 'ltr');
+      return { output: dir(document.getElementById('target')), sentence: dir(document.querySelector('#target .sent')),
+        source: dir(document.getElementById('align-source')), target: dir(document.getElementById('align-target')) };
+    });
+    // (the models copy a script they do not know: the output is the Hebrew text)
+    await translate(page, 'שלום עולם, מה שלומך היום? הבית קטן מאוד והגן גדול.');
+    assert.deepEqual(await directions(), { output: 'rtl', sentence: 'rtl', source: 'rtl', target: 'rtl' });
+    // its first word is at the right of its last on their line
+    const [first, last] = await page.$$eval('#target .sent[data-s="0"] .w', (ws) => [ws[0], ws.at(-1)].map((w) => w.getBoundingClientRect().toJSON()));
+    if (Math.abs(first.top - last.top) < 2) assert.ok(first.left > last.left, `the first word at the right: ${JSON.stringify([first, last])}`);
+    await translate(page, 'He said שלום to the old man in the garden.');
+    assert.deepEqual(await directions(), { output: 'ltr', sentence: 'ltr', source: 'ltr', target: 'ltr' });
+  });
+
   // (Chromium only: CPU throttling and long-animation-frame entries)
   if (name === 'chromium') test('300 sentences at 4x CPU throttling: the streamed words stay when done, a tap draws the text box\'s marks once (long tasks logged)', { skip, timeout: 300000 }, async (t) => {
     const page = await openPage(t, browser, server.url, PHONE, () => {

@@ -8,7 +8,7 @@
  * (app/source-overlay.js). A highlight that is not pinned goes when the mouse leaves the words or
  * focus leaves the card. Selecting a sentence also hands it to the heatmap.
  */
-import { el, text, span, inLang } from './dom.js';
+import { el, text, span, inLang, textDirection } from './dom.js';
 import { state, currentSentence, langName, fromOf, toOf } from './state.js';
 import { showSentenceHeatmap } from './heatmap.js';
 import { unsureWords, sentenceConfidence } from './confidence.js';
@@ -77,6 +77,8 @@ export function selectSentence(i, force = false) {
   const s = r.sentences[state.sel];
   const cur = el.target.querySelector(`.sent[data-s="${state.sel}"]`);
   if (cur) cur.classList.add('current');
+  el.alignSource.dir = textDirection(s.source);
+  el.alignTarget.dir = textDirection(s.target);
   state.cardWords.s = appendWords(el.alignSource, s.source, s.sourceWords, 's', state.sel, true);
   state.cardWords.t = appendWords(el.alignTarget, s.target, s.targetWords, 't', state.sel, true, unsureWords(s));
   const confidence = sentenceConfidence(s, state.resultDir);

@@ -43,6 +43,18 @@ export function inLang(value, lang) {
   return s;
 }
 
+const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}\p{Script=Samaritan}\p{Script=Mandaic}]/gu;
+
+/**
+ * 'rtl' for a text whose letters are mostly of a right-to-left script (a Hebrew or Arabic paste,
+ * which the models copy), else 'ltr'. (Not dir="auto", which follows the first letter only: a German
+ * sentence that begins with a Hebrew name stays left to right.)
+ */
+export function textDirection(value) {
+  const rtl = (value.match(RTL_LETTER) || []).length;
+  return rtl && rtl * 2 > (value.match(/\p{L}/gu) || []).length ? 'rtl' : 'ltr';
+}
+
 export function formatBytes(n) {
   if (!n) return '0 MB';
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`;

@@ -6,7 +6,7 @@
  * while the rest is translated (aria-busy stays true). The finished output is drawn as sentences of
  * word spans (for the alignment view); all model text goes in as text nodes, never as HTML.
  */
-import { el, text, showError, setState, keepFocusFrom } from './dom.js';
+import { el, text, showError, setState, keepFocusFrom, textDirection } from './dom.js';
 import { state, resultIsOf } from './state.js';
 import { getTranslator, searchSettings } from './loader.js';
 import { appendWords, selectSentence } from './alignment-view.js';
@@ -62,6 +62,7 @@ function emptyOutput() {
   state.resultInput = null;
   state.outWords = [];
   drawn = null;
+  el.target.removeAttribute('dir');
   el.target.replaceChildren();
   el.target.dataset.sentences = '0';
   delete el.target.dataset.partial;
@@ -173,6 +174,7 @@ export async function translateNow() {
 
 function renderPartial(partialText) {
   drawn = null;
+  el.target.dir = textDirection(partialText);
   el.target.replaceChildren(document.createTextNode(partialText));
   el.unsureLegend.hidden = true;
   el.termLegend.hidden = true;
@@ -199,6 +201,7 @@ function streamedOutput(input) {
     const copied = /^(?:[\s|¦»›•·∙◦‣→]|\d{1,3}[.)](?=[ \t]))*$/u;
     const between = gap.length === gapLength && copied.test(gap) ? gap : ' '.repeat(Math.max(0, gapLength));
     if (between) el.target.append(between);
+    if (n === 0) el.target.dir = textDirection(s.target);
     const marked = unsureWords(s);
     const sent = sentenceSpan(s, n, marked);
     el.target.append(sent);
@@ -230,6 +233,7 @@ function sentenceSpan(s, i, unsure) {
   const sent = document.createElement('span');
   sent.className = 'sent';
   sent.dataset.s = String(i);
+  if (textDirection(s.target) === 'rtl') sent.dir = 'rtl'; // (a copied Hebrew or Arabic sentence: its marks on its left)
   state.outWords[i] = appendWords(sent, s.target, s.targetWords, 't', i, false, unsure);
   return sent;
 }
@@ -272,6 +276,7 @@ export function render(result) {
     el.target.replaceChildren(frag);
     markTermWords(state.resultDir, result.sentences, state.outWords);
   }
+  el.target.dir = textDirection(result.text);
   el.target.dataset.sentences = String(result.sentences.length);
   if (state.resultInput !== null) el.target.dataset.inputLength = String(state.resultInput.length); // which text's translation is shown (for tests and tools)
   delete el.target.dataset.partial;
