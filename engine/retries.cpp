@@ -186,6 +186,21 @@ bool number_piece(const std::string& piece) {
   return text.find_first_not_of("0123456789.,:") == std::string::npos;
 }
 
+// Removes tokens [from, from + n) of `h`, with their rows of every per-token array.
+void erase_tokens(Hypothesis& h, size_t from, size_t n) {
+  const size_t count = h.tokens.size();
+  const auto erase_rows = [&](auto& rows) {
+    if (rows.empty() || rows.size() % count) return;
+    const size_t width = rows.size() / count;
+    rows.erase(rows.begin() + long(from * width), rows.begin() + long((from + n) * width));
+  };
+  erase_rows(h.tokens);
+  erase_rows(h.token_log_probs);
+  erase_rows(h.attention);
+  erase_rows(h.heads);
+  erase_rows(h.readout);
+}
+
 // How many unknown pieces stand next to another one or to a number (a lone space piece between
 // allowed): a number the model wrote beside another ("considered to be <unk> 2,500." for "Seit dem
 // <unk> gelten 2.500 neue Regeln.") where the source has them apart says nothing of where it goes.
@@ -299,6 +314,41 @@ bool plain_retry_is_better(const RetryRound& round, const NumberRetry& retry, co
 
 }  // namespace
 
+void drop_number_after_unknown(Hypothesis& second, std::string_view source, const SentencePiece& tokenizer) {
+  std::vector<std::string> said;  // the source's numbers' digits
+  for (size_t k = 0; k < source.size(); ++k) {
+    if (source[k] < '0' || source[k] > '9' || (k > 0 && source[k - 1] >= '0' && source[k - 1] <= '9')) continue;
+    std::string run;
+    for (size_t j = k; j < source.size() && source[j] >= '0' && source[j] <= '9'; ++j) run += source[j];
+    said.push_back(run);
+  }
+  std::vector<int>& ids = second.tokens;
+  for (size_t u = 0; u < ids.size(); ++u) {
+    if (ids[u] != tokenizer.unk_id()) continue;
+    size_t from = u + 1;
+    if (from < ids.size() && tokenizer.id_to_piece(ids[from]) == "\xE2\x96\x81") ++from;  // a lone space piece
+    size_t to = from;
+    std::string digits;  // the first run of digits of the number
+    bool first_run = true;
+    for (; to < ids.size(); ++to) {
+      const std::string& piece = tokenizer.id_to_piece(ids[to]);
+      const bool starts_word = piece.rfind("\xE2\x96\x81", 0) == 0;
+      // (its first piece may be glued to the unknown one: "<unk>" "15")
+      if ((to > from && starts_word) || !number_piece(piece) || piece == "\xE2\x96\x81") break;
+      for (char c : piece)
+        if (c >= '0' && c <= '9') {
+          if (first_run) digits += c;
+        } else if (!digits.empty()) {
+          first_run = false;
+        }
+    }
+    // (a number's final separator is the sentence's: "15." ends in the full stop)
+    while (to > from && tokenizer.id_to_piece(ids[to - 1]).find_first_of("0123456789") == std::string::npos) --to;
+    if (to == from || digits.empty() || std::find(said.begin(), said.end(), digits) != said.end()) continue;
+    erase_tokens(second, u + 1, to - u - 1);
+  }
+}
+
 void put_number_where_first_had_one(Hypothesis& second, const std::vector<int>& first, const SentencePiece& tokenizer) {
   const std::vector<int>& r = second.tokens;
   if (std::count(r.begin(), r.end(), tokenizer.unk_id()) != 1) return;
@@ -371,6 +421,8 @@ void retry_numbers(RetryRound& round) {
   std::vector<size_t> rejected;
   std::vector<bool> fallback(retries.size(), false);
   for (size_t k = 0; k < retries.size(); ++k) {
+    const Unit& again = retries[k].again;
+    drop_number_after_unknown(second[k], std::string_view(round.text).substr(again.begin, again.end - again.begin), round.reader.tokenizer);
     put_number_where_first_had_one(second[k], round.hyps[retries[k].unit].tokens, round.reader.tokenizer);
     const bool better = number_retry_is_better(round, retries[k], second[k]);
     const bool beside = better && unknowns_beside_numbers(second[k].tokens, round.reader.tokenizer) >

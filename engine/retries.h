@@ -60,6 +60,13 @@ void retry_numbers(RetryRound& round);
 // people." for "Am 24.07.2016 kamen 3.450 Menschen.") is not better than the first translation.
 bool doubles_a_word(std::string_view first, std::string_view second);
 
+// The numbers retry may write a number of its own right after an unknown piece ("from 13 to <unk>
+// 15." for "von 13 bis 22 Uhr": the model read the piece as an hour and gave it minutes), which
+// counts as invented and made the whole retry be rejected. Rule (used by retry_numbers; here for
+// the tests): a number (a word of digits and separators, a lone space piece between allowed) right
+// after an unknown piece whose first digits the source never writes goes, with its rows.
+void drop_number_after_unknown(Hypothesis& second, std::string_view source, const SentencePiece& tokenizer);
+
 // The numbers retry's word order (used by retry_numbers; here for the tests). The retry may write
 // the first translation's words with the lost number as its unknown piece in another place ("am
 // Samstag 17:30 um Uhr" where the first had "am Samstag um 15.30 Uhr": the model had rarely seen

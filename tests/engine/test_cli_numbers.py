@@ -381,5 +381,13 @@ class Numbers(unittest.TestCase):
         self.assertIn("May 1, 2 and 3", translated)
 
 
+    def test_a_number_the_retry_gives_the_copied_time_is_left_out(self):
+        """de->en: "Der Check-in ist von 13 bis 22 Uhr möglich." came out "from 1 to 2am.": the retry wrote
+        "from 13 to <unk> 15." (minutes of its own after the copied 22) and was rejected for the 15."""
+        translated = translate_lines("de-en", ["Der Check-in ist von 13 bis 22 Uhr möglich."])[0]
+        self.assertIn("10 p.m.", translated)
+        self.assertNotIn("15", translated)
+
+
 if __name__ == "__main__":
     unittest.main()
