@@ -86,12 +86,17 @@ std::vector<Hypothesis> translate_batch(const Transformer& model, const Transfor
 }
 
 // The hypothesis that writes a unit's own tokens back: each sure, each attending to itself (in
-// every layer and head, when they are kept). For a sentence with nothing to translate.
-Hypothesis copy_hypothesis(const std::vector<int>& ids, const ModelConfig& c, const SearchOptions& search_opts) {
+// every layer and head, when they are kept). For a sentence with nothing to translate. Its
+// attention matrices are built only when the request returns alignments: no text pass reads a
+// copied unit's attention, and a long line of copied text is thousands of units, each matrix
+// tokens x tokens (a 1 MB line of numbers held 254 MB of them).
+Hypothesis copy_hypothesis(const std::vector<int>& ids, const ModelConfig& c, const SearchOptions& search_opts,
+                           bool alignments) {
   Hypothesis h;
   const size_t n = ids.size(), heads = size_t(c.decoder_layers) * size_t(c.n_heads);
   h.tokens = ids;  // ends with eos
   h.token_log_probs.assign(n, 0.0f);
+  if (!alignments) return h;
   if (search_opts.keep_attention || search_opts.keep_all_heads) {
     h.attention.assign(n * n, 0.0f);
     for (size_t k = 0; k < n; ++k) h.attention[k * n + k] = 1.0f;
@@ -129,7 +134,8 @@ std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Ba
   const Transformer& model = runner.model;
   std::vector<Hypothesis> hyps(units.size());
   for (size_t u = 0; u < units.size(); ++u)
-    if (units[u].copied && !units[u].tokens.empty()) hyps[u] = copy_hypothesis(units[u].ids, model.config(), search_opts);
+    if (units[u].copied && !units[u].tokens.empty())
+      hyps[u] = copy_hypothesis(units[u].ids, model.config(), search_opts, runner.options.alignments);
   for (const std::vector<size_t>& members : make_batches(units, runner.options, runner.shortlist != nullptr)) {
     std::vector<std::vector<int>> batch;
     for (size_t u : members) batch.push_back(units[u].ids);

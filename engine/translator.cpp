@@ -193,6 +193,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   if (reverse_model && options.alignments) read_back(*reverse_model, units, search_opts, hyps);  // symmetrized alignments
   const TargetWriter writer{m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
                             {m.file.source_language(), m.file.target_language()}, switches};
+  out.sentences.reserve(units.size());  // (one a unit: a long line's thousands would otherwise leave it up to 2x its size)
   assemble(text, pieces, units, hyps, writer, out);  // text (target passes), alignments
   out.ms_total = ms_since(t0);
   return out;

@@ -44,6 +44,8 @@ Unit make_unit(const std::vector<Token>& toks, size_t a, size_t b, const TextPie
   u.end = b > a ? piece.begin + toks[b - 1].end : piece.end;
   if (a == 0) u.begin = piece.begin;
   if (b == toks.size()) u.end = piece.end;
+  u.tokens.reserve(b - a);
+  u.ids.reserve(b - a + 1);
   for (size_t i = a; i < b; ++i) {
     Token t = toks[i];
     t.begin = t.begin + piece.begin - u.begin;
