@@ -456,3 +456,10 @@ test('random tag soup: never throws, always balanced, every text word kept (500 
     }
   }
 });
+
+test('soft hyphens (&shy;) are hints for the source word: the model reads the word whole and none is copied into the translation', async () => {
+  const fake = fakeTranslator('same');
+  const r = await translateHtml(fake, '<p>The beau&shy;ti&shy;ful <b>ex\u00adtra</b> house.</p>', { html: true });
+  assert.equal(fake.calls[0].text, 'The beautiful extra house.');
+  assert.equal(r.text, '<p>The beautiful <b>extra</b> house.</p>');
+});

@@ -276,6 +276,9 @@ export function buildSegment(nodes, a, memo = new Map()) {
   const zeros = [];
   const addText = (s, stack) => {
     for (const ch of s) {
+      // a soft hyphen marks where the source word may break: the model reads the word whole, and
+      // the translation breaks its own words (it had copied them, "schöne&shy; &shy;")
+      if (ch === '\u00ad') continue;
       if (ASCII_SPACE.test(ch)) {
         const last = text[text.length - 1];
         if (last === ' ' || last === '\n') {
