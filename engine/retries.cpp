@@ -14,6 +14,20 @@
 namespace nmt {
 namespace {
 
+// The length of a percent sign or a unit's symbol that both languages write after a number at
+// `end` ("%", " %", " m", " kg"), else 0.
+size_t unit_symbol_after(std::string_view text, size_t end) {
+  if (text.compare(end, 1, "%") == 0) return 1;
+  if (text.compare(end, 1, " ") != 0) return 0;
+  size_t e = end + 1;
+  while (e < text.size() && std::isalpha(static_cast<unsigned char>(text[e]))) ++e;
+  if (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || static_cast<unsigned char>(text[e]) >= 0x80)) return 0;
+  const std::string_view word = text.substr(end + 1, e - end - 1);
+  for (std::string_view symbol : {"%", "mm", "cm", "m", "km", "mg", "g", "kg", "ml", "l", "h", "min", "ha", "kW", "MW", "GB", "MB", "km/h"})
+    if (word == symbol) return e - end;
+  return text.compare(end, 2, " %") == 0 ? 2 : 0;
+}
+
 // The text a hypothesis' tokens spell (without eos), before anything is copied into it.
 std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer, int eos_id) {
   std::vector<int> ids;
@@ -35,6 +49,10 @@ struct NumberRetry {
   ByteSpans kept;
   size_t masks;  // how many unknown pieces its source has, when a lost number is one digit; else 0
   Unit plain;     // the fallback: the sentence read again with its lost numbers written the target's way
+  // the last resort, where neither is better: the lost numbers (sign, "%" and all) put into the
+  // plain reading next to their neighbour word's translation, and how a German ordinal is written
+  ByteSpans inserts;
+  Rewrites insert_rewrites;
 };
 
 // The retry of unit `i` when its first translation lost a number or a date; none otherwise.
@@ -56,7 +74,8 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   for (const NamedDate& d : dates)
     if (!has_named_date(first, d, round.target_language)) lost_dates.push_back(d);
   if (missing.empty() && lost_dates.empty()) return std::nullopt;
-  ByteSpans lost, had, added;  // added: the spans masked now, besides the first reading's
+  ByteSpans lost, had, added, inserts;  // added: the spans masked now, besides the first reading's
+  Rewrites insert_rewrites;
   Rewrites rewrites = u.rewrites;
   for (const NamedDate& d : lost_dates) {
     added.emplace_back(d.begin, d.end);
@@ -77,9 +96,12 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
     if (const size_t ending = round.target_language == "de" ? english_ordinal_ending(sentence, e) : 0) {
       // an English ordinal is shown with its ending and written the German way: "1st" -> "1."
       rewrites.emplace_back(b, std::string(sentence.substr(b, e - b)) + ".");
+      insert_rewrites.push_back(rewrites.back());
       added.emplace_back(b, e + ending);
+      inserts.emplace_back(b, e + ending);
       continue;
     }
+    inserts.emplace_back(b, e + unit_symbol_after(sentence, e));
     // a one-digit number takes the space before it: a mask needs 2 bytes
     if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
     if (e - b >= 2) added.emplace_back(b, e);  // (one that starts the sentence cannot be shown)
@@ -122,7 +144,7 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
     plain.copy_source = u.copy_source;
     plain.rewrites = u.rewrites;
   }
-  return NumberRetry{i, std::move(r), std::move(had), masks, std::move(plain)};
+  return NumberRetry{i, std::move(r), std::move(had), masks, std::move(plain), std::move(inserts), std::move(insert_rewrites)};
 }
 
 // The words of `text` (runs of letters, lower-cased ASCII; other bytes kept) of five bytes or more,
@@ -292,6 +314,77 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
   return !doubles_a_word(hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id), text);
 }
 
+// Whether the source words on either side of `span` were translated side by side: the target
+// token that attends most to the source token before it is the last of a word ("Etwa" of "About"),
+// and the one that attends most to the token after it starts the next word ("in"). Only there does
+// a number put between them stand where the source has it (not "in die 5 Atmosphäre" for "enters
+// the atmosphere, at about 5am", whose words around the 5 the model left out).
+bool translated_around(const std::vector<Token>& source, const Hypothesis& target, const SentencePiece& tokenizer,
+                       std::pair<size_t, size_t> span) {
+  const size_t rows = target.tokens.size(), cols = source.size() + 1;
+  if (rows == 0 || target.attention.size() < rows * cols) return false;
+  long before = -1, after = -1;
+  for (size_t i = 0; i < source.size(); ++i) {
+    if (source[i].end <= span.first) before = long(i);
+    if (after < 0 && source[i].begin >= span.second && source[i].end > span.second) after = long(i);
+  }
+  if (before < 0 || after < 0) return false;
+  const auto best = [&](size_t column) {
+    size_t row = 0;
+    for (size_t t = 1; t < rows; ++t)
+      if (target.attention[t * cols + column] > target.attention[row * cols + column]) row = t;
+    return row;
+  };
+  const size_t left = best(size_t(before)), right = best(size_t(after));
+  if (right <= left) return false;
+  for (size_t t = left + 1; t <= right; ++t) {
+    const bool starts_word = tokenizer.id_to_piece(target.tokens[t]).rfind("\xE2\x96\x81", 0) == 0;
+    const bool punctuation = tokenizer.id_to_piece(target.tokens[t]).find_first_of(".,;:!?)") == 0;
+    if ((t < right) == (starts_word || punctuation)) return false;  // pieces of one word, then the next word
+  }
+  return true;
+}
+
+// The plain retry's unit with the lost numbers put in (NumberRetry::inserts), where its translation
+// `third` lost no more than those and wrote no number the source lacks; with the text it comes out
+// as. Else nothing: the first translation stays. Why: the model leaves some numbers out of every
+// reading ("About 1 in 5 adults smoke." -> "Etwa in 5 Erwachsenen rauchen.", the retry "In 5
+// Erwachsenen rauchen fünf Erwachsene."); put next to the translation of the word before it
+// (pass_through_unknown's dropped runs), the number is there ("Etwa 1 in 5 Erwachsenen rauchen.").
+std::optional<Unit> plain_with_numbers_put_in(const RetryRound& round, const NumberRetry& retry, const Hypothesis& third) {
+  if (retry.inserts.empty() || third.attention.empty()) return std::nullopt;
+  const SentencePiece& tokenizer = round.reader.tokenizer;
+  const int eos_id = round.reader.config.eos_id;
+  const std::string_view sentence(round.text.data() + retry.plain.begin, retry.plain.end - retry.plain.begin);
+  const std::string text = hypothesis_text(third, tokenizer, eos_id);
+  if (runs_not_in(digit_runs(text), digit_runs(sentence)) > 0) return std::nullopt;  // a number garbled, not left out
+  ByteSpans skip = verbatim_spans(sentence);
+  for (const TextEdit& t : retry.plain.terms) skip.emplace_back(t.at, t.at + t.length);
+  std::sort(skip.begin(), skip.end());
+  const ByteSpans numbers = find_numbers(sentence, round.reader.language, false, skip);
+  const std::vector<size_t> lost = missing_numbers(sentence, numbers, text, round.target_language);
+  for (size_t k : lost) {
+    const auto inserted = [&](const std::pair<size_t, size_t>& s) { return s.first <= numbers[k].first && numbers[k].second <= s.second; };
+    if (std::none_of(retry.inserts.begin(), retry.inserts.end(), inserted)) return std::nullopt;
+  }
+  Unit put_in = retry.plain;
+  for (const auto& s : retry.inserts) {
+    const auto lost_here = [&](size_t k) { return s.first <= numbers[k].first && numbers[k].second <= s.second; };
+    if (!std::any_of(lost.begin(), lost.end(), lost_here)) continue;  // (not one the plain reading kept)
+    if (!translated_around(retry.plain.tokens, third, tokenizer, s)) return std::nullopt;
+    put_in.dropped.push_back(s);
+  }
+  if (put_in.dropped.size() == retry.plain.dropped.size()) return std::nullopt;
+  std::sort(put_in.dropped.begin(), put_in.dropped.end());
+  put_in.rewrites.insert(put_in.rewrites.end(), retry.insert_rewrites.begin(), retry.insert_rewrites.end());
+  std::string with_numbers = with_copies(round, put_in, third, sentence);
+  localize_copied_numbers(sentence, numbers, with_numbers, round.reader.language, round.target_language);
+  if (!missing_numbers(sentence, numbers, with_numbers, round.target_language).empty()) return std::nullopt;
+  const std::string first = hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id);
+  if ((adds_currency(sentence, text) && !adds_currency(sentence, first)) || doubles_a_word(first, text)) return std::nullopt;
+  return put_in;
+}
+
 // Whether the plain retry (NumberRetry::plain) replaces the first translation: it keeps every
 // number of the source (as the number_separators pass writes it back: "24,07,2016" -> "24.07.2016"),
 // names no currency the source lacks, and doubles no word.
@@ -441,7 +534,9 @@ void retry_numbers(RetryRound& round) {
   if (rejected.empty()) return;
   std::vector<Unit> plain;
   for (size_t k : rejected) plain.push_back(retries[k].plain);
-  std::vector<Hypothesis> third = round.translate(plain, round.search);
+  SearchOptions plain_opts = round.search;
+  plain_opts.keep_attention = true;  // places the numbers put in as a last resort
+  std::vector<Hypothesis> third = round.translate(plain, plain_opts);
   for (size_t j = 0; j < rejected.size(); ++j) {
     NumberRetry& r = retries[rejected[j]];
     if (plain_retry_is_better(round, r, third[j])) {
@@ -450,6 +545,9 @@ void retry_numbers(RetryRound& round) {
     } else if (fallback[rejected[j]]) {
       round.units[r.unit] = std::move(r.again);
       round.hyps[r.unit] = std::move(second[rejected[j]]);
+    } else if (std::optional<Unit> put_in = plain_with_numbers_put_in(round, r, third[j])) {
+      round.units[r.unit] = std::move(*put_in);
+      round.hyps[r.unit] = std::move(third[j]);
     }
   }
 }

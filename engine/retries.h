@@ -49,8 +49,12 @@ void retry_empty(RetryRound& round);
 // The fallback, where the second is not better (and no named date was lost): the sentence is read
 // once more unmasked, its lost numbers written the target's way in place ("3.450" -> "3,450"),
 // and that translation replaces the first only if it keeps every number of the source (as the
-// number_separators pass writes it back), guesses no currency and doubles no word; else the first
-// translation stays. Sentences cut into chunks are left as they are (a chunk's numbers may sit in
+// number_separators pass writes it back), guesses no currency and doubles no word. The last
+// resort, where that reading only left lost numbers out (it garbled none and wrote no number the
+// source lacks): each is put in next to the translation of the word before it (with its sign, a
+// "%" or a unit's symbol after it: "100 m"), where the words on its two sides were translated side
+// by side (by their attention): "About 1 in 5 adults" -> "Etwa 1 in 5 Erwachsenen", which every
+// reading wrote "Etwa in 5". Else the first translation stays. Sentences cut into chunks are left as they are (a chunk's numbers may sit in
 // the next one).
 void retry_numbers(RetryRound& round);
 

@@ -389,5 +389,13 @@ class Numbers(unittest.TestCase):
         self.assertNotIn("15", translated)
 
 
+    def test_a_number_every_reading_leaves_out_is_put_in(self):
+        """en->de: "About 1 in 5 adults smoke." came out "Etwa in 5 Erwachsenen rauchen." and "the 100 m
+        race" "im Rennen": the retry and the plain reading left the number out too."""
+        out = translate_lines("en-de", ["About 1 in 5 adults smoke.", "He finished 2nd in the 100 m race."])
+        self.assertEqual(re.findall(r"\d+", out[0]), ["1", "5"], out[0])
+        self.assertIn("100 m", out[1])
+
+
 if __name__ == "__main__":
     unittest.main()
