@@ -70,15 +70,42 @@ json heads_json(const SentenceTranslation& s, int decoder_layers, int n_heads) {
   return layers;
 }
 
-// The word alignment: source_words, target_words, word_attention, word_alignments.
-void add_words_json(const WordAlignment& w, const Utf16Offsets& ss, const Utf16Offsets& ts, json& j) {
+// A copied sentence's attention: each target token on the source token it copies.
+bool attention_is_identity(const SentenceTranslation& s) {
+  const size_t n = s.source_tokens.size();
+  if (s.target_tokens.size() != n || s.attention.size() != n * n) return false;
+  for (size_t r = 0; r < n; ++r)
+    for (size_t c = 0; c < n; ++c)
+      if (s.attention[r * n + c] != (r == c ? 1.0f : 0.0f)) return false;
+  return true;
+}
+
+// The word attention as written is 0 but at the word links, where it is each link's weight.
+bool word_attention_is_links(const WordAlignment& w) {
+  const size_t nsw = w.source_words.size();
+  std::vector<bool> linked(w.matrix.size(), false);
+  for (auto [t, s] : w.links) {
+    const size_t at = size_t(t) * nsw + size_t(s);
+    if (t < 0 || s < 0 || size_t(s) >= nsw || at >= linked.size()) return false;
+    linked[at] = true;
+  }
+  for (size_t k = 0; k < w.matrix.size(); ++k)
+    if (!linked[k] && rounded_weight(w.matrix[k]) != 0.0) return false;
+  return true;
+}
+
+// The word alignment: source_words, target_words, word_attention, word_alignments. A copied
+// sentence's word attention, 0 but at its links, is left out (word_attention_from_links): its
+// words x words zeros were most of a long copied text's JSON.
+void add_words_json(const WordAlignment& w, const Utf16Offsets& ss, const Utf16Offsets& ts, bool copied, json& j) {
   json sw = json::array(), tw = json::array();
   for (const Span& x : w.source_words) sw.push_back({ss(x.begin), ss(x.end)});
   for (const Span& x : w.target_words) tw.push_back({ts(x.begin), ts(x.end)});
   j["source_words"] = std::move(sw);
   j["target_words"] = std::move(tw);
   const size_t nsw = w.source_words.size(), ntw = w.target_words.size();
-  j["word_attention"] = matrix_json(w.matrix.data(), ntw, nsw);
+  if (copied && w.matrix.size() == ntw * nsw && word_attention_is_links(w)) j["word_attention_from_links"] = true;
+  else j["word_attention"] = matrix_json(w.matrix.data(), ntw, nsw);
   json links = json::array();
   for (auto [tw_i, sw_i] : w.links) links.push_back({tw_i, sw_i, nsw ? rounded_weight(w.matrix[size_t(tw_i) * nsw + sw_i]) : 0.0});
   j["word_alignments"] = std::move(links);
@@ -104,10 +131,16 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   j["target_tokens"] = tokens_json(s.target_tokens, ts);
   const size_t limit = size_t(options.attention_limit);
   if (limit == 0 || (s.source_tokens.size() <= limit && s.target_tokens.size() <= limit)) {
-    j["attention"] = matrix_json(s.attention.data(), s.target_tokens.size(), s.source_tokens.size());
-    if (options.all_heads && !s.heads.empty()) j["heads"] = heads_json(s, t.decoder_layers, t.n_heads);
+    // a copied sentence's tokens x tokens identity is left out (identity_attention): most of a long
+    // copied text's JSON; kept with all_heads (the page's heatmap asks for one sentence's heads)
+    if (s.copied && !options.all_heads && attention_is_identity(s)) {
+      j["identity_attention"] = true;
+    } else {
+      j["attention"] = matrix_json(s.attention.data(), s.target_tokens.size(), s.source_tokens.size());
+      if (options.all_heads && !s.heads.empty()) j["heads"] = heads_json(s, t.decoder_layers, t.n_heads);
+    }
   }
-  add_words_json(s.words, ss, ts, j);
+  add_words_json(s.words, ss, ts, s.copied, j);
   j["target_word_probs"] = probs_json(s.target_word_probs);
   return j;
 }
@@ -123,18 +156,22 @@ std::string to_json(const std::vector<Alternative>& alternatives) {
   return json{{"alternatives", std::move(list)}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// Written a sentence at a time, in the key order one dump of the whole object has (keys sorted):
+// a long text's tree of every sentence's numbers took several times the string it became.
 std::string to_json(const Translation& t, const TranslateOptions& options) {
+  const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
   const Utf16Offsets src16(t.source_text), out16(t.text);
-  json sentences = json::array();
-  for (const SentenceTranslation& s : t.sentences) sentences.push_back(sentence_json(s, t, src16, out16, options));
-  json root;
-  root["text"] = t.text;
-  root["source_text"] = t.source_text;
-  root["sentences"] = std::move(sentences);
-  root["stats"] = {{"source_tokens", t.source_tokens},
-                   {"target_tokens", t.target_tokens},
-                   {"ms", {{"total", t.ms_total}, {"encode", t.ms_encode}, {"decode", t.ms_decode}}}};
-  return root.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out = "{\"sentences\":[";
+  for (size_t k = 0; k < t.sentences.size(); ++k) {
+    if (k) out += ',';
+    out += dump(sentence_json(t.sentences[k], t, src16, out16, options));
+  }
+  out += "],\"source_text\":" + dump(t.source_text);
+  out += ",\"stats\":" + dump({{"source_tokens", t.source_tokens},
+                                {"target_tokens", t.target_tokens},
+                                {"ms", {{"total", t.ms_total}, {"encode", t.ms_encode}, {"decode", t.ms_decode}}}});
+  out += ",\"text\":" + dump(t.text) + "}";
+  return out;
 }
 
 

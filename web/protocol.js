@@ -483,6 +483,30 @@ export function sentenceGroups(sentences, [b, e]) {
 // (packed-sentences.js: translator.js turns them into the public Sentence objects).
 
 /**
+ * An engine sentence with the matrices the engine leaves out of a copied sentence written back
+ * (engine/README.md): `identity_attention`, an attention that is the identity (each token on the
+ * one it copies), and `word_attention_from_links`, a word attention that is 0 but at each word
+ * link's cell, where it is the link's weight. A Sentence has them as full matrices, as before.
+ */
+export function expandCopiedAlignments(s) {
+  if (s.identity_attention) {
+    const n = s.source_tokens.length;
+    s.attention = Array.from({ length: n }, (_, r) => {
+      const row = new Array(n).fill(0);
+      row[r] = 1;
+      return row;
+    });
+    delete s.identity_attention;
+  }
+  if (s.word_attention_from_links) {
+    s.word_attention = Array.from({ length: s.target_words.length }, () => new Array(s.source_words.length).fill(0));
+    for (const [target, source, weight] of s.word_alignments) s.word_attention[target][source] = weight;
+    delete s.word_attention_from_links;
+  }
+  return s;
+}
+
+/**
  * Accumulates the results of consecutive chunks into one result. It keeps the translated text, not
  * the sentences: each chunk's go out in its 'partial' message (add() returns them), and the
  * result carries them only when there was one chunk (else `sentences: null`: the partials had
@@ -505,6 +529,7 @@ export class ResultBuilder {
   add(b, e, engineResult) {
     const st = engineResult.stats || {};
     const ms = st.ms || {};
+    engineResult.sentences.forEach(expandCopiedAlignments);
     return this.#append(b, e, engineResult.text, (offset) => packSentences(engineResult.sentences, { text: engineResult.text, sourceOffset: b, targetOffset: offset, input: this.input }),
       [st.source_tokens, st.target_tokens, ms.total, ms.encode, ms.decode]);
   }

@@ -1,9 +1,13 @@
 // What copied text costs: a sentence with nothing to translate (digits, punctuation, code) is
 // copied, each token attending to itself. A long line of it is thousands of units, so a unit's
-// tokens x tokens matrices must exist only where a result returns them. The peak memory itself is
-// measured by scripts/bench-memory.mjs (--case engine-line) and bench-input-cost.mjs, not here.
+// tokens x tokens matrices must exist only where a result returns them, and the JSON leaves out
+// what it can say in a word: the identity attention, a word attention that is 0 but at its links.
+// The peak memory itself is measured by scripts/bench-memory.mjs (--case engine-line) and
+// bench-input-cost.mjs, not here.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 
 namespace {
 
+using nlohmann::json;
 using test_model_bytes::load_fixture;
 
 std::vector<nmt::Unit> units_of(const nmt::Translator::Impl& m, const std::string& text) {
@@ -29,6 +34,8 @@ std::string line_of(const std::string& part, size_t chars) {
   while (s.size() < chars) s += part;
   return s;
 }
+
+double rounded(float x) { return std::round(double(x) * 1e5) / 1e5; }
 
 }  // namespace
 
@@ -75,4 +82,77 @@ TEST_CASE("copied cost: the same text with and without alignments, for a long li
   CHECK(a->text == b->text);
   REQUIRE(a->sentences.size() == b->sentences.size());
   for (const nmt::SentenceTranslation& s : a->sentences) CHECK(s.attention.empty());
+}
+
+TEST_CASE("copied cost: the JSON leaves out a copied sentence's identity attention and link-only word attention, and says so") {
+  auto translator = load_fixture("tiny.nmt");
+  const std::string text = "The house is small.\n(\"1\") (\"2\") 12.5 -- 33\n* * *\n\xF0\x9F\x98\x80 ... \xF0\x9F\x8E\x89\n";
+  for (bool all_heads : {false, true}) {
+    CAPTURE(all_heads);
+    nmt::TranslateOptions options;
+    options.alignments = true;
+    options.all_heads = all_heads;
+    auto r = translator->translate(text, options);
+    REQUIRE(r);
+    const json doc = json::parse(nmt::to_json(r.value(), options));
+    REQUIRE(doc["sentences"].size() == r->sentences.size());
+    size_t copied = 0, from_links_count = 0;
+    for (size_t k = 0; k < r->sentences.size(); ++k) {
+      const nmt::SentenceTranslation& s = r->sentences[k];
+      const json& j = doc["sentences"][k];
+      CAPTURE(s.source);
+      const size_t n = s.source_tokens.size();
+      if (!s.copied) {  // a translated sentence: every matrix written out
+        CHECK(j.contains("attention"));
+        CHECK(j.contains("word_attention"));
+        CHECK(!j.contains("identity_attention"));
+        CHECK(!j.contains("word_attention_from_links"));
+        continue;
+      }
+      ++copied;
+      // each token copies itself: the identity, which the JSON names instead of writing it
+      REQUIRE(s.target_tokens.size() == n);
+      for (size_t t = 0; t < n; ++t) CHECK(s.attention[t * n + t] == 1.0f);
+      if (all_heads) {  // the heatmap's request: written out, heads and all
+        CHECK(!j.contains("identity_attention"));
+        REQUIRE(j["attention"].size() == n);
+        CHECK(j.contains("heads"));
+      } else {
+        CHECK(j.value("identity_attention", false));
+        CHECK(!j.contains("attention"));
+        CHECK(!j.contains("heads"));
+      }
+      // the word attention: left out when it is 0 but at the links (rebuilt from them, as the JS
+      // module does, it is the matrix's numbers), else written out
+      const size_t rows = s.words.target_words.size(), cols = s.words.source_words.size();
+      std::vector<double> rebuilt(rows * cols, 0.0);
+      for (const json& link : j["word_alignments"])
+        rebuilt[link[0].get<size_t>() * cols + link[1].get<size_t>()] = link[2].get<double>();
+      bool from_links = true;
+      for (size_t c = 0; c < rows * cols; ++c) from_links = from_links && rebuilt[c] == rounded(s.words.matrix[c]);
+      CHECK(j.value("word_attention_from_links", false) == from_links);
+      CHECK(j.contains("word_attention") == !from_links);
+      if (from_links) ++from_links_count;
+    }
+    CHECK(copied == 3);
+    CHECK(from_links_count >= 2);
+  }
+}
+
+TEST_CASE("copied cost: the JSON written a sentence at a time reads as one dump of the whole would write it") {
+  auto translator = load_fixture("tiny.nmt");
+  const std::string text = "Gr\xC3\xBC\xC3\x9F" "e aus K\xC3\xB6ln. \"Quoted\" \\ back\\slash.\n\n(1) 2 3\n" + line_of("x.org/a ", 3000);
+  for (bool alignments : {false, true}) {
+    nmt::TranslateOptions options;
+    options.alignments = alignments;
+    auto r = translator->translate(text, options);
+    REQUIRE(r);
+    const std::string written = nmt::to_json(r.value(), options);
+    const json doc = json::parse(written);
+    CHECK(doc.dump(-1, ' ', false, json::error_handler_t::replace) == written);
+    CHECK(doc["text"] == r->text);
+    CHECK(doc["source_text"] == r->source_text);
+    CHECK(doc["sentences"].size() == r->sentences.size());
+    CHECK(doc["stats"]["target_tokens"] == r->target_tokens);
+  }
 }
