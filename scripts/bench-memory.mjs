@@ -6,6 +6,12 @@
  *   normal 300 of flores-dev's English sentences, five a paragraph (~40 kB; not scaled)
  *   prose  1,000,000 characters of paragraphs (flores-dev's English sentences, five a paragraph, repeated)
  *   lines  100,000 short lines (tatoeba-dev's English sentences of at most 24 characters, repeated)
+ *   engine-line  the raw engine (build-wasm/engine.js in this process, no worker, no chunks: one
+ *          translate() call, as an embedder of engine.js may make) on one 1,000,000-character line
+ *          of numbers in brackets and quotes, copied text ('("1") ' repeated), without and with
+ *          alignments: its WebAssembly memory (which only grows: the call's peak), the process's
+ *          peak RSS, the JSON's length and the time; with --engine, the same run with that build
+ *          too, and the ratios (this build / that one)
  * Printed per case: the process's peak RSS (main thread, workers and WebAssembly memory: all of
  * it), its RSS before the request, right after it, and once a next request could run (after a
  * request of recycleChars or more: the new worker loaded, the old ones ended), the sentences, the
@@ -15,7 +21,7 @@
  * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
  * this checkout's engine and models), e.g. --old 18d4c2b, the last one before packing.
  *
- *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
+ *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines,engine-line] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
  *
  * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look. --engine
  * runs another build of the engine (DIR/engine.js and engine.wasm, e.g. a build folder of a change
@@ -76,7 +82,60 @@ async function child(kind, scale, readAll, beam, web, engine) {
   }
 }
 
-if (flag('child')) {
+/** engine-line, in this (fresh) process: one raw translate() call of a build's engine; prints a JSON line. */
+async function engineLineChild(scale, alignments, engineDir) {
+  const { createRequire } = await import('node:module');
+  globalThis.require = createRequire(import.meta.url);
+  globalThis.__dirname = engineDir;
+  const { default: createEngine } = await import(pathToFileURL(path.join(engineDir, 'engine.js')).href);
+  const Module = await createEngine({ wasmBinary: readFileSync(path.join(engineDir, 'engine.wasm')) });
+  const t = new Module.Translator();
+  const loadError = t.load(new Uint8Array(readFileSync(path.join(ROOT, 'weights/en-de/model.nmt'))));
+  if (loadError) throw new Error(loadError);
+  const part = '("1") ';
+  const line = part.repeat(Math.ceil(1000000 * scale / part.length)).slice(0, Math.round(1000000 * scale));
+  const wasmBefore = Module.HEAPU8.length;
+  const started = performance.now();
+  const json = t.translate(line, JSON.stringify({ beam: 4, alignments }));
+  const ms = performance.now() - started;
+  const r = JSON.parse(json);
+  if (!r.ok) throw new Error(r.error);
+  console.log(JSON.stringify({
+    chars: line.length, sentences: r.result.sentences.length, jsonChars: json.length, ms,
+    wasmBefore, wasmAfter: Module.HEAPU8.length, peakRss: process.resourceUsage().maxRSS * 1024,
+  }));
+}
+
+/** engine-line: each build's raw engine on the line, without and with alignments, each in a fresh process. */
+function engineLine(scale, other) {
+  const builds = [['this build', path.join(ROOT, 'build-wasm')], ...(other ? [[other, path.resolve(other)]] : [])];
+  for (const alignments of [false, true]) {
+    const peaks = [];
+    for (const [name, dir] of builds) {
+      let out;
+      try {
+        out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--engine-line-child', dir, '--scale', String(scale),
+          ...(alignments ? ['--alignments'] : [])], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (e) { // (e.g. a JSON longer than a JavaScript string can be)
+        console.log(`engine-line ${alignments ? 'alignments' : 'text only '} ${name.padEnd(12)}: failed: ${String(e.stderr || e.message).trim().split('\n').pop()}`);
+        continue;
+      }
+      const m = JSON.parse(out.trim().split('\n').pop());
+      peaks.push(m);
+      console.log(`engine-line ${alignments ? 'alignments' : 'text only '} ${name.padEnd(12)}: WebAssembly memory ${MiB(m.wasmBefore)} -> ${MiB(m.wasmAfter)}, ` +
+        `peak RSS ${MiB(m.peakRss)}, JSON ${(m.jsonChars / 2 ** 20).toFixed(1)} MiB, ${m.chars} chars, ${m.sentences} sentences, ${(m.ms / 1000).toFixed(1)} s`);
+    }
+    if (peaks.length === builds.length && peaks.length > 1) {
+      const [a, b] = peaks;
+      console.log(`engine-line ${alignments ? 'alignments' : 'text only '} this build / ${builds[1][0]}: WebAssembly memory ${(a.wasmAfter / b.wasmAfter).toFixed(2)}x, ` +
+        `peak RSS ${(a.peakRss / b.peakRss).toFixed(2)}x, JSON ${(a.jsonChars / b.jsonChars).toFixed(2)}x, time ${(a.ms / b.ms).toFixed(2)}x`);
+    }
+  }
+}
+
+if (flag('engine-line-child')) {
+  await engineLineChild(Number(value('scale', 1)), flag('alignments'), value('engine-line-child'));
+} else if (flag('child')) {
   await child(value('child'), Number(value('scale', 1)), flag('read-all'), value('beam', null), value('web', null), value('engine', null));
 } else {
   const scale = Number(value('scale', 1));
@@ -92,6 +151,10 @@ if (flag('child')) {
     for (const d of ['build-wasm', 'weights']) symlinkSync(path.join(ROOT, d), path.join(old, d));
   }
   for (const kind of kinds) {
+    if (kind === 'engine-line') {
+      engineLine(scale, engine);
+      continue;
+    }
     const runs = [['packed (default)', []]];
     if (!flag('no-baseline')) runs.push(['every field read', ['--read-all']]);
     if (old) runs.push([`web/ of ${value('old')}`, ['--web', old]]);
