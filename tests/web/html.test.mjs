@@ -463,3 +463,17 @@ test('soft hyphens (&shy;) are hints for the source word: the model reads the wo
   assert.equal(fake.calls[0].text, 'The beautiful extra house.');
   assert.equal(r.text, '<p>The beautiful <b>extra</b> house.</p>');
 });
+
+test('an element whose lang names another language than the source is kept as written; the translated ones that named the source say the target\'s', async () => {
+  const fake = Object.assign(fakeTranslator('reverse'), { from: 'en', to: 'de' });
+  const html = '<html lang="en-GB"><body><p lang="en">She said <span lang="de" title="Ein Gruß">Guten Morgen, Anna</span> and left</p>'
+    + '<div lang="de"><p>Das Haus ist klein.</p><p lang="en">The dog sleeps</p><p translate="no" lang="en">Keep this.</p></div>'
+    + '<blockquote lang="de-AT" translate="yes">Servus Welt</blockquote><p lang="">Cats eat</p><p lang="und">Birds fly</p><code lang="en">x</code></body></html>';
+  const r = await translateHtml(fake, html, { html: true });
+  assert.equal(r.text, '<html lang="de"><body><p lang="de">left and <span lang="de" title="Ein Gruß">Guten Morgen, Anna</span> said She</p>'
+    + '<div lang="de"><p>Das Haus ist klein.</p><p lang="de">sleeps dog The</p><p translate="no" lang="en">Keep this.</p></div>'
+    + '<blockquote lang="de-AT" translate="yes">Welt Servus</blockquote><p lang="">eat Cats</p><p lang="und">fly Birds</p><code lang="en">x</code></body></html>');
+  // no source language known (a translator without `from`): lang is not read
+  const plain = await translateHtml(fakeTranslator('reverse'), '<p>A <span lang="de">B C</span> D</p>', { html: true });
+  assert.equal(plain.text, '<p>D <span lang="de">C B</span> A</p>');
+});

@@ -54,15 +54,48 @@ const ASCII_SPACE = /[ \t\n\r\f]/;
  * The adapter a tree is read through:
  *   kind(node): 'text' | 'element' | 'comment' | 'other';  name(node): lower-case tag name;
  *   attr(node, name): string | null;  children(node): array;  text(node): a text node's text (decoded);
- *   elementText(node): the text of a <title> element (decoded)
+ *   elementText(node): the text of a <title> element (decoded);
+ *   source: the source language ('en'; none: lang attributes are not read);  root: the node translated
  */
 
-/** Whether `node` (an element) says translate="no" (or is class notranslate). */
+/** The language an element's lang attribute names ('en' of "en-GB"), or null where it names none. */
+export function langOf(node, a) {
+  const lang = a.attr(node, 'lang');
+  const primary = lang === null ? '' : lang.trim().toLowerCase().split(/[-_]/)[0];
+  return /^[a-z]{2,3}$/.test(primary) && primary !== 'und' && primary !== 'mul' ? primary : null;
+}
+
+/**
+ * Whether `node` (an element) says translate="no" (or is class notranslate), or says with its lang
+ * attribute that it is written in a language other than the source (a German quote in an English
+ * page: the en->de model had garbled it). `a.source` is the source language (none: lang is not
+ * read); the root translated and <html>/<body> (whose lang a site's template often gets wrong) are
+ * taken to be in the source language whatever they say.
+ */
 function saysNo(node, a) {
+  if (saysNoExplicitly(node, a)) return true;
+  const t = a.attr(node, 'translate');
+  if ((t !== null && t.trim().toLowerCase() === 'yes') || !a.source || node === a.root || /^(html|body)$/.test(a.name(node))) return false;
+  const lang = langOf(node, a);
+  return lang !== null && lang !== a.source;
+}
+
+/** translate="no" or class notranslate. */
+function saysNoExplicitly(node, a) {
   const t = a.attr(node, 'translate');
   if (t !== null && t.trim().toLowerCase() === 'no') return true;
   const cls = a.attr(node, 'class');
   return cls !== null && /(^|\s)notranslate(\s|$)/.test(cls);
+}
+
+/**
+ * Whether an element inside a block that is not translated is translated again: translate="yes",
+ * or (where only a lang kept the blocks around it, `byLang`) a lang naming the source language.
+ */
+function saysYes(node, a, byLang) {
+  const t = a.attr(node, 'translate');
+  if (t !== null && t.trim().toLowerCase() === 'yes') return true;
+  return byLang && Boolean(a.source) && langOf(node, a) === a.source && !saysNo(node, a);
 }
 
 /**
@@ -112,6 +145,8 @@ export function collectUnits(root, a, options = {}) {
   const units = [];
   const attributeNames = options.attributes || TRANSLATED_ATTRIBUTES;
   const visitAttributes = (node, segment = null) => {
+    // (an element translated whose lang names the source language: the caller says the target's)
+    if (options.langs && a.source && langOf(node, a) === a.source && classify(node, a, memo) !== 'atomic') options.langs.push(node);
     for (const name of attributeNames) {
       const v = a.attr(node, name);
       if (v === null || !/\S/.test(v)) continue;
@@ -143,14 +178,13 @@ export function collectUnits(root, a, options = {}) {
       for (const c of a.children(node)) yield visitInlineAttributes(c, segment);
     }
   }
-  function* findYes(node) {
+  function* findYes(node, byLang) {
     for (const c of a.children(node)) {
       if (a.kind(c) !== 'element' || SKIP.has(a.name(c))) continue;
-      const t = a.attr(c, 'translate');
-      if (t !== null && t.trim().toLowerCase() === 'yes') {
+      if (saysYes(c, a, byLang)) {
         visitAttributes(c);
         yield walk(c);
-      } else yield findYes(c);
+      } else yield findYes(c, byLang && !saysNoExplicitly(c, a));
     }
   }
   function* walk(container) {
@@ -188,7 +222,7 @@ export function collectUnits(root, a, options = {}) {
           const v = a.elementText(c);
           if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });
         }
-        if (!SKIP.has(a.name(c))) yield findYes(c); // a translate="no" block: translate="yes" inside it is translated
+        if (!SKIP.has(a.name(c))) yield findYes(c, !saysNoExplicitly(c, a)); // a translate="no" block: translate="yes" inside it is translated
       } else run.push(c);
     }
     yield* flush();

@@ -13,7 +13,7 @@
  * restoreElement(element)) puts the original nodes, text and attributes back; an abort (`signal`)
  * or an error restores what was done and rejects.
  */
-import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
+import { collectUnits, placeSegment, placedText, translateUnits, joinPlain, langOf } from './segment.js';
 import { checkBatchOptions } from '../request-options.js';
 import { ErrorCode, TranslatorError } from '../protocol.js';
 
@@ -57,11 +57,32 @@ export async function translateElement(element, options = {}) {
   };
   const handle = { restore, segments: 0, attributes: 0, elements: 0, lost: 0, skipped: 0 };
   active.set(element, handle);
-  const units = collectUnits(element, domAdapter);
+  const a = { ...domAdapter, source: typeof translator.from === 'string' ? translator.from : null, root: element };
+  const langs = []; // translated elements whose lang names the source language
+  const units = collectUnits(element, a, { langs });
   const doc = element.ownerDocument;
+  let langSaid = false;
+  // With its first translated batch the element says the target language, and so do the elements
+  // inside it that said the source's (a screen reader reads German with a German voice).
+  const sayTargetLanguage = () => {
+    langSaid = true;
+    const to = translator.to;
+    if (typeof to !== 'string') return;
+    let inherited = null;
+    for (let n = element; n && n.nodeType === 1 && inherited === null; n = n.parentNode) inherited = langOf(n, a);
+    // (one without text of its own to translate, only attributes, is left as it is)
+    const sayAtRoot = !langs.includes(element) && inherited !== to && units.some((u) => u.type === 'segment');
+    const targets = sayAtRoot ? [element, ...langs] : langs;
+    for (const node of targets) {
+      const before = node.getAttribute('lang');
+      node.setAttribute('lang', to);
+      undo.push(() => (before === null ? node.removeAttribute('lang') : node.setAttribute('lang', before)));
+    }
+  };
   try {
     await translateUnits(translator, units, { ...decoding, batchChars, signal }, (batch, results, progress) => {
       if (restored) throw abortError();
+      if (!langSaid) sayTargetLanguage();
       batch.forEach((u, i) => {
         const r = results[i];
         if (u.type === 'attribute') {

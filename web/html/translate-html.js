@@ -21,9 +21,11 @@ import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } fro
 import { runFlat } from './flat.js';
 
 /** Reads a tree from parseHtml() (the adapter segment.js works through). */
-function stringAdapter(html) {
+function stringAdapter(html, source) {
   const decoded = new Map();
   return {
+    source,
+    root: null,
     kind: (n) => (n.type === 'element' ? 'element' : n.type === 'text' ? 'text' : n.type === 'comment' ? 'comment' : n.type === 'root' ? 'element' : 'other'),
     name: (n) => (n.type === 'root' ? '#root' : n.name),
     attr: (n, name) => {
@@ -69,8 +71,9 @@ export async function translateHtml(translator, html, options = {}) {
   // first to their last hard-aligned word, without segment.js's soft-attention trim.
   const { onProgress, html: _html, htmlPlacement = 'span', ...rest } = options;
   const root = parseHtml(html);
-  const a = stringAdapter(html);
-  const units = collectUnits(root, a);
+  const a = stringAdapter(html, typeof translator.from === 'string' ? translator.from : null);
+  const langs = []; // translated elements whose lang names the source language
+  const units = collectUnits(root, a, { langs });
   const spellings = referenceSpellings(html);
   const escape = (text) => {
     let out = escapeText(text);
@@ -78,6 +81,7 @@ export async function translateHtml(translator, html, options = {}) {
     return out;
   };
   const attributeOut = new Map(); // element → Map(name → translated value)
+  if (typeof translator.to === 'string') for (const node of langs) attributeOut.set(node, new Map([['lang', translator.to]]));
   const placed = new Map(); // segment unit → its pieces
   const titleOut = new Map(); // <title> element → its translated text
   const sentences = [];
