@@ -477,3 +477,10 @@ test('an element whose lang names another language than the source is kept as wr
   const plain = await translateHtml(fakeTranslator('reverse'), '<p>A <span lang="de">B C</span> D</p>', { html: true });
   assert.equal(plain.text, '<p>D <span lang="de">C B</span> A</p>');
 });
+
+test('a translated attribute writes < and > as references: no tag-like text stands in the output', async () => {
+  const html = '<p><img src="a.png" alt="The &lt;script&gt; tag &amp; &quot;quotes&quot;"> <abbr title="x &gt; y">X</abbr> is here</p>';
+  const r = await translateHtml(fakeTranslator('same'), html, { html: true });
+  assert.equal(r.text, html);
+  assert.equal(r.attributes, 2);
+});

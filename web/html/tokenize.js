@@ -88,9 +88,12 @@ export function escapeText(text) {
   return text.replace(/[&<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
 }
 
-/** Escapes text for a double-quoted attribute value. */
+/**
+ * Escapes text for a double-quoted attribute value: & " and no-break spaces, and < > too, so that
+ * no tag-like text stands in the output (a sanitizer or a parser that reads it as markup sees none).
+ */
 export function escapeAttribute(text) {
-  return text.replace(/[&"\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : '&nbsp;'));
+  return text.replace(/[&"<>\u00a0]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] || '&nbsp;');
 }
 
 const isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
