@@ -104,6 +104,7 @@ async function embed(t, browser, pageOrigin) {
       const { text } = await translator.translate('The house is small.');
       const text60 = 'The house is small. It has a red door.\n\n'.repeat(60);
       await translator.translate(text60); // the helper starts during the first pooled request (it may finish first on a busy machine)
+      await translator.memory(); // (waits for the helper to be ready: the second request might otherwise end before it too)
       const long = await translator.translate(text60);
       translator.dispose();
       return { text, workers: long.stats.workers };

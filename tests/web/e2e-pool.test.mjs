@@ -61,6 +61,7 @@ for (const name of browsers()) describe(name, () => {
       const out = { startupOne: one.timings.startup, startupTwo: two.timings.startup, workers: two.workers };
       const reference = await one.translate(doc, options);
       await two.translate(doc, options); // the helper starts during the first pooled request
+      await two.memory(); // (waits for the helper to be ready: a request joins it only then, and may end without it)
       const progress = [];
       const pooled = await two.translate(doc, { ...options, onProgress: (p) => progress.push([p.done, p.range[0], p.sentences.length]) });
       out.same = pooled.text === reference.text && JSON.stringify(pooled.sentences) === JSON.stringify(reference.sentences);

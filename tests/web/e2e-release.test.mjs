@@ -233,7 +233,10 @@ for (const name of browsers()) {
           return text;
         });
         const pooled = await run(async () => {
-          const r = await window.first.translate('The house is small. It has a red door.\n\n'.repeat(60));
+          const text = 'The house is small. It has a red door.\n\n'.repeat(60);
+          await window.first.translate(text); // the helper starts during the first pooled request, and may start after its end
+          await window.first.memory(); // (waits for the helper to be ready)
+          const r = await window.first.translate(text);
           return `${r.stats.workers} workers: ${r.text.split('\n')[0]}`;
         });
         // a running request aborted: its worker is replaced from what the first start handed over

@@ -56,6 +56,7 @@ test('pool: a long input over 2 and 3 workers is translated exactly as by one, s
   assert.equal(reference.stats.workers, 1);
   assert.ok(reference.stats.chunks >= 10, `${reference.stats.chunks} chunks`);
   await pool.translate(DOC, OPTIONS); // the helpers start during the first pooled request
+  await pool.memory(); // (waits for the helper to be ready: a request joins it only then, and may end without it)
   const r = await pool.translate(DOC, OPTIONS);
   assert.equal(r.stats.workers, 2, 'both workers translated chunks');
   assert.deepEqual(strip(r), strip(reference));
@@ -117,7 +118,8 @@ test('pool: an abort mid-way rejects at once and frees every worker; the next re
   assert.equal(short.sentences.length, 1);
   assert.equal(short.stats.workers, 1, 'a short text is not spread');
   // The pool comes back whole: a long request after the abort uses both workers again, same result.
-  await pool.translate(DOC, OPTIONS);
+  await pool.translate(DOC, OPTIONS); // (the abort ended the helper: a new one starts during this request)
+  await pool.memory(); // (and is ready)
   const again = await pool.translate(DOC, OPTIONS);
   assert.equal(again.stats.workers, 2);
   assert.deepEqual(strip(again), strip(reference));
