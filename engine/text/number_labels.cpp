@@ -79,6 +79,51 @@ bool currency_sign_before(std::string_view text, size_t at) {
   return false;
 }
 
+// de->en: the model copies the dot of a German scale's abbreviation ("2,3 Mio. €" came out "2.3m. €",
+// "1,5 Mio. €" "1.5 million. €"), and leaves the sign after the amount. The edits (last first) that
+// write the target's scale word after a number whose source has "Mio." or "Mrd." as the English
+// word without a dot ("million", "billion"), and a currency sign right after it before the number
+// ("€2.3 million"). Only a scale word that stands for the source's (m, million, mio for Mio.; bn,
+// billion, mrd for Mrd.), only where a dot or a sign follows it.
+std::vector<TextEdit> german_scale_abbreviations(std::string_view source, std::string_view target, size_t fixed) {
+  const ByteSpans source_numbers = find_numbers(source, "de", true);
+  const ByteSpans target_numbers = find_numbers(target, "en", true);
+  std::vector<bool> used(target_numbers.size(), false);
+  std::vector<TextEdit> edits;
+  for (auto [sb, se] : source_numbers) {
+    const std::string_view after = source.substr(se, 6);
+    const bool million = after.rfind(" Mio.", 0) == 0, billion = after.rfind(" Mrd.", 0) == 0;
+    if (!million && !billion) continue;
+    const std::string digits = digits_of(source.substr(sb, se - sb));
+    for (size_t t = 0; t < target_numbers.size(); ++t) {
+      const auto [tb, te] = target_numbers[t];
+      if (used[t] || digits_of(target.substr(tb, te - tb)) != digits) continue;
+      used[t] = true;
+      size_t w = te + (te < target.size() && target[te] == ' ' ? 1 : 0), e = w;
+      while (e < target.size() && std::isalpha(static_cast<unsigned char>(target[e]))) ++e;
+      std::string word(target.substr(w, e - w));
+      for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+      const bool same = million ? (word == "m" || word == "million" || word == "mio") : (word == "bn" || word == "billion" || word == "mrd");
+      if (!same || tb < fixed) break;
+      size_t end = e;
+      const bool dot = end < target.size() && target[end] == '.' && end + 1 < target.size();  // (not the sentence's end)
+      if (dot) ++end;
+      std::string_view sign;
+      for (std::string_view c : {"\xE2\x82\xAC", "$", "\xC2\xA3"})
+        if (target.compare(end, 1 + c.size(), " " + std::string(c)) == 0) sign = c;
+      if (!dot && sign.empty()) break;
+      const size_t sign_end = end + (sign.empty() ? 0 : 1 + sign.size());
+      // ("million. €" at the end: the dot was the sentence's, the sign put after it)
+      const bool ends = dot && !sign.empty() && target.find_first_not_of(' ', sign_end) == std::string_view::npos;
+      edits.push_back({te, sign_end - te, std::string(" ") + (million ? "million" : "billion") + (ends ? "." : "")});
+      if (!sign.empty() && !currency_sign_before(target, tb)) edits.push_back({tb, 0, std::string(sign)});
+      break;
+    }
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
+  return edits;
+}
+
 }  // namespace
 
 std::vector<TextEdit> number_units(std::string_view source, std::string_view target, std::string_view from,
@@ -152,6 +197,10 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
   }
   const std::vector<TextEdit> unit_edits = number_units(source, target, from, to, fixed);
   edits.insert(edits.end(), unit_edits.begin(), unit_edits.end());
+  if (de_en) {
+    const std::vector<TextEdit> scale_edits = german_scale_abbreviations(source, target, fixed);
+    edits.insert(edits.end(), scale_edits.begin(), scale_edits.end());
+  }
   std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
   return edits;
 }

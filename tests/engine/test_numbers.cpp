@@ -337,6 +337,26 @@ TEST_CASE("number_labels: no., No, nos., Abschn. and Kap. are labels too") {
   CHECK(fixed("See No 5.", "Siehe Nr. 5.", "en", "de") == "Siehe Nr. 5.");
 }
 
+TEST_CASE("number_labels: de->en, a German scale's abbreviation without its dot, the sign before the amount") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from = "de", const char* to = "en",
+                        size_t keep = 0) {
+    for (const TextEdit& e : number_labels(source, target, from, to, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Der Verlust beträgt 2,3 Mio. €.", "The loss is 2.3m. €.") == "The loss is €2.3 million.");
+  CHECK(fixed("Es wurden 1,5 Mio. € investiert.", "It was invested 1.5 million. €") == "It was invested €1.5 million.");
+  CHECK(fixed("Der Umsatz lag bei 3,2 Mrd. €.", "Revenue was at 3.2 bn €.") == "Revenue was at €3.2 billion.");
+  CHECK(fixed("Das kostet 1,5 Mio. Euro.", "That costs 1.5 million. Euro.") == "That costs 1.5 million Euro.");
+  // right already, the sentence's own dot, another scale, other digits, no abbreviation, en->de, a prefix
+  CHECK(fixed("Das kostet 1,5 Mio. €.", "That costs €1.5 million.") == "That costs €1.5 million.");
+  CHECK(fixed("Das kostet 1,5 Mio.", "That costs 1.5m.") == "That costs 1.5m.");
+  CHECK(fixed("Das kostet 1,5 Mio. €.", "That costs 1.5 billion €.") == "That costs 1.5 billion €.");
+  CHECK(fixed("Das kostet 1,5 Mio. €.", "That costs 2.5m. €.") == "That costs 2.5m. €.");
+  CHECK(fixed("Das kostet 1,5 Millionen €.", "That costs 1.5 million €.") == "That costs 1.5 million €.");
+  CHECK(fixed("It costs 1.5 Mio. €.", "Es kostet 1,5 Mio. €.", "en", "de") == "Es kostet 1,5 Mio. €.");
+  CHECK(fixed("Das kostet 1,5 Mio. €.", "That costs 1.5m. €.", "de", "en", 15) == "That costs 1.5m. €.");
+}
+
 TEST_CASE("number_labels: a unit the model changed after a number is the source's (\"5.000 m\" came out \"5,000 minutes\")") {
   const auto fixed = [](const std::string& source, std::string target, const char* from, const char* to, size_t keep = 0) {
     for (const TextEdit& e : number_labels(source, target, from, to, keep)) target.replace(e.at, e.length, e.text);
