@@ -113,7 +113,7 @@ test('HTML through a translator that reverses words: elements move with their wo
   r = await translateHtml(t, '<p>a <b>b <i>c d</i> e</b> f.</p>');
   assert.equal(r.text, '<p>. f <b>e <i>d c</i> b</b> a</p>', 'nesting kept');
   r = await translateHtml(t, '<p title="big red dog">x <img alt="small cat" src=y.png> z.</p>');
-  assert.equal(r.text, '<p title="dog red big">. z x<img alt="cat small" src="y.png"></p>');
+  assert.equal(r.text, '<p title="dog red big">. z x <img alt="cat small" src="y.png"></p>', 'spaced from its word, as in the source');
   assert.equal(r.attributes, 2);
   r = await translateHtml(t, '<p>use <code>npm install</code> now.</p>');
   assert.equal(r.text, '<p>. now <code>npm install</code> use</p>', 'atomic element kept whole, its words not repeated');
@@ -483,4 +483,15 @@ test('a translated attribute writes < and > as references: no tag-like text stan
   const r = await translateHtml(fakeTranslator('same'), html, { html: true });
   assert.equal(r.text, html);
   assert.equal(r.attributes, 2);
+});
+
+test('an image, comment or SVG that lands after a sentence\'s last word keeps the space the source had before it', async () => {
+  const t = fakeTranslator('reverse');
+  for (const [html, expected] of [
+    ['<p>Look <img src="a.png"> here</p>', '<p>here Look <img src="a.png"></p>'],
+    ['<p>Look <img src="a.png"> here. Then go</p>', '<p>. here Look <img src="a.png"> go Then</p>'],
+    ['<p>Look <!-- c --> here</p>', '<p>here Look <!-- c --></p>'],
+    ['<p>Look<img src="a.png"> here</p>', '<p>here Look<img src="a.png"></p>'],
+  ]) assert.equal((await translateHtml(t, html, { html: true })).text, expected);
+  assert.equal((await translateHtml(fakeTranslator('same'), '<p>Look <img src="a.png"> here</p>', { html: true })).text, '<p>Look <img src="a.png"> here</p>');
 });

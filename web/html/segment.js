@@ -853,7 +853,11 @@ export function placeSegment(seg, sentences, placement = 'span') {
       }
     };
     const flushDeferred = () => {
-      for (const item of deferred) pushAnchored(item);
+      for (const item of deferred) {
+        // (the source had a space before it: kept where the model wrote none, as after a sentence's last word)
+        if (item.afterSpace && !spaced()) pieces.push({ text: ' ', stack: null });
+        pushAnchored(item);
+      }
       deferred = [];
     };
     const spaceBeforeWord = (word) => { // never before punctuation: "<code>x</code>, das"
