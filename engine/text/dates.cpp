@@ -302,8 +302,11 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
             days.push_back(next);
             list_end += 2 + last_length + ordinal_suffix(text, list_end + 2 + last_length);
           }
-          const int second = text.compare(list_end, 5, " and ") == 0 ? day_at(text, list_end + 5, last_length) : 0;
-          const size_t second_end = list_end + 5 + last_length + (second ? ordinal_suffix(text, list_end + 5 + last_length) : 0);
+          const size_t join = text.compare(list_end, 5, " and ") == 0 ? 5
+                              : days.size() > 1 && text.compare(list_end, 6, ", and ") == 0 ? 6  // ("May 1, 2, and 3")
+                                                                                            : 0;
+          const int second = join ? day_at(text, list_end + join, last_length) : 0;
+          const size_t second_end = list_end + join + last_length + (second ? ordinal_suffix(text, list_end + join + last_length) : 0);
           int year = 0;
           if (second > days.back() && (ends_two_days(text, second_end) || year_after(text, second_end, year))) {
             d.day = days.back();

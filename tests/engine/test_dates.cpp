@@ -163,6 +163,8 @@ TEST_CASE("named dates: three or more days in a list (\"Am 1., 2. und 3. Mai\" c
   CHECK(dates("open May 1, 2 and 3 in Paris; 1st, 2nd and 3rd June", "en") ==
         Strings{"May 1, 2 and 3|1,2+3.5", "1st, 2nd and 3rd June|1,2+3.6"});
   CHECK(dates("on May 1, 2 and 3, 2024.", "en") == Strings{"May 1, 2 and 3, 2024|1,2+3.5"});
+  CHECK(dates("on May 1, 2, and 3.", "en") == Strings{"May 1, 2, and 3|1,2+3.5"});  // a comma before "and"
+  CHECK(dates("on May 1, and 3 more", "en") == Strings{"May 1|1-0.5"});
   // no list: a year after the comma, days that go down, a count after the last
   CHECK(dates("on May 1, 2024", "en") == Strings{"May 1, 2024|1-0.5"});
   CHECK(dates("am 3., 2. und 4. Mai", "de") == Strings{"2. und 4. Mai|2+4.5"});
