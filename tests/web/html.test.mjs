@@ -495,3 +495,13 @@ test('an image, comment or SVG that lands after a sentence\'s last word keeps th
   ]) assert.equal((await translateHtml(t, html, { html: true })).text, expected);
   assert.equal((await translateHtml(fakeTranslator('same'), '<p>Look <img src="a.png"> here</p>', { html: true })).text, '<p>Look <img src="a.png"> here</p>');
 });
+
+test('a <ruby> stays in its sentence, kept as written: the model reads its base text, never its annotations', async () => {
+  const t = fakeTranslator('reverse');
+  let r = await translateHtml(t, '<p>The word <ruby>house<rp>(</rp><rt>haus</rt><rp>)</rp></ruby> is short</p>', { html: true });
+  assert.deepEqual(t.calls.map((c) => c.text), ['The word house is short']);
+  assert.equal(r.text, '<p>short is <ruby>house<rp>(</rp><rt>haus</rt><rp>)</rp></ruby> word The</p>');
+  r = await translateHtml(fakeTranslator('same'), '<p>He learned <ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby> today.</p>', { html: true });
+  assert.equal(r.text, '<p>He learned <ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby> today.</p>');
+  assert.equal(r.segments, 1);
+});

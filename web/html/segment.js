@@ -28,8 +28,10 @@ import { runFlat } from './flat.js';
 export const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em',
   'font', 'i', 'ins', 'label', 'mark', 'nobr', 'q', 's', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time',
   'tt', 'u']);
-/** Inline elements whose content is kept as it is (but read by the model). */
-export const ATOMIC = new Set(['code', 'kbd', 'samp', 'var']);
+/** Inline elements whose content is kept as it is (but read by the model; a ruby's base text only). */
+export const ATOMIC = new Set(['code', 'kbd', 'samp', 'var', 'ruby']);
+/** A ruby's annotations and their fallback parentheses: kept in it, never read. */
+const RUBY_TEXT = new Set(['rt', 'rp']);
 /** Inline elements without translatable text of their own: moved with the words, content untouched. */
 export const ZERO = new Set(['img', 'input', 'wbr', 'svg', 'math', 'button', 'select', 'textarea', 'meter',
   'progress', 'output', 'picture', 'canvas', 'map', 'area']);
@@ -111,6 +113,7 @@ function* classifyFlat(node, a, memo) {
   const name = a.name(node);
   let kind;
   if (SKIP.has(name)) kind = 'skip';
+  else if (RUBY_TEXT.has(name)) kind = 'atomic';
   else if (name === 'br') kind = 'br';
   else if (ZERO.has(name) || VOID.has(name)) kind = 'zero';
   else if (INLINE.has(name) || ATOMIC.has(name)) {
@@ -422,7 +425,7 @@ export function textContent(node, a) {
     else if (k === 'element') {
       const name = a.name(c);
       if (name === 'br') s += '\n';
-      else if (!SKIP.has(name)) {
+      else if (!SKIP.has(name) && !RUBY_TEXT.has(name)) {
         const children = a.children(c);
         for (let i = children.length - 1; i >= 0; i--) todo.push(children[i]);
       }
