@@ -6,8 +6,10 @@
  * 1. The engine (`build/nmt bench`: one translate() call on the whole text; the CLI's usual way
  *    reads stdin in blocks of 8 kB, which bounds what a line costs) on one unbroken line (no sentence
  *    end) of n and 8n characters: dots (nothing to translate, copied), numbers in brackets and
- *    quotes, e-mail addresses (each masked). The line is cut into many chunks; before 1b036f7 each
- *    chunk checked the whole sentence again and copied all its masked spans. The default model is
+ *    quotes, e-mail addresses, and web addresses, code and e-mail addresses close together (each
+ *    masked; before the commit that added that line, adding each masked span looked through all
+ *    those before it). The line is cut into many chunks; before 1b036f7 each chunk checked the
+ *    whole sentence again and copied all its masked spans. The default model is
  *    the test fixture tests/fixtures/tiny.nmt, whose decoding is cheap, so the time is mostly
  *    reading the line into units. Printed: the least time of translate() over --rounds runs (as
  *    `nmt bench` prints it, to 10 ms) and the process's peak resident memory (the largest).
@@ -81,6 +83,7 @@ const lines = {
   dots: '.',
   numbers: '("1") ',
   'e-mail addresses': 'mail user@example.org and ',
+  'addresses and code': 'see x.org/a, `ls`, a@b.de and ',
 };
 
 console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -2,6 +2,7 @@
 #include "text/passes.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "text/casing.h"
 #include "text/clock_times.h"
@@ -23,11 +24,16 @@ namespace {
 
 // ---- source passes: what the model reads (same length as the sentence) ----
 
-// Adds `spans` to the sorted `to`, each once.
-void add_spans(std::vector<std::pair<size_t, size_t>>& to, const std::vector<std::pair<size_t, size_t>>& spans) {
-  for (const auto& span : spans)
-    if (std::find(to.begin(), to.end(), span) == to.end()) to.push_back(span);
-  std::sort(to.begin(), to.end());
+// Adds `spans` to the sorted `to`, each once (n log n: a sentence can hold thousands of addresses).
+void add_spans(std::vector<std::pair<size_t, size_t>>& to, std::vector<std::pair<size_t, size_t>> spans) {
+  std::sort(spans.begin(), spans.end());
+  spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
+  if (!std::is_sorted(to.begin(), to.end())) std::sort(to.begin(), to.end());
+  std::vector<std::pair<size_t, size_t>> added;
+  std::set_difference(spans.begin(), spans.end(), to.begin(), to.end(), std::back_inserter(added));
+  const size_t old_size = to.size();
+  to.insert(to.end(), added.begin(), added.end());
+  std::inplace_merge(to.begin(), to.begin() + old_size, to.end());
 }
 
 void mask_verbatim(SourceSentence& s) {  // "see https://example.org" -> "see <one unknown piece>"

@@ -10,6 +10,28 @@
 namespace nmt {
 namespace {
 
+// Which of a set of spans overlaps a range, in log time (a sentence can hold thousands of spans):
+// the spans by start, each with the furthest end of those up to it.
+class SpanIndex {
+ public:
+  explicit SpanIndex(std::vector<std::pair<size_t, size_t>> spans) {
+    std::sort(spans.begin(), spans.end());
+    size_t furthest = 0;
+    for (auto [b, e] : spans) {
+      starts_.push_back(b);
+      furthest_ends_.push_back(furthest = std::max(furthest, e));
+    }
+  }
+  // Whether a span s has s.first < end and begin < s.second.
+  bool overlaps(size_t begin, size_t end) const {
+    const size_t before = size_t(std::lower_bound(starts_.begin(), starts_.end(), end) - starts_.begin());
+    return before > 0 && furthest_ends_[before - 1] > begin;
+  }
+
+ private:
+  std::vector<size_t> starts_, furthest_ends_;
+};
+
 bool ascii_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool ascii_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 
@@ -97,6 +119,7 @@ bool domain_char(char c) { return ascii_alnum(c) || c == '.' || c == '-'; }
 void find_email_addresses(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
                           std::vector<std::pair<size_t, size_t>>& out) {
   size_t after_last = 0;  // addresses do not overlap
+  const SpanIndex urls(taken);
   for (size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
     size_t b = at, e = at + 1;
     while (b > after_last && local_char(text[b - 1])) --b;
@@ -108,8 +131,7 @@ void find_email_addresses(std::string_view text, const std::vector<std::pair<siz
     const size_t dot = domain.rfind('.');
     if (dot == std::string_view::npos || dot == 0 || domain.size() - dot - 1 < 2) continue;
     if (!std::all_of(domain.begin() + long(dot) + 1, domain.end(), ascii_alpha)) continue;
-    const bool inside_url = std::any_of(taken.begin(), taken.end(), [&](auto s) { return at >= s.first && at < s.second; });
-    if (inside_url) continue;
+    if (urls.overlaps(at, at + 1)) continue;  // inside a web address
     out.emplace_back(b, e);
     after_last = e;
   }
@@ -157,6 +179,7 @@ void find_code_spans(std::string_view text, std::vector<std::pair<size_t, size_t
 // Runs of more than kLongRun characters without whitespace that no address holds.
 void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
                     std::vector<std::pair<size_t, size_t>>& out) {
+  const SpanIndex index(taken);
   size_t i = 0;
   while (i < text.size()) {
     Decoded d = decode_at(text, i);
@@ -182,8 +205,7 @@ void find_long_runs(std::string_view text, const std::vector<std::pair<size_t, s
       start += c.length;
     }
     const size_t end = trim_end(text, start, i);
-    const bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto s) { return s.first < end && begin < s.second; });
-    if (!overlaps && end > start) out.emplace_back(start, end);
+    if (!index.overlaps(begin, end) && end > start) out.emplace_back(start, end);
   }
 }
 
@@ -456,6 +478,7 @@ void find_identifiers(std::string_view text, const std::vector<std::pair<size_t,
 void find_digit_codes(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
                       std::vector<std::pair<size_t, size_t>>& out) {
   const auto digit = [&](size_t k) { return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])); };
+  const SpanIndex index(taken);
   for (size_t i = 0; i < text.size(); ++i) {
     if (!digit(i) || (i > 0 && (ascii_alnum(text[i - 1]) || std::strchr("-./_", text[i - 1])))) continue;
     size_t end = i, groups = 0;
@@ -475,8 +498,7 @@ void find_digit_codes(std::string_view text, const std::vector<std::pair<size_t,
     }
     // (inside a longer name: "report_2024-03-12_v1.pdf" is one, copied whole as a name from code)
     const bool joined = end < text.size() && (ascii_alnum(text[end]) || std::strchr("-/_", text[end]));
-    const bool free = std::none_of(taken.begin(), taken.end(), [&](auto t) { return t.first < end && i < t.second; });
-    if (groups >= 3 && !joined && free) out.emplace_back(i, end);
+    if (groups >= 3 && !joined && !index.overlaps(i, end)) out.emplace_back(i, end);
     i = end;
   }
 }
@@ -491,13 +513,23 @@ std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   spans.insert(spans.end(), emails.begin(), emails.end());
   std::vector<std::pair<size_t, size_t>> runs;
   std::vector<std::pair<size_t, size_t>> code;
-  find_code_spans(text, code);
-  for (auto c : code)  // an address inside code is part of the code
-    if (std::none_of(spans.begin(), spans.end(), [&](auto s) { return s.first < c.first && c.first < s.second; })) {
-      spans.erase(std::remove_if(spans.begin(), spans.end(), [&](auto s) { return c.first <= s.first && s.first < c.second; }),
-                  spans.end());
-      spans.push_back(c);
-    }
+  find_code_spans(text, code);  // (in order, none overlapping)
+  // An address inside code is part of the code; code that starts inside an address is not code. In one
+  // pass over both in order: the addresses that start before a code span, less those inside code before it.
+  std::sort(spans.begin(), spans.end());
+  std::vector<bool> in_code(spans.size(), false);
+  std::vector<std::pair<size_t, size_t>> kept;
+  size_t next = 0, furthest_end = 0;  // of the addresses before the code span, not inside code
+  for (auto c : code) {
+    for (; next < spans.size() && spans[next].first < c.first; ++next)
+      if (!in_code[next]) furthest_end = std::max(furthest_end, spans[next].second);
+    if (furthest_end > c.first) continue;  // starts inside an address
+    for (size_t k = next; k < spans.size() && spans[k].first < c.second; ++k) in_code[k] = true;
+    kept.push_back(c);
+  }
+  for (size_t k = 0; k < spans.size(); ++k)
+    if (!in_code[k]) kept.push_back(spans[k]);
+  spans = std::move(kept);
   find_long_runs(text, spans, runs);
   spans.insert(spans.end(), runs.begin(), runs.end());
   std::sort(spans.begin(), spans.end());
