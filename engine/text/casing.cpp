@@ -1,6 +1,9 @@
 // Sentence case detection and recasing (casing.h).
 #include "text/casing.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "text/utf8.h"
 
 namespace nmt {
@@ -154,6 +157,70 @@ std::vector<TextEdit> capitalized_start(std::string_view source, std::string_vie
   const std::string capital = to_upper_same_length(target.substr(at, length));
   if (capital == target.substr(at, length)) return {};  // a letter without a capital of its length
   return {TextEdit{at, length, capital}};
+}
+
+std::vector<TextEdit> cut_names(std::string_view source, const std::vector<Token>& source_tokens, std::string_view target,
+                                const std::vector<std::pair<size_t, size_t>>& target_spans, size_t fixed) {
+  const std::vector<Word> target_words = words_of(target);
+  const auto text_of = [](std::string_view text, const Word& w) { return text.substr(w.begin, w.end - w.begin); };
+  const auto has_word = [&](const std::string& word) {
+    return std::any_of(target_words.begin(), target_words.end(),
+                       [&](const Word& w) { return to_upper_same_length(text_of(target, w)) == word; });
+  };
+  const auto chars_in = [](std::string_view text) {
+    size_t n = 0;
+    for (size_t i = 0; i < text.size(); i += decode_at(text, i).length) ++n;
+    return n;
+  };
+  static constexpr std::string_view kEndings[] = {"E", "EN", "ER", "ES", "EM", "N", "S", "ED", "D", "ST"};
+  std::vector<TextEdit> edits;
+  std::vector<bool> used(target_words.size(), false);
+  for (const Word& name : words_of(source)) {
+    if (!name.in_capitals() || name.letters < 4) continue;
+    const std::string word = to_upper_same_length(text_of(source, name));
+    if (has_word(word)) continue;
+    // the pieces the model read for it, without the word-start mark; none where one crosses its edges
+    std::vector<std::string> pieces;
+    for (const Token& t : source_tokens) {
+      if (t.end <= name.begin || t.begin >= name.end) continue;
+      if (t.begin + 1 < name.begin || t.end > name.end) {
+        pieces.clear();
+        break;
+      }
+      std::string_view piece = t.piece;
+      if (piece.substr(0, 3) == "\xE2\x96\x81") piece.remove_prefix(3);
+      pieces.emplace_back(piece);
+    }
+    std::string read;
+    for (const std::string& p : pieces) read += p;
+    if (read.size() != word.size()) continue;
+    bool inner_capital = false;  // "SQLite": a name or an acronym
+    for (size_t i = decode_at(read, 0).length; i < read.size(); i += decode_at(read, i).length)
+      inner_capital = inner_capital || is_upper_letter(decode_at(read, i).cp);
+    for (size_t k = 0; k < target_words.size(); ++k) {
+      const Word& w = target_words[k];
+      const std::string cut = to_upper_same_length(text_of(target, w));
+      if (used[k] || w.begin < fixed || cut.size() >= word.size() || word.compare(0, cut.size(), cut) != 0) continue;
+      const size_t kept = chars_in(cut), left = chars_in(word) - kept;
+      if (kept < 3 || kept < left || left > 3) continue;
+      // the target word is the name's first pieces: its tokens end where those pieces end
+      std::vector<size_t> piece_ends, token_ends;
+      for (size_t length = 0, p = 0; p + 1 < pieces.size() && length < cut.size(); ++p) piece_ends.push_back(length += pieces[p].size());
+      for (const auto& [b, e] : target_spans)
+        if (e > w.begin && e <= w.end) token_ends.push_back(e - w.begin);
+      std::sort(token_ends.begin(), token_ends.end());
+      const bool first_pieces = !piece_ends.empty() && piece_ends == token_ends;
+      const std::string_view rest = std::string_view(word).substr(cut.size());
+      const bool an_ending = std::find(std::begin(kEndings), std::end(kEndings), rest) != std::end(kEndings);
+      const bool doubled = rest.size() == 1 && rest[0] == cut.back();  // "Stopp" -> "Stop", "Programm" -> "Program"
+      if (!inner_capital && !(first_pieces && left <= 2 && !an_ending && !doubled)) continue;
+      used[k] = true;
+      edits.push_back(TextEdit{w.end, 0, std::string(text_of(source, name).substr(cut.size()))});
+      break;
+    }
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
+  return edits;
 }
 
 SentenceCase sentence_case(std::string_view sentence, std::string_view language) {

@@ -27,6 +27,7 @@
 #include "common/result.h"
 #include "model/model_file.h"
 #include "text/text_edit.h"
+#include "tokenizer/sentencepiece.h"
 
 namespace nmt {
 
@@ -59,6 +60,19 @@ std::string to_upper_same_length(std::string_view text);
 // letter (after any quotes or brackets) is not a capital, or the target's first word is not all in
 // lower case ("iPhone", "eBay") or starts with no letter.
 std::vector<TextEdit> capitalized_start(std::string_view source, std::string_view target);
+
+// In the translation of a sentence that came in capitals (`target`, in capitals, its tokens'
+// `target_spans`), where the model copied a name it cannot translate and cut it short, the edits
+// that write the rest of it: "IMPRESSUM", read as "Impressum", came out "IMPRESS"; "SQLITE IS FAST",
+// read as "SQLite is fast", "SQLIT IST SCHNELL". A target word that starts a source word in capitals
+// (at least 3 letters and half the word, at most 3 letters left off; the target nowhere holds the
+// whole word) gets the rest when that word is a name: the form the model read (its
+// `source_tokens`' pieces) has a capital after its first letter ("SQLite", "PostgreSQL"), or the
+// target word's tokens are the word's first pieces and what is left off is 1 or 2 letters that
+// are no ending of an English or German word form nor a doubled last letter ("Impress|um"; not
+// "Partner|s", "Normal|e", "Stop|p": a translation of the word).
+std::vector<TextEdit> cut_names(std::string_view source, const std::vector<Token>& source_tokens, std::string_view target,
+                                const std::vector<std::pair<size_t, size_t>>& target_spans, size_t fixed);
 
 class Truecaser {
  public:

@@ -73,6 +73,10 @@ void write_capitals(TargetSentence& s) {  // a sentence that came in capitals go
   const size_t kept = std::min(s.fixed, s.target.size());  // (a prefix stays as given)
   s.target = s.target.substr(0, kept) + to_upper_same_length(std::string_view(s.target).substr(kept));
   s.capitals_written = true;
+  // "IMPRESS" -> "IMPRESSUM" (not where the model wrote an unknown piece: pass_through fills it in later)
+  const DecodedSentence* d = s.decoded;
+  if (d && std::find(d->target_ids.begin(), d->target_ids.end(), d->unk_id) == d->target_ids.end())
+    apply_edits(s, cut_names(s.source, d->source_tokens, s.target, s.spans, s.fixed));
 }
 
 // Emoji, other scripts, deleted characters such as U+FFFD: copied over, not lost (or an unknown
