@@ -493,7 +493,10 @@ test('an image, comment or SVG that lands after a sentence\'s last word keeps th
     ['<p>Look <!-- c --> here</p>', '<p>here Look <!-- c --></p>'],
     ['<p>Look<img src="a.png"> here</p>', '<p>here Look<img src="a.png"></p>'],
   ]) assert.equal((await translateHtml(t, html, { html: true })).text, expected);
-  assert.equal((await translateHtml(fakeTranslator('same'), '<p>Look <img src="a.png"> here</p>', { html: true })).text, '<p>Look <img src="a.png"> here</p>');
+  for (const html of ['<p>Look <img src="a.png"> here</p>', '<p>Look <!-- 1 --><!-- 2 --><img src="a.png"> <img src="b.png"> here.</p>']) {
+    assert.equal((await translateHtml(fakeTranslator('same'), html, { html: true })).text, html);
+  }
+  assert.equal((await translateHtml(t, '<p>Look <!-- 1 --><!-- 2 --> here</p>', { html: true })).text, '<p>here Look <!-- 1 --><!-- 2 --></p>');
 });
 
 test('a <ruby> stays in its sentence, kept as written: the model reads its base text, never its annotations', async () => {

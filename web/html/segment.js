@@ -856,11 +856,12 @@ export function placeSegment(seg, sentences, placement = 'span') {
       }
     };
     const flushDeferred = () => {
-      for (const item of deferred) {
-        // (the source had a space before it: kept where the model wrote none, as after a sentence's last word)
-        if (item.afterSpace && !spaced()) pieces.push({ text: ' ', stack: null });
+      deferred.forEach((item, i) => {
+        // (the source had a space before the first: kept where the model wrote none, as after a
+        // sentence's last word; between the items, what pushAnchored keeps)
+        if (i === 0 && item.afterSpace && !spaced()) pieces.push({ text: ' ', stack: null });
         pushAnchored(item);
-      }
+      });
       deferred = [];
     };
     const spaceBeforeWord = (word) => { // never before punctuation: "<code>x</code>, das"
