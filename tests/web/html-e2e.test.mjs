@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startServer, CSP } from '../../scripts/serve.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser } from './_browsers.mjs';
+import { browsers, launchBrowser, waitFor } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -77,6 +77,12 @@ async function open(t, file) {
   return { page, requests, problems };
 }
 
+/** Waits until article.html's script has run (body[data-ready]), saying so if it does not. */
+const articleReady = (page) => waitFor(page, 'article.html\'s script to run (body[data-ready])', () => document.body.dataset.ready === 'true');
+
+/** Waits until html.html's script has run (body[data-state] ready), saying so if it does not. */
+const htmlPageReady = (page) => waitFor(page, 'html.html\'s script to run (state ready)', () => document.body.dataset.state === 'ready');
+
 /**
  * The WCAG contrast of the text of each of `ids` on the background it is drawn on, with the light
  * colours, or with style.css's dark ones (its prefers-color-scheme: dark values) put on the page.
@@ -114,7 +120,7 @@ for (const name of browsers()) describe(name, () => {
 
   test('sample article: translated in place with progress, same nodes, no markup parsed, restored exactly', { skip, timeout: 240000 }, async (t) => {
     const { page, requests, problems } = await open(t, 'article.html');
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    await articleReady(page);
     assert.deepEqual(await unnamedProgress(page), [], 'the progress bar has a name');
     const before = await page.evaluate(() => {
       const a = document.querySelector('#article a[href="#bridge"]');
@@ -223,7 +229,7 @@ for (const name of browsers()) describe(name, () => {
 
   test('sample article: Stop while the model loads stops at once, and the next click translates', { skip, timeout: 240000 }, async (t) => {
     const { page, problems } = await open(t, 'article.html');
-    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    await articleReady(page);
     const original = await page.evaluate(() => document.getElementById('article').innerHTML);
     // Stop right after the click, in a fresh profile: the model cannot have loaded in the 300 ms after it.
     const stopped = await page.evaluate(async () => {
@@ -246,7 +252,7 @@ for (const name of browsers()) describe(name, () => {
 
   test('HTML mode: pasted HTML translated, drawn safely, source shown', { skip, timeout: 180000 }, async (t) => {
     const { page, problems } = await open(t, 'html.html');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await htmlPageReady(page);
     assert.equal(await page.getAttribute('#html-input', 'dir'), 'auto', 'right-to-left text runs right to left');
     assert.deepEqual(await unnamedProgress(page), [], 'the progress bar has a name');
     await page.fill('#html-input', '<p>Click <a href="/x">here</a> to <b>save</b> the file.</p><ul><li>The <em>red</em> house.</li></ul><img src="x.png" alt="A dog">');
@@ -281,7 +287,7 @@ for (const name of browsers()) describe(name, () => {
     await page.selectOption('#html-direction', 'de-en');
     assert.equal(await page.evaluate(() => localStorage.getItem('nmt.direction')), 'de-en');
     await page.reload();
-    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await htmlPageReady(page);
     assert.equal(await page.inputValue('#html-direction'), 'de-en', 'the chosen direction, not English → German again');
     assert.equal(await page.getAttribute('#html-input', 'lang'), 'de');
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
@@ -290,7 +296,7 @@ for (const name of browsers()) describe(name, () => {
 
   test('HTML mode: translating again while a translation runs never shows the replaced one as stopped', { skip, timeout: 180000 }, async (t) => {
     const { page, problems } = await open(t, 'html.html');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await htmlPageReady(page);
     await page.fill('#html-input', '<p>The weather was bad yesterday, so we stayed at home and read <b>books</b>.</p>\n'.repeat(20));
     // Every state and status the page shows, from the first click on.
     await page.evaluate(() => {
@@ -335,7 +341,7 @@ for (const name of browsers()) describe(name, () => {
 
   test('translateElement on a software manual: every element stays (links around code, permalinks, parts of words), restored exactly', { skip, timeout: 180000 }, async (t) => {
     const { page, problems } = await open(t, 'html.html');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await htmlPageReady(page);
     const manual = '<h4>Integrating <code>AsyncResource</code> with <code>EventEmitter</code><span><a class="mark" href="#i">#</a></span></h4>' +
       '<p>The <a href="modules.html#require"><code>require()</code></a> function can load addons as ordinary modules.</p>' +
       '<p>It supports <a href="https://en.wikipedia.org/wiki/Z_shell">ZSH</a>-like reverse-i-search and ' +
@@ -363,7 +369,7 @@ for (const name of browsers()) describe(name, () => {
 
   test('hostile corpus: through the HTML mode and translateElement, nothing runs, loads or violates the CSP', { skip, timeout: 240000 }, async (t) => {
     const { page, requests, problems } = await open(t, 'html.html');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await htmlPageReady(page);
     await page.fill('#html-input', HOSTILE);
     await page.click('#html-translate');
     await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 180000 });
