@@ -10,7 +10,7 @@ import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { engineSkip, requireEngine, resultsDir } from './_helpers.mjs';
-import { launchBrowser, serveSite, SharedPage } from './_browsers.mjs';
+import { launchBrowser, serveSite, SharedPage, waitFor } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -36,8 +36,13 @@ after(async () => {
 const shared = new SharedPage();
 const phonePage = (t) => shared.get(t, browser, server.url, PHONE);
 
-const waitDone = (page) => page.waitForFunction(() => document.body.dataset.state === 'done' &&
-  document.getElementById('target').getAttribute('aria-busy') === 'false' && document.querySelector('#target .w'), null, { timeout: 120000 });
+/**
+ * Waits for the translation of the whole text in the box (typed on after a translation, the box
+ * keeps saying 'done' of the text before until the typing pause has passed).
+ */
+const waitDone = (page) => waitFor(page, 'the translation of the text in the box (state done, aria-busy false, data-input-length its length)',
+  () => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false' && !!document.querySelector('#target .w')
+    && document.getElementById('target').dataset.inputLength === String(document.getElementById('source').value.length), null, { timeout: 120000 });
 
 /** The box of the first translated word, and the page's scroll. */
 const firstWord = (page) => page.evaluate(() => {
