@@ -57,7 +57,8 @@ const ASCII_SPACE = /[ \t\n\r\f]/;
  *   kind(node): 'text' | 'element' | 'comment' | 'other';  name(node): lower-case tag name;
  *   attr(node, name): string | null;  children(node): array;  text(node): a text node's text (decoded);
  *   elementText(node): the text of a <title> element (decoded);
- *   source: the source language ('en'; none: lang attributes are not read);  root: the node translated
+ *   source: the source language ('en'; none: lang attributes are not read);  root: the node translated;
+ *   keepsLines(textNode) (optional): whether its line breaks show (CSS white-space), each then a break
  */
 
 /** The language an element's lang attribute names ('en' of "en-GB"), or null where it names none. */
@@ -311,11 +312,25 @@ export function buildSegment(nodes, a, memo = new Map()) {
   const top = [];
   const atomics = [];
   const zeros = [];
-  const addText = (s, stack) => {
+  // `keepLines`: the text's element shows its line breaks (CSS white-space pre-line, pre-wrap, …):
+  // each is a break, as a <br> is, written back as it was (collapsed to a space, lines had run together)
+  const addText = (s, stack, keepLines = false) => {
     for (const ch of s) {
       // a soft hyphen marks where the source word may break: the model reads the word whole, and
       // the translation breaks its own words (it had copied them, "schöne&shy; &shy;")
       if (ch === '\u00ad') continue;
+      if (keepLines && ch === '\n') {
+        const at = text.length - 1;
+        if (text[at] === ' ' || text[at] === '\n') { // (the space before it becomes the break)
+          text = `${text.slice(0, at)}\n`;
+          wsRaw.set(at, (wsRaw.get(at) || '') + ch);
+        } else {
+          wsRaw.set(text.length, ch);
+          text += '\n';
+          charStack.push(stack);
+        }
+        continue;
+      }
       if (ASCII_SPACE.test(ch)) {
         const last = text[text.length - 1];
         if (last === ' ' || last === '\n') {
@@ -358,7 +373,7 @@ export function buildSegment(nodes, a, memo = new Map()) {
   function* visit(node, stack, parent) {
     const kind = a.kind(node);
     if (kind === 'text') {
-      addText(a.text(node), stack);
+      addText(a.text(node), stack, Boolean(a.keepsLines && a.keepsLines(node)));
       return;
     }
     if (kind !== 'element') {

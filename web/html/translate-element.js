@@ -57,7 +57,7 @@ export async function translateElement(element, options = {}) {
   };
   const handle = { restore, segments: 0, attributes: 0, elements: 0, lost: 0, skipped: 0 };
   active.set(element, handle);
-  const a = { ...domAdapter, source: typeof translator.from === 'string' ? translator.from : null, root: element };
+  const a = { ...domAdapter, source: typeof translator.from === 'string' ? translator.from : null, root: element, keepsLines: linesShown() };
   const langs = []; // translated elements whose lang names the source language
   const units = collectUnits(element, a, { langs });
   const doc = element.ownerDocument;
@@ -150,6 +150,24 @@ export function restoreElement(element) {
 
 function abortError() {
   return typeof DOMException === 'function' ? new DOMException('The translation was restored.', 'AbortError') : new Error('AbortError');
+}
+
+/**
+ * Whether a text node's line breaks show (its element's CSS white-space is pre, pre-wrap, pre-line or
+ * break-spaces: a chat message, a poem), asked once per element, before anything changes.
+ */
+function linesShown() {
+  const known = new Map();
+  return (text) => {
+    const el = text.parentNode;
+    if (!el || el.nodeType !== 1) return false;
+    if (!known.has(el)) {
+      const view = el.ownerDocument && el.ownerDocument.defaultView;
+      const style = view && typeof view.getComputedStyle === 'function' ? view.getComputedStyle(el) : null;
+      known.set(el, Boolean(style) && /^(pre|pre-wrap|pre-line|break-spaces)$/.test(style.whiteSpace));
+    }
+    return known.get(el);
+  };
 }
 
 /** The segment's nodes are still consecutive children of its container, their text unchanged. */

@@ -1,0 +1,75 @@
+/**
+ * translateElement() on what a live page's CSS and attributes say, in Debian's Chromium and
+ * Firefox ESR (tests/web/_browsers.mjs) with the real engine, on the built site under its strict
+ * Content-Security-Policy: an element whose CSS shows its line breaks (white-space pre-wrap,
+ * pre-line: a chat message, a poem) keeps them in the translation, one that does not reads as one
+ * line; the element translated says the target language (lang) while it is; restore() puts the very
+ * same DOM back. (The string path and the stand-in DOM: html.test.mjs, html-lang.test.mjs.)
+ */
+import test, { describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineSkip, requireEngine } from './_helpers.mjs';
+import { browsers, launchBrowser, serveSite } from './_browsers.mjs';
+
+const skip = engineSkip();
+requireEngine(test);
+
+let server;
+before(async () => {
+  if (!skip) ({ server } = await serveSite('html-dom'));
+});
+after(async () => {
+  if (server) await server.close();
+});
+
+for (const name of browsers()) describe(name, () => {
+  let browser;
+  let page;
+  before(async () => {
+    if (skip) return;
+    browser = await launchBrowser(name);
+    const context = await browser.newContext();
+    page = await context.newPage();
+    await page.goto(`${server.url}article.html`);
+    await page.evaluate(async () => {
+      const { Translator, translateElement } = await import('./translator.js');
+      window.dom = { translateElement, t: await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI), workers: 1 }) };
+    });
+  });
+  after(async () => {
+    if (page) await page.evaluate(() => window.dom.t.dispose()).catch(() => {});
+    if (browser) await browser.close();
+  });
+
+  test('line breaks the CSS shows stay in the translation; elsewhere they are spaces; lang says the target; restored exactly', { skip, timeout: 180000 }, async () => {
+    const r = await page.evaluate(async () => {
+      const { translateElement, t } = window.dom;
+      const source = 'The house\nis small.  The dog\n\nsleeps.';
+      const out = {};
+      for (const whiteSpace of ['pre-wrap', 'pre-line', 'normal']) {
+        const host = document.createElement('div');
+        host.style.whiteSpace = whiteSpace; // (CSSOM: allowed under the CSP, a style attribute is not)
+        host.append(source);
+        document.getElementById('article').after(host);
+        const before = { html: host.innerHTML, lang: host.getAttribute('lang') };
+        const done = await translateElement(host, { translator: t, beam: 1 });
+        const translated = { text: host.textContent, lang: host.getAttribute('lang') };
+        done.restore();
+        out[whiteSpace] = { before, translated, restored: { html: host.innerHTML, lang: host.getAttribute('lang') } };
+        host.remove();
+      }
+      out.lines = (await t.translate(source, { beam: 1 })).text;
+      out.oneLine = (await t.translate('The house is small. The dog sleeps.', { beam: 1 })).text;
+      return out;
+    });
+    assert.match(r.lines, /\n.*\n\n/s, `the engine keeps the lines: ${JSON.stringify(r.lines)}`);
+    for (const ws of ['pre-wrap', 'pre-line']) {
+      assert.equal(r[ws].translated.text, r.lines.replace(/\.\s+(?=\S)/, '.  '), `${ws}: each line translated, the breaks kept`);
+    }
+    assert.equal(r.normal.translated.text, r.oneLine.replace('. ', '.  '), 'white-space normal: one line');
+    for (const ws of ['pre-wrap', 'pre-line', 'normal']) {
+      assert.equal(r[ws].translated.lang, 'de', `${ws}: the element says German while translated`);
+      assert.deepEqual(r[ws].restored, r[ws].before, `${ws}: restored exactly`);
+    }
+  });
+});
