@@ -148,6 +148,10 @@ std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Ba
     }
     std::vector<Hypothesis> best =
         translate_batch(model, runner.reverse, runner.shortlist, batch, opts, runner.options.reverse_weight, out);
+    // the read-out head's rows serve the word alignments alone (assemble.cpp, read_back): without
+    // them, a long text of units kept as much again as their attention (121 MB on a 1 MB line)
+    if (!runner.options.alignments)
+      for (Hypothesis& h : best) std::vector<float>().swap(h.readout);
     for (size_t k = 0; k < members.size(); ++k) hyps[members[k]] = std::move(best[k]);
   }
   return hyps;

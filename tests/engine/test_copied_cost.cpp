@@ -2,6 +2,7 @@
 // copied, each token attending to itself. A long line of it is thousands of units, so a unit's
 // tokens x tokens matrices must exist only where a result returns them, and the JSON leaves out
 // what it can say in a word: the identity attention, a word attention that is 0 but at its links.
+// Likewise a translated unit keeps the read-out head's rows (word alignments only) only for them.
 // The peak memory itself is measured by scripts/bench-memory.mjs (--case engine-line) and
 // bench-input-cost.mjs, not here.
 #include <doctest/doctest.h>
@@ -154,5 +155,29 @@ TEST_CASE("copied cost: the JSON written a sentence at a time reads as one dump 
     CHECK(doc["source_text"] == r->source_text);
     CHECK(doc["sentences"].size() == r->sentences.size());
     CHECK(doc["stats"]["target_tokens"] == r->target_tokens);
+  }
+}
+
+TEST_CASE("copied cost: a translated unit's hypothesis keeps the read-out head's rows only when the result returns alignments") {
+  // (they serve the word alignments alone; a 1 MB line of e-mail addresses kept 121 MB of them)
+  auto translator = load_fixture("tiny.nmt");
+  const nmt::Translator::Impl& m = translator->impl();
+  const std::vector<nmt::Unit> units = units_of(m, line_of("mail user@example.org and ", 3000));
+  REQUIRE(units.size() > 3);
+  for (bool alignments : {false, true}) {
+    CAPTURE(alignments);
+    nmt::TranslateOptions options;
+    options.beam_size = 2;
+    options.alignments = alignments;
+    nmt::SearchOptions search = m.search_options(options);
+    search.keep_attention = true;  // as translate() sets it for a text with unknown pieces
+    const nmt::BatchRunner runner{m.model, nullptr, nullptr, options};
+    nmt::Translation out;
+    const std::vector<nmt::Hypothesis> hyps = nmt::translate_units(units, runner, search, out);
+    for (size_t u = 0; u < units.size(); ++u) {
+      REQUIRE(!units[u].copied);
+      CHECK(!hyps[u].attention.empty());  // (the pass-through placement reads it)
+      CHECK(hyps[u].readout.empty() == !alignments);
+    }
   }
 }
