@@ -224,11 +224,20 @@ std::vector<TextEdit> cut_names(std::string_view source, const std::vector<Token
 }
 
 SentenceCase sentence_case(std::string_view sentence, std::string_view language) {
-  int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0, upper = 0;
+  // small words a heading in Title Case capitalizes, a name seldom ("Contact Us", "Sign In", "Terms Of Service")
+  static constexpr std::string_view kSmallWords[] = {"us", "in", "of", "up", "out", "on", "off", "to", "the", "and",
+                                                     "or", "for", "at", "by", "with", "from", "it", "me", "now"};
+  int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0, upper = 0, capitalized = 0;
+  bool small_word_capitalized = false;  // after the first word
   Word capitals_word;
   for (const Word& w : words_of(sentence)) {
     upper += w.upper;
     if (w.letters < 2) continue;
+    if (w.capitalized()) {
+      ++capitalized;
+      const std::string word = to_lower_same_length(sentence.substr(w.begin, w.end - w.begin));
+      small_word_capitalized |= counted > 0 && std::find(std::begin(kSmallWords), std::end(kSmallWords), word) != std::end(kSmallWords);
+    }
     ++counted;
     in_capitals += w.in_capitals();
     if (w.in_capitals()) capitals_word = w;
@@ -244,6 +253,9 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
       sentence.substr(capitals_word.begin, capitals_word.end - capitals_word.begin).find_first_of("AEIOUY") != std::string_view::npos)
     return SentenceCase::upper;
   if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;
+  // a heading or a button of 2 or 3 words, a small word capitalized too: "Contact Us" came out "Kontakt Us"
+  if (language == "en" && counted >= 2 && counted <= 3 && capitalized == counted && small_word_capitalized)
+    return SentenceCase::title;
   if (upper == 0 && counted >= 1 && prose_like(sentence)) return counted >= 3 ? SentenceCase::lower : SentenceCase::fragment;
   return SentenceCase::normal;
 }

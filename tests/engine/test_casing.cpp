@@ -77,6 +77,25 @@ TEST_CASE("sentence_case: capitals, Title Case, and ordinary sentences with acro
   CHECK(sentence_case("for (int i = 0; i < n; ++i) sum += x;", "en") == SentenceCase::normal);
 }
 
+TEST_CASE("sentence_case: a heading of two or three words in Title Case, a small word capitalized too") {
+  // "Contact Us" came out "Kontakt Us", "About Us" "Über Us", "Sign In" "Unterschreiben"
+  CHECK(sentence_case("Contact Us", "en") == SentenceCase::title);
+  CHECK(sentence_case("About Us", "en") == SentenceCase::title);
+  CHECK(sentence_case("Sign In", "en") == SentenceCase::title);
+  CHECK(sentence_case("Terms Of Service", "en") == SentenceCase::title);
+  CHECK(sentence_case("Log Out now", "en") == SentenceCase::normal);  // not every word capitalized
+  // no small word capitalized after the first: a name, or too short to tell
+  CHECK(sentence_case("Privacy Policy", "en") == SentenceCase::normal);
+  CHECK(sentence_case("Angela Merkel", "en") == SentenceCase::normal);
+  CHECK(sentence_case("In Berlin", "en") == SentenceCase::normal);
+  CHECK(sentence_case("Hello World", "en") == SentenceCase::normal);
+  CHECK(sentence_case("Über Uns", "de") == SentenceCase::normal);  // German capitalizes its nouns
+  CHECK(sentence_case("Sign In Now To See Your Orders And Your Invoices", "en") == SentenceCase::title);  // (4 words and more: as before)
+  const Truecaser tc = Truecaser::from_list("Berlin\n");
+  CHECK(tc.recase("Contact Us", SentenceCase::title) == "Contact us");
+  CHECK(tc.recase("Terms Of Service", SentenceCase::title) == "Terms of service");
+}
+
 TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital first; same length") {
   const Truecaser tc = Truecaser::from_list("Sitzung\nNASA\niPhone\nI\nMonday\n\n\xFF\xFE\n");
   CHECK(tc.size() == 5);  // the empty and the invalid line skipped
