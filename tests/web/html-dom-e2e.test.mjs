@@ -3,7 +3,8 @@
  * Firefox ESR (tests/web/_browsers.mjs) with the real engine, on the built site under its strict
  * Content-Security-Policy: an element whose CSS shows its line breaks (white-space pre-wrap,
  * pre-line: a chat message, a poem) keeps them in the translation, one that does not reads as one
- * line; the element translated says the target language (lang) while it is; restore() puts the very
+ * line; the element translated says the target language (lang) while it is; a form sends the same
+ * values (an <option> without a value keeps its source text as its value); restore() puts the very
  * same DOM back. (The string path and the stand-in DOM: html.test.mjs, html-lang.test.mjs.)
  */
 import test, { describe, before, after } from 'node:test';
@@ -71,5 +72,35 @@ for (const name of browsers()) describe(name, () => {
       assert.equal(r[ws].translated.lang, 'de', `${ws}: the element says German while translated`);
       assert.deepEqual(r[ws].restored, r[ws].before, `${ws}: restored exactly`);
     }
+  });
+
+  test('a form sends the same values translated: an <option> without a value keeps its source text as its value; restored exactly', { skip, timeout: 180000 }, async () => {
+    const r = await page.evaluate(async () => {
+      const { translateElement, t } = window.dom;
+      const form = document.createElement('form');
+      const select = form.appendChild(document.createElement('select'));
+      select.name = 'fruit';
+      for (const [text, value] of [['The red apple', null], ['The green pear', 'pear']]) {
+        const option = select.appendChild(document.createElement('option'));
+        option.append(text);
+        if (value) option.value = value;
+      }
+      select.selectedIndex = 0;
+      document.getElementById('article').after(form);
+      const values = () => [...new FormData(form).entries()].flat().join('=');
+      const options = () => [...select.options].map((o) => [o.text, o.getAttribute('value')]);
+      const before = { sent: values(), options: options(), html: form.innerHTML };
+      const done = await translateElement(form, { translator: t, beam: 1 });
+      const translated = { sent: values(), options: options() };
+      done.restore();
+      const restored = { sent: values(), options: options(), html: form.innerHTML };
+      form.remove();
+      return { before, translated, restored };
+    });
+    assert.equal(r.before.sent, 'fruit=The red apple');
+    assert.equal(r.translated.sent, 'fruit=The red apple', 'the form sends what it sent before');
+    assert.notEqual(r.translated.options[0][0], 'The red apple', `the option is translated: ${r.translated.options}`);
+    assert.deepEqual(r.translated.options.map((o) => o[1]), ['The red apple', 'pear']);
+    assert.deepEqual(r.restored, r.before, 'restored exactly (no value attribute left)');
   });
 });

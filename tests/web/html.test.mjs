@@ -174,7 +174,7 @@ test('buttons and the options of a list are translated, each on its own; the spa
   assert.match(r.text, /<button type="submit">now it Save<\/button>/);
   assertBalanced(r.text);
   r = await translateHtml(t, '<form><select name="c"><option value="de">Germany today</option><optgroup label="x"><option>Old France</option></optgroup></select></form>');
-  assert.equal(r.text, '<form><select name="c"><option value="de">today Germany</option><optgroup label="x"><option>France Old</option></optgroup></select></form>');
+  assert.equal(r.text, '<form><select name="c"><option value="de">today Germany</option><optgroup label="x"><option value="Old France">France Old</option></optgroup></select></form>');
   r = await translateHtml(t, '<div><button><img src="i.png" alt="Big arrow"> Go back</button></div>');
   assert.equal(r.text, '<div><button><img src="i.png" alt="arrow Big"> back Go</button></div>', 'a button alone in its block');
   const same = fakeTranslator('same');
@@ -507,4 +507,12 @@ test('a <ruby> stays in its sentence, kept as written: the model reads its base 
   r = await translateHtml(fakeTranslator('same'), '<p>He learned <ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby> today.</p>', { html: true });
   assert.equal(r.text, '<p>He learned <ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby> today.</p>');
   assert.equal(r.segments, 1);
+});
+
+test('an <option> without a value attribute keeps the value its form sends: its source text, set as the attribute', async () => {
+  const html = '<form><select name="fruit"><option selected>Red\n  apple</option><option value="p">Green pear</option><option>Tom &amp; Jerry</option></select>'
+    + '<input list="d"><datalist id="d"><option>Big house</option></datalist></form>';
+  const r = await translateHtml(fakeTranslator('reverse'), html, { html: true });
+  assert.equal(r.text, '<form><select name="fruit"><option selected value="Red apple">apple Red</option><option value="p">pear Green</option><option value="Tom &amp; Jerry">Jerry &amp; Tom</option></select>'
+    + '<input list="d"><datalist id="d"><option value="Big house">house Big</option></datalist></form>');
 });

@@ -429,6 +429,16 @@ export function buildSegment(nodes, a, memo = new Map()) {
   return { text, charStack, wsRaw, elements, top: top.filter((r) => kept.has(r)), atomics, zeros };
 }
 
+/**
+ * The value an <option> without a value attribute has (its text, whitespace collapsed), which its
+ * translated text would change (the form would send "Roter Apfel" for "Red apple"): the caller sets
+ * it as the attribute. null for any other element.
+ */
+export function optionValue(node, a) {
+  if (!node || a.kind(node) !== 'element' || a.name(node) !== 'option' || a.attr(node, 'value') !== null) return null;
+  return textContent(node, a).replace(/[ \t\n\f\r]+/g, ' ').trim();
+}
+
 /** The text of an element as the model should read it (skipped content left out). */
 export function textContent(node, a) {
   let s = '';

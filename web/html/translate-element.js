@@ -13,7 +13,7 @@
  * restoreElement(element)) puts the original nodes, text and attributes back; an abort (`signal`)
  * or an error restores what was done and rejects.
  */
-import { collectUnits, placeSegment, placedText, translateUnits, joinPlain, langOf } from './segment.js';
+import { collectUnits, placeSegment, placedText, translateUnits, joinPlain, langOf, optionValue } from './segment.js';
 import { checkBatchOptions } from '../request-options.js';
 import { ErrorCode, TranslatorError } from '../protocol.js';
 
@@ -110,6 +110,11 @@ export async function translateElement(element, options = {}) {
         if (!stillInPlace(u)) {
           handle.skipped += 1;
           return;
+        }
+        const value = optionValue(u.container, a);
+        if (value !== null) {
+          u.container.setAttribute('value', value);
+          undo.push(() => u.container.removeAttribute('value'));
         }
         const p = placeSegment(u.seg, r.sentences);
         undo.push(applySegment(doc, u, p.pieces));

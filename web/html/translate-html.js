@@ -17,7 +17,7 @@
  * the input: it keeps the input's scripts, event handlers and URLs (translation does not sanitize).
  */
 import { parseHtml, decodeEntities, escapeText, escapeAttribute, VOID } from './tokenize.js';
-import { collectUnits, placeSegment, placedText, translateUnits, joinPlain } from './segment.js';
+import { collectUnits, placeSegment, placedText, translateUnits, joinPlain, optionValue } from './segment.js';
 import { runFlat } from './flat.js';
 
 /** Reads a tree from parseHtml() (the adapter segment.js works through). */
@@ -105,6 +105,11 @@ export async function translateHtml(translator, html, options = {}) {
       if (u.type === 'title') {
         titleOut.set(u.node, joinPlain(u.value, results[i].sentences));
         return;
+      }
+      const value = optionValue(u.container, a);
+      if (value !== null) {
+        if (!attributeOut.has(u.container)) attributeOut.set(u.container, new Map());
+        attributeOut.get(u.container).set('value', value);
       }
       const p = placeSegment(u.seg, results[i].sentences, htmlPlacement);
       elements += p.placed;
@@ -195,6 +200,9 @@ function startTag(node, html, attributeOut, again) {
     if (translated && translated.has(at.name)) out += ` ${at.name}="${escapeAttribute(translated.get(at.name))}"`;
     else if (at.raw === null) out += ` ${at.name}`;
     else out += ` ${at.name}="${at.raw.replace(/"/g, '&quot;')}"`;
+  }
+  if (translated && !again) { // (added: an option's value, see optionValue)
+    for (const [name, value] of translated) if (!node.attrs.some((at) => at.name === name)) out += ` ${name}="${escapeAttribute(value)}"`;
   }
   return `${out}${node.selfClosing && (VOID.has(node.name) || node.foreign) ? ' /' : ''}>`;
 }
