@@ -58,7 +58,7 @@ after(() => server.close());
 
 const reset = () => Object.assign(downloads, { started: 0, cut: 0, whole: 0, most: downloads.open });
 
-async function until(check, what, ms = 3000) {
+async function until(check, what, ms = 20000) { // (a worker ended and its socket closed: slow on a busy machine)
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(downloads)}`);
