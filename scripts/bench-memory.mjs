@@ -6,6 +6,9 @@
  *   normal 300 of flores-dev's English sentences, five a paragraph (~40 kB; not scaled)
  *   prose  1,000,000 characters of paragraphs (flores-dev's English sentences, five a paragraph, repeated)
  *   lines  100,000 short lines (tatoeba-dev's English sentences of at most 24 characters, repeated)
+ *   copied 1,000,000 characters of lines the engine copies instead of translating (numbers, code,
+ *          web addresses: '("1") ("2") 12.5 -- 33', '`ls -la /tmp`', 'https://example.org/a/b?c=1', repeated)
+ *   copied-line  the same as one line (the lines joined by spaces): long units of copied text
  *   engine-line  the raw engine (build-wasm/engine.js in this process, no worker, no chunks: one
  *          translate() call, as an embedder of engine.js may make) on one 1,000,000-character line
  *          of numbers in brackets and quotes, copied text ('("1") ' repeated), without and with
@@ -21,7 +24,7 @@
  * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
  * this checkout's engine and models), e.g. --old 18d4c2b, the last one before packing.
  *
- *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines,engine-line] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
+ *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines,copied,copied-line,engine-line] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
  *
  * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look. --engine
  * runs another build of the engine (DIR/engine.js and engine.wasm, e.g. a build folder of a change
@@ -50,6 +53,13 @@ function documentFor(kind, scale) {
     const chars = Math.round(1000000 * scale);
     let text = '';
     for (let i = 0; text.length < chars; i++) text += lines[i % lines.length] + (i % 5 === 4 ? '\n\n' : ' ');
+    return text.slice(0, chars);
+  }
+  if (kind === 'copied' || kind === 'copied-line') {
+    const lines = ['("1") ("2") 12.5 -- 33', '`ls -la /tmp` && `cat /etc/hosts`', 'https://example.org/a/b?c=1 https://example.com/x', '* * * | 42 | 3.14 | 2,718 |'];
+    const chars = Math.round(1000000 * scale);
+    let text = '';
+    for (let i = 0; text.length < chars; i++) text += lines[i % lines.length] + (kind === 'copied' ? '\n' : ' ');
     return text.slice(0, chars);
   }
   const short = english('tatoeba-dev.en-de.tsv').filter((l) => l.length <= 24);
