@@ -3,7 +3,7 @@
  * Firefox ESR (tests/web/_browsers.mjs) with the real engine, on the built site under its strict
  * Content-Security-Policy: an element whose CSS shows its line breaks (white-space pre-wrap,
  * pre-line: a chat message, a poem) keeps them in the translation, one that does not reads as one
- * line; the element translated says the target language (lang) while it is; a form sends the same
+ * line; inline elements the CSS lays out as blocks (a card's title and text) are read apart; the element translated says the target language (lang) while it is; a form sends the same
  * values (an <option> without a value keeps its source text as its value); restore() puts the very
  * same DOM back. (The string path and the stand-in DOM: html.test.mjs, html-lang.test.mjs.)
  */
@@ -72,6 +72,41 @@ for (const name of browsers()) describe(name, () => {
       assert.equal(r[ws].translated.lang, 'de', `${ws}: the element says German while translated`);
       assert.deepEqual(r[ws].restored, r[ws].before, `${ws}: restored exactly`);
     }
+  });
+
+  test('inline elements the CSS lays out as blocks are read apart, never run together into one word; restored exactly', { skip, timeout: 180000 }, async () => {
+    const r = await page.evaluate(async () => {
+      const { translateElement, t } = window.dom;
+      const card = document.createElement('a');
+      card.href = '#card';
+      const parts = ['Opening hours', 'The museum is open every day.'].map((text) => {
+        const span = card.appendChild(document.createElement('span'));
+        span.style.display = 'block'; // (CSSOM: allowed under the CSP)
+        span.append(text);
+        return span;
+      });
+      const inline = card.appendChild(document.createElement('span'));
+      inline.style.display = 'inline-block';
+      inline.append('Read more');
+      const host = document.createElement('div');
+      host.append(card);
+      document.getElementById('article').after(host);
+      const before = host.innerHTML;
+      const done = await translateElement(host, { translator: t, beam: 1 });
+      const translated = parts.map((s) => s.textContent);
+      const rest = inline.textContent;
+      const sameNodes = parts.every((s) => s.parentNode === card) && inline.parentNode === card && card.parentNode === host;
+      done.restore();
+      const restored = host.innerHTML;
+      host.remove();
+      const alone = [];
+      for (const text of ['Opening hours', 'The museum is open every day.']) alone.push((await t.translate(text, { beam: 1 })).text);
+      return { before, translated, alone, rest, sameNodes, restored };
+    });
+    assert.deepEqual(r.translated, r.alone, 'each block-laid span translated on its own');
+    assert.ok(r.sameNodes, 'the spans stay where they were');
+    assert.notEqual(r.rest, 'Read more', 'the inline-block span is translated too');
+    assert.equal(r.restored, r.before, 'restored exactly');
   });
 
   test('a form sends the same values translated: an <option> without a value keeps its source text as its value; restored exactly', { skip, timeout: 180000 }, async () => {

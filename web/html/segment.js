@@ -58,7 +58,8 @@ const ASCII_SPACE = /[ \t\n\r\f]/;
  *   attr(node, name): string | null;  children(node): array;  text(node): a text node's text (decoded);
  *   elementText(node): the text of a <title> element (decoded);
  *   source: the source language ('en'; none: lang attributes are not read);  root: the node translated;
- *   keepsLines(textNode) (optional): whether its line breaks show (CSS white-space), each then a break
+ *   keepsLines(textNode) (optional): whether its line breaks show (CSS white-space), each then a break;
+ *   blockBox(element) (optional): whether the page lays an inline element out as a block (CSS display)
  */
 
 /** The language an element's lang attribute names ('en' of "en-GB"), or null where it names none. */
@@ -103,7 +104,8 @@ function saysYes(node, a, byLang) {
 
 /**
  * How an element takes part: 'inline', 'atomic', 'zero', 'br', 'skip' or 'block'. An inline or
- * atomic element with a block inside it is a block; a translate="no" block is skipped.
+ * atomic element with a block inside it, or that the page's CSS lays out as a block, is a block (an
+ * atomic one is skipped); a translate="no" block is skipped.
  */
 export function classify(node, a, memo = new Map()) {
   return memo.has(node) ? memo.get(node) : runFlat(classifyFlat(node, a, memo));
@@ -120,6 +122,8 @@ function* classifyFlat(node, a, memo) {
   else if (INLINE.has(name) || ATOMIC.has(name)) {
     kind = saysNo(node, a) || ATOMIC.has(name) ? 'atomic' : 'inline';
     if (yield hasBlockInside(node, a, memo)) kind = saysNo(node, a) ? 'skip' : 'block';
+    // laid out as a block by the page's CSS (a card's title and text as two <span>s): read apart
+    else if (a.blockBox && a.blockBox(node)) kind = kind === 'atomic' ? 'skip' : 'block';
   } else kind = saysNo(node, a) ? 'skip' : 'block';
   memo.set(node, kind);
   return kind;

@@ -57,7 +57,7 @@ export async function translateElement(element, options = {}) {
   };
   const handle = { restore, segments: 0, attributes: 0, elements: 0, lost: 0, skipped: 0 };
   active.set(element, handle);
-  const a = { ...domAdapter, source: typeof translator.from === 'string' ? translator.from : null, root: element, keepsLines: linesShown() };
+  const a = { ...domAdapter, source: typeof translator.from === 'string' ? translator.from : null, root: element, ...styleQuestions() };
   const langs = []; // translated elements whose lang names the source language
   const units = collectUnits(element, a, { langs });
   const doc = element.ownerDocument;
@@ -158,20 +158,31 @@ function abortError() {
 }
 
 /**
- * Whether a text node's line breaks show (its element's CSS white-space is pre, pre-wrap, pre-line or
- * break-spaces: a chat message, a poem), asked once per element, before anything changes.
+ * What the page's CSS says, asked before anything changes (an element outside a document has no
+ * computed style: neither then): keepsLines(text), whether a text node's line breaks show (its
+ * element's white-space is pre, pre-wrap, pre-line or break-spaces: a chat message, a poem), and
+ * blockBox(element), whether an element is laid out as a block (display block, flex, grid, list-item,
+ * table, a table's row or cell, …; not inline-block).
  */
-function linesShown() {
-  const known = new Map();
-  return (text) => {
-    const el = text.parentNode;
-    if (!el || el.nodeType !== 1) return false;
-    if (!known.has(el)) {
+function styleQuestions() {
+  const styles = new Map();
+  const style = (el) => {
+    if (!styles.has(el)) {
       const view = el.ownerDocument && el.ownerDocument.defaultView;
-      const style = view && typeof view.getComputedStyle === 'function' ? view.getComputedStyle(el) : null;
-      known.set(el, Boolean(style) && /^(pre|pre-wrap|pre-line|break-spaces)$/.test(style.whiteSpace));
+      styles.set(el, view && typeof view.getComputedStyle === 'function' ? view.getComputedStyle(el) : null);
     }
-    return known.get(el);
+    return styles.get(el);
+  };
+  return {
+    keepsLines: (text) => {
+      const el = text.parentNode;
+      const s = el && el.nodeType === 1 ? style(el) : null;
+      return Boolean(s) && /^(pre|pre-wrap|pre-line|break-spaces)$/.test(s.whiteSpace);
+    },
+    blockBox: (el) => {
+      const s = style(el);
+      return Boolean(s) && /^(block|flex|grid|list-item|table|flow-root)\b|^table-(row|cell|caption)/.test(s.display);
+    },
   };
 }
 
