@@ -28,6 +28,13 @@ size_t unit_symbol_after(std::string_view text, size_t end) {
   return text.compare(end, 2, " %") == 0 ? 2 : 0;
 }
 
+// The English ordinal ending of a number of digits: "st" of "1", "nd" of "22", "th" of "11".
+std::string english_ordinal_suffix(std::string_view digits) {
+  const int last_two = std::stoi(std::string(digits.substr(digits.size() > 2 ? digits.size() - 2 : 0)));
+  if (last_two % 100 >= 11 && last_two % 100 <= 13) return "th";
+  return last_two % 10 == 1 ? "st" : last_two % 10 == 2 ? "nd" : last_two % 10 == 3 ? "rd" : "th";
+}
+
 // The text a hypothesis' tokens spell (without eos), before anything is copied into it.
 std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer, int eos_id) {
   std::vector<int> ids;
@@ -101,6 +108,14 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
       inserts.emplace_back(b, e + ending);
       continue;
     }
+    if (reader.language == "de" && round.target_language == "en" && is_german_ordinal(sentence, b, e)) {
+      // a German ordinal is shown with its dot and written the English way: "3." -> "3rd"
+      rewrites.emplace_back(b, std::string(sentence.substr(b, e - b)) + english_ordinal_suffix(sentence.substr(b, e - b)));
+      insert_rewrites.push_back(rewrites.back());
+      added.emplace_back(b, e + 1);
+      inserts.emplace_back(b, e + 1);
+      continue;
+    }
     inserts.emplace_back(b, e + unit_symbol_after(sentence, e));
     // a one-digit number takes the space before it: a mask needs 2 bytes
     if (e - b == 1 && b > 0 && sentence[b - 1] == ' ') --b;
@@ -123,7 +138,9 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   r.rewrites = std::move(rewrites);
   // (an ordinal is shown with its ending: "3rd", its place the model's attention to it)
   const bool one_digit = std::any_of(lost.begin(), lost.end(), [&](const auto& n) {
-    return n.second - n.first == 1 && !(round.target_language == "de" && english_ordinal_ending(sentence, n.second));
+    const bool ordinal = round.target_language == "de" ? english_ordinal_ending(sentence, n.second) > 0
+                                                        : reader.language == "de" && is_german_ordinal(sentence, n.first, n.second);
+    return n.second - n.first == 1 && !ordinal;
   });
   // (a date the model leaves out goes next to its neighbour word)
   const size_t masks = one_digit ? r.masked.size() - lost_dates.size() : 0;

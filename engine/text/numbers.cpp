@@ -72,6 +72,12 @@ bool german_ordinal(std::string_view text, size_t begin, size_t end) {
          is_letter(char_at(text, end + 2));
 }
 
+}  // namespace
+
+bool is_german_ordinal(std::string_view text, size_t begin, size_t end) { return german_ordinal(text, begin, end); }
+
+namespace {
+
 // Whether `s` is digit groups in the form 1-3 digits (not starting with 0), then groups of 3 after
 // `thousands`, then optionally `decimal` and digits ("1,234.56" with ',' and '.'); at least one
 // thousands group.
@@ -263,6 +269,26 @@ long german_ordinal_word(std::string w) {
   return large.size() == 1 && large[0] >= 20 ? large[0] : 0;
 }
 
+// The value of an English ordinal word ("first", "third", "twentieth") or a Roman numeral up to
+// 39 ("World War II", "Henry VIII"; lower case, as lower_words gives them), or 0.
+long english_ordinal_word(const std::string& w) {
+  const bool roman = !w.empty() && w.size() <= 6 && w.find_first_not_of("ivx") == std::string::npos;
+  if (roman) {
+    long value = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+      const long digit = w[i] == 'x' ? 10 : w[i] == 'v' ? 5 : 1;
+      const long next = i + 1 < w.size() ? (w[i + 1] == 'x' ? 10 : w[i + 1] == 'v' ? 5 : 1) : 0;
+      value += digit < next ? -digit : digit;
+    }
+    return value > 0 && value < 40 ? value : 0;
+  }
+  if (w.size() < 4 || w == "august") return 0;
+  const std::string ending = w.substr(w.size() - 2);
+  if (ending != "st" && ending != "nd" && ending != "rd" && ending != "th") return 0;
+  const std::vector<long> values = word_values(w);
+  return values.size() == 1 ? values[0] : 0;
+}
+
 // The digits a translation may write for what `source` says with words, or as a number written
 // another way: its numbers' digits (words too: "3rd" 3, "1990s" 1990), the words' values ("twenty
 // five" 20, 5 and 25; "zwei Millionen" 2), a decade's year ("the 90s" 1990), an hour 12 hours away
@@ -441,7 +467,6 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
     }
     const bool ordinal = language == "en" && english_ordinal_ending(text, j) > 0;  // "1st", "21st"
     if (is_letter(char_before(text, begin)) || (is_letter(char_at(text, j)) && !unit_after(text, j) && !ordinal)) continue;  // "G7"
-    if (language == "de" && german_ordinal(text, begin, j)) continue;
     const bool in_skip = std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return begin < s.second && j > s.first; });
     if (!in_skip) out.emplace_back(begin, j);
   }
@@ -556,9 +581,12 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   const auto no_separator = [&](size_t t) { return std::all_of(as_written[t].begin(), as_written[t].end(), digit); };
   // an English ordinal stays one in German: "1st place" -> "1. Platz" (or "1st" copied), not "einen
   // Platz"; "the 3rd time" -> "das 3. Mal", not "die 3 Uhr"
-  std::vector<bool> ordinal(numbers.size(), false);
-  for (size_t k = 0; k < numbers.size(); ++k)
+  std::vector<bool> ordinal(numbers.size(), false), german_ordinal_in(numbers.size(), false);
+  for (size_t k = 0; k < numbers.size(); ++k) {
     ordinal[k] = target_language == "de" && english_ordinal_ending(source, numbers[k].second) > 0;
+    // a German ordinal into English: its digits ("3rd", "May 3"), or a word ("third", "World War II")
+    german_ordinal_in[k] = target_language == "en" && german_ordinal(source, numbers[k].first, numbers[k].second);
+  }
   const auto written_as_ordinal = [&](size_t t) {
     const size_t e = at[t].second;
     return (e < target.size() && target[e] == '.' && !(e + 1 < target.size() && digit(target[e + 1]))) ||
@@ -626,8 +654,9 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
       words = lower_words(target);
       word_used.assign(words.size(), false);
     }
+    const long value = std::stol(std::string(number));
     for (size_t w = 0; w < words.size(); ++w)
-      if (!word_used[w] && german_ordinal_word(words[w]) == std::stol(std::string(number))) {
+      if (!word_used[w] && (target_language == "de" ? german_ordinal_word(words[w]) == value : english_ordinal_word(words[w]) == value)) {
         word_used[w] = true;
         return true;
       }
@@ -641,8 +670,8 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
       continue;
     }
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
-    if (ordinal[k]) {  // or its word: "1st" -> "ersten"
-      if (!take_ordinal_word(number)) missing.push_back(k);
+    if (ordinal[k] || german_ordinal_in[k]) {  // or its word: "1st" -> "ersten", "3." -> "third", "II"
+      if (!take_ordinal_word(number) && !(german_ordinal_in[k] && take_word(number))) missing.push_back(k);
       continue;
     }
     bool shifted = false;

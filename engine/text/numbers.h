@@ -31,17 +31,21 @@ using ByteSpans = std::vector<std::pair<size_t, size_t>>;
 // The numbers of `text` as [begin, end) bytes: runs of ASCII digits joined by single separators
 // between digits (. , : ' as in "1,234.56", "20:25", "0,5774", "3'000"), groups of thousands
 // written with spaces ("55 000", "5 000 000"), and dates ("12/03/2025", "1.10.20"). With `words_too` false
-// (a source), numbers that are part of a word ("G7", "2nd", "1990er", "MP3"; not those before a unit
+// (a source), numbers that are part of a word ("G7", "1990er", "MP3"; not those before a unit
 // of measure or a.m./p.m.: "3.5kg", "2,5GHz", "9am") and numbers inside
-// `skip` (addresses) are left out (English ordinals stay: "1st", "21st"), and in German (`language` "de") so are ordinals: a number of one
-// or two digits followed by ". " and a word ("2. Weltkrieg", "am 7. Oktober"), which the target writes
-// as a word or in another order.
+// `skip` (addresses) are left out (ordinals stay: English "1st", "21st", German "2. Weltkrieg",
+// "am 7. Oktober": is_german_ordinal).
 ByteSpans find_numbers(std::string_view text, std::string_view language, bool words_too, const ByteSpans& skip = {});
 
 // The length of an English ordinal's ending at `at` of `text`, right after its digits ("st" of
 // "1st", "21st", "3rd"; not before a letter or a hyphen: "1stly", "3rd-party"), else 0. An English
 // source's ordinal is a number to keep (find_numbers): German writes it "1." or as a word ("ersten").
 size_t english_ordinal_ending(std::string_view text, size_t at);
+
+// Whether the number at [begin, end) of German `text` is an ordinal: one or two digits, ". " and a
+// word ("2. Weltkrieg", "am 7. Oktober", "die 3. Auflage"). A German source's ordinal is a number to
+// keep; English writes it "3rd", "3", "third" or "III".
+bool is_german_ordinal(std::string_view text, size_t begin, size_t end);
 
 // The bytes of the minus sign ('-' or U+2212) that makes the number at `begin` of `text` negative
 // ("-5", "(−3", "-5–-10"), or 0 (none, or a hyphen after a letter or digit: "5-10", "COVID-19").
@@ -55,7 +59,9 @@ size_t minus_sign_before(std::string_view text, size_t begin);
 // "8:25") or a full hour written with minutes ("5 Uhr" -> "5:00", "17 Uhr" -> "5.00"), or for a number up to twelve the word for it in `target_language` ("2 Mädchen" -> "two
 // girls", "1 Tag" -> "one day"; "en" and "de"). A number after a '-' that makes it negative needs
 // one after a minus too (no hour, no word). An English ordinal needs a German one ("1st" -> "1.",
-// "erste"; "1st" copied) when `target_language` is "de". The second year of a range may be written short or in
+// "erste"; "1st" copied) when `target_language` is "de"; a German one ("3. Auflage") its digits
+// ("3rd", "3"), an English ordinal or number word ("third", "three") or a Roman numeral ("II") in
+// English. The second year of a range may be written short or in
 // full ("2020–2021" -> "2020–21", range_dashes writes it back). Also counted as lacking: a source
 // number whose target number is given a currency the source never names ("£150" -> "150 £ Euro"),
 // or another scale or unit ("200 m" -> "200 Mio.", "$2.5 billion" -> "2,5 Billionen", "300 m" -> "300 miles"),

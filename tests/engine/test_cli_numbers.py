@@ -397,5 +397,11 @@ class Numbers(unittest.TestCase):
         self.assertIn("100 m", out[1])
 
 
+    def test_a_german_ordinal_comes_through(self):
+        """de->en: "Er ist der 3. Sohn." came out "He's the son.": a German ordinal was no number to check."""
+        translated = translate_lines("de-en", ["Er ist der 3. Sohn."])[0]
+        self.assertRegex(translated, r"\b(3rd|third)\b", translated)
+
+
 if __name__ == "__main__":
     unittest.main()

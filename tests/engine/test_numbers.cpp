@@ -44,7 +44,7 @@ TEST_CASE("find_numbers: digit runs with their separators, not words, ordinals o
   CHECK(numbers("the 2nd, 21st and 3rd; 1stly, a 3rd-party app") == V{"2", "21", "3"});
   CHECK(numbers("am 2nd", "de").empty());
   CHECK(numbers("Ende 2014. Danach 3.") == V{"2014", "3"});  // a sentence's full stop is not part of it
-  CHECK(numbers("am 7. Oktober, im 2. Weltkrieg, 1990. Das", "de") == V{"1990"});  // German ordinals
+  CHECK(numbers("am 7. Oktober, im 2. Weltkrieg, 1990. Das", "de") == V{"7", "2", "1990"});  // German ordinals too
   CHECK(numbers("am 7. Oktober", "en") == V{"7"});
   const std::string text = "See www.site2024.de/page/12 or 12 pages.";
   CHECK(numbers(text, "en", verbatim_spans(text)) == V{"12"});
@@ -111,6 +111,20 @@ TEST_CASE("missing_numbers: an English ordinal needs a German one (\"1st place\"
   CHECK(missing("He came 1st.", "Er kam als 1.").empty());       // the sentence's end
   CHECK(missing("the 3rd time", "das 3.5 Mal") == I{0});
   CHECK(missing("the 3rd time", "the 3 time", "en", "en").empty());  // only into German
+}
+
+TEST_CASE("missing_numbers: a German ordinal needs its digits or its word in English (\"Die 3. Auflage\" came out \"The edition\")") {
+  using I = std::vector<size_t>;
+  const auto lost = [](std::string_view source, std::string_view target) { return missing(source, target, "de", "en"); };
+  CHECK(lost("Die 3. Auflage erschien 2019.", "The edition appeared in 2019.") == I{0});
+  CHECK(lost("Er ist der 3. Sohn.", "He's the son.") == I{0});
+  CHECK(lost("Die 3. Auflage erschien 2019.", "The 3rd edition appeared in 2019.").empty());
+  CHECK(lost("Die 3. Auflage erschien 2019.", "The third edition appeared in 2019.").empty());
+  CHECK(lost("Im 2. Weltkrieg", "In World War II").empty());
+  CHECK(lost("Im 20. Jahrhundert", "In the twentieth century").empty());
+  CHECK(lost("am 7. Oktober", "on October 7").empty());
+  CHECK(lost("Das war sein 1. Tor.", "That was his first goal.").empty());
+  CHECK(lost("im August, am 8. Tag", "in August, on the day") == I{0});  // a month is no ordinal word
 }
 
 TEST_CASE("missing_numbers: a number the source never had, written against or as one of its numbers") {
