@@ -516,3 +516,9 @@ test('an <option> without a value attribute keeps the value its form sends: its 
   assert.equal(r.text, '<form><select name="fruit"><option selected value="Red apple">apple Red</option><option value="p">pear Green</option><option value="Tom &amp; Jerry">Jerry &amp; Tom</option></select>'
     + '<input list="d"><datalist id="d"><option value="Big house">house Big</option></datalist></form>');
 });
+
+test('a named submit button keeps its value, which its form sends; other button inputs are translated', async () => {
+  const html = '<form><input type="submit" name="action" value="Delete it"> <input type="submit" value="Send it"> <input type="button" name="b" value="Go back"> <input type="reset" value="Start again"></form>';
+  const r = await translateHtml(fakeTranslator('reverse'), html, { html: true });
+  assert.equal(r.text, '<form><input type="submit" name="action" value="Delete it"> <input type="submit" value="it Send"> <input type="button" name="b" value="back Go"> <input type="reset" value="again Start"></form>');
+});

@@ -165,7 +165,9 @@ export function collectUnits(root, a, options = {}) {
     if (a.name(node) === 'input') {
       const type = (a.attr(node, 'type') || '').toLowerCase();
       const v = a.attr(node, 'value');
-      if ((type === 'button' || type === 'submit' || type === 'reset') && v !== null && /\S/.test(v)) {
+      // (not a named submit button's: its value is what the form sends, "action=Delete")
+      const sent = type === 'submit' && a.attr(node, 'name') !== null && a.attr(node, 'name') !== '';
+      if ((type === 'button' || type === 'submit' || type === 'reset') && !sent && v !== null && /\S/.test(v)) {
         units.push({ type: 'attribute', node, name: 'value', value: v });
       }
     }
