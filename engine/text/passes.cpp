@@ -37,7 +37,12 @@ void add_spans(std::vector<std::pair<size_t, size_t>>& to, std::vector<std::pair
 }
 
 void mask_verbatim(SourceSentence& s) {  // "see https://example.org" -> "see <one unknown piece>"
-  add_spans(s.masked, verbatim_spans(s.sentence));
+  std::vector<std::pair<size_t, size_t>> spans = verbatim_spans(s.sentence);
+  if (s.language == "de") {  // "USB-C" (the de->en model dropped the "-C")
+    const std::vector<std::pair<size_t, size_t>> codes = variant_codes(s.sentence, spans);
+    spans.insert(spans.end(), codes.begin(), codes.end());
+  }
+  add_spans(s.masked, spans);
 }
 
 void mask_terms(SourceSentence& s) {  // each glossary term masked as an address is; written as its target term

@@ -503,7 +503,30 @@ void find_digit_codes(std::string_view text, const std::vector<std::pair<size_t,
   }
 }
 
+// variant_codes (verbatim.h).
+void find_variant_codes(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken,
+                        std::vector<std::pair<size_t, size_t>>& out) {
+  const auto capital = [&](size_t k) { return k < text.size() && text[k] >= 'A' && text[k] <= 'Z'; };
+  const SpanIndex index(taken);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!capital(i) || (i > 0 && (ascii_alnum(text[i - 1]) || std::strchr("-./_@#", text[i - 1])))) continue;
+    size_t e = i;
+    while (capital(e)) ++e;
+    const size_t end = e + 2;
+    const bool variant = e - i >= 2 && e < text.size() && text[e] == '-' && capital(e + 1) &&
+                         (end == text.size() || !(ascii_alnum(text[end]) || text[end] == '_'));
+    if (variant && !index.overlaps(i, end)) out.emplace_back(i, end);
+    i = variant ? end : e;
+  }
+}
+
 }  // namespace
+
+std::vector<std::pair<size_t, size_t>> variant_codes(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken) {
+  std::vector<std::pair<size_t, size_t>> codes;
+  find_variant_codes(text, taken, codes);
+  return codes;
+}
 
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text) {
   std::vector<std::pair<size_t, size_t>> spans;

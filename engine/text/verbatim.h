@@ -50,6 +50,14 @@ constexpr size_t kLongRun = 64;  // characters (code points)
 // ones, which the model would write instead. The spans never overlap.
 std::vector<std::pair<size_t, size_t>> verbatim_spans(std::string_view text);
 
+// Abbreviations in capitals with a one-letter variant after a hyphen ("USB-C", "DVD-R", "PCI-E";
+// also before a German compound's hyphen, "USB-C-Kabel") that no span of `taken` holds, in order.
+// The de->en model drops the letter ("Mein USB-C Kabel ist kaputt." came out "My USB cable is
+// broken.", "DVD-R" "DVD r"), so the verbatim pass masks them in German; the en->de model writes
+// them well ("USB-C-Kabel") and would lose the compound's hyphen if they were masked. Not a word
+// after the hyphen ("LOG-IN"), nor a single capital before it ("X-Ray").
+std::vector<std::pair<size_t, size_t>> variant_codes(std::string_view text, const std::vector<std::pair<size_t, size_t>>& taken);
+
 // The byte length of the emoticon standing alone at byte `i` of `text` (":-)", "<3"; see
 // verbatim_spans), else 0.
 size_t emoticon_at(std::string_view text, size_t i);

@@ -423,6 +423,19 @@ TEST_CASE("passes: the source passes rewrite what the model reads, at the senten
   }
 }
 
+TEST_CASE("passes: the verbatim pass masks an abbreviation's one-letter variant (\"USB-C\") in German only") {
+  const auto masked = [](std::string_view sentence, std::string_view language) {
+    nmt::SourceSentence s(sentence, language, nmt::SentenceCase::normal, nullptr);
+    nmt::run_source_passes(s, only("verbatim"));
+    std::vector<std::string> out;
+    for (auto [b, e] : s.masked) out.emplace_back(sentence.substr(b, e - b));
+    return out;
+  };
+  using List = std::vector<std::string>;
+  CHECK(masked("Mein USB-C Kabel ist an example.com angeschlossen.", "de") == List{"USB-C", "example.com"});
+  CHECK(masked("My USB-C cable is plugged into example.com.", "en") == List{"example.com"});
+}
+
 TEST_CASE("passes: the source passes mask addresses and glossary terms and look up the memory, in order") {
   const nmt::Glossary glossary = {{"Acme Cloud", "Acme Cloud"}, {"Kündigungsfrist", "notice period"}};
   const nmt::TranslationMemory memory = nmt::TranslationMemory::from_table("thank you\tDanke.\n").value();

@@ -150,6 +150,23 @@ TEST_CASE("verbatim_spans: names from code, file names and paths") {
   CHECK(found("See https://example.com/my_page.html and `a.b_c`.") == V{"https://example.com/my_page.html", "`a.b_c`"});
 }
 
+TEST_CASE("variant_codes: an abbreviation in capitals with a one-letter variant after a hyphen") {
+  using V = std::vector<std::string>;
+  const auto codes = [](std::string_view text, std::vector<std::pair<size_t, size_t>> taken = {}) {
+    V out;
+    for (auto [b, e] : nmt::variant_codes(text, taken)) out.emplace_back(text.substr(b, e - b));
+    return out;
+  };
+  // de->en: "Mein USB-C Kabel ist kaputt." came out "My USB cable is broken.", "DVD-R" "DVD r"
+  CHECK(codes("Mein USB-C Kabel ist kaputt.") == V{"USB-C"});
+  CHECK(codes("Schließen Sie das USB-C-Kabel an, oder brennen Sie eine DVD-R.") == V{"USB-C", "DVD-R"});
+  CHECK(codes("Eine PCI-E Karte") == V{"PCI-E"});
+  CHECK(codes("Siehe https://x.org/USB-C und USB-C.", {{6, 25}}) == V{"USB-C"});  // not inside a span taken
+  // a word after the hyphen, one capital before it, digits, a longer code
+  CHECK(codes("LOG-IN with an X-Ray, a COVID-19 test, a USB-CD or 3-D glasses.") == V{});
+  CHECK(found("Mein USB-C Kabel ist kaputt.").empty());  // not a verbatim span: the verbatim pass masks it in German only
+}
+
 TEST_CASE("verbatim_spans: sorted spans that never overlap, whatever the text (fuzz_text found [0,6) and [0,30))") {
   using V = std::vector<std::string>;
   // the parts before a name that ends in a number are taken back over the hyphens, up to a name
