@@ -21,7 +21,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { MODEL_CACHE } from '../../web/protocol.js';
 import { ROOT, engineSkip, requireEngine, testManifest, FIXTURE_MODEL } from './_helpers.mjs';
 import { build } from '../../scripts/build-web.mjs';
-import { browsers, launchBrowser, serveSite, waitReady, heavyCase, translate } from './_browsers.mjs';
+import { browsers, launchBrowser, serveSite, waitReady, heavyCase, translate, waitFor } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -816,7 +816,9 @@ for (const name of browsers()) describe(name, () => {
     await page.waitForSelector('html[data-offline="ready"]', { timeout: 120000 });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Page.reload', { ignoreCache: true }); // (Chromium's Shift+Reload: around the service worker)
-    await page.waitForFunction(() => document.body.dataset.ready === 'true' && !navigator.serviceWorker.controller, null, { timeout: 60000 });
+    // (the reload is not awaited: the new document can be read before its <body> exists)
+    await waitFor(page, 'the hard-reloaded page, not controlled by the service worker, to load its model',
+      () => document.body?.dataset.ready === 'true' && !navigator.serviceWorker.controller);
     const manifestAt = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.endsWith('models/manifest.json')).startTime);
     // (a page that waits asks for it after 3 s and its own start: any time under 3 s is not that, however slow the machine)
     assert.ok(manifestAt < 3000, `the model list was asked for ${Math.round(manifestAt)} ms after the start (the first visit's wait for a service worker is 3 s)`);
