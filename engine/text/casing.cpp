@@ -159,6 +159,26 @@ std::vector<TextEdit> capitalized_start(std::string_view source, std::string_vie
   return {TextEdit{at, length, capital}};
 }
 
+std::vector<TextEdit> names_as_written(std::string_view source, std::string_view target, size_t fixed) {
+  std::vector<std::string> names;  // the source's words with a capital inside and a small letter
+  for (const Word& w : words_of(source))
+    if (w.rest_upper && w.lower > 0) names.emplace_back(source.substr(w.begin, w.end - w.begin));
+  std::vector<TextEdit> edits;
+  if (names.empty()) return edits;
+  for (const Word& w : words_of(target)) {
+    if (w.begin < fixed) continue;
+    const std::string_view word = target.substr(w.begin, w.end - w.begin);
+    const std::string lower = to_lower_same_length(word);
+    for (const std::string& name : names)
+      if (name.size() == word.size() && name != word && to_lower_same_length(name) == lower) {
+        edits.push_back(TextEdit{w.begin, w.end - w.begin, name});
+        break;
+      }
+  }
+  std::reverse(edits.begin(), edits.end());
+  return edits;
+}
+
 std::vector<TextEdit> cut_names(std::string_view source, const std::vector<Token>& source_tokens, std::string_view target,
                                 const std::vector<std::pair<size_t, size_t>>& target_spans, size_t fixed) {
   const std::vector<Word> target_words = words_of(target);

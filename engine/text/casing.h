@@ -62,6 +62,12 @@ std::string to_upper_same_length(std::string_view text);
 // lower case ("iPhone", "eBay") or starts with no letter.
 std::vector<TextEdit> capitalized_start(std::string_view source, std::string_view target);
 
+// A name the source writes with a capital inside ("LinkedIn", "OneDrive", "iPhone") is written so
+// in the translation: the edits for each target word that is such a name in other letter case (de->en
+// "Ich nutze LinkedIn." came out "I am using linkedIn.", "auf OneDrive" "on oneDrive"). Words in
+// capitals ("NASA") are no such names; the first `fixed` bytes stay.
+std::vector<TextEdit> names_as_written(std::string_view source, std::string_view target, size_t fixed);
+
 // In the translation of a sentence that came in capitals (`target`, in capitals, its tokens'
 // `target_spans`), where the model copied a name it cannot translate and cut it short, the edits
 // that write the rest of it: "IMPRESSUM", read as "Impressum", came out "IMPRESS"; "SQLITE IS FAST",

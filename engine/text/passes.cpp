@@ -209,6 +209,7 @@ void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote insid
 }
 void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates" -> "Estimates"
   if (!s.prefixed && s.starts_sentence) apply_edits(s, capitalized_start(s.source, s.target));
+  if (!s.in_capitals) apply_edits(s, names_as_written(s.source, s.target, s.fixed));  // "linkedIn" -> "LinkedIn"
 }
 
 // "**Note:**" -> "**Hinweis:**": each mark next to the target words aligned with what it marks.
@@ -303,7 +304,8 @@ const std::vector<Pass> kPasses = {
      "German translations get „German quotation marks“; a lone quote the source has none of goes (text/quotes.h)", nullptr, nullptr,
      quotes, false},
     {"capital_start", PassStage::target, nullptr,
-     "a sentence that starts with a capital starts its translation with one (text/casing.h)", nullptr, nullptr,
+     "a sentence that starts with a capital starts its translation with one, and a name with a capital inside is "
+     "written as the source writes it (text/casing.h)", nullptr, nullptr,
      capital_start, false},
     {"emphasis_marks", PassStage::target, nullptr,
      "the emphasis marks go back next to the words aligned with what they mark (text/emphasis.h)", nullptr, nullptr,

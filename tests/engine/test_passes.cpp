@@ -301,6 +301,18 @@ TEST_CASE("passes: each target pass alone") {
   )");
 }
 
+TEST_CASE("passes: capital_start writes a name with a capital inside as the source does") {
+  check_table(R"(
+      // de->en "Ich nutze LinkedIn." came out "I am using linkedIn.", "auf OneDrive" "on oneDrive"
+      de>en | only capital_start | Ich nutze LinkedIn. | I am using linkedIn. | I am using LinkedIn.
+      de>en | only capital_start | Die Datei liegt auf OneDrive. | The file is on oneDrive. | The file is on OneDrive.
+      de>en | only capital_start | Das iPhone ist neu. | IPhone is new. | iPhone is new.
+      // a word in capitals is no such name; another word stays; a sentence in capitals stays so
+      en>de | only capital_start | NASA and LinkedIn met. | Nasa und LinkedIn trafen sich. | Nasa und LinkedIn trafen sich.
+      en>de | only capital_start | I use LinkedIn. | Ich nutze Linked. | Ich nutze Linked.
+  )");
+}
+
 TEST_CASE("passes: all of them together, and their order") {
   check_table(R"(
       // nothing to repair: nothing changes
