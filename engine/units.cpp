@@ -113,10 +113,13 @@ std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiec
       const bool whole = a == 0 && b == toks.size();
       if (whole) u.masked = read.masked;  // (only a whole sentence is read again; a copy per chunk grows as chunks x spans)
       const size_t from = u.begin - pieces[p].begin, to = u.end - pieces[p].begin;
-      for (const TextEdit& t : read.terms)  // each term goes with the chunk it starts in
-        if (t.at >= from && t.at + t.length <= to) {
-          u.terms.push_back({t.at - from, t.length, t.text});
-          u.rewrites.emplace_back(t.at - from, t.text);
+      // each term goes with the chunk it starts in (the terms are in order: from the first at `from`)
+      const auto first_term = std::lower_bound(read.terms.begin(), read.terms.end(), from,
+                                               [](const TextEdit& t, size_t at) { return t.at < at; });
+      for (auto t = first_term; t != read.terms.end() && t->at < to; ++t)
+        if (t->at + t->length <= to) {
+          u.terms.push_back({t->at - from, t->length, t->text});
+          u.rewrites.emplace_back(t->at - from, t->text);
         }
       for (EmphasisMark m : marks)  // each mark goes with the chunk it is in, marking within it
         if (m.begin >= from && m.begin < to) {
