@@ -27,6 +27,7 @@ const std::vector<Label>& labels() {
       {"No.", "Nr.", {"Nein.", "Nein", "nein.", "nein", "Nr", "Nummer", "No"}, {"Nr", "Number"}, {"no.", "No"}, {}},
       {"Nos.", "Nrn.", {"Nein.", "nein.", "Nos", "Nrn", "Nr."}, {"Nrn", "Nr.", "No."}, {"nos."}, {}},
       {"p.", "S.", {"p", "S"}, {"S", "P."}, {}, {}},
+      {"pp.", "S.", {"pp", "Pp."}, {}, {}, {}},  // (German "S." is one page or more: de->en the first, "p.")
       {"Fig.", "Abb.", {"Fig", "Abb"}, {"Abb", "Figure."}, {}, {}},
       {"Sec.", "Abschn.", {"Sec", "Sek.", "Sekt."}, {}, {"Sect.", "sec."}, {}, true},
       {"Ch.", "Kap.", {"Ch"}, {}, {"ch."}, {}, true},

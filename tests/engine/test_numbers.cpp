@@ -343,6 +343,8 @@ TEST_CASE("number_labels: no., No, nos., Abschn. and Kap. are labels too") {
   CHECK(fixed("See No 5 and nos. 3 and 4.", "Siehe Nein 5 und Nos. 3 und 4.", "en", "de") == "Siehe Nr. 5 und Nrn. 3 und 4.");
   CHECK(fixed("Siehe in Abschn. 3.2 die Details.", "See in distinct. 3.2 the details.", "de", "en") == "See in Sec. 3.2 the details.");
   CHECK(fixed("Lesen Sie Kap. 4.1 zuerst.", "Read Cape. 4.1 first.", "de", "en") == "Read Ch. 4.1 first.");
+  CHECK(fixed("Read pp. 12-15 and Fig. 3.", "Lesen Sie pp. 12-15 und Abb. 3.", "en", "de") == "Lesen Sie S. 12-15 und Abb. 3.");
+  CHECK(fixed("Siehe S. 12-15.", "See S. 12-15.", "de", "en") == "See p. 12-15.");
   CHECK(fixed("Siehe Abschn. 3.2 und Kap. 4.1.", "See Abschn. 3.2 and cap. 4.1.", "de", "en") == "See Sec. 3.2 and Ch. 4.1.");
   // right already, a word without a dot, an answer, no label in the source
   CHECK(fixed("Lesen Sie Kap. 4.1 zuerst.", "Read chapter 4.1 first.", "de", "en") == "Read chapter 4.1 first.");
