@@ -522,3 +522,19 @@ test('a named submit button keeps its value, which its form sends; other button 
   const r = await translateHtml(fakeTranslator('reverse'), html, { html: true });
   assert.equal(r.text, '<form><input type="submit" name="action" value="Delete it"> <input type="submit" value="it Send"> <input type="button" name="b" value="back Go"> <input type="reset" value="again Start"></form>');
 });
+
+test('an atomic element goes where the word that most surely says it stands, not at an article the model aligned to it first', async () => {
+  // the shipped en-de model's words and alignment weights: the first "die" is weakly aligned to "Enter"
+  const base = scriptedTranslator('Run npm install and press Enter.', 'Führen Sie die Installation npm aus und drücken Sie die Eingabetaste.',
+    [0, 0, 5, 2, 1, 0, 3, 4, 4, 5, 5, 6]);
+  const weights = [0.99, 0.73, 0.69, 0.98, 1, 0.99, 0.95, 1, 0.91, 0.91, 0.96, 0.9];
+  const t = {
+    async translate(text, options) {
+      const r = await base.translate(text, options);
+      r.sentences[0].wordAlignments.forEach((al, i) => { al.weight = weights[i]; });
+      return r;
+    },
+  };
+  const r = await translateHtml(t, '<p>Run <code>npm install</code> and press <kbd>Enter</kbd>.</p>');
+  assert.equal(r.text, '<p>Führen Sie <code>npm install</code> aus und drücken Sie <kbd>Enter</kbd>.</p>');
+});

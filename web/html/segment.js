@@ -524,13 +524,13 @@ export function placeSegment(seg, sentences, placement = 'span') {
         if (row.length && row[m] > 0) sw = m;
       }
       const w = src[sw] || null;
-      words.push({ sentence: s, t, range, src: w, hard: hard.has(t), owner: w ? w.stack : [], atomic: w ? w.atomic : null, stack: [] });
+      words.push({ sentence: s, t, range, src: w, hard: hard.has(t), weight: hard.has(t) ? hard.get(t).weight : 0, owner: w ? w.stack : [], atomic: w ? w.atomic : null, stack: [] });
     });
     return { s, src, first, count: tw.length };
   });
 
-  // Atomic elements: at their first aligned target word. The element keeps its own text, so a
-  // later target word that translates it (hard-aligned to it: "Enter" -> "Eingabetaste") or repeats
+  // Atomic elements: at the aligned target word that most surely says them (below). The element
+  // keeps its own text, so another target word that translates it (hard-aligned to it: "Enter" -> "Eingabetaste") or repeats
   // it would say it twice: dropped, and counted as the first word where elements take their words
   // (a link around the element goes around it, wherever its words' attention went).
   const atomicAt = new Map(); // target word index → the atomic element written there
@@ -549,8 +549,21 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (/[\p{L}\p{N}]/u.test(text)) return w.hard || repeats(w);
       return kept.includes(text) || [...text].every((c) => /["'„“”«»‹›‚‘’]/u.test(c));
     };
-    for (const [w, g] of ws.slice(1)) if (says(w)) dropped.set(g, ws[0][1]);
-    ws[0][0].keep = !says(ws[0][0]);
+    // written at the word that most surely says it: one that repeats its words ("npm" of "npm
+    // install"), else the most strongly hard-aligned one ("Eingabetaste" for "Enter", not the
+    // article before it), else the first aligned word
+    const wordy = (w) => /[\p{L}\p{N}]/u.test(w.sentence.target.slice(...w.range));
+    const saying = ws.filter(([w]) => wordy(w) && says(w));
+    const chosen = saying.find(([w]) => repeats(w))
+      || saying.reduce((best, x) => (!best || x[0].weight > best[0].weight ? x : best), null) || ws[0];
+    // (from the first of the aligned words right before it that say it too: the „ of „type“)
+    let k = ws.indexOf(chosen);
+    while (k > 0 && ws[k - 1][1] === ws[k][1] - 1 && ws[k - 1][0].sentence === ws[k][0].sentence && says(ws[k - 1][0])) k--;
+    const anchor = ws[k];
+    atomicAt.delete(ws[0][1]);
+    atomicAt.set(anchor[1], at);
+    for (const [w, g] of ws) if (g !== anchor[1] && says(w)) dropped.set(g, anchor[1]);
+    anchor[0].keep = !says(anchor[0]);
   }
 
   // 2. Each element's own words: target words whose source word is inside it.
