@@ -12,10 +12,11 @@
  *   last word (an element whose words got no hard link takes its strongest soft-aligned word), a
  *   child is kept inside its parent, and overlapping siblings are cut where the fewest words change
  *   owner. The text between words goes inside the elements on both sides of it.
- * - atomic elements (code, kbd, samp, var, and any inline element with translate="no" or class
- *   "notranslate") are kept as they are; their text goes to the model so that the sentence reads
- *   whole, and the element lands on the first target word aligned to it (target words that repeat
- *   its words, or are hard-aligned to them, i.e. translate what it keeps, are dropped);
+ * - atomic elements (code, kbd, samp, var, ruby, and any inline element with translate="no", class
+ *   "notranslate" or a lang other than the source's) are kept as they are; their text goes to the
+ *   model so that the sentence reads whole, and the element lands on the aligned target word that
+ *   most surely says it (target words that repeat its words, or are hard-aligned to them, i.e.
+ *   translate what it keeps, are dropped);
  * - elements without text (img, input, svg, an empty span, …) and comments land after the target
  *   word aligned to the source word before them, inside the inline elements they were in ("<a><img>
  *   Home</a>" keeps the logo in its link; "<label>Name <input></label>" the input in its label):
