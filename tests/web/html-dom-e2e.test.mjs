@@ -59,6 +59,14 @@ for (const name of browsers()) describe(name, () => {
         out[whiteSpace] = { before, translated, restored: { html: host.innerHTML, lang: host.getAttribute('lang') } };
         host.remove();
       }
+      const host = document.createElement('div');
+      host.style.whiteSpace = 'pre-line';
+      const img = document.createElement('img');
+      host.append('The house is small. ', img, '\nThe dog sleeps.');
+      document.getElementById('article').after(host);
+      await translateElement(host, { translator: t, beam: 1 });
+      out.image = { before: host.textContent.slice(0, host.textContent.indexOf('\n')), after: img.nextSibling ? img.nextSibling.data : '' };
+      host.remove();
       out.lines = (await t.translate(source, { beam: 1 })).text;
       out.oneLine = (await t.translate('The house is small. The dog sleeps.', { beam: 1 })).text;
       return out;
@@ -68,6 +76,7 @@ for (const name of browsers()) describe(name, () => {
       assert.equal(r[ws].translated.text, r.lines.replace(/\.\s+(?=\S)/, '.  '), `${ws}: each line translated, the breaks kept`);
     }
     assert.equal(r.normal.translated.text, r.oneLine.replace('. ', '.  '), 'white-space normal: one line');
+    assert.ok(r.image.after.startsWith('\n') && /\S/.test(r.image.before), `an image at a line's end stays there: ${JSON.stringify(r.image)}`);
     for (const ws of ['pre-wrap', 'pre-line', 'normal']) {
       assert.equal(r[ws].translated.lang, 'de', `${ws}: the element says German while translated`);
       assert.deepEqual(r[ws].restored, r[ws].before, `${ws}: restored exactly`);

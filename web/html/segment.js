@@ -328,7 +328,8 @@ export function buildSegment(nodes, a, memo = new Map()) {
       if (ch === '\u00ad') continue;
       if (keepLines && ch === '\n') {
         const at = text.length - 1;
-        if (text[at] === ' ' || text[at] === '\n') { // (the space before it becomes the break)
+        const zeroHere = zeros.length && zeros[zeros.length - 1].pos === text.length; // ("a <img>\n": the image stays on its line)
+        if ((text[at] === ' ' && !zeroHere) || text[at] === '\n') { // (the space before it becomes the break)
           text = `${text.slice(0, at)}\n`;
           wsRaw.set(at, (wsRaw.get(at) || '') + ch);
         } else {
