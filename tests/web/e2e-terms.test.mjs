@@ -11,7 +11,7 @@
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineSkip, requireEngine } from './_helpers.mjs';
-import { browsers, launchBrowser, serveSite, openPage, waitReady, translate } from './_browsers.mjs';
+import { browsers, launchBrowser, serveSite, openPage, waitReady, translate, waitFor } from './_browsers.mjs';
 
 const skip = engineSkip();
 requireEngine(test);
@@ -27,6 +27,14 @@ before(async () => {
 after(async () => {
   if (server) await server.close();
 });
+
+/**
+ * Waits until the page has read the Terms box after its typing pause (`read`: the count or the
+ * problems it then shows). The pause also translates the text in the box again: a translation
+ * started by the typing of the next text could end before the pause and be followed by that one,
+ * under the case's next checks (the state 'translating', the term marks and legend not yet drawn).
+ */
+const termsRead = (page, read) => waitFor(page, 'the Terms box read after its typing pause', read, null, { timeout: 30000 });
 
 /** The output's words marked as the reader's terms, joined. */
 const termWords = (page) => page.evaluate(() => [...document.querySelectorAll('#target .w.term')].map((w) => w.textContent).join(' '));
@@ -46,6 +54,7 @@ for (const name of browsers().filter((b) => b === 'chromium' || process.env.NMT_
       box.value = `notice period = Kündigungsfrist\n${String.fromCharCode(0xd800)}ab = x y`;
       box.dispatchEvent(new Event('input', { bubbles: true }));
     });
+    await termsRead(page, () => document.getElementById('terms-count').textContent !== '');
     const out = await translate(page, 'The notice period is short.');
     await page.waitForFunction(() => document.querySelectorAll('#terms-problems li').length === 1, null, { timeout: 30000 });
     const problems = await page.evaluate(() => [...document.querySelectorAll('#terms-problems li')].map((li) => li.textContent));
@@ -58,6 +67,7 @@ for (const name of browsers().filter((b) => b === 'chromium' || process.env.NMT_
     const page = await openPage(t, browser, server.url, NARROW);
     await page.click('#terms > summary');
     await page.fill('#terms-text', 'notice period = Kündigungsfrist\nhouse = <b>Heim</b>');
+    await termsRead(page, () => document.getElementById('terms-count').textContent === '(2)');
     const source = 'The notice period is three months. The house is small.';
     let out = await translate(page, source);
     assert.match(out, /Kündigungsfrist/i, 'the term is in the translation');
@@ -83,6 +93,7 @@ for (const name of browsers().filter((b) => b === 'chromium' || process.env.NMT_
     // byte: the module's 'bad-request' message); the good term still applies.
     await page.click('#terms > summary');
     await page.fill('#terms-text', 'notice period = Kündigungsfrist\n<i>no equals sign</i>\nx = y');
+    await termsRead(page, () => document.querySelectorAll('#terms-problems li').length >= 1);
     out = await translate(page, 'The notice period is short.');
     await page.waitForFunction(() => document.querySelectorAll('#terms-problems li').length === 2, null, { timeout: 30000 });
     const problems = await page.evaluate(() => [...document.querySelectorAll('#terms-problems li')].map((li) => li.textContent));
