@@ -62,6 +62,24 @@ struct NumberRetry {
   Rewrites insert_rewrites;
 };
 
+// The source numbers that `first` made a date's day with a month the source never says: "He was born
+// on the 4th." came out "Er wurde am 4. Dezember geboren." (where the source has no date with a
+// month's name, and no word for the month).
+std::vector<size_t> days_given_a_month(std::string_view sentence, std::string_view language, const ByteSpans& numbers,
+                                       const std::vector<NamedDate>& dates, std::string_view first,
+                                       std::string_view target_language) {
+  std::vector<size_t> out;
+  if (!dates.empty() || names_a_month(sentence, language)) return out;
+  for (const NamedDate& d : find_named_dates(first, target_language))
+    for (size_t k = 0; k < numbers.size(); ++k)
+      if (digits_of(sentence.substr(numbers[k].first, numbers[k].second - numbers[k].first)) == std::to_string(d.day) &&
+          std::find(out.begin(), out.end(), k) == out.end()) {
+        out.push_back(k);
+        break;
+      }
+  return out;
+}
+
 // The retry of unit `i` when its first translation lost a number or a date; none otherwise.
 std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   const Unit& u = round.units[i];
@@ -76,7 +94,9 @@ std::optional<NumberRetry> number_retry(const RetryRound& round, size_t i) {
   const std::vector<NamedDate> dates = find_named_dates(sentence, reader.language);
   if (numbers.empty() && dates.empty()) return std::nullopt;
   const std::string first = hypothesis_text(round.hyps[i], reader.tokenizer, reader.config.eos_id);
-  const std::vector<size_t> missing = missing_numbers(sentence, numbers, first, round.target_language);
+  std::vector<size_t> missing = missing_numbers(sentence, numbers, first, round.target_language);
+  for (size_t k : days_given_a_month(sentence, reader.language, numbers, dates, first, round.target_language))
+    if (std::find(missing.begin(), missing.end(), k) == missing.end()) missing.push_back(k);
   std::vector<NamedDate> lost_dates;  // shown whole as an unknown piece, written the target's way
   for (const NamedDate& d : dates)
     if (!has_named_date(first, d, round.target_language)) lost_dates.push_back(d);

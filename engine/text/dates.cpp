@@ -333,6 +333,13 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
   return out;
 }
 
+bool names_a_month(std::string_view text, std::string_view language) {
+  int month = 0;
+  for (size_t at = 0; at < text.size(); ++at)
+    if (month_at(text, at, german(language), month)) return true;
+  return false;
+}
+
 std::string write_named_date(const NamedDate& date, std::string_view language) {
   const bool de = german(language);
   const char* name = (de ? kGermanMonths : kEnglishMonths)[date.month - 1].name;

@@ -33,6 +33,11 @@ struct NamedDate {
 // commas before them joining more ("May 1, 2 and 3", "1., 2. und 3. Mai").
 std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view language);
 
+// Whether `text` (in `language`) has a month's name (written with its capital: "May" counts, "may"
+// does not): a translation's date whose month its source never names was made up ("He was born on
+// the 4th." -> "am 4. Dezember"; retries.cpp).
+bool names_a_month(std::string_view text, std::string_view language);
+
 // The date as `language` writes it: "October 3, 2023" / "October 3" in English, "3. Oktober 2023" /
 // "3. Oktober" in German; a range "May 3–5, 2024" / "3.–5. Mai 2024"; two days "June 2 and 3" /
 // "2. und 3. Juni"; a list "May 1, 2 and 3" / "1., 2. und 3. Mai".

@@ -403,5 +403,14 @@ class Numbers(unittest.TestCase):
         self.assertRegex(translated, r"\b(3rd|third)\b", translated)
 
 
+    def test_a_day_gets_no_month_the_source_never_says(self):
+        """en->de: "He was born on the 4th." came out "Er wurde am 4. Dezember geboren." (a month made up)."""
+        translated = translate_lines("en-de", ["He was born on the 4th."])[0]
+        self.assertIn("4.", translated)
+        for month in ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+                      "November", "Dezember"):
+            self.assertNotIn(month, translated)
+
+
 if __name__ == "__main__":
     unittest.main()

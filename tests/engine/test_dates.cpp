@@ -183,3 +183,13 @@ TEST_CASE("named dates: three or more days in a list (\"Am 1., 2. und 3. Mai\" c
   CHECK_FALSE(has_named_date("On 2 and 3 May", d, "en"));                 // a day lost
   CHECK_FALSE(has_named_date("Am 2. und 3. Mai", d, "de"));
 }
+
+TEST_CASE("names_a_month: a month's name with its capital, in the text's language") {
+  CHECK(names_a_month("I was born in May, on the 4th.", "en"));
+  CHECK(names_a_month("on Oct. 3", "en"));
+  CHECK(names_a_month("Er kam im Dezember.", "de"));
+  CHECK_FALSE(names_a_month("He was born on the 4th.", "en"));
+  CHECK_FALSE(names_a_month("You may come on the 4th.", "en"));  // the verb
+  CHECK_FALSE(names_a_month("Maine and Junior", "en"));
+  CHECK_FALSE(names_a_month("Er kam im Dezember.", "en"));
+}
