@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "text/utf8.h"
+#include "text/verbatim.h"
 
 namespace nmt {
 namespace {
@@ -74,7 +75,7 @@ bool is_word_char(char32_t c) { return is_letter(c) || is_digit(c) || is_mark(c)
 // A word of the sentence and what its letters are.
 struct Word {
   size_t begin = 0, end = 0;  // bytes
-  int chars = 0, letters = 0, upper = 0, lower = 0;
+  int chars = 0, letters = 0, digits = 0, upper = 0, lower = 0;
   bool first_upper = false, rest_upper = false;
   bool in_capitals() const { return upper > 0 && lower == 0; }
   bool capitalized() const { return first_upper && !rest_upper && lower > 0; }
@@ -96,6 +97,7 @@ std::vector<Word> words_of(std::string_view s) {
       else w.rest_upper |= up;
       ++w.chars;
       w.letters += is_letter(d.cp);
+      w.digits += is_digit(d.cp);
       w.upper += up;
       w.lower += is_lower_letter(d.cp);
     }
@@ -345,10 +347,26 @@ std::string Truecaser::recase(std::string_view sentence, SentenceCase how) const
   std::string out(sentence);
   if (how == SentenceCase::normal) return out;
   const std::vector<Word> words = words_of(sentence);
+  // codes in capitals are read as written: a formula ("H2O" came out "HA2O", "CO2", "MP3", "H2SO4": a
+  // letter first, a digit, runs of at most 2 letters, the last of 1; not "60TH", "1970S", "A1GP")
+  // and an abbreviation's variant ("USB-C", read "USB-c", came out "USB")
+  const std::vector<std::pair<size_t, size_t>> codes = variant_codes(sentence, {});
+  const auto formula = [&](const Word& w) {
+    if (w.digits == 0 || !is_letter(decode_at(sentence, w.begin).cp)) return false;
+    size_t run = 0;
+    for (size_t i = w.begin; i < w.end; i += decode_at(sentence, i).length) {
+      run = is_letter(decode_at(sentence, i).cp) ? run + 1 : 0;
+      if (run > 2) return false;
+    }
+    return run <= 1;
+  };
+  const auto in_a_code = [&](const Word& w) {
+    return formula(w) || std::any_of(codes.begin(), codes.end(), [&](auto c) { return c.first <= w.begin && w.end <= c.second; });
+  };
   std::vector<std::string> lower(words.size());  // the words to recase, in lower case ("" = keep)
   for (size_t i = 0; i < words.size(); ++i) {
     const Word& w = words[i];
-    const bool recase_it = how == SentenceCase::upper   ? w.in_capitals()
+    const bool recase_it = how == SentenceCase::upper   ? w.in_capitals() && !in_a_code(w)
                            : how == SentenceCase::title ? w.capitalized() || (w.chars == 1 && w.first_upper)
                                                         : w.upper == 0 && w.lower > 0;
     if (recase_it) lower[i] = to_lower_same_length(sentence.substr(w.begin, w.end - w.begin));

@@ -94,7 +94,8 @@ class Truecaser {
   // `sentence`, cased as `how` says it is, written as the training text would write it: in an upper
   // sentence every word without lower-case letters, in a title sentence every capitalized word,
   // takes its usual form (lower case when the list does not have it); the sentence then starts with
-  // a capital. A normal sentence comes back as it is. The result has the length of `sentence`.
+  // a capital; in an upper sentence a formula ("H2O", "CO2") and an abbreviation's variant ("USB-C")
+  // stay as written. A normal sentence comes back as it is. The result has the length of `sentence`.
   std::string recase(std::string_view sentence, SentenceCase how) const;
 
   size_t size() const { return forms_.size() + pairs_.size(); }

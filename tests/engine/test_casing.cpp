@@ -136,6 +136,18 @@ TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital
   CHECK(Truecaser().recase("DIE SITZUNG IST ABGESAGT.", SentenceCase::upper) == "Die sitzung ist abgesagt.");
 }
 
+TEST_CASE("Truecaser: codes in a sentence in capitals are read as written") {
+  // "DRINK MORE H2O EVERY DAY!" came out "TRINKEN SIE JEDEN TAG MEHR HA2O!" (read "h2o"), "USB-C
+  // CABLES" "USB-KABELN" (read "usb-c")
+  const Truecaser tc = Truecaser::from_list("USB\n");
+  CHECK(tc.recase("DRINK MORE H2O EVERY DAY!", SentenceCase::upper) == "Drink more H2O every day!");
+  CHECK(tc.recase("NEW: USB-C CABLES AND CO2 IN STOCK", SentenceCase::upper) == "New: USB-C cables and CO2 in stock");
+  CHECK(tc.recase("H2SO4 AND MP3", SentenceCase::upper) == "H2SO4 and MP3");
+  CHECK(tc.recase("THE NEW IPHONE 15 IS HERE", SentenceCase::upper) == "The new iphone 15 is here");
+  CHECK(tc.recase("A USB-CABLE, A T-SHIRT", SentenceCase::upper) == "A USB-cable, a t-shirt");  // words, not codes
+  CHECK(tc.recase("HIS 60TH GOAL IN THE 1970S, AN A1GP CAR", SentenceCase::upper) == "His 60th goal in the 1970s, an a1gp car");
+}
+
 TEST_CASE("Truecaser::from: the model file's list is used; none recases to lower case; a broken one is refused") {
   using namespace test_model_bytes;
   const std::vector<uint8_t> base = read_bytes(fixture("tiny.nmt"));
