@@ -252,7 +252,12 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
   int counted = 0, in_capitals = 0, long_words = 0, long_capitalized = 0, upper = 0, capitalized = 0;
   bool small_word_capitalized = false;  // after the first word
   Word capitals_word;
+  // words of addresses and code are copied, not read: "USE THE max_retries SETTING" is in capitals
+  const std::vector<std::pair<size_t, size_t>> copied = verbatim_spans(sentence);
+  size_t next_copied = 0;
   for (const Word& w : words_of(sentence)) {
+    while (next_copied < copied.size() && copied[next_copied].second <= w.begin) ++next_copied;
+    if (next_copied < copied.size() && copied[next_copied].first < w.end) continue;
     upper += w.upper;
     if (w.letters < 2) continue;
     if (w.capitalized()) {

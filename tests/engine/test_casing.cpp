@@ -96,6 +96,15 @@ TEST_CASE("sentence_case: a heading of two or three words in Title Case, a small
   CHECK(tc.recase("Terms Of Service", SentenceCase::title) == "Terms of service");
 }
 
+TEST_CASE("sentence_case: the words of addresses and code do not count") {
+  // "USE THE max_retries SETTING" was no sentence in capitals (3 of 5 words): it came out as written
+  CHECK(sentence_case("USE THE max_retries SETTING", "en") == SentenceCase::upper);
+  CHECK(sentence_case("OPEN package.json AND SAVE IT", "en") == SentenceCase::upper);
+  CHECK(sentence_case("see https://EXAMPLE.COM for more", "en") == SentenceCase::lower);
+  CHECK(sentence_case("Use the max_retries setting", "en") == SentenceCase::normal);
+  CHECK(sentence_case("USE `git status` NOW", "en") == SentenceCase::upper);
+}
+
 TEST_CASE("Truecaser: usual forms from the list, lower case otherwise, a capital first; same length") {
   const Truecaser tc = Truecaser::from_list("Sitzung\nNASA\niPhone\nI\nMonday\n\n\xFF\xFE\n");
   CHECK(tc.size() == 5);  // the empty and the invalid line skipped
