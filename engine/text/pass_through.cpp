@@ -264,6 +264,14 @@ bool currency_left_to_amount(const std::string& source, const UnknownRun& run, c
   return false;
 }
 
+// Whether the source has a quotation mark right before and right after the run ("„X“", "\"X\"").
+bool quoted_in_source(const std::string& source, const UnknownRun& run) {
+  if (run.begin == 0 || run.end >= source.size()) return false;
+  size_t start = run.begin - 1;
+  while (start > 0 && (static_cast<unsigned char>(source[start]) & 0xC0) == 0x80) --start;
+  return is_quotation_mark(decode_at(source, start).cp) && is_quotation_mark(decode_at(source, run.end).cp);
+}
+
 }  // namespace
 
 void drop_doubled_spaces(std::string& target, std::vector<std::pair<size_t, size_t>>& spans, size_t fixed) {
@@ -489,6 +497,32 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     if (best != -1e9f) runs[pick].used = true;
   }
 
+  // 1b. A run written as something else (a glossary term) that no unknown piece took goes where
+  //     the model began an unknown piece and wrote something else: a lone "▁" that looks at the
+  //     run more than at any other source token ("Nutzen Sie jetzt ▁." for "Use Acme Cloud now.":
+  //     "Nutzen Sie jetzt Zeta Sky.", not by the translation of the word before it, "Nutzen Zeta
+  //     Sky Sie jetzt.").
+  for (size_t t = 0; have_attention && t < rows && t < spans.size(); ++t) {
+    const auto [b, e] = spans[t];
+    // (its space may be gone: drop_doubled_spaces takes it out before an unknown piece's " ⁇ ")
+    const bool emptied = e == b && t + 1 < rows && target_ids[t + 1] == unk_id;
+    if (b < fixed_bytes || !(emptied || (e == b + 1 && target[b] == ' '))) continue;
+    size_t looked_at = 0;
+    for (size_t j = 1; j < cols; ++j)
+      if (att[t * cols + j] > att[t * cols + looked_at]) looked_at = j;
+    for (UnknownRun& run : runs) {
+      if (run.used || run.dropped || looked_at < run.first || looked_at > run.last) continue;
+      if (std::none_of(rewrites.begin(), rewrites.end(), [&](const auto& r) { return r.first == run.begin; })) break;
+      char32_t next = 0;
+      if (e < target.size()) decode_utf8(target, e, next);
+      const bool word_follows = is_letter(next) || is_digit(next) || is_cjk_ideograph(next) || is_emoji(next) || next == ' ';
+      const bool space_before = b > 0 && target[b - 1] != ' ';
+      replace_span(target, spans, t, (space_before ? " " : "") + run_text(run) + (word_follows && next != ' ' ? " " : ""));
+      run.used = true;
+      break;
+    }
+  }
+
   // 2. Runs the model left out go next to the translation of their neighbour word, when they are
   //    words of their own: a Latin letter inside a word ("ç" of "Barça") is the model's to spell (but
   //    "日本" of "I like日本" is not: latin_letters). Deleted
@@ -532,6 +566,18 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
       decode_utf8(t, start, cp);
       return is_word_character(cp);
     };
+    // a term the source quotes ("„Kündigungsfrist“ ist ein Wort.") for which the model wrote its
+    // quotation marks as apostrophes and nothing between them ("''' is a word."): in the quotes
+    const bool rewritten = std::any_of(rewrites.begin(), rewrites.end(), [&](const auto& r) { return r.first == run.begin; });
+    if (rewritten && !before && quoted_in_source(source, run)) {
+      size_t marks = at;
+      while (marks > fixed_bytes && (target[marks - 1] == '\'' || target[marks - 1] == '"')) --marks;
+      if (at - marks >= 2 && (marks == 0 || target[marks - 1] == ' ')) {
+        replace_at(target, spans, marks, at - marks, "\"" + text + "\"");
+        run.used = true;
+        continue;
+      }
+    }
     const bool glued = !run.dropped && word_char_before(source, run.begin) && word_char_before(target, at);
     const std::string piece = before ? text + (at < target.size() ? " " : "") : (at > 0 && !glued ? " " : "") + text;
     insert_at(target, spans, at, piece);

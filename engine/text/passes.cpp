@@ -199,7 +199,14 @@ void repeats(TargetSentence& s) {  // "Alonso Alonso"
 }
 void marks(TargetSentence& s) {  // "!!", "???"; a "." the model left out after a copy ("... with `git commit`")
   apply_edits(s, final_marks(s.source, s.target, s.fixed));
-  apply_edits(s, final_mark_after_copy(s.source, s.source_verbatim, s.target, verbatim_copies(s), s.fixed));
+  ByteSpans copies = verbatim_copies(s);
+  // and a glossary term written last ("Ohne Kündigungsfrist geht nichts." -> "There's nothing
+  // without notice period")
+  if (s.decoded)
+    for (const auto& [begin, text] : s.decoded->rewrites)
+      if (const size_t at = s.target.rfind(text); at != std::string::npos && at >= s.fixed)
+        copies.emplace_back(at, at + text.size());
+  apply_edits(s, final_mark_after_copy(s.source, s.source_verbatim, s.target, copies, s.fixed));
 }
 void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote inside copied code opens or closes none)
   const OutsideCopies o = outside_copies(s);

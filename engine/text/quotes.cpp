@@ -99,6 +99,12 @@ std::vector<TextEdit> invented_quotation_mark(std::string_view source, std::stri
       at = i;
       length = q.size();
     }
+  if (count == 0) {  // a lone ' between spaces ("Gib den ' Rechnung." for "Pay the invoice."): no apostrophe
+    for (size_t i = target.find(" ' "); i != std::string_view::npos; i = target.find(" ' ", i + 1))
+      if (i + 1 >= fixed) return {{i + 1, 2, ""}};
+    if (fixed == 0 && target.compare(0, 2, "' ") == 0) return {{0, 2, ""}};
+    return {};
+  }
   if (count != 1 || at < fixed) return {};
   // the space it leaves: at the start, doubled, or before a mark
   const bool space_before = at > 0 && target[at - 1] == ' ';

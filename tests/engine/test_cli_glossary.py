@@ -214,5 +214,49 @@ class Glossary(unittest.TestCase):
         self.assertIn("cannot read", r.stderr)
 
 
+class TermPlacement(unittest.TestCase):
+    """Where a term goes when the model did not write its unknown piece where the term was
+    (pass_through.cpp 1b, quotes.cpp, passes.cpp marks). Checked by what the engine promises, not by
+    the model's wording: the term once, no stray space or apostrophe, the quotes and the final mark kept."""
+
+    def translate(self, direction, pairs, text, *options):
+        path = glossary_file(pairs)
+        try:
+            return run(direction, text + "\n", "--glossary", path, *options).stdout.strip()
+        finally:
+            os.unlink(path)
+
+    def test_a_term_is_never_left_before_a_lone_space_and_the_final_mark(self):
+        # "Use Acme Cloud now." came out "Nutzen Sie jetzt Zeta Sky ." (beam 1) and "Send the invoice
+        # 😀 today." "Schicken Rechnung Sie heute 😀." (the term put after the verb's translation)
+        for beam in ("1", "4"):
+            out = self.translate("en-de", [("Acme Cloud", "Zeta Sky")], "Use Acme Cloud now.", "--beam", beam)
+            self.assertEqual(out.count("Zeta Sky"), 1, out)
+            self.assertNotIn(" .", out)
+            self.assertTrue(out.endswith("."), out)
+            out = self.translate("en-de", [("invoice", "Rechnung")], "Send the invoice \U0001F600 today.", "--beam", beam)
+            self.assertEqual(out.count("Rechnung"), 1, out)
+            self.assertEqual(out.count("\U0001F600"), 1, out)
+            self.assertNotIn(" .", out)
+
+    def test_no_lone_apostrophe_beside_a_term(self):
+        # "Pay the invoice." came out "Pay den ' Rechnung."
+        out = self.translate("en-de", [("invoice", "Rechnung")], "Pay the invoice.")
+        self.assertNotIn("'", out)
+        self.assertEqual(out.count("Rechnung"), 1, out)
+
+    def test_a_quoted_term_stays_in_its_quotes(self):
+        # "„Kündigungsfrist“ ist ein Wort." came out "''' Notice period is a word."
+        out = self.translate("de-en", [("Kündigungsfrist", "notice period")], "\u201eKündigungsfrist\u201c ist ein Wort.")
+        self.assertNotIn("''", out)
+        self.assertRegex(out, r'(?i)["\u201c\u201e]notice period["\u201c\u201d]', out)
+
+    def test_a_term_written_last_keeps_the_final_mark(self):
+        # "Ohne Kündigungsfrist geht nichts." came out "There's nothing without notice period"
+        out = self.translate("de-en", [("Kündigungsfrist", "notice period")], "Ohne Kündigungsfrist geht nichts.")
+        self.assertTrue(out.endswith("."), out)
+        self.assertEqual(out.lower().count("notice period"), 1, out)
+
+
 if __name__ == "__main__":
     unittest.main()
