@@ -3,7 +3,10 @@
  * align_copies), in Debian's Chromium (and Firefox ESR with NMT_ALL_BROWSERS=1), with the real WASM
  * engine and the shipped models: hovering each word of a web address or of `code` in the
  * translation lights up, as linked, the same word in the sentence card and in the text box, and
- * nothing else as linked. NMT_WEB_TEST_ENGINE_DIR=<dir with engine.js + engine.wasm> runs it against
+ * nothing else as linked; and over a sentence the engine copies whole (nothing in it to translate),
+ * whose attention and word attention the engine's JSON names instead of writing out
+ * (identity_attention, word_attention_from_links) and the worker writes back (web/protocol.js
+ * expandCopiedAlignments). NMT_WEB_TEST_ENGINE_DIR=<dir with engine.js + engine.wasm> runs it against
  * another engine build, as e2e.test.mjs does.
  */
 import test, { describe, before, after } from 'node:test';
@@ -36,7 +39,8 @@ for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
 
-  test('each word of a copied address and of `code` lights up its own source word', { skip, timeout: 180000 }, async (t) => {
+  /** The demo page, started, and the page errors it reports. */
+  async function openPage(t) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     t.after(() => context.close());
     const page = await context.newPage();
@@ -44,6 +48,19 @@ for (const name of browsers()) describe(name, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(server.url);
     await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60000 });
+    return { page, errors };
+  }
+
+  /** Hovers the translation's word `word` (one of `targetWords`) and returns the source words lit up as linked. */
+  async function linkedOnHover(page, targetWords, word, where) {
+    const index = targetWords.indexOf(word);
+    assert.ok(index >= 0, `${word} in ${where}`);
+    await page.hover(`#target .w >> nth=${index}`);
+    return page.$$eval('#align-source .w.linked', (els) => els.map((e) => e.textContent));
+  }
+
+  test('each word of a copied address and of `code` lights up its own source word', { skip, timeout: 180000 }, async (t) => {
+    const { page, errors } = await openPage(t);
     const input = 'Open https://example.org/a_b?x=1 and run `npm install` now.';
     await page.fill('#source', input);
     await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false', null, { timeout: 120000 });
@@ -51,14 +68,30 @@ for (const name of browsers()) describe(name, () => {
     const copied = ['https', 'example', 'org', 'a', 'b', 'x', '1', 'npm', 'install'];
     const targetWords = await page.$$eval('#target .w', (els) => els.map((e) => e.textContent));
     for (const word of copied) {
-      const index = targetWords.indexOf(word);
-      assert.ok(index >= 0, `${word} in ${JSON.stringify(output)}`);
-      await page.hover(`#target .w >> nth=${index}`);
-      const linked = await page.$$eval('#align-source .w.linked', (els) => els.map((e) => e.textContent));
+      const linked = await linkedOnHover(page, targetWords, word, JSON.stringify(output));
       assert.deepEqual(linked, [word], `hovering ${word} of ${JSON.stringify(output)}`);
       // the same word marked in the text box, at its place in the text typed
       const marks = await page.evaluate(() => [...document.querySelectorAll('#source-mirror .src-mark.linked')].map((m) => m.textContent));
       assert.deepEqual(marks, [word]);
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('each word of a copied sentence lights up its own source word', { skip, timeout: 180000 }, async (t) => {
+    const { page, errors } = await openPage(t);
+    const cases = [
+      ['https://example.org/a_b?x=1 `npm install`', ['https', 'example', 'org', 'a', 'b', 'x', '1', 'npm', 'install']],
+      ['3 × 4 = 12 -- 8', ['3', '×', '4', '=', '12', '8']],
+    ];
+    for (const [input, words] of cases) {
+      await page.fill('#source', input);
+      await page.waitForFunction((text) => document.body.dataset.state === 'done' && document.getElementById('target').getAttribute('aria-busy') === 'false' &&
+        document.getElementById('target').textContent.trim() === text, input, { timeout: 120000 });
+      const targetWords = await page.$$eval('#target .w', (els) => els.map((e) => e.textContent));
+      for (const word of words) {
+        const linked = await linkedOnHover(page, targetWords, word, JSON.stringify(targetWords));
+        assert.deepEqual(linked, [word], `hovering ${word} of ${JSON.stringify(input)}`);
+      }
     }
     assert.deepEqual(errors, []);
   });
