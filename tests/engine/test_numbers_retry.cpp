@@ -1,32 +1,17 @@
 // Tests of the numbers retry's clean-up of the model's second translation (engine/retries.h).
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "fixture_tokens.h"
 #include "retries.h"
 
 TEST_CASE("retries: a number the retry wrote right after an unknown piece, that the source never says, goes") {
-  const std::string bytes = [] {
-    std::ifstream f(NMT_FIXTURES "/spm.model", std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-  }();
-  auto loaded = nmt::SentencePiece::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-  REQUIRE(loaded.ok());
-  const nmt::SentencePiece& tok = loaded.value();
-  const auto ids = [&](std::string_view text) {
-    std::vector<int> out;
-    for (const nmt::Token& t : tok.encode(text)) out.push_back(t.id);
-    return out;
-  };
-  const auto join = [](std::vector<std::vector<int>> parts) {
-    std::vector<int> out;
-    for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-    return out;
-  };
+  const nmt::SentencePiece& tok = fixture_tokenizer();
+  const auto ids = fixture_ids;
+  const auto join = joined;
   const int unk = tok.unk_id(), eos = tok.eos_id();
   const std::string source = "Der Check-in ist von 13 bis 22 Uhr m\xC3\xB6glich.";
   const std::vector<int> start = ids("The check-in is possible from 13 to"), stop = ids(".");

@@ -7,8 +7,6 @@
 // order (with the fixture's tokenizer, no model) and the alternatives' filled unknown pieces.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +14,7 @@
 
 #include "alternative_text.h"
 #include "options.h"
+#include "fixture_tokens.h"
 #include "retries.h"
 #include "text/casing.h"
 #include "text/glossary.h"
@@ -592,23 +591,9 @@ TEST_CASE("passes: codes of hyphen-joined digit groups are copied whole, ranges 
 }
 
 TEST_CASE("retries: the numbers retry's unknown piece goes where the first translation had its number") {
-  const std::string bytes = [] {
-    std::ifstream f(NMT_FIXTURES "/spm.model", std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-  }();
-  auto loaded = nmt::SentencePiece::load(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-  REQUIRE(loaded.ok());
-  const nmt::SentencePiece& tok = loaded.value();
-  const auto ids = [&](std::string_view text) {
-    std::vector<int> out;
-    for (const nmt::Token& t : tok.encode(text)) out.push_back(t.id);
-    return out;
-  };
-  const auto join = [](std::vector<std::vector<int>> parts) {
-    std::vector<int> out;
-    for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-    return out;
-  };
+  const nmt::SentencePiece& tok = fixture_tokenizer();
+  const auto ids = fixture_ids;
+  const auto join = joined;
   const int unk = tok.unk_id(), eos = tok.eos_id();
   const std::vector<int> start = ids("Der Laden schließt am Samstag"), um = ids(" um"), uhr = ids(" Uhr.");
   REQUIRE(ids(" um 15.30 Uhr.").size() > um.size() + uhr.size());  // (the number is pieces of its own)
