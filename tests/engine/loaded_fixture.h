@@ -1,6 +1,6 @@
 // Model files loaded as a Translator, for the engine tests that translate with them: a fixture by
 // name, any bytes (a fixture rewritten by model_bytes.h), or the error such bytes are refused with;
-// and what a loaded model gives for a source: its token ids, its first decoder step's logits.
+// and what a loaded model gives for a source: its token ids, its units, its first decoder step's logits.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "model_bytes.h"
+#include "text/passes.h"
+#include "text/segmenter.h"
 #include "translator.h"
 #include "translator_internal.h"
+#include "units.h"
 
 namespace test_model_bytes {
 
@@ -38,6 +41,14 @@ inline std::vector<int> source_ids(const nmt::Translator::Impl& m, const std::st
   std::vector<int> ids;
   for (const nmt::Token& t : m.tokenizer.encode(text)) ids.push_back(t.id);
   return ids;
+}
+
+// `text`'s units as translate() reads them (no casing, glossary or memory).
+inline std::vector<nmt::Unit> units_of(const nmt::Translator::Impl& m, const std::string& text) {
+  const nmt::PassSwitches switches;
+  const std::string language = m.file.source_language();
+  const nmt::SourceReader reader{m.tokenizer, m.model.config(), language, switches, nullptr, nullptr, nullptr};
+  return nmt::read_units(text, nmt::segment_text(text, language), reader);
 }
 
 // The model's first-step logits for a source (ids without eos), over the whole vocabulary.

@@ -22,12 +22,19 @@ namespace {
 
 using nlohmann::json;
 using test_model_bytes::load_fixture;
+using test_model_bytes::units_of;
 
-std::vector<nmt::Unit> units_of(const nmt::Translator::Impl& m, const std::string& text) {
-  const nmt::PassSwitches switches;
-  const std::string language = m.file.source_language();
-  const nmt::SourceReader reader{m.tokenizer, m.model.config(), language, switches, nullptr, nullptr, nullptr};
-  return nmt::read_units(text, nmt::segment_text(text, language), reader);
+// The units' hypotheses as translate() searches them for a text with unknown pieces.
+std::vector<nmt::Hypothesis> hypotheses_of(const nmt::Translator::Impl& m, const std::vector<nmt::Unit>& units, int beam,
+                                           bool alignments) {
+  nmt::TranslateOptions options;
+  options.beam_size = beam;
+  options.alignments = alignments;
+  nmt::SearchOptions search = m.search_options(options);
+  search.keep_attention = true;  // as translate() sets it for a text with unknown pieces
+  const nmt::BatchRunner runner{m.model, nullptr, nullptr, options};
+  nmt::Translation out;
+  return nmt::translate_units(units, runner, search, out);
 }
 
 std::string line_of(const std::string& part, size_t chars) {
@@ -47,14 +54,7 @@ TEST_CASE("copied cost: a copied unit's hypothesis holds its attention only when
   REQUIRE(units.size() > 10);
   for (bool alignments : {false, true}) {
     CAPTURE(alignments);
-    nmt::TranslateOptions options;
-    options.beam_size = 1;
-    options.alignments = alignments;
-    nmt::SearchOptions search = m.search_options(options);
-    search.keep_attention = true;  // as translate() sets it for a text with unknown pieces
-    const nmt::BatchRunner runner{m.model, nullptr, nullptr, options};
-    nmt::Translation out;
-    const std::vector<nmt::Hypothesis> hyps = nmt::translate_units(units, runner, search, out);
+    const std::vector<nmt::Hypothesis> hyps = hypotheses_of(m, units, 1, alignments);
     REQUIRE(hyps.size() == units.size());
     for (size_t u = 0; u < units.size(); ++u) {
       REQUIRE(units[u].copied);
@@ -166,14 +166,7 @@ TEST_CASE("copied cost: a translated unit's hypothesis keeps the read-out head's
   REQUIRE(units.size() > 3);
   for (bool alignments : {false, true}) {
     CAPTURE(alignments);
-    nmt::TranslateOptions options;
-    options.beam_size = 2;
-    options.alignments = alignments;
-    nmt::SearchOptions search = m.search_options(options);
-    search.keep_attention = true;  // as translate() sets it for a text with unknown pieces
-    const nmt::BatchRunner runner{m.model, nullptr, nullptr, options};
-    nmt::Translation out;
-    const std::vector<nmt::Hypothesis> hyps = nmt::translate_units(units, runner, search, out);
+    const std::vector<nmt::Hypothesis> hyps = hypotheses_of(m, units, 2, alignments);
     for (size_t u = 0; u < units.size(); ++u) {
       REQUIRE(!units[u].copied);
       CHECK(!hyps[u].attention.empty());  // (the pass-through placement reads it)

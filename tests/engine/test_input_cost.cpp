@@ -15,14 +15,7 @@
 namespace {
 
 using test_model_bytes::load_fixture;
-
-// `text`'s units as translate() reads them (no casing, glossary or memory).
-std::vector<nmt::Unit> units_of(const nmt::Translator::Impl& m, const std::string& text) {
-  const nmt::PassSwitches switches;
-  const std::string language = m.file.source_language();
-  const nmt::SourceReader reader{m.tokenizer, m.model.config(), language, switches, nullptr, nullptr, nullptr};
-  return nmt::read_units(text, nmt::segment_text(text, language), reader);
-}
+using test_model_bytes::units_of;
 
 }  // namespace
 
