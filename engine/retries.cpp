@@ -28,13 +28,6 @@ size_t unit_symbol_after(std::string_view text, size_t end) {
   return text.compare(end, 2, " %") == 0 ? 2 : 0;
 }
 
-// The English ordinal ending of a number of digits: "st" of "1", "nd" of "22", "th" of "11".
-std::string english_ordinal_suffix(std::string_view digits) {
-  const int last_two = std::stoi(std::string(digits.substr(digits.size() > 2 ? digits.size() - 2 : 0)));
-  if (last_two % 100 >= 11 && last_two % 100 <= 13) return "th";
-  return last_two % 10 == 1 ? "st" : last_two % 10 == 2 ? "nd" : last_two % 10 == 3 ? "rd" : "th";
-}
-
 // The text a hypothesis' tokens spell (without eos), before anything is copied into it.
 std::string hypothesis_text(const Hypothesis& h, const SentencePiece& tokenizer, int eos_id) {
   std::vector<int> ids;
@@ -329,18 +322,18 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
   const std::string_view sentence(round.text.data() + retry.again.begin, retry.again.end - retry.again.begin);
   const std::string text = hypothesis_text(second, tokenizer, eos_id);
   if (!missing_numbers(sentence, retry.kept, text, round.target_language).empty()) return false;
+  const std::string first = hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id);
   // with its copies in place, more numbers besides the first translation's than that one lost: it
   // wrote one of its own ("at the October 5 00 3:30 p.m." for "am 5. Oktober um 15:30 Uhr", where
   // the first had "October 5:30 p.m."); missing_numbers sees only one written against a source
   // number or with its digits
   const std::vector<std::string> source_runs = digit_runs(sentence);
-  const std::vector<std::string> first_runs = digit_runs(hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id));
+  const std::vector<std::string> first_runs = digit_runs(first);
   const std::vector<std::string> retry_runs = digit_runs(with_copies(round, retry.again, second, sentence));
   if (runs_not_in(retry_runs, first_runs) > runs_not_in(source_runs, first_runs)) return false;
   // a currency the source does not name, guessed for an amount shown as an unknown piece ("$ <unk>
   // million" -> "Millionen Pfund": € and £ are unknown pieces in the training data)
-  if (adds_currency(sentence, text) && !adds_currency(sentence, hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id)))
-    return false;
+  if (adds_currency(sentence, text) && !adds_currency(sentence, first)) return false;
   // a lone digit only where the model wrote it: put next to a word ("nach 3 Washington" for "to
   // Washington at 3 p.m.") it says nothing, unlike a year or an amount
   const long written = std::count(second.tokens.begin(), second.tokens.end(), tokenizer.unk_id());
@@ -348,7 +341,7 @@ bool number_retry_is_better(const RetryRound& round, const NumberRetry& retry, c
   // more unknown pieces than its source has: one written twice ("on <unk> on <unk>"), whose copy
   // only one can take, the other's words left behind ("on 12.03.2024 on .")
   if (written > std::count(retry.again.ids.begin(), retry.again.ids.end(), tokenizer.unk_id())) return false;
-  return !doubles_a_word(hypothesis_text(round.hyps[retry.unit], tokenizer, eos_id), text);
+  return !doubles_a_word(first, text);
 }
 
 // Whether the source words on either side of `span` were translated side by side: the target

@@ -896,6 +896,17 @@ std::string localize_numbers(std::string_view text, const ByteSpans& spans, std:
   return out;
 }
 
+const char* english_ordinal_suffix(std::string_view digits) {
+  const auto digit_from_end = [&](size_t k) {
+    return k < digits.size() && digits[digits.size() - 1 - k] >= '0' && digits[digits.size() - 1 - k] <= '9'
+               ? digits[digits.size() - 1 - k] - '0'
+               : 0;
+  };
+  if (digit_from_end(1) == 1) return "th";  // "11th", "12th", "113th"
+  const int last = digit_from_end(0);
+  return last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+}
+
 std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fixed) {
   std::vector<TextEdit> edits;
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -910,9 +921,7 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
       i = e;
       continue;
     }
-    const int tens = (target[e - 1] - '0') + (e - i >= 2 ? 10 * (target[e - 2] - '0') : 0);
-    const int last = tens % 10;
-    const char* right = tens % 100 >= 11 && tens % 100 <= 13 ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+    const char* right = english_ordinal_suffix(target.substr(i, e - i));
     if (ending != right && e >= fixed) edits.push_back({e, 2, right});
     i = e;
   }

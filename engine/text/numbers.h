@@ -42,6 +42,10 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
 // source's ordinal is a number to keep (find_numbers): German writes it "1." or as a word ("ersten").
 size_t english_ordinal_ending(std::string_view text, size_t at);
 
+// The English ordinal ending of a number whose digits end `digits`: "st" of "1" and "21", "nd" of
+// "22", "rd" of "3", "th" of "11", "12", "13" and "4".
+const char* english_ordinal_suffix(std::string_view digits);
+
 // Whether the number at [begin, end) of German `text` is an ordinal: one or two digits, ". " and a
 // word ("2. Weltkrieg", "am 7. Oktober", "die 3. Auflage"). A German source's ordinal is a number to
 // keep; English writes it "3rd", "3", "third" or "III".

@@ -97,6 +97,17 @@ TEST_CASE("missing_numbers: the same digits, one target number each; hours 12 ap
   CHECK(missing("on 12/03/2025", "am 12/2025 03") == V{0});
 }
 
+TEST_CASE("english_ordinal_suffix: by the last two digits, whatever comes before them") {
+  CHECK(std::string(nmt::english_ordinal_suffix("1")) == "st");
+  CHECK(std::string(nmt::english_ordinal_suffix("21")) == "st");
+  CHECK(std::string(nmt::english_ordinal_suffix("22")) == "nd");
+  CHECK(std::string(nmt::english_ordinal_suffix("103")) == "rd");
+  for (const char* teen : {"11", "12", "13", "111", "10", "4", "100"}) CHECK(std::string(nmt::english_ordinal_suffix(teen)) == "th");
+  // a minus sign before the digits (U+2212: not a digit) is no tens digit
+  CHECK(std::string(nmt::english_ordinal_suffix("\xE2\x88\x92" "3")) == "rd");
+  CHECK(std::string(nmt::english_ordinal_suffix("-2")) == "nd");
+}
+
 TEST_CASE("missing_numbers: an English ordinal needs a German one (\"1st place\" came out \"einen Platz\")") {
   using I = std::vector<size_t>;
   CHECK(missing("She won 1st place.", "Sie gewann einen Platz.") == I{0});
