@@ -165,7 +165,8 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   const Truecaser* source_case = switches.on("casing") ? &m.source_case : nullptr;
   // (the memory is not looked up under a prefix: the user chose how the translation starts)
   const size_t one_unit = size_t(c.max_length - 1);  // (a prefix's sentence is translated whole)
-  const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, source_case, &options.glossary,
+  const std::shared_ptr<const GlossaryIndex> glossary = glossary_index(options.glossary);  // (folded once)
+  const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, source_case, glossary.get(),
                             options.prefix.empty() ? &m.memory : nullptr, options.prefix.empty() ? kChunkTokens : one_unit};
   std::vector<Unit> units = read_units(text, pieces, reader);  // tokens, through the source passes
   SearchOptions search_opts = m.search_options(options);
@@ -208,8 +209,9 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const std::string text = sanitize_utf8(source);
   const PassSwitches switches = pass_switches(options);
   const bool recase = switches.on("casing");
+  const std::shared_ptr<const GlossaryIndex> glossary = glossary_index(options.glossary);
   const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, recase ? &m.source_case : nullptr,
-                            &options.glossary, nullptr, size_t(c.max_length - 1)};  // (one sentence, whole)
+                            glossary.get(), nullptr, size_t(c.max_length - 1)};  // (one sentence, whole)
   const std::vector<Unit> units = read_units(text, segment_text(text, m.file.source_language()), reader);
   auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, recase ? &m.target_case : nullptr);
   if (!prefix) return Error{prefix.error()};

@@ -75,7 +75,7 @@ struct SourceReader {
   std::string language;               // the source language
   const PassSwitches& switches;       // the passes this request runs
   const Truecaser* truecaser;         // the source's word list; null: sentences are not recased
-  const Glossary* glossary;           // null: none
+  const GlossaryIndex* glossary;      // null: none
   const TranslationMemory* memory;    // null: not looked up (alternatives, a forced prefix)
   // the longest unit cut from a long sentence (at most the model's max_length - 1; a prefix's
   // sentence, which must stay one unit, may take all of that)

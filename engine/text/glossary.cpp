@@ -5,7 +5,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 
 #include "text/casing.h"
@@ -335,21 +334,25 @@ std::vector<TextEdit> GlossaryIndex::find(std::string_view sentence, const std::
   return found;
 }
 
+std::shared_ptr<const GlossaryIndex> glossary_index(const Glossary& glossary) {
+  thread_local Glossary last_glossary;
+  thread_local std::shared_ptr<const GlossaryIndex> last_index;
+  if (glossary.empty()) {  // (and a large one given before is let go)
+    last_glossary.clear();
+    last_index.reset();
+    return nullptr;
+  }
+  if (!last_index || last_glossary != glossary) {
+    last_glossary = glossary;
+    last_index = std::make_shared<const GlossaryIndex>(last_glossary);
+  }
+  return last_index;
+}
+
 std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
                                  const std::vector<std::pair<size_t, size_t>>& skip) {
-  // the last glossary used on this thread, folded once: a request's sentences share theirs
-  thread_local Glossary folded_glossary;
-  thread_local std::optional<GlossaryIndex> index;
-  if (glossary.empty()) {
-    folded_glossary.clear();
-    index.reset();
-    return {};
-  }
-  if (!index || folded_glossary != glossary) {
-    folded_glossary = glossary;
-    index.emplace(folded_glossary);
-  }
-  return index->find(sentence, skip);
+  const std::shared_ptr<const GlossaryIndex> index = glossary_index(glossary);
+  return index ? index->find(sentence, skip) : std::vector<TextEdit>{};
 }
 
 }  // namespace nmt

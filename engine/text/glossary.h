@@ -64,8 +64,12 @@ class GlossaryIndex {
   std::shared_ptr<const Terms> index_;
 };
 
-// GlossaryIndex(glossary).find(sentence, skip), the index kept for the next call with the same
-// glossary (the last one on this thread).
+// The index of `glossary`, null when it is empty. The last one made on this thread is kept and
+// given again for the same glossary: the CLI translates line by line, each line a request with the
+// same glossary, folded once. (translate() asks once a request; its sentences share the index.)
+std::shared_ptr<const GlossaryIndex> glossary_index(const Glossary& glossary);
+
+// glossary_index(glossary)->find(sentence, skip); none for an empty glossary.
 std::vector<TextEdit> find_terms(std::string_view sentence, const Glossary& glossary,
                                  const std::vector<std::pair<size_t, size_t>>& skip);
 

@@ -47,7 +47,7 @@ void mask_verbatim(SourceSentence& s) {  // "see https://example.org" -> "see <o
 
 void mask_terms(SourceSentence& s) {  // each glossary term masked as an address is; written as its target term
   if (!s.glossary || s.in_code) return;
-  s.terms = find_terms(s.sentence, *s.glossary, s.masked);
+  s.terms = s.glossary->find(s.sentence, s.masked);
   std::vector<std::pair<size_t, size_t>> spans;
   for (const TextEdit& t : s.terms) spans.emplace_back(t.at, t.at + t.length);
   add_spans(s.masked, spans);

@@ -57,7 +57,7 @@ struct SourceSentence {
   const Truecaser* truecaser;  // null: no recasing
   std::vector<std::pair<size_t, size_t>> masked;  // sorted; the passes add to it
   std::string shown;           // starts as `sentence`
-  const Glossary* glossary = nullptr;  // null: none
+  const GlossaryIndex* glossary = nullptr;  // null: none
   bool in_code = false;        // in a fenced code block (copied as it is: no glossary terms)
   const TranslationMemory* memory = nullptr;  // null: not looked up
   std::vector<TextEdit> terms;  // the glossary's terms found (masked too), bytes of the sentence

@@ -448,7 +448,7 @@ TEST_CASE("passes: the verbatim pass masks an abbreviation's one-letter variant 
 }
 
 TEST_CASE("passes: the source passes mask addresses and glossary terms and look up the memory, in order") {
-  const nmt::Glossary glossary = {{"Acme Cloud", "Acme Cloud"}, {"Kündigungsfrist", "notice period"}};
+  const nmt::GlossaryIndex glossary_terms({{"Acme Cloud", "Acme Cloud"}, {"Kündigungsfrist", "notice period"}});
   const nmt::TranslationMemory memory = nmt::TranslationMemory::from_table("thank you\tDanke.\n").value();
   struct Read {
     std::vector<std::string> fired;
@@ -457,7 +457,7 @@ TEST_CASE("passes: the source passes mask addresses and glossary terms and look 
   };
   const auto read = [&](std::string_view sentence, const PassSwitches& switches, bool in_code = false) {
     nmt::SourceSentence s(sentence, "en", nmt::SentenceCase::normal, nullptr);
-    s.glossary = &glossary;
+    s.glossary = &glossary_terms;
     s.memory = &memory;
     s.in_code = in_code;
     Read r;
@@ -487,7 +487,7 @@ TEST_CASE("passes: the source passes mask addresses and glossary terms and look 
   CHECK(r.fired == List{"memory"});
   CHECK(read("Thank you!", all_but({"memory"})).memory_translation.empty());
   CHECK(read("Thank you!", PassSwitches({}, false, false, /*model_only=*/true)).memory_translation.empty());
-  const nmt::Glossary thanks = {{"Thank", "Cheers"}};
+  const nmt::GlossaryIndex thanks(nmt::Glossary{{"Thank", "Cheers"}});
   nmt::SourceSentence s("Thank you!", "en", nmt::SentenceCase::normal, nullptr);
   s.glossary = &thanks;
   s.memory = &memory;
