@@ -168,13 +168,20 @@ size_t count_of(std::string_view text, std::string_view what) {
   return n;
 }
 
+// The column among the first `count` of row t of `att` (`cols` wide) with the most attention (the
+// first of equals); -1 when count is 0.
+long most_attended(const std::vector<float>& att, size_t cols, size_t t, size_t count) {
+  long best = -1;
+  for (size_t s = 0; s < count; ++s)
+    if (best < 0 || att[t * cols + s] > att[t * cols + size_t(best)]) best = long(s);
+  return best;
+}
+
 // The source token that target row t attends to most, when it is one mark (no letter, digit or
 // space: "«", "»", "§") not written yet, of which the target holds fewer than the source; else -1.
 long unwritable_mark(const std::string& source, const std::vector<Token>& toks, const std::vector<float>& att,
                      size_t cols, size_t t, const std::string& target, const std::vector<bool>& written) {
-  long best = -1;
-  for (size_t s = 0; s < toks.size(); ++s)
-    if (best < 0 || att[t * cols + s] > att[t * cols + size_t(best)]) best = long(s);
+  const long best = most_attended(att, cols, t, toks.size());
   if (best < 0 || written[size_t(best)]) return -1;
   const Token& token = toks[size_t(best)];
   if (token.end > source.size() || token.begin >= token.end) return -1;
@@ -507,9 +514,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     // (its space may be gone: drop_doubled_spaces takes it out before an unknown piece's " ⁇ ")
     const bool emptied = e == b && t + 1 < rows && target_ids[t + 1] == unk_id;
     if (b < fixed_bytes || !(emptied || (e == b + 1 && target[b] == ' '))) continue;
-    size_t looked_at = 0;
-    for (size_t j = 1; j < cols; ++j)
-      if (att[t * cols + j] > att[t * cols + looked_at]) looked_at = j;
+    const size_t looked_at = size_t(std::max(0L, most_attended(att, cols, t, cols)));
     for (UnknownRun& run : runs) {
       if (run.used || run.dropped || looked_at < run.first || looked_at > run.last) continue;
       if (std::none_of(rewrites.begin(), rewrites.end(), [&](const auto& r) { return r.first == run.begin; })) break;
