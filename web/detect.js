@@ -6,7 +6,8 @@
  *   detectLanguage('Wo ist der Bahnhof?')  // { language: 'de', confidence: 0.99..., scores: {...} }
  *
  * `language` is 'en', 'de' or 'und' (undetermined: too little text, mostly other scripts, or text
- * that fits neither language's trigrams). It tells English from German; other languages in the
+ * that fits neither language's trigrams). Only the Latin-script words are weighed: an English
+ * sentence quoting a Hebrew or Arabic phrase is English. It tells English from German; other languages in the
  * Latin script (French, Dutch) may come out as either, usually with a lower confidence. `confidence`
  * is the probability of the chosen language against the other one (0.5 for 'und').
  */
@@ -26,6 +27,10 @@ const MIN_TRIGRAMS = 4;
 // The trigram votes are not independent; dividing their sum keeps the confidence of short texts
 // honest (calibrated on the dev sets: a 0.9 confidence is right about 9 times in 10 or more).
 const TEMPERATURE = 25;
+// A text with letters of another script is 'und' unless its Latin-script letters are a third of
+// its letters, in two words or more (not "Я купил новый iPhone").
+const MIN_LATIN_SHARE = 1 / 3;
+const MIN_LATIN_WORDS = 2;
 
 /** NFC, lower case, each run of non-letters one space, a space at both ends (as make_langid.py). */
 export function normalizeForDetection(text) {
@@ -36,15 +41,19 @@ export function normalizeForDetection(text) {
 /**
  * @param {string} text
  * @returns {{language: 'en'|'de'|'und', confidence: number, scores: Record<string, number>}}
- *   scores: each language's average log-probability per trigram (nats), for callers that want to
- *   apply their own threshold.
+ *   scores: each language's average log-probability per trigram of the Latin-script words (nats),
+ *   for callers that want to apply their own threshold.
  */
 export function detectLanguage(text) {
   // Only a string is text: null, undefined or a number are 'und' (not the letters of "null").
   const norm = typeof text === 'string' ? normalizeForDetection(text) : '';
-  const chars = [...norm];
-  const latin = chars.filter((c) => /\p{Script=Latin}/u.test(c)).length;
-  const letters = chars.filter((c) => c !== ' ').length;
+  // Only the Latin-script letters vote: a Hebrew or Arabic phrase quoted in an English sentence
+  // would otherwise pull both languages' averages down to the floor.
+  const latinText = norm.replace(/[^\p{Script=Latin} ]+/gu, ' ').replace(/ {2,}/g, ' ');
+  const latinWords = latinText.trim().split(' ').filter(Boolean);
+  const chars = [...(latinWords.length ? ` ${latinWords.join(' ')} ` : '')];
+  const latin = chars.length - (latinWords.length + 1);
+  const letters = [...norm].filter((c) => c !== ' ').length;
   const scores = {};
   const totals = {};
   const count = Math.max(0, chars.length - 2);
@@ -59,8 +68,9 @@ export function detectLanguage(text) {
     scores[lang] = count ? sum / count / 10 : 0;
   }
   const und = { language: 'und', confidence: 0.5, scores };
-  if (count < MIN_TRIGRAMS || latin < letters / 2) return und;
-  const foreign = otherLanguage(norm.trim().split(' '));
+  const otherScript = latin < letters;
+  if (count < MIN_TRIGRAMS || (otherScript && (latin < letters * MIN_LATIN_SHARE || latinWords.length < MIN_LATIN_WORDS))) return und;
+  const foreign = otherLanguage(latinWords);
   if (foreign) return { ...foreign, scores };
   const [best, other] = [...DETECTABLE_LANGUAGES].sort((a, b) => totals[b] - totals[a]);
   if (totals[best] / count < MIN_AVERAGE) return und;

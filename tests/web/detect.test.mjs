@@ -75,6 +75,23 @@ test('mixed input: the language of most of the text wins; odd input never throws
   }
 });
 
+test('an English or German sentence quoting a Hebrew or Arabic phrase is that language; another script with a Latin-script name stays undetermined', () => {
+  for (const [text, lang] of [
+    ['She wrote السلام عليكم ورحمة الله وبركاته in her letter.', 'en'],
+    ['The Hebrew greeting שלום עליכם שלום עולם מה שלומך means peace be upon you.', 'en'],
+    ['He said שלום עולם, מה שלומך היום to everyone in the room.', 'en'],
+    ['Sie hat „مرحبا بكم في بيتنا الجميل“ an die Tür geschrieben.', 'de'],
+  ]) {
+    const r = detectLanguage(text);
+    assert.equal(r.language, lang, `${text} -> ${JSON.stringify(r)}`);
+    assert.ok(r.confidence > 0.9, `${text}: ${r.confidence}`);
+  }
+  for (const text of ['Я купил новый iPhone вчера в магазине.', 'הוא אמר "good morning" לכולם בחדר הגדול היום ובערב',
+    'שלום עולם, מה שלומך היום? הבית קטן והגינה גדולה מאוד.']) {
+    assert.equal(detectLanguage(text).language, 'und', text);
+  }
+});
+
 // Everyday sentences written for this test (the same four things said in each language); the lists
 // of function words were not made from them. Measured on other text too: weights/EXPERIMENTS.md.
 const OTHER = {
