@@ -14,7 +14,8 @@ const ALLOWED = new Set(['p', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's',
   'kbd', 'samp', 'var', 'pre', 'blockquote', 'q', 'cite', 'abbr', 'dfn', 'time', 'data', 'del', 'ins', 'bdi', 'bdo',
   'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tfoot', 'tr',
   'td', 'th', 'caption', 'br', 'hr', 'figure', 'figcaption', 'section', 'article', 'header', 'footer', 'nav', 'main',
-  'aside', 'address', 'details', 'summary', 'label', 'center', 'font', 'big', 'tt', 'strike', 'nobr', 'wbr']);
+  'aside', 'address', 'details', 'summary', 'label', 'center', 'font', 'big', 'tt', 'strike', 'nobr', 'wbr', 'ruby',
+  'rt', 'rp', 'rb', 'rtc']);
 /** Left out with their content. */
 const DROPPED = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'video', 'audio',
   'canvas', 'svg', 'math', 'select', 'textarea', 'input', 'button', 'title', 'head', 'meta', 'link', 'base', 'xmp',
