@@ -767,10 +767,14 @@ export class Translator {
           if (error !== undefined) controller.error(error);
           else controller.close();
         };
-        const push = (text) => {
-          if (done || text.length <= sent) return;
+        let enqueued = false;
+        // (the last push enqueues even an empty piece when none came before: as in Chrome, the
+        // stream of '' or of an empty translation has one chunk, '')
+        const push = (text, last = false) => {
+          if (done || (text.length <= sent && !(last && !enqueued))) return;
           controller.enqueue(text.slice(sent));
           sent = text.length;
+          enqueued = true;
         };
         signal.addEventListener('abort', onAbort, { once: true });
         const requested = inputUsage(input);
@@ -779,12 +783,12 @@ export class Translator {
           return;
         }
         if (!this.#lease || untranslatable(input)) {
-          push(input);
+          push(input, true);
           finish();
           return;
         }
         this.#engineCall(input, { signal: stop, onProgress: (p) => push(p.text) })
-          .then((r) => { push(r.text); finish(); }, (e) => finish(signal.aborted ? signal.reason : e));
+          .then((r) => { push(r.text, true); finish(); }, (e) => finish(signal.aborted ? signal.reason : e));
       },
       cancel: (reason) => {
         // The reader gave up: not an error; the engine request stops.

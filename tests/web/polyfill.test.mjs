@@ -218,6 +218,9 @@ test('translate(): a translation; whitespace and control characters come back as
   assert.deepEqual(await Promise.all(untranslatable.map((s) => enDe.translate(s))), untranslatable);
   const streamed = async (s) => { let all = ''; for await (const chunk of enDe.translateStreaming(s)) all += chunk; return all; };
   assert.deepEqual(await Promise.all(['\u200B', '\u200E\u200F'].map(streamed)), ['\u200B', '\u200E\u200F'], 'streamed the same');
+  // As Chrome's (its service streams such input back as one piece, even ''): one chunk, the input.
+  const chunksOf = async (s) => { const chunks = []; for await (const chunk of enDe.translateStreaming(s)) chunks.push(chunk); return chunks; };
+  assert.deepEqual(await Promise.all(['', ' ', '\n\n', '\u200B'].map(chunksOf)), [[''], [' '], ['\n\n'], ['\u200B']], 'one chunk each, the empty string too');
   // With words around them they are translated (a few, to keep the run short).
   for (const s of [' ', '\t', '\u0001', '\u200B']) {
     const input = `Hello ${s} world`;
