@@ -67,6 +67,18 @@ async function sampleSource() {
   return source.slice(source.indexOf('\n', start) + 1, end).trimEnd();
 }
 
+/** Destroys the built-in translators the sample made (each holds the browser's engine) before the polyfill's take their place. */
+function releaseTranslators() {
+  for (const translator of translators.values()) {
+    try {
+      translator.destroy();
+    } catch {
+      // one that cannot be destroyed (already gone, or no destroy()): dropped all the same
+    }
+  }
+  translators.clear();
+}
+
 function showError(error) {
   $('std-error').textContent = error && error.message ? `${error.name}: ${error.message}` : String(error);
   $('std-error').hidden = false;
@@ -101,7 +113,7 @@ async function run() {
       // the same sample again, on the polyfill.
       if (document.body.dataset.implementation !== 'native') throw e;
       install({ force: true });
-      translators.clear();
+      releaseTranslators();
       showImplementation(true, ` (the built-in one failed: ${e.name}: ${e.message})`);
       r = await detectAndTranslate($('std-input').value, $('std-progress'));
     }

@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { startServer } from '../../scripts/serve.mjs';
 import { ROOT, engineSkip, requireEngine, testManifest, resultsDir } from './_helpers.mjs';
-import { browsers, launchBrowser } from './_browsers.mjs';
+import { browsers, heavyCase, launchBrowser } from './_browsers.mjs';
 
 const skip = engineSkip() || (!testManifest().shipped && 'the polyfill tests translate with the shipped models (weights/manifest.json)');
 requireEngine(test);
@@ -130,6 +130,41 @@ for (const name of browsers()) describe(name, () => {
     await waitState(page, ['done', 'error']);
     assert.match(await page.textContent('#std-output'), /Haus/, await page.textContent('#std-error'));
     t.diagnostic(`without ?polyfill: ${await page.textContent('#std-impl')}`);
+    assert.deepEqual(problems, []);
+  });
+
+  heavyCase(name, test)('standard.html: a built-in Translator that fails is destroyed before the polyfill takes over', { skip, timeout: 300000 }, async (t) => {
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    // A stand-in for Chrome's built-in API whose translate() fails (no language pack, say).
+    await context.addInitScript(() => {
+      window.__nativeDestroyed = 0;
+      class Translator {
+        static async availability() { return 'available'; }
+        static async create() { return new Translator(); }
+        async translate() { throw new DOMException('The language pack is missing.', 'NotSupportedError'); }
+        destroy() { window.__nativeDestroyed += 1; }
+      }
+      class LanguageDetector {
+        static async availability() { return 'available'; }
+        static async create() { return new LanguageDetector(); }
+        async detect() { return [{ detectedLanguage: 'en', confidence: 0.9 }, { detectedLanguage: 'und', confidence: 0.1 }]; }
+        destroy() {}
+      }
+      Object.assign(window, { Translator, LanguageDetector });
+    });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(`${server.url}standard.html`);
+    await waitState(page, ['ready', 'error']);
+    assert.equal(await page.evaluate(() => document.body.dataset.implementation), 'native', 'the stand-in is taken for the browser\'s own');
+    await page.fill('#std-input', 'The house is small.');
+    await page.click('#std-translate');
+    await waitState(page, ['done', 'error']);
+    assert.match(await page.textContent('#std-output'), /Haus/, await page.textContent('#std-error'));
+    assert.match(await page.textContent('#std-impl'), /the built-in one failed: NotSupportedError/);
+    assert.equal(await page.evaluate(() => window.__nativeDestroyed), 1, 'the built-in translator the sample made was destroyed');
     assert.deepEqual(problems, []);
   });
 
