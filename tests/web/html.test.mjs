@@ -538,3 +538,29 @@ test('an atomic element goes where the word that most surely says it stands, not
   const r = await translateHtml(t, '<p>Run <code>npm install</code> and press <kbd>Enter</kbd>.</p>');
   assert.equal(r.text, '<p>Führen Sie <code>npm install</code> aus und drücken Sie <kbd>Enter</kbd>.</p>');
 });
+
+test('the title of an iframe, a video or a pre is translated; a style sheet set\'s title is not', async () => {
+  const html = '<p>Watch this.</p><iframe title="A short video" src="v.html">fallback</iframe><video title="The big dog" src="d.mp4"></video>'
+    + '<pre title="Some code here">keep  this</pre><style title="Dark mode">p{}</style><iframe translate="no" title="Keep me"></iframe>';
+  const r = await translateHtml(fakeTranslator('reverse'), html, { html: true });
+  assert.equal(r.text, '<p>. this Watch</p><iframe title="video short A" src="v.html">fallback</iframe><video title="dog big The" src="d.mp4"></video>'
+    + '<pre title="here code Some">keep  this</pre><style title="Dark mode">p{}</style><iframe translate="no" title="Keep me"></iframe>');
+});
+
+test('what a user edits (contenteditable) is kept as written, translate="yes" inside it too; contenteditable="false" is translated', async () => {
+  const html = '<div contenteditable>Your draft text. <b>Bold words</b> <span translate="yes">Yes span</span></div>'
+    + '<p>The <span contenteditable="true" title="Edit here">edit me</span> now.</p><div contenteditable="plaintext-only">Plain draft.</div>'
+    + '<div contenteditable="false">Not editable here.</div>';
+  const t = fakeTranslator('reverse');
+  const r = await translateHtml(t, html, { html: true });
+  assert.equal(r.text, '<div contenteditable>Your draft text. <b>Bold words</b> <span translate="yes">Yes span</span></div>'
+    + '<p>. now <span contenteditable="true" title="Edit here">edit me</span> The</p><div contenteditable="plaintext-only">Plain draft.</div>'
+    + '<div contenteditable="false">. here editable Not</div>');
+  assert.ok(t.calls.every((c) => !/draft|Yes span/.test(c.text)), 'no edited text is sent');
+});
+
+test('a declarative shadow root (<template shadowrootmode>) is translated: it is what the page shows', async () => {
+  const html = '<my-card><template shadowrootmode="open"><p>Shadow text here.</p><slot></slot></template>Light text here.</my-card><template><p>Not shown.</p></template>';
+  const r = await translateHtml(fakeTranslator('reverse'), html, { html: true });
+  assert.equal(r.text, '<my-card><template shadowrootmode="open"><p>. here text Shadow</p><slot></slot></template>. here text Light</my-card><template><p>Not shown.</p></template>');
+});

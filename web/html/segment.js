@@ -48,6 +48,11 @@ export const SKIP = new Set(['script', 'style', 'template', 'noscript', 'pre', '
  * once, however long; blocks nest without limit.
  */
 export const MAX_INLINE_DEPTH = 100;
+/**
+ * Skipped elements whose own attributes are still read by people: an iframe's or a video's title
+ * (what a screen reader announces for it), a pre's title. (Not a style's: its title names a style sheet set.)
+ */
+const SKIPPED_LABELLED = new Set(['iframe', 'object', 'embed', 'video', 'audio', 'pre']);
 /** Attributes translated wherever their element is translated. */
 export const TRANSLATED_ATTRIBUTES = ['title', 'alt', 'placeholder', 'aria-label', 'aria-description'];
 
@@ -60,7 +65,8 @@ const ASCII_SPACE = /[ \t\n\r\f]/;
  *   elementText(node): the text of a <title> element (decoded);
  *   source: the source language ('en'; none: lang attributes are not read);  root: the node translated;
  *   keepsLines(textNode) (optional): whether its line breaks show (CSS white-space), each then a break;
- *   blockBox(element) (optional): whether the page lays an inline element out as a block (CSS display)
+ *   blockBox(element) (optional): whether the page lays an inline element out as a block (CSS display);
+ *   shadow(element) (optional): its open shadow root (what the page shows in its place), or null
  */
 
 /** The language an element's lang attribute names ('en' of "en-GB"), or null where it names none. */
@@ -78,11 +84,21 @@ export function langOf(node, a) {
  * taken to be in the source language whatever they say.
  */
 function saysNo(node, a) {
-  if (saysNoExplicitly(node, a)) return true;
+  if (saysNoExplicitly(node, a) || (editable(node, a) && node !== a.root)) return true;
   const t = a.attr(node, 'translate');
   if ((t !== null && t.trim().toLowerCase() === 'yes') || !a.source || node === a.root || /^(html|body)$/.test(a.name(node))) return false;
   const lang = langOf(node, a);
   return lang !== null && lang !== a.source;
+}
+
+/**
+ * An editing host (contenteditable): what the user is writing there (a comment box, a rich-text
+ * editor) is theirs, as a textarea's text is, and an editor rewritten under its feet loses its
+ * state: kept as written unless it is itself the root translated (asked for by name).
+ */
+function editable(node, a) {
+  const v = a.attr(node, 'contenteditable');
+  return v !== null && /^(|true|plaintext-only)$/.test(v.trim().toLowerCase());
 }
 
 /** translate="no" or class notranslate. */
@@ -116,7 +132,9 @@ function* classifyFlat(node, a, memo) {
   if (memo.has(node)) return memo.get(node);
   const name = a.name(node);
   let kind;
-  if (SKIP.has(name)) kind = 'skip';
+  // (a declarative shadow root's template is what the page shows)
+  if (SKIP.has(name) && !(name === 'template' && a.attr(node, 'shadowrootmode') !== null)) kind = 'skip';
+  else if (a.shadow && a.shadow(node)) kind = saysNo(node, a) ? 'skip' : 'block'; // (its shadow root and its light children read apart)
   else if (RUBY_TEXT.has(name)) kind = 'atomic';
   else if (name === 'br') kind = 'br';
   else if (ZERO.has(name) || VOID.has(name)) kind = 'zero';
@@ -195,7 +213,7 @@ export function collectUnits(root, a, options = {}) {
       if (saysYes(c, a, byLang)) {
         visitAttributes(c);
         yield walk(c);
-      } else yield findYes(c, byLang && !saysNoExplicitly(c, a));
+      } else if (!editable(c, a)) yield findYes(c, byLang && !saysNoExplicitly(c, a));
     }
   }
   function* walk(container) {
@@ -226,14 +244,18 @@ export function collectUnits(root, a, options = {}) {
         yield* flush();
         visitAttributes(c);
         yield walk(c);
+        const shadowRoot = a.shadow ? a.shadow(c) : null;
+        if (shadowRoot) yield walk(shadowRoot);
       } else if (k === 'skip') {
         yield* flush();
+        if (SKIPPED_LABELLED.has(a.name(c)) && !saysNo(c, a)) visitAttributes(c);
         // The document's title is translated as plain text (as Firefox does); an SVG's is not reached.
         if (a.name(c) === 'title' && !saysNo(c, a)) {
           const v = a.elementText(c);
           if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });
         }
-        if (!SKIP.has(a.name(c))) yield findYes(c, !saysNoExplicitly(c, a)); // a translate="no" block: translate="yes" inside it is translated
+        // a translate="no" block: translate="yes" inside it is translated (not in what a user edits)
+        if (!SKIP.has(a.name(c)) && !editable(c, a)) yield findYes(c, !saysNoExplicitly(c, a));
       } else run.push(c);
     }
     yield* flush();
@@ -247,6 +269,8 @@ export function collectUnits(root, a, options = {}) {
     } else visitAttributes(root);
   }
   runFlat(walk(root));
+  const rootShadow = a.shadow && a.kind(root) === 'element' ? a.shadow(root) : null;
+  if (rootShadow) runFlat(walk(rootShadow));
   return units;
 }
 

@@ -24,6 +24,8 @@ const domAdapter = {
   children: (n) => Array.from(n.childNodes),
   text: (n) => n.data,
   elementText: (n) => n.textContent,
+  // (an open shadow root: a web component's own text; a closed one cannot be reached)
+  shadow: (n) => (n.nodeType === 1 && n.shadowRoot ? n.shadowRoot : null),
 };
 
 const active = new WeakMap(); // element → the handle of its translation
