@@ -564,3 +564,12 @@ test('a declarative shadow root (<template shadowrootmode>) is translated: it is
   const r = await translateHtml(fakeTranslator('reverse'), html, { html: true });
   assert.equal(r.text, '<my-card><template shadowrootmode="open"><p>. here text Shadow</p><slot></slot></template>. here text Light</my-card><template><p>Not shown.</p></template>');
 });
+
+test('a <wbr>, image or comment inside a word stays in that word: on its letters where the word is kept, else right after it', async () => {
+  const same = '<p>The beau<wbr>tiful house, super<wbr>cali<wbr>fragilistic and H<!-- two -->2O.</p>';
+  assert.equal((await translateHtml(fakeTranslator('same'), same)).text, same);
+  assert.equal((await translateHtml(fakeTranslator('reverse'), '<p>The big<img src="x.png" alt="">house is small.</p>')).text,
+    '<p>. small is big<img src="x.png" alt="">house The</p>');
+  const t = scriptedTranslator('The beautiful house is small.', 'Das schöne Haus ist klein.', [0, 1, 2, 3, 4, 5]);
+  assert.equal((await translateHtml(t, '<p>The beau<wbr>tiful house is small.</p>')).text, '<p>Das schöne<wbr> Haus ist klein.</p>');
+});

@@ -848,6 +848,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     lost = lost.filter((r) => !placedInWords.has(r));
     const anchored = new Map(); // target word index (or `s:<k>` for a sentence's start) → items
     const gapItems = []; // items outside every sentence: {pos, item}
+    const zeroInWord = new Map(); // target word index → [{at, item}]: items inside the word (offset in its text)
     const addAnchor = (pos, item) => {
       const si = sent.find((x) => pos >= x.s.sourceRange[0] && pos <= x.s.sourceRange[1]);
       if (!si || (pos === si.s.sourceRange[1] && pos === si.s.sourceRange[0])) {
@@ -860,13 +861,8 @@ export function placeSegment(seg, sentences, placement = 'span') {
         anchored.get(key).push(item);
         return;
       }
-      // After the target word most aligned to the source word before `pos` (and after the space
-      // that follows it when the source had one there).
-      let k = -1;
-      si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
-      if (k >= 0 && /\s/.test(seg.text.slice(si.src[k].end, pos))) item = { ...item, afterSpace: true };
-      let key = `s${sent.indexOf(si)}`;
-      if (k >= 0 && si.count) {
+      // the target word most aligned to the source word k
+      const saying = (k) => {
         let best = -1;
         let bestW = -1;
         for (let t = 0; t < si.count; t++) {
@@ -877,6 +873,35 @@ export function placeSegment(seg, sentences, placement = 'span') {
             best = si.first + t;
           }
         }
+        return best;
+      };
+      // Inside a source word ("beau<wbr>tiful", "super<wbr>cali<wbr>fragilistic"): in the target
+      // word that says it, on the same letters where it is that word unchanged, else right after
+      // it (before the word, where the word before would put it, it broke the line in the wrong place).
+      const within = si.src.findIndex((sw) => sw.start < pos && pos < sw.end);
+      const g = within >= 0 && si.count ? saying(within) : -1;
+      if (g >= 0 && !dropped.has(g) && !atomicAt.has(g)) {
+        const sw = si.src[within];
+        const text = words[g].sentence.target.slice(...words[g].range);
+        const source = seg.text.slice(sw.start, sw.end);
+        const at = text.indexOf(source);
+        if (at >= 0 && at === text.lastIndexOf(source)) {
+          if (!zeroInWord.has(g)) zeroInWord.set(g, []);
+          zeroInWord.get(g).push({ at: at + pos - sw.start, item });
+          return;
+        }
+        if (!anchored.has(g)) anchored.set(g, []);
+        anchored.get(g).push(item);
+        return;
+      }
+      // After the target word most aligned to the source word before `pos` (and after the space
+      // that follows it when the source had one there).
+      let k = -1;
+      si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
+      if (k >= 0 && /\s/.test(seg.text.slice(si.src[k].end, pos))) item = { ...item, afterSpace: true };
+      let key = `s${sent.indexOf(si)}`;
+      if (k >= 0 && si.count) {
+        const best = saying(k);
         if (best >= 0) key = best;
       }
       if (!anchored.has(key)) anchored.set(key, []);
@@ -981,19 +1006,31 @@ export function placeSegment(seg, sentences, placement = 'span') {
           let wt = s.target.slice(...w.range);
           if (wt === '\u2047' && w.src) wt = seg.text.slice(w.src.start, w.src.end);
           const parts = inWord.get(g);
+          const zs = (zeroInWord.get(g) || []).sort((x, y) => x.at - y.at);
+          let zi = 0;
+          const pushWord = (from, to, stack) => { // (with the items inside the word between its letters)
+            for (; zi < zs.length && zs[zi].at < to; zi++) {
+              const at = Math.max(from, zs[zi].at);
+              pushText(wt.slice(from, at), stack);
+              from = at;
+              pieces.push({ ...zs[zi].item, stack: null });
+            }
+            pushText(wt.slice(from, to), stack);
+          };
           if (parts) {
             // an element of the word's that a part closed is not opened again after it (it would be
             // written twice: "<b>x</b><i>y</i><b>z</b>")
             let open = w.stack;
             let at = 0;
             for (const part of parts) {
-              pushText(wt.slice(at, part.from), open);
-              pushText(wt.slice(part.from, part.to), part.stack);
+              pushWord(at, part.from, open);
+              pushWord(part.from, part.to, part.stack);
               open = commonPrefix(open, part.stack);
               at = part.to;
             }
-            pushText(wt.slice(at), open);
-          } else pieces.push({ text: wt, stack: w.stack });
+            pushWord(at, wt.length, open);
+          } else pushWord(0, wt.length, w.stack);
+          for (; zi < zs.length; zi++) pieces.push({ ...zs[zi].item, stack: null });
         }
         cursor = w.range[1];
         flushAnchors(g);
