@@ -268,6 +268,46 @@ for (const name of browsers()) describe(name, () => {
     }
   });
 
+  test('the Direction menu shows its whole choice at 320 px with the text at 200% and at 180 px (short names where the full ones do not fit)', { skip, timeout: 180000 }, async (t) => {
+    // The closed menu's words: the width they need (a copy of the menu at its own width) against the menu's.
+    const measure = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
+      const select = document.getElementById('direction');
+      const copy = select.cloneNode(true);
+      copy.removeAttribute('id');
+      copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; max-width: none; min-width: 0';
+      select.parentElement.append(copy);
+      const needed = copy.getBoundingClientRect().width;
+      copy.remove();
+      const option = select.selectedOptions[0];
+      resolve({ needed, width: select.getBoundingClientRect().width, shown: option.label, name: option.textContent });
+    })));
+    // (the page fits the menu a frame or two after its size changed: up to 5 s under load)
+    const menu = async (page, expected) => {
+      let m;
+      for (let i = 0; i < 20; i += 1) {
+        m = await measure(page);
+        if (m.shown === expected) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      return m;
+    };
+    for (const [viewport, fontSize] of [[{ width: 320, height: 640 }, '200%'], [{ width: 180, height: 370 }, '100%']]) {
+      const label = `${viewport.width} px, text at ${fontSize}`;
+      const page = await openPage(t, browser, server.url, { ...small, viewport });
+      await page.evaluate((size) => { document.documentElement.style.fontSize = size; }, fontSize); // (as the reader's font size)
+      const m = await menu(page, 'EN → DE');
+      assert.ok(m.needed <= m.width + 2, `${label}: the menu shows “${m.shown}”, which needs ${m.needed} px, in ${m.width} px`);
+      assert.equal(m.shown, 'EN → DE', label);
+      assert.equal(m.name, 'English → German', `${label}: the open list names the languages`);
+      if (fontSize === '200%') {
+        await page.evaluate(() => { document.documentElement.style.fontSize = '100%'; });
+        const back = await menu(page, 'English → German');
+        assert.equal(back.shown, 'English → German', `${label}: with the text at 100% the full names are back`);
+        assert.ok(back.needed <= back.width + 2, `${label}, then 100%: ${back.needed} in ${back.width}`);
+      }
+    }
+  });
+
   test('a tapped button keeps no hover border; a mouse over it shows one where the device hovers', { skip, timeout: 180000 }, async (t) => {
     for (const device of touch ? [PHONE, { viewport: { width: 1000, height: 800 } }] : [{ viewport: { width: 1000, height: 800 } }]) {
       const page = await openPage(t, browser, server.url, device);

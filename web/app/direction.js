@@ -71,6 +71,7 @@ export function offerDirections() {
       el.direction.append(o);
     }
   }
+  fitDirectionNames();
   el.swap.disabled = !dirs.includes('de-en') || !dirs.includes('en-de');
   let saved = null;
   try { saved = localStorage.getItem('nmt.direction'); } catch { /* private mode */ }
@@ -79,8 +80,43 @@ export function offerDirections() {
   applyDirection();
 }
 
+/**
+ * The menu shows 'EN → DE' where 'English → German' would be cut off: a phone of 320 px with the
+ * text at 200%, or zoomed in (a closed select cannot wrap its text). The option's text stays the
+ * whole name, which the open list shows; `label` is what the closed menu shows. Measured against
+ * the toolbar's width (the line the menu may take), not the menu's own, which the labels change.
+ */
+function fitDirectionNames() {
+  const menu = el.direction;
+  const probe = menu.cloneNode(true);
+  probe.removeAttribute('id');
+  for (const o of probe.options) o.removeAttribute('label');
+  probe.style.cssText = 'position: absolute; visibility: hidden; width: auto; max-width: none; min-width: 0; field-sizing: fixed';
+  probe.setAttribute('aria-hidden', 'true');
+  menu.parentElement.append(probe);
+  const needed = probe.getBoundingClientRect().width;
+  probe.remove();
+  const toolbar = menu.closest('.toolbar');
+  const style = getComputedStyle(toolbar);
+  const room = toolbar.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // (a menu a pixel narrower than its own width still shows all its words: 360 px at 200%)
+  const short = needed > room + 2;
+  for (const o of menu.options) {
+    if (short) o.label = `${fromOf(o.value).toUpperCase()} → ${toOf(o.value).toUpperCase()}`;
+    else o.removeAttribute('label');
+  }
+}
+
 /** The Direction menu, the swap button and Alt+S. */
 export function bindDirection() {
+  // (the menu's height follows the text size, the toolbar's width the window's)
+  let fitting = 0;
+  const resized = new ResizeObserver(() => {
+    cancelAnimationFrame(fitting);
+    fitting = requestAnimationFrame(fitDirectionNames);
+  });
+  resized.observe(el.direction);
+  resized.observe(el.direction.closest('.toolbar'));
   el.direction.addEventListener('change', () => setDirection(el.direction.value));
   el.swap.addEventListener('click', () => setDirection(`${toOf(state.dir)}-${fromOf(state.dir)}`, { swapText: true }));
   bindLanguageHint((dir) => setDirection(dir));
