@@ -212,3 +212,18 @@ test('real engine: a 100 KB document, batched, tag for tag', { skip, timeout: 60
   assert.ok(lostShare < 0.05, `${r.lost} of ${r.elements + r.lost} inline elements lost`);
   console.log(`# 100 KB: ${html.length} chars, ${r.segments} segments, ${r.elements} elements placed, ${r.lost} lost, ${(ms / 1000).toFixed(1)} s greedy`);
 });
+
+test('real engine: a single <br> inside a sentence keeps the sentence whole; a <br> after a full stop and two <br>s end it', { skip, timeout: 120000 }, async () => {
+  for (const [t, sentence, at] of [[en, 'Please call our office today.', 11], [en, 'We will send you an email as soon as your order ships.', 25],
+    [de, 'Bitte rufen Sie uns morgen früh an.', 15]]) {
+    const html = `<p>${sentence.slice(0, at)}<br>${sentence.slice(at + 1)}</p>`;
+    const r = await t.translate(html, { html: true, beam: 4 });
+    const whole = (await t.translate(sentence, { beam: 4 })).text;
+    assert.equal((r.text.match(/<br>/g) || []).length, 1, r.text);
+    assert.equal(r.text.replace(/<br>/, ' ').replace(/<\/?p>/g, '').replace(/ {2}/, ' ').replace(/ (?=[.,!?])/, '').trim(), whole, `${html} reads as the sentence: ${r.text}`);
+  }
+  for (const html of ['<p>The house is small.<br>the dog sleeps.</p>', '<p>The house is small<br><br>the dog sleeps.</p>']) {
+    const r = await en.translate(html, { html: true, beam: 4 });
+    assert.equal(r.sentences.length, 2, `${html}: two sentences`);
+  }
+});

@@ -573,3 +573,19 @@ test('a <wbr>, image or comment inside a word stays in that word: on its letters
   const t = scriptedTranslator('The beautiful house is small.', 'Das schöne Haus ist klein.', [0, 1, 2, 3, 4, 5]);
   assert.equal((await translateHtml(t, '<p>The beau<wbr>tiful house is small.</p>')).text, '<p>Das schöne<wbr> Haus ist klein.</p>');
 });
+
+test('a single <br> inside running text breaks the line, not the sentence; where a line ends a sentence or is a label, it ends it', async () => {
+  const t = fakeTranslator('reverse');
+  const r = await translateHtml(t, '<p>Please call<br>our office today.</p>');
+  assert.deepEqual(t.calls.map((c) => c.text), ['Please call our office today.'], 'one sentence, read with a space');
+  assert.equal(r.text, '<p>. today office<br>our call Please</p>', 'the <br> before the word that says the one after it');
+  const same = '<p>Please call<br>our office today, <b>and</b><br/>\n  then wait.</p>';
+  assert.equal((await translateHtml(fakeTranslator('same'), same)).text, same);
+  for (const html of ['<p>It is done.<br>next one here.</p>', '<p>Two lines<br><br>here now.</p>', '<p>Please call<br>Our office.</p>',
+    '<p>Apples<br>pears and plums</p>', '<p>Street: Main road<br>42 houses</p>', '<address>The old street<br>near the park</address>',
+    '<address><p>The old street<br>near the park</p></address>']) {
+    const lines = fakeTranslator('same');
+    assert.equal((await translateHtml(lines, html)).text, html);
+    assert.match(lines.calls[0].text, /\n/, `${html}: two lines`);
+  }
+});

@@ -5,7 +5,8 @@
  *
  * A "segment" is a run of sibling nodes between block boundaries: its text (with the text of the
  * inline elements inside it) goes to the model as one paragraph, whitespace runs collapsed to one
- * space as a browser renders them and <br> as a line break. Inside a segment:
+ * space as a browser renders them and <br> as a line break (one inside running text as a space: it breaks the line,
+ * not the sentence; see buildSegment). Inside a segment:
  * - inline elements (a, b, em, span, …) are placed on the target words aligned to their source
  *   words: each target word takes the elements of the source word it is aligned to (the hard
  *   alignment, else the strongest soft link), an element then covers the span from its first to its
@@ -216,12 +217,12 @@ export function collectUnits(root, a, options = {}) {
       } else if (!editable(c, a)) yield findYes(c, byLang && !saysNoExplicitly(c, a));
     }
   }
-  function* walk(container) {
+  function* walk(container, inAddress = false) {
     let run = [];
     function* flush() {
       if (run.length) {
         for (const item of listItems(run, a, memo)) {
-          const seg = buildSegment(item, a, memo);
+          const seg = buildSegment(item, a, memo, { linesEnd: inAddress });
           const unit = /\S/.test(seg.text) ? { type: 'segment', container, nodes: item, seg, followers: [] } : null;
           if (unit) units.push(unit);
           for (const n of item) yield visitInlineAttributes(n, unit);
@@ -243,7 +244,7 @@ export function collectUnits(root, a, options = {}) {
       if (k === 'block') {
         yield* flush();
         visitAttributes(c);
-        yield walk(c);
+        yield walk(c, inAddress || a.name(c) === 'address');
         const shadowRoot = a.shadow ? a.shadow(c) : null;
         if (shadowRoot) yield walk(shadowRoot);
       } else if (k === 'skip') {
@@ -268,7 +269,7 @@ export function collectUnits(root, a, options = {}) {
       visitAttributes(root);
     } else visitAttributes(root);
   }
-  runFlat(walk(root));
+  runFlat(walk(root, a.kind(root) === 'element' && a.name(root) === 'address'));
   const rootShadow = a.shadow && a.kind(root) === 'element' ? a.shadow(root) : null;
   if (rootShadow) runFlat(walk(rootShadow));
   return units;
@@ -335,7 +336,7 @@ export function listItems(run, a, memo = new Map()) {
  * first); a character's stack is the list of records it is inside (outermost first); `wsRaw` maps
  * a collapsed space to the whitespace it stands for.
  */
-export function buildSegment(nodes, a, memo = new Map()) {
+export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = {}) {
   let text = '';
   const charStack = [];
   const wsRaw = new Map();
@@ -385,6 +386,7 @@ export function buildSegment(nodes, a, memo = new Map()) {
       }
     }
   };
+  const breaks = new Map(); // position of a <br>'s line break → how many <br>s stand there
   const addBreak = (node, stack) => {
     if (text.endsWith(' ')) {
       text = text.slice(0, -1);
@@ -395,7 +397,10 @@ export function buildSegment(nodes, a, memo = new Map()) {
       for (const z of zeros) if (z.pos > text.length) z.pos = text.length;
     }
     zeros.push({ node, pos: text.length, stack });
-    if (!text.endsWith('\n')) {
+    if (text.endsWith('\n')) {
+      if (breaks.has(text.length - 1)) breaks.set(text.length - 1, breaks.get(text.length - 1) + 1);
+    } else {
+      breaks.set(text.length, 1);
       wsRaw.set(text.length, ''); // the <br> itself writes no whitespace; what follows it is kept
       text += '\n';
       charStack.push(stack);
@@ -455,6 +460,22 @@ export function buildSegment(nodes, a, memo = new Map()) {
     }
   }
   for (const n of nodes) runFlat(visit(n, [], null));
+  // A single <br> inside running text ("Please call<br>our office today.") breaks the line, not the
+  // sentence: the model reads a space there (two translations of half a sentence each read badly) and
+  // the <br> lands in the translated sentence. It ends the line's sentence where the line ends one or
+  // reads as a label or a line of an address: after . ! ? : or a line of one word, before a capital,
+  // a digit or a mark, two <br>s in a row, and in an <address>.
+  for (const [q, count] of linesEnd ? [] : breaks) {
+    if (count !== 1 || text[q] !== '\n') continue;
+    const line = text.slice(text.lastIndexOf('\n', q - 1) + 1, q);
+    if (!/[\p{L}\p{N},;]$/u.test(line) || (line.match(/[\p{L}\p{N}]+/gu) || []).length < 2 || !/^\p{Ll}/u.test(text.slice(q + 1))) continue;
+    text = `${text.slice(0, q)} ${text.slice(q + 1)}`;
+    for (const z of zeros) {
+      if (z.pos !== q || a.kind(z.node) !== 'element' || classify(z.node, a, memo) !== 'br') continue;
+      z.soft = true;
+      z.breakRaw = wsRaw.get(q) || ''; // (written where the model's space was)
+    }
+  }
   // Records dropped with an empty parent may still sit in a parent's children list.
   const kept = new Set(elements);
   for (const r of elements) r.children = r.children.filter((c) => kept.has(c));
@@ -875,6 +896,16 @@ export function placeSegment(seg, sentences, placement = 'span') {
         }
         return best;
       };
+      // A <br> inside a sentence (buildSegment): before the target word that says the source word
+      // after it, the line's first ("Bitte rufen Sie heute<br>unser Büro an", not "an<br>."), unless
+      // that word begins the sentence.
+      const next = item.soft ? si.src.findIndex((sw) => sw.start >= pos) : -1;
+      const first = next >= 0 && si.count ? saying(next) : -1;
+      if (first > si.first) {
+        if (!anchored.has(first - 1)) anchored.set(first - 1, []);
+        anchored.get(first - 1).push(item);
+        return;
+      }
       // Inside a source word ("beau<wbr>tiful", "super<wbr>cali<wbr>fragilistic"): in the target
       // word that says it, on the same letters where it is that word unchanged, else right after
       // it (before the word, where the word before would put it, it broke the line in the wrong place).
@@ -907,7 +938,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (!anchored.has(key)) anchored.set(key, []);
       anchored.get(key).push(item);
     };
-    for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos });
+    for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos, soft: z.soft, breakRaw: z.breakRaw });
     // A lost element: kept empty with the inline elements inside it, and the atomic elements inside
     // it that got no word either (`inside`: [{rec, node}], each in the innermost element holding it).
     const lostItems = lost.map((r) => ({ node: r.node, rec: r, empty: true, inside: [] }));
@@ -935,6 +966,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
     };
     let deferred = []; // items to write after the text that follows the word they are anchored to
     let spaceNext = false; // an item the source spaced from what follows it: a space before the next word or item
+    let breakBefore = null; // a <br> inside the sentence was just written: it stands for the space the model wrote next (the whitespace after it in the source)
     const spaced = () => {
       const last = pieces[pieces.length - 1];
       return !last || (last.text !== undefined && /\s$/.test(last.text));
@@ -943,6 +975,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (spaceNext && !spaced()) pieces.push({ text: ' ', stack: null });
       pieces.push({ ...item, stack: null });
       spaceNext = Boolean(item.spaceAfter);
+      breakBefore = item.soft ? item.breakRaw : null;
     };
     const flushAnchors = (key) => {
       for (const item of anchored.get(key) || []) {
@@ -990,7 +1023,9 @@ export function placeSegment(seg, sentences, placement = 'span') {
           flushAnchors(g);
           continue;
         }
-        pushText(s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' ')); // (" ⁇ " comes with spaces of its own)
+        const gap = s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' '); // (" ⁇ " comes with spaces of its own)
+        pushText(breakBefore === null ? gap : gap.replace(/^ /, breakBefore));
+        breakBefore = null;
         flushDeferred();
         spaceBeforeWord(s.target.slice(...w.range));
         if (atomicAt.has(g)) {
@@ -1119,6 +1154,8 @@ export function placeSegment(seg, sentences, placement = 'span') {
       delete p.pos;
       delete p.moved;
       delete p.rawAfter;
+      delete p.breakRaw;
+      delete p.soft;
     }
     // (one that holds an atomic element is not lost: it stands where it stood, as that element does)
     return { pieces, lost: lostItems.filter((x) => !x.inside.length), inWord };
