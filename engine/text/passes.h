@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "text/emphasis.h"
+#include "text/format_characters.h"
 #include "text/glossary.h"
 #include "text/pass_through.h"
 #include "text/text_edit.h"
@@ -50,13 +51,13 @@ struct SourceSentence {
   SourceSentence(std::string_view sentence, std::string_view language, SentenceCase how, const Truecaser* truecaser,
                  std::vector<std::pair<size_t, size_t>> masked = {})
       : sentence(sentence), language(language), how(how), truecaser(truecaser), masked(std::move(masked)),
-        shown(sentence) {}
+        shown(without_format_characters(sentence)) {}
   std::string_view sentence;   // as given
   std::string_view language;   // the source language
   SentenceCase how;            // how the sentence is cased (text/casing.h)
   const Truecaser* truecaser;  // null: no recasing
   std::vector<std::pair<size_t, size_t>> masked;  // sorted; the passes add to it
-  std::string shown;           // starts as `sentence`
+  std::string shown;           // starts as `sentence` without its invisible format characters (text/format_characters.h)
   const GlossaryIndex* glossary = nullptr;  // null: none
   bool in_code = false;        // in a fenced code block (copied as it is: no glossary terms)
   const TranslationMemory* memory = nullptr;  // null: not looked up
