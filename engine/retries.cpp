@@ -516,6 +516,10 @@ void retry_empty(RetryRound& round) {
     const std::vector<int>& tokens = round.hyps[u].tokens;
     if (!std::all_of(tokens.begin(), tokens.end(), [&](int id) { return std::binary_search(silent.begin(), silent.end(), id); }))
       continue;
+    // an unknown piece where the source has a glossary term writes the term: "The invoice" ->
+    // "Rechnung" is no empty translation (made again, it came out "„Da“ Rechnung")
+    const int unk = round.reader.tokenizer.unk_id();
+    if (!unit.terms.empty() && std::find(tokens.begin(), tokens.end(), unk) != tokens.end()) continue;
     redo.push_back(u);
     again.push_back(unit);
   }

@@ -32,7 +32,9 @@ struct RetryRound {
 
 // "retry_empty": a sentence whose translation came out empty (the model wrote only tokens that
 // write nothing: "sehr" alone came out "▁" and eos) is translated again with none of them allowed
-// as its first token: no text is lost to an empty translation.
+// as its first token: no text is lost to an empty translation. One that wrote an unknown piece
+// where its source has a glossary term is not empty (the term is written there): made again, "The
+// invoice" with invoice -> Rechnung came out "„Da“ Rechnung", a word the source never says.
 void retry_empty(RetryRound& round);
 
 // "numbers": a sentence whose translation lost or changed one of its numbers (text/numbers.h) or

@@ -257,6 +257,20 @@ class TermPlacement(unittest.TestCase):
         self.assertTrue(out.endswith("."), out)
         self.assertEqual(out.lower().count("notice period"), 1, out)
 
+    def test_a_sentence_of_an_article_and_a_term_gains_no_word(self):
+        # "The invoice" came out "„Da“ Rechnung": the model wrote only the term's unknown piece, which
+        # the empty-translation retry took for nothing and made again with another first word
+        cases = [("en-de", [("invoice", "Rechnung")], "The invoice", "Rechnung"),
+                 ("en-de", [("invoice", "Rechnung")], "An invoice", "Rechnung"),
+                 ("en-de", [("contract", "Vertrag")], "The contract", "Vertrag")]
+        for direction, pairs, text, term in cases:
+            for beam in ("1", "4"):
+                out = self.translate(direction, pairs, text, "--beam", beam)
+                self.assertEqual(out.count(term), 1, out)
+                for mark in ('"', "„", "“", "'"):
+                    self.assertNotIn(mark, out)
+                self.assertLessEqual(len(out.split()), len(text.split()), out)
+
 
 if __name__ == "__main__":
     unittest.main()
