@@ -337,7 +337,10 @@ export function listItems(run, a, memo = new Map()) {
  * a collapsed space to the whitespace it stands for.
  */
 export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = {}) {
-  let text = '';
+  // The text is built a UTF-16 unit an entry and joined once: a string read while it grows is
+  // copied whole at each read (a paragraph of 10,000 links took seconds).
+  const buf = [];
+  let solid = 0; // how many characters other than whitespace so far
   const charStack = [];
   const wsRaw = new Map();
   const elements = [];
@@ -352,57 +355,61 @@ export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = 
       // the translation breaks its own words (it had copied them, "schöne&shy; &shy;")
       if (ch === '\u00ad') continue;
       if (keepLines && ch === '\n') {
-        const at = text.length - 1;
-        const zeroHere = zeros.length && zeros[zeros.length - 1].pos === text.length; // ("a <img>\n": the image stays on its line)
-        if ((text[at] === ' ' && !zeroHere) || text[at] === '\n') { // (the space before it becomes the break)
-          text = `${text.slice(0, at)}\n`;
+        const at = buf.length - 1;
+        const zeroHere = zeros.length && zeros[zeros.length - 1].pos === buf.length; // ("a <img>\n": the image stays on its line)
+        if ((buf[at] === ' ' && !zeroHere) || buf[at] === '\n') { // (the space before it becomes the break)
+          buf[at] = '\n';
           wsRaw.set(at, (wsRaw.get(at) || '') + ch);
         } else {
-          wsRaw.set(text.length, ch);
-          text += '\n';
+          wsRaw.set(buf.length, ch);
+          buf.push('\n');
           charStack.push(stack);
         }
         continue;
       }
       if (ASCII_SPACE.test(ch)) {
-        const last = text[text.length - 1];
+        const last = buf[buf.length - 1];
         if (last === ' ' || last === '\n') {
           // a space collapsed right after an image that has one before it too ("a <img> b"): the
           // image keeps a space on each side in the translation; that whitespace is the image's
           // to write after it (between a label and the button after it, not inside the label)
           const z = zeros[zeros.length - 1];
-          if (z && z.pos === text.length && last === ' ') {
+          if (z && z.pos === buf.length && last === ' ') {
             z.spaceAfter = true;
             z.rawAfter = (z.rawAfter || '') + ch;
-          } else if (wsRaw.has(text.length - 1)) wsRaw.set(text.length - 1, wsRaw.get(text.length - 1) + ch);
+          } else if (wsRaw.has(buf.length - 1)) wsRaw.set(buf.length - 1, wsRaw.get(buf.length - 1) + ch);
           continue;
         }
-        wsRaw.set(text.length, ch);
-        text += ' ';
+        wsRaw.set(buf.length, ch);
+        buf.push(' ');
         charStack.push(stack);
       } else {
-        for (let k = 0; k < ch.length; k++) charStack.push(stack);
-        text += ch;
+        if (!/\s/.test(ch)) solid += 1;
+        for (let k = 0; k < ch.length; k++) {
+          charStack.push(stack);
+          buf.push(ch[k]);
+        }
       }
     }
   };
-  const breaks = new Map(); // position of a <br>'s line break → how many <br>s stand there
+  const breaks = new Map(); // position of a <br>'s line break → the <br>s there (zeros)
   const addBreak = (node, stack) => {
-    if (text.endsWith(' ')) {
-      text = text.slice(0, -1);
+    if (buf[buf.length - 1] === ' ') {
+      buf.pop();
       charStack.pop();
-      wsRaw.delete(text.length);
+      wsRaw.delete(buf.length);
       // what stood after that space stays before the break ("x <wbr><b><br>y</b>": the <wbr> after
       // the <br> split the <b> in two)
-      for (const z of zeros) if (z.pos > text.length) z.pos = text.length;
+      for (let i = zeros.length - 1; i >= 0 && zeros[i].pos > buf.length; i--) zeros[i].pos = buf.length;
     }
-    zeros.push({ node, pos: text.length, stack });
-    if (text.endsWith('\n')) {
-      if (breaks.has(text.length - 1)) breaks.set(text.length - 1, breaks.get(text.length - 1) + 1);
+    const z = { node, pos: buf.length, stack };
+    zeros.push(z);
+    if (buf[buf.length - 1] === '\n') {
+      if (breaks.has(buf.length - 1)) breaks.get(buf.length - 1).push(z);
     } else {
-      breaks.set(text.length, 1);
-      wsRaw.set(text.length, ''); // the <br> itself writes no whitespace; what follows it is kept
-      text += '\n';
+      breaks.set(buf.length, [z]);
+      wsRaw.set(buf.length, ''); // the <br> itself writes no whitespace; what follows it is kept
+      buf.push('\n');
       charStack.push(stack);
     }
   };
@@ -414,21 +421,21 @@ export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = 
       return;
     }
     if (kind !== 'element') {
-      zeros.push({ node, pos: text.length, stack });
+      zeros.push({ node, pos: buf.length, stack });
       return;
     }
     const k = classify(node, a, memo);
     if (k === 'br') {
       addBreak(node, stack);
     } else if (k === 'zero' || k === 'skip' || k === 'block') {
-      zeros.push({ node, pos: text.length, stack });
+      zeros.push({ node, pos: buf.length, stack });
     } else if (k === 'atomic' || stack.length >= MAX_INLINE_DEPTH) { // (too deep: kept as it is)
-      const start = text.length;
+      const start = buf.length;
       addText(textContent(node, a), stack);
-      const inner = text.slice(start);
+      const inner = buf.slice(start).join('');
       if (/\S/.test(inner)) {
         const s = start + (inner.length - inner.trimStart().length);
-        const e = text.length - (inner.length - inner.trimEnd().length);
+        const e = buf.length - (inner.length - inner.trimEnd().length);
         atomics.push({ node, start: s, end: e, words: new Set(inner.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) });
       } else zeros.push({ node, pos: start, stack });
     } else { // inline
@@ -441,14 +448,14 @@ export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = 
         n = only[0];
         inner.push(n);
       }
-      const rec = { node, inner, parent, children: [], start: text.length, end: text.length, stack: null };
+      const rec = { node, inner, parent, children: [], start: buf.length, end: buf.length, stack: null };
       rec.stack = [...stack, rec];
-      const mark = { text: text.length, zeros: zeros.length, atomics: atomics.length, elements: elements.length };
+      const mark = { text: buf.length, solid, zeros: zeros.length, atomics: atomics.length, elements: elements.length };
       for (const c of a.children(inner.length ? inner[inner.length - 1] : node)) yield visit(c, rec.stack, rec);
-      rec.end = text.length;
-      if (!/\S/.test(text.slice(mark.text))) {
+      rec.end = buf.length;
+      if (solid === mark.solid) {
         // No words: the element travels whole, like an image.
-        for (let p = mark.text; p < text.length; p++) charStack[p] = stack;
+        for (let p = mark.text; p < buf.length; p++) charStack[p] = stack;
         zeros.length = mark.zeros;
         atomics.length = mark.atomics;
         elements.length = mark.elements;
@@ -465,17 +472,16 @@ export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = 
   // the <br> lands in the translated sentence. It ends the line's sentence where the line ends one or
   // reads as a label or a line of an address: after . ! ? : or a line of one word, before a capital,
   // a digit or a mark, two <br>s in a row, and in an <address>.
-  for (const [q, count] of linesEnd ? [] : breaks) {
-    if (count !== 1 || text[q] !== '\n') continue;
-    const line = text.slice(text.lastIndexOf('\n', q - 1) + 1, q);
-    if (!/[\p{L}\p{N},;]$/u.test(line) || (line.match(/[\p{L}\p{N}]+/gu) || []).length < 2 || !/^\p{Ll}/u.test(text.slice(q + 1))) continue;
-    text = `${text.slice(0, q)} ${text.slice(q + 1)}`;
-    for (const z of zeros) {
-      if (z.pos !== q || a.kind(z.node) !== 'element' || classify(z.node, a, memo) !== 'br') continue;
-      z.soft = true;
-      z.breakRaw = wsRaw.get(q) || ''; // (written where the model's space was)
-    }
+  const before = buf.join('');
+  for (const [q, brs] of linesEnd ? [] : breaks) {
+    if (brs.length !== 1 || buf[q] !== '\n') continue;
+    const line = before.slice(before.lastIndexOf('\n', q - 1) + 1, q);
+    if (!/[\p{L}\p{N},;]$/u.test(line) || (line.match(/[\p{L}\p{N}]+/gu) || []).length < 2 || !/^\p{Ll}/u.test(before.slice(q + 1, q + 3))) continue;
+    buf[q] = ' ';
+    brs[0].soft = true;
+    brs[0].breakRaw = wsRaw.get(q) || ''; // (written where the model's space was)
   }
+  const text = buf.join('');
   // Records dropped with an empty parent may still sit in a parent's children list.
   const kept = new Set(elements);
   for (const r of elements) r.children = r.children.filter((c) => kept.has(c));
@@ -536,7 +542,9 @@ const commonPrefix = (x, y) => {
 export function placeSegment(seg, sentences, placement = 'span') {
   // 1. Source words: where they are, the stack they are in, the atomic element they belong to.
   const words = []; // target words, over the whole segment
-  const sent = sentences.map((s) => {
+  const atomicOf = []; // text position → the atomic element holding it
+  for (const at of seg.atomics) for (let p = at.start; p < at.end; p++) atomicOf[p] = at;
+  const sent = sentences.map((s, index) => {
     const off = s.sourceRange[0];
     const src = (s.sourceWords || []).map(([b, e]) => {
       const counts = new Map();
@@ -551,7 +559,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
           best = st;
           bestN = n;
         }
-        if (!atomic) atomic = seg.atomics.find((x) => p >= x.start && p < x.end) || null;
+        if (!atomic) atomic = atomicOf[p] || null;
       }
       return { start: off + b, end: off + e, stack: best || [], atomic };
     });
@@ -573,8 +581,22 @@ export function placeSegment(seg, sentences, placement = 'span') {
       const w = src[sw] || null;
       words.push({ sentence: s, t, range, src: w, hard: hard.has(t), weight: hard.has(t) ? hard.get(t).weight : 0, owner: w ? w.stack : [], atomic: w ? w.atomic : null, stack: [] });
     });
-    return { s, src, first, count: tw.length };
+    return { s, src, first, count: tw.length, index };
   });
+  const sentenceOf = new Map(sent.map((si) => [si.s, si]));
+  // the sentence whose source range holds `pos` (the first of two that meet there), or undefined
+  const sentenceAt = (pos) => {
+    let lo = 0;
+    let hi = sent.length;
+    while (lo < hi) { // the first sentence that starts after pos
+      const mid = (lo + hi) >> 1;
+      if (sent[mid].s.sourceRange[0] <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    let k = lo - 1;
+    if (k > 0 && sent[k - 1].s.sourceRange[1] >= pos) k -= 1;
+    return k >= 0 && pos <= sent[k].s.sourceRange[1] ? sent[k] : undefined;
+  };
 
   // Atomic elements: at the aligned target word that most surely says them (below). The element
   // keeps its own text, so another target word that translates it (hard-aligned to it: "Enter" -> "Eingabetaste") or repeats
@@ -582,8 +604,14 @@ export function placeSegment(seg, sentences, placement = 'span') {
   // (a link around the element goes around it, wherever its words' attention went).
   const atomicAt = new Map(); // target word index → the atomic element written there
   const dropped = new Map(); // dropped target word index → the index its element is written at
+  const wordsOfAtomic = new Map(); // atomic element → [[word, index]] of the target words aligned to it
+  words.forEach((w, g) => {
+    if (!w.atomic) return;
+    if (!wordsOfAtomic.has(w.atomic)) wordsOfAtomic.set(w.atomic, []);
+    wordsOfAtomic.get(w.atomic).push([w, g]);
+  });
   for (const at of seg.atomics) {
-    const ws = words.map((w, g) => [w, g]).filter(([w]) => w.atomic === at);
+    const ws = wordsOfAtomic.get(at) || [];
     if (!ws.length) continue;
     atomicAt.set(ws[0][1], at);
     const repeats = (w) => w.sentence.target.slice(...w.range).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
@@ -642,8 +670,19 @@ export function placeSegment(seg, sentences, placement = 'span') {
   // that element goes: on the words of its own it would take another code's place when the model
   // confuses two of them (two links swapped on a Node.js page).
   const atomicWord = new Map([...atomicAt].map(([g, at]) => [at, g]));
+  const firstAtomicFrom = (pos) => { // (atomics are disjoint, in text order)
+    let lo = 0;
+    let hi = seg.atomics.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seg.atomics[mid].start < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   for (const r of seg.elements) {
-    const only = seg.atomics.filter((at) => r.start <= at.start && at.end <= r.end);
+    const from = firstAtomicFrom(r.start);
+    const only = firstAtomicFrom(r.end) - from === 1 ? [seg.atomics[from]] : [];
     if (only.length !== 1 || /\S/.test(seg.text.slice(r.start, only[0].start) + seg.text.slice(only[0].end, r.end))) continue;
     const g = atomicWord.get(only[0]);
     own.set(r, new Set(g === undefined ? [] : [g]));
@@ -662,7 +701,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       const hi = Math.max(...set);
       const mass = (g) => {
         const w = words[g];
-        const si = sent.find((x) => x.s === w.sentence);
+        const si = sentenceOf.get(w.sentence);
         const row = (si.s.wordAttention || [])[w.t] || [];
         let m = 0;
         si.src.forEach((sw, k) => { if (sw.stack.includes(r) || (sw.atomic && r.start <= sw.start && sw.end <= r.end)) m += row[k] || 0; });
@@ -824,22 +863,28 @@ export function placeSegment(seg, sentences, placement = 'span') {
     // An element inside a word ("km<sup>2</sup>", "H<sub>2</sub>O") has no word of its own; where the
     // model wrote that word unchanged, the element goes back on the same letters.
     // (a word may hold several: "<b>x</b><i>y</i><u>z</u>", a span per letter)
+    const holdersOf = new Map(); // source word → the target words that hold it once
+    const partsEnd = new Map(); // target word index → where its last-ending part ends
     const inWord = new Map(); // target word index → [{rec, from, to, stack}] (offsets in the word's text), in order
     for (const r of lost) {
       if (r.children.length || unplaced.has(r)) continue;
-      const si = sent.find((x) => x.src.some((sw) => sw.start <= r.start && r.end <= sw.end));
+      const si = sentenceAt(r.start);
       const sw = si && si.src.find((x) => x.start <= r.start && r.end <= x.end);
       if (!sw || (sw.start === r.start && sw.end === r.end)) continue;
       // the one target word aligned to it that holds it once ("km2"), else the one word of the
       // sentence that does ("CO2" in "CO2-Emissionen", aligned to "emissions")
       const source = seg.text.slice(sw.start, sw.end);
-      const holds = ([w]) => {
-        const text = w.sentence.target.slice(...w.range);
-        return w.sentence === si.s && text.indexOf(source) >= 0 && text.indexOf(source) === text.lastIndexOf(source);
-      };
-      const candidates = words.map((w, g) => [w, g]).filter(holds);
-      const aligned = candidates.filter(([w]) => w.src === sw);
-      let targets = aligned.length ? aligned : candidates;
+      const ofSentence = words.slice(si.first, si.first + si.count).map((w, t) => [w, si.first + t]);
+      if (!holdersOf.has(sw)) { // (the same for every element in that word: a word of 10,000 spans)
+        const holds = ([w]) => {
+          const text = w.sentence.target.slice(...w.range);
+          return text.indexOf(source) >= 0 && text.indexOf(source) === text.lastIndexOf(source);
+        };
+        const candidates = ofSentence.filter(holds);
+        const aligned = candidates.filter(([w]) => w.src === sw);
+        holdersOf.set(sw, aligned.length ? aligned : candidates);
+      }
+      let targets = holdersOf.get(sw);
       let from = (w) => w.sentence.target.slice(...w.range).indexOf(source) + r.start - sw.start;
       if (targets.length !== 1) {
         // else the element's own part of a hyphenated word, in the target word aligned to it that
@@ -847,7 +892,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
         const part = seg.text.slice(r.start, r.end);
         const bounded = (text, at, length) => (at === 0 || text[at - 1] === '-') && (at + length === text.length || text[at + length] === '-');
         if ((part.match(/[\p{L}\p{N}]/gu) || []).length < 2 || !bounded(source, r.start - sw.start, part.length)) continue;
-        targets = words.map((w, g) => [w, g]).filter(([w]) => {
+        targets = ofSentence.filter(([w]) => {
           const text = w.sentence.target.slice(...w.range);
           const at = text.indexOf(part);
           return w.src === sw && at >= 0 && at === text.lastIndexOf(part) && bounded(text, at, part.length);
@@ -860,7 +905,9 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (r.parent && parentAt < 0) continue;
       const at = from(w);
       const parts = inWord.get(g) || [];
-      if (parts.some((x) => x.from < at + r.end - r.start && at < x.to)) continue; // (letters another holds)
+      // (letters another holds; none where it starts after the end of every part: a word of spans)
+      if (at < (partsEnd.get(g) || 0) && parts.some((x) => x.from < at + r.end - r.start && at < x.to)) continue;
+      partsEnd.set(g, Math.max(partsEnd.get(g) || 0, at + r.end - r.start));
       parts.push({ rec: r, from: at, to: at + r.end - r.start, stack: [...w.stack.slice(0, parentAt + 1), r] });
       inWord.set(g, parts);
     }
@@ -871,13 +918,13 @@ export function placeSegment(seg, sentences, placement = 'span') {
     const gapItems = []; // items outside every sentence: {pos, item}
     const zeroInWord = new Map(); // target word index → [{at, item}]: items inside the word (offset in its text)
     const addAnchor = (pos, item) => {
-      const si = sent.find((x) => pos >= x.s.sourceRange[0] && pos <= x.s.sourceRange[1]);
+      const si = sentenceAt(pos);
       if (!si || (pos === si.s.sourceRange[1] && pos === si.s.sourceRange[0])) {
         gapItems.push({ pos, item });
         return;
       }
       if (pos === si.s.sourceRange[1]) { // at the end of the sentence: after its last word
-        const key = si.count ? si.first + si.count - 1 : `s${sent.indexOf(si)}`;
+        const key = si.count ? si.first + si.count - 1 : `s${si.index}`;
         if (!anchored.has(key)) anchored.set(key, []);
         anchored.get(key).push(item);
         return;
@@ -930,7 +977,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       let k = -1;
       si.src.forEach((sw, j) => { if (sw.end <= pos) k = j; });
       if (k >= 0 && /\s/.test(seg.text.slice(si.src[k].end, pos))) item = { ...item, afterSpace: true };
-      let key = `s${sent.indexOf(si)}`;
+      let key = `s${si.index}`;
       if (k >= 0 && si.count) {
         const best = saying(k);
         if (best >= 0) key = best;
@@ -996,17 +1043,20 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (spaceNext && !spaced() && !/^[\p{Pe}\p{Pf}.,;:!?%]/u.test(word)) pieces.push({ text: ' ', stack: null });
       spaceNext = false;
     };
+    const gapAt = new Map(); // position → the items outside every sentence there, in order
+    for (const x of gapItems) {
+      if (!gapAt.has(x.pos)) gapAt.set(x.pos, []);
+      gapAt.get(x.pos).push(x.item);
+    }
     const sourceGap = (from, to) => {
-      const items = gapItems.filter((x) => x.pos >= from && x.pos <= to);
       for (let p = from; p <= to; p++) {
-        for (const x of items) {
-          if (x.pos !== p) continue;
-          pieces.push({ ...x.item, stack: null });
-          pushText(x.item.rawAfter || ''); // outside a sentence its own whitespace follows it
+        for (const item of gapAt.get(p) || []) {
+          pieces.push({ ...item, stack: null });
+          pushText(item.rawAfter || ''); // outside a sentence its own whitespace follows it
         }
+        gapAt.delete(p); // (once)
         if (p < to) pushText(seg.wsRaw.has(p) ? seg.wsRaw.get(p) : seg.text[p]);
       }
-      for (const x of items) x.pos = -1; // once
     };
     let pos = 0;
     sent.forEach((si, k) => {
