@@ -144,6 +144,15 @@ constexpr std::string_view kGermanSentenceStarts[] = {
     "ja", "nein", "leider", "zudem", "sonst", "damit", "denn",
 };
 
+// A Roman numeral of two or more of I, V and X (II to XXXIX: "XIV", "VIII"; not "CD", "MIX").
+bool is_small_roman_numeral(std::string_view token) {
+  size_t k = 0;
+  while (k < token.size() && k < 3 && token[k] == 'X') ++k;
+  const std::string_view units = token.substr(k);
+  static constexpr std::string_view kUnits[] = {"", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"};
+  return token.size() >= 2 && std::find(std::begin(kUnits), std::end(kUnits), units) != std::end(kUnits);
+}
+
 // English words that start a sentence and never follow an abbreviation inside one.
 constexpr std::string_view kEnglishSentenceStarts[] = {
     "the", "it", "he", "she", "we", "they", "i", "you", "this", "that", "these", "those", "there", "then",
@@ -186,6 +195,9 @@ bool period_ends_sentence(std::string_view token, bool first_token, char32_t nex
     if (!german || token.size() > 3) return true;
     return contains(kGermanSentenceStarts, next_lower);  // "am 3. Oktober", but "Nr. 5. Er ..."
   }
+  // a ruler's or a pope's number, "Ludwig XIV." (German writes it as an ordinal): as a number's
+  // full stop ("LUDWIG XIV. WAR KÖNIG" was cut after "XIV.", and "WAR KÖNIG" came out "KING")
+  if (german && !first_token && is_small_roman_numeral(token)) return contains(kGermanSentenceStarts, next_lower);
   // a German range of ordinals, "3.–5." or "3.-5." before its month ("am 3.–5. Mai"): as one ordinal
   if (german && token.size() <= 12) {
     size_t k = 0;

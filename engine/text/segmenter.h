@@ -31,7 +31,7 @@ struct TextPiece {
 // German date, "3. Oktober 2023") is in the gap before its item: the item is translated alone and
 // the number copied; so are Markdown's marks of a quote or a heading there ("> ", "## "). No split after common abbreviations (Dr. e.g. z. B. usw.
 // ...; but one that also ends sentences, such as Inc. etc. U.S. usw., does before a word that starts
-// one: "from Acme Inc. It works" is two), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober"; not before a pronoun,
+// one: "from Acme Inc. It works" is two), single initials (J. R. R. Tolkien), German ordinals ("am 3. Oktober", "Ludwig XIV. war"; not before a pronoun,
 // an article or a conjunction: "Nr. 5. Er ist nett." is two sentences), "No. 5"-style
 // abbreviations before a number; decimals,
 // URLs and e-mail addresses never split because no whitespace follows their dots. Whitespace-only
