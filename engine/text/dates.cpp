@@ -133,10 +133,17 @@ int first_day_before(std::string_view text, size_t at, size_t floor, bool de, in
 
 // The first of two days joined by "and" / "und" whose second `last` starts at `at` ("2 and 3",
 // "2nd and 3rd", German "2. und 3."): where it starts (not before `floor`) and its value, else 0.
-int first_of_two_days(std::string_view text, size_t at, size_t floor, bool de, int last, size_t& start) {
+// English may put a comma before "and" where a list leads up to the two ("1, 2, and 3"): `comma`
+// says it did.
+int first_of_two_days(std::string_view text, size_t at, size_t floor, bool de, int last, size_t& start, bool& comma) {
   const std::string_view join = de ? " und " : " and ";
+  comma = false;
   if (at < join.size() + 1 || text.compare(at - join.size(), join.size(), join) != 0) return 0;
   size_t e = at - join.size();
+  if (!de && e >= 2 && text[e - 1] == ',') {
+    --e;
+    comma = true;
+  }
   if (de) {
     if (text[e - 1] != '.') return 0;
     --e;
@@ -220,8 +227,10 @@ bool two_days_joined(std::string_view target, const NamedDate& date, bool de) {
   const std::string_view join = de ? " und " : " and ";
   for (size_t p = target.find(join); p != std::string_view::npos; p = target.find(join, p + 1)) {
     size_t second = p + join.size(), length = 0, first_start = 0;
+    bool comma = false;
     if (day_at(target, second, length) != date.last_day) continue;
-    if (first_of_two_days(target, second, 0, de, date.last_day, first_start) != date.day) continue;
+    if (first_of_two_days(target, second, 0, de, date.last_day, first_start, comma) != date.day) continue;
+    if (comma && date.listed.empty()) continue;  // ("2, and 3 May" joins no list)
     if (!date.listed.empty()) {  // "1, 2 and 3": the list's days right before
       size_t list_start = 0;
       if (days_listed_before(target, first_start, 0, de, date.day, list_start) != date.listed) continue;
@@ -272,15 +281,22 @@ std::vector<NamedDate> find_named_dates(std::string_view text, std::string_view 
     }
     if (d.day != 0) {  // "3–5 May", "3.–5. Mai"
       size_t first_start = 0;
+      bool comma = false;
       if (const int first = first_day_before(text, start, floor, de, d.day, first_start)) {
         d.last_day = d.day;
         d.day = first;
         start = first_start;
-      } else if (const int first_of_two = first_of_two_days(text, start, floor, de, d.day, first_start)) {
-        d.last_day = d.day;  // "2. und 3. Juni", "2 and 3 June"
-        d.day = first_of_two;
-        d.two_days = true;
-        d.listed = days_listed_before(text, first_start, floor, de, d.day, start);  // "1., 2. und 3. Mai"
+      } else if (const int first_of_two = first_of_two_days(text, start, floor, de, d.day, first_start, comma);
+                 first_of_two != 0) {
+        size_t list_start = first_start;  // "1., 2. und 3. Mai", "1, 2, and 3 May"
+        std::vector<int> listed = days_listed_before(text, first_start, floor, de, first_of_two, list_start);
+        if (!comma || !listed.empty()) {
+          d.last_day = d.day;  // "2. und 3. Juni", "2 and 3 June"
+          d.day = first_of_two;
+          d.two_days = true;
+          d.listed = std::move(listed);
+          start = list_start;
+        }
       }
     }
     // a short name's period that ends the date may be the sentence's too ("on 1 Jan."): left out

@@ -193,3 +193,20 @@ TEST_CASE("names_a_month: a month's name with its capital, in the text's languag
   CHECK_FALSE(names_a_month("Maine and Junior", "en"));
   CHECK_FALSE(names_a_month("Er kam im Dezember.", "en"));
 }
+
+TEST_CASE("named dates: a list of days with a comma before \"and\" (a de->en \"May 1, 2, and 3\" was taken for a lost date)") {
+  NamedDate d;
+  d.listed = {1}, d.day = 2, d.last_day = 3, d.two_days = true, d.month = 5;
+  CHECK(has_named_date("We are open on May 1, 2, and 3.", d, "en"));
+  CHECK(has_named_date("on the 1st, 2nd, and 3rd of May", d, "en"));
+  CHECK(has_named_date("on 1, 2, and 3 May", d, "en"));
+  CHECK_FALSE(has_named_date("on 2, and 3 May", d, "en"));  // the 1st lost
+  NamedDate two = d;
+  two.listed.clear();
+  CHECK_FALSE(has_named_date("on 5, and 3 May", two, "en"));
+  CHECK(find_named_dates("on 1, 2, and 3 May", "en").size() == 1);
+  CHECK(find_named_dates("on 1, 2, and 3 May", "en")[0].listed == std::vector<int>{1});
+  CHECK(find_named_dates("on 1, 2, and 3 May", "en")[0].begin == 3);
+  // no list before the comma: the last day alone
+  CHECK(find_named_dates("Rooms 2, and 3 May rooms", "en").at(0).two_days == false);
+}
