@@ -579,6 +579,14 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     return false;
   };
   const auto no_separator = [&](size_t t) { return std::all_of(as_written[t].begin(), as_written[t].end(), digit); };
+  // a number written without separators may gain only thousands' ("8080" -> "8.080", not "80.80")
+  const auto plain = [&](size_t k) {
+    return std::all_of(source.begin() + long(numbers[k].first), source.begin() + long(numbers[k].second), digit);
+  };
+  const auto regrouped = [&](size_t t) {
+    const std::string& w = as_written[t];
+    return no_separator(t) || grouped(w, '.', '\0') || grouped(w, ',', '\0') || grouped(w, ' ', '\0') || grouped(w, '\'', '\0');
+  };
   // an English ordinal stays one in German: "1st place" -> "1. Platz" (or "1st" copied), not "einen
   // Platz"; "the 3rd time" -> "das 3. Mal", not "die 3 Uhr"
   std::vector<bool> ordinal(numbers.size(), false), german_ordinal_in(numbers.size(), false);
@@ -598,7 +606,7 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
       if (!used[t] && (!negative || have_negative[t]) && !(separated && no_separator(t)) &&
           (!ordinal[k] || written_as_ordinal(t)) &&
           (full_hour ? as_written[t] == digits + ":00" || as_written[t] == digits + ".00"
-                     : have[t] == digits && (!date || is_date(as_written[t])))) {
+                     : have[t] == digits && (!date || is_date(as_written[t])) && (!plain(k) || regrouped(t)))) {
         used[t] = true;
         owner[t] = k;
         return true;

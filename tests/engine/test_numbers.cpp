@@ -515,3 +515,16 @@ TEST_CASE("localize_copied_numbers: a number the model copied as the source writ
         "Es wiegt 3,5kg und läuft mit 2,5GHz.");
   CHECK(rewrite("Die CPU hat 2,5GHz.", "The CPU has 2,5GHz.", "de", "en") == "The CPU has 2.5GHz.");
 }
+
+TEST_CASE("missing_numbers: a number written without separators gains only thousands' (\"port 8080\" came out \"Port 80.80\")") {
+  using V = std::vector<size_t>;
+  CHECK(missing("on port 8080.", "auf Port 80.80.") == V{0});
+  CHECK(missing("in 2024 and 1990", "20.24 und 19,90") == V{0, 1});
+  CHECK(missing("Room 101", "Raum 10.1") == V{0});
+  CHECK(missing("on port 8080.", "auf Port 8080.").empty());
+  CHECK(missing("about 8080 people", "etwa 8.080 Menschen").empty());
+  CHECK(missing("50000 Besucher", "50,000 visitors", "de", "en").empty());
+  CHECK(missing("50000 Besucher", "50 000 visitors", "de", "en").empty());
+  CHECK(missing("um 19 Uhr", "at 7:00 p.m.", "de", "en").empty());  // (an hour may gain its minutes)
+  CHECK(missing("Bayern won 2-1.", "Bayern gewann 2:1.").empty());
+}

@@ -1,0 +1,19 @@
+"""Numbers with the shipped models and the native CLI: the form a number is written in (its
+separators, its scale, its sign) comes through as the source means it (engine/text/numbers.h)."""
+import unittest
+
+from nmt_cli import needs_cli, translate_lines
+
+
+@needs_cli
+class NumberForms(unittest.TestCase):
+    def test_a_number_without_separators_gains_no_decimal_point(self):
+        """en->de: "on port 8080" came out "auf Port 80.80" (the same digits, so no check saw it)."""
+        translated = translate_lines("en-de", ["The server runs at 192.168.0.1 on port 8080."])[0]
+        self.assertIn("8080", translated)
+        self.assertNotIn("80.80", translated)
+        self.assertIn("192.168.0.1", translated)
+
+
+if __name__ == "__main__":
+    unittest.main()
