@@ -462,6 +462,32 @@ for (const name of browsers()) describe(name, () => {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   });
 
+  if (name === 'chromium') test('lighting up a word lays out no word or sentence of the output again (Chromium: the layout invalidations traced)', { skip, timeout: 180000 }, async (t) => {
+    // In Chromium a bare inline span has no box of its own: the first background it gets (a
+    // highlight) lays out the whole output again, ~15 ms at 4x CPU throttling for 300 sentences.
+    const page = await openPage(t, browser, server.url, { viewport: { width: 1000, height: 800 } });
+    const text = Array.from({ length: 40 }, (_, i) => `The old man reads a book number ${i + 1}. The garden is green.`).join(' ');
+    await page.selectOption('#beam', '1');
+    await translate(page, text, { timeout: 180000 });
+    const cdp = await page.context().newCDPSession(page);
+    const events = [];
+    cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking', transferMode: 'ReportEvents' });
+    for (const [s, w] of [[3, 1], [3, 2], [4, 1], [20, 2], [20, 0]]) {
+      await page.hover(`#target .sent[data-s="${s}"] .w[data-w="${w}"]`);
+      await page.waitForFunction(() => document.querySelectorAll('#target .w.self').length === 1);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    }
+    await cdp.send('Tracing.end');
+    await complete;
+    const relaid = events.filter((e) => e.name === 'LayoutInvalidationTracking' && /^SPAN class='(w|sent)[ ']/.test(e.args.data.nodeName) && e.args.data.reason === 'Style changed')
+      .map((e) => e.args.data.nodeName);
+    t.diagnostic(`${events.filter((e) => e.name === 'LayoutInvalidationTracking').length} layout invalidations while hovering, of output words or sentences by their style: ${relaid.length}`);
+    assert.ok(events.some((e) => e.name === 'LayoutInvalidationTracking'), 'the trace has layout invalidations (the card, the text box\'s marks)');
+    assert.deepEqual(relaid, [], 'output words or sentences laid out again for a highlight');
+  });
+
   if (touch) test('touch screen: main controls at least 44×44 px, text in the text boxes at least 16 px', { skip, timeout: 180000 }, async (t) => {
     for (const device of [PHONE, TABLET]) {
       const page = await openPage(t, browser, server.url, device);
