@@ -40,7 +40,7 @@ test('tree: void elements, implied end tags, stray and misnested end tags, end o
   const names = (node) => (node.children || []).filter((c) => c.type === 'element').map((c) => `${c.name}(${names(c)})`).join(' ');
   assert.equal(names(parseHtml('<p>a<p>b<ul><li>c<li>d</ul>')), 'p() p() ul(li() li())');
   assert.equal(names(parseHtml('<p>a<br>b<img src=x>c</p>')), 'p(br() img())');
-  assert.equal(names(parseHtml('<b>a<i>b</b>c</i>d</span>')), 'b(i())');
+  assert.equal(names(parseHtml('<b>a<i>b</b>c</i>d</span>')), 'b(i()) i()', 'the <i> opened again after the </b>, as browsers do');
   assert.equal(names(parseHtml('<table><tr><td>a<td>b<tr><td>c</table>')), 'table(tr(td() td()) tr(td()))');
   assert.equal(names(parseHtml('<svg><path d="M0"/><circle r=1 /></svg>')), 'svg(path() circle())');
   assert.equal(names(parseHtml('<div><span>open')), 'div(span())');
@@ -588,4 +588,24 @@ test('a single <br> inside running text breaks the line, not the sentence; where
     assert.equal((await translateHtml(lines, html)).text, html);
     assert.match(lines.calls[0].text, /\n/, `${html}: two lines`);
   }
+});
+
+test('misnested formatting elements are closed and opened again as browsers read them; no text lost, doubled or moved out of its elements', async () => {
+  const same = fakeTranslator('same');
+  for (const [html, read] of [
+    // (the space between two words goes inside what both are inside)
+    ['<p><b>one <i>two</b> three</i> four.</p>', '<p><b>one <i>two</i></b> <i>three</i> four.</p>'],
+    ['<p><b>x</p><p>y</p>', '<p><b>x</b></p><p><b>y</b></p>'],
+    ['<b>one<p>two</b> three</p>', '<b>one</b><p><b>two</b> three</p>'],
+    ['<a href="1">one <a href="2">two</a> three</a>', '<a href="1">one</a> <a href="2">two</a> three'],
+    ['<table><tr><td><b>x</td><td>y</td></tr></table>', '<table><tr><td><b>x</b></td><td>y</td></tr></table>'],
+    ['<p><b class="k" id="n">one <i class="j">two</b> three</p><p>four</p>', '<p><b class="k" id="n">one <i class="j">two</i></b> <i class="j">three</i></p><p><i class="j">four</i></p>'],
+  ]) {
+    const out = (await translateHtml(same, html)).text;
+    assert.equal(out, read, html);
+    assertBalanced(out);
+  }
+  // with the words reversed, each word keeps the elements a browser shows it in
+  const r = await translateHtml(fakeTranslator('reverse'), '<p><b>one <i>two</b> three</i> four.</p>');
+  assert.equal(r.text, '<p>. four <i>three</i> <b><i>two</i> one</b></p>');
 });

@@ -8,8 +8,8 @@
  * RCDATA elements (title, textarea: no tags, entities decoded), plaintext (the rest), and character
  * references (numeric, and the named ones listed below; others stay as they are). The tree builder
  * keeps the document's structure without the standard's full insertion modes: void elements have no
- * children, an end tag closes the nearest open element of its name (and those inside it), a stray end
- * tag is dropped, p/li/dt/dd/tr/td/th/option/heading/a are closed implicitly as browsers do, and the
+ * children, an end tag closes the nearest open element of its name (and those inside it; a formatting
+ * element's as the standard's adoption agency does, see parseHtml), a stray end tag is dropped, p/li/dt/dd/tr/td/th/option/heading/a are closed implicitly as browsers do, and the
  * end of input closes what is open. Serializing the tree therefore always gives balanced markup.
  */
 
@@ -260,12 +260,37 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // Elements an implied end tag does not look past.
 const SCOPE = new Set(['html', 'body', 'table', 'td', 'th', 'caption', 'template', 'button', 'object', 'marquee',
   'applet', 'svg', 'math', 'foreignobject']);
+/** The standard's formatting elements: misnested, they are closed and opened again as browsers do. */
+const FORMATTING = new Set(['a', 'b', 'big', 'code', 'em', 'font', 'i', 'nobr', 's', 'small', 'strike', 'strong', 'tt', 'u']);
+/** Elements that put a marker on the list of formatting elements: what is open outside them is not reopened inside. */
+const MARKS = new Set(['td', 'th', 'caption', 'applet', 'object', 'marquee', 'template']);
+/** The standard's special elements: where a misnested formatting element ends, the first of them inside it ("furthest block"). */
+const SPECIAL = new Set(['address', 'applet', 'area', 'article', 'aside', 'base', 'basefont', 'bgsound', 'blockquote',
+  'body', 'br', 'button', 'caption', 'center', 'col', 'colgroup', 'dd', 'details', 'dir', 'div', 'dl', 'dt', 'embed',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head',
+  'header', 'hgroup', 'hr', 'html', 'iframe', 'img', 'input', 'keygen', 'li', 'link', 'listing', 'main', 'marquee',
+  'menu', 'meta', 'nav', 'noembed', 'noframes', 'noscript', 'object', 'ol', 'p', 'param', 'plaintext', 'pre', 'script',
+  'search', 'section', 'select', 'source', 'style', 'summary', 'table', 'tbody', 'td', 'template', 'textarea', 'tfoot',
+  'th', 'thead', 'title', 'tr', 'track', 'ul', 'wbr', 'xmp']);
+/** Start tags before which the formatting elements closed too early are not opened again (blocks, head and table parts). */
+const NO_REOPEN = new Set([...CLOSES_P, 'script', 'style', 'title', 'base', 'basefont', 'bgsound', 'link', 'meta',
+  'noframes', 'template', 'textarea', 'iframe', 'noembed', 'rb', 'rtc', 'rp', 'rt', 'caption', 'col', 'colgroup', 'frame',
+  'head', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'html', 'body', 'frameset']);
+NO_REOPEN.delete('xmp');
+const TABLE_PARTS = new Set(['table', 'tbody', 'thead', 'tfoot', 'tr']);
 
 /**
  * Builds a tree from `html`: {type: 'root', children}; nodes are
  * {type: 'element', name, attrs, selfClosing, foreign, children, start, end} (start/end: the start
- * tag's extent; `synthetic` for a <br> made from a stray </br>), {type: 'text', start, end}, {type: 'rawtext', start, end, rcdata},
+ * tag's extent; `synthetic` for a <br> made from a stray </br>; `reopened` for a formatting element
+ * opened again, see below), {type: 'text', start, end}, {type: 'rawtext', start, end, rcdata},
  * {type: 'comment'|'doctype', start, end, closer}, each node with `parent`.
+ *
+ * Misnested formatting elements (b, i, a, em, strong, …: "<b>one <i>two</b> three</i>", "<p><b>x</p>
+ * <p>y") are read as the standard's parser reads them (its list of active formatting elements and
+ * adoption agency): closed where they must be and opened again, as copies with the same start tag,
+ * where the text goes on ("<b>one <i>two</i></b><i> three</i>"), so the output, balanced, shows
+ * the text as a browser showed the input. (Not done: tables' foster parenting.)
  */
 export function parseHtml(html) {
   const root = { type: 'root', children: [], parent: null };
@@ -279,16 +304,144 @@ export function parseHtml(html) {
     node.parent = top();
     top().children.push(node);
   };
+  // The list of active formatting elements (null: a marker), each element `open` while on the stack.
+  const active = [];
   const push = (el) => {
     stack.push(el);
+    el.open = true;
     if (!openAt.has(el.name)) openAt.set(el.name, []);
     openAt.get(el.name).push(stack.length - 1);
     if (el.foreign) foreignOpen += 1;
   };
   const pop = () => {
     const el = stack.pop();
+    el.open = false;
     openAt.get(el.name).pop();
     if (el.foreign) foreignOpen -= 1;
+    else if (el.marked) { // (its formatting elements are done with it)
+      while (active.length && active[active.length - 1] !== null) active.pop();
+      active.pop();
+    }
+  };
+  const reindex = () => { // (after the stack changed in its middle)
+    openAt.clear();
+    foreignOpen = 0;
+    stack.forEach((el, k) => {
+      if (k === 0) return;
+      if (!openAt.has(el.name)) openAt.set(el.name, []);
+      openAt.get(el.name).push(k);
+      if (el.foreign) foreignOpen += 1;
+    });
+  };
+  const copyOf = (el) => ({ type: 'element', name: el.name, attrs: el.attrs, selfClosing: false, foreign: false, children: [], start: el.start, end: el.end, reopened: true });
+  const detach = (node) => {
+    if (!node.parent) return; // (a copy not placed yet)
+    const siblings = node.parent.children;
+    siblings.splice(siblings.lastIndexOf(node), 1);
+  };
+  const appendTo = (parent, node) => {
+    node.parent = parent;
+    parent.children.push(node);
+  };
+  // Formatting elements closed before their end tag, opened again where text or inline content goes on.
+  const reopen = () => {
+    let k = active.length - 1;
+    if (k < 0 || active[k] === null || active[k].open || foreignOpen > 0 || TABLE_PARTS.has(top().name)) return;
+    while (k > 0 && active[k - 1] !== null && !active[k - 1].open) k--;
+    for (; k < active.length; k++) {
+      const el = copyOf(active[k]);
+      append(el);
+      push(el);
+      active[k] = el;
+    }
+  };
+  const startTagKey = (el) => [el.name, ...el.attrs.map((at) => `${at.name}=${at.value}`).sort()].join('\u0000');
+  const keys = new Map(); // start tag → startTagKey
+  const keyOf = (el) => {
+    if (!keys.has(el.start)) keys.set(el.start, startTagKey(el));
+    return keys.get(el.start);
+  };
+  const addFormatting = (el) => {
+    // (at most three alike since the last marker: the earliest goes; looked for only so far back)
+    let alike = 0;
+    for (let k = active.length - 1, seen = 0; k >= 0 && active[k] !== null && seen < 100; k--, seen++) {
+      if (keyOf(active[k]) !== keyOf(el) || ++alike < 3) continue;
+      active.splice(k, 1);
+      break;
+    }
+    active.push(el);
+  };
+  // The end tag of a formatting element (the standard's adoption agency): false where none of
+  // that name is on the list (then it is read as any other end tag).
+  const endFormatting = (name) => {
+    for (let round = 0; round < 8; round++) {
+      let f = active.length - 1;
+      while (f >= 0 && active[f] !== null && active[f].name !== name) f--;
+      if (f < 0 || active[f] === null) return round > 0;
+      const fe = active[f];
+      if (!fe.open) {
+        active.splice(f, 1);
+        return true;
+      }
+      const at = openAt.get(name).findLast((k) => stack[k] === fe);
+      for (const n of SCOPE) if (lastOpen(n) > at) return true; // (not in scope: ignored)
+      let fb = at + 1;
+      while (fb < stack.length && !(SPECIAL.has(stack[fb].name) && !stack[fb].foreign)) fb++;
+      if (fb >= stack.length || stack.length > 2000) { // no block inside it (or too deep to rebuild): closed here
+        closeTo(at); // (no marker above it: a marker's element would be in scope, see above)
+        active.splice(f, 1);
+        return true;
+      }
+      // A block inside it: the block and what follows it leave it, inside a copy of it (and of the
+      // formatting elements between them).
+      const ancestor = stack[at - 1];
+      const furthest = stack[fb];
+      let bookmark = f;
+      let lastNode = furthest;
+      let k = fb;
+      for (let inner = 1; ; inner++) {
+        k -= 1;
+        const node = stack[k];
+        if (node === fe) break;
+        let ai = active.indexOf(node);
+        if (inner > 3 && ai >= 0) {
+          active.splice(ai, 1);
+          if (ai < bookmark) bookmark -= 1;
+          ai = -1;
+        }
+        if (ai < 0) {
+          stack.splice(k, 1);
+          node.open = false;
+          continue;
+        }
+        const copy = copyOf(node);
+        active[ai] = copy;
+        stack[k] = copy;
+        node.open = false;
+        copy.open = true;
+        if (lastNode === furthest) bookmark = ai + 1;
+        detach(lastNode);
+        appendTo(copy, lastNode);
+        lastNode = copy;
+      }
+      detach(lastNode);
+      appendTo(ancestor, lastNode);
+      const copy = copyOf(fe);
+      for (const c of furthest.children) c.parent = copy;
+      copy.children = furthest.children;
+      furthest.children = [];
+      appendTo(furthest, copy);
+      const fi = active.indexOf(fe);
+      active.splice(fi, 1);
+      if (fi < bookmark) bookmark -= 1;
+      active.splice(bookmark, 0, copy);
+      stack.splice(stack.indexOf(fe), 1);
+      fe.open = false;
+      stack.splice(stack.indexOf(furthest) + 1, 0, copy);
+      copy.open = true;
+      reindex();
+    }
+    return true;
   };
   const lastOpen = (name) => {
     const at = openAt.get(name);
@@ -314,7 +467,16 @@ export function parseHtml(html) {
         if (tok.name === 'li') closeTo(openIndex(new Set(['li']), new Set([...SCOPE, 'ul', 'ol'])));
         if (tok.name === 'dd' || tok.name === 'dt') closeTo(openIndex(new Set(['dd', 'dt']), new Set([...SCOPE, 'dl'])));
         if (HEADINGS.has(tok.name) && HEADINGS.has(top().name)) pop();
-        if (tok.name === 'a') closeTo(openIndex(new Set(['a'])));
+        if (tok.name === 'a') { // (a link inside a link: the first ends here)
+          let f = active.length - 1;
+          while (f >= 0 && active[f] !== null && active[f].name !== 'a') f--;
+          if (f >= 0 && active[f] !== null) {
+            const old = active[f];
+            endFormatting('a');
+            if (active.includes(old)) active.splice(active.indexOf(old), 1);
+            if (old.open) closeTo(openAt.get('a').findLast((k) => stack[k] === old));
+          }
+        }
         if (tok.name === 'option' || tok.name === 'optgroup') closeTo(openIndex(new Set(tok.name === 'option' ? ['option'] : ['option', 'optgroup']), new Set([...SCOPE, 'select'])));
         if (tok.name === 'td' || tok.name === 'th') closeTo(openIndex(new Set(['td', 'th']), new Set(['table', 'tr', 'template'])));
         const inTable = new Set(['table', 'template']);
@@ -324,18 +486,26 @@ export function parseHtml(html) {
           closeTo(k > 0 ? k : openIndex(new Set(['tr']), inTable));
         }
       }
+      if (!foreign && !NO_REOPEN.has(tok.name)) reopen();
       const el = {
         type: 'element', name: tok.name, attrs: tok.attrs, selfClosing: tok.selfClosing, foreign, children: [],
         start: tok.start, end: tok.end,
       };
       append(el);
       if (!VOID.has(tok.name) && !(foreign && tok.selfClosing)) push(el);
+      if (!foreign && FORMATTING.has(tok.name)) addFormatting(el);
+      if (!foreign && MARKS.has(tok.name) && el.open) {
+        active.push(null);
+        el.marked = true;
+      }
     } else if (tok.type === 'end') {
+      if (!inForeign() && FORMATTING.has(tok.name) && endFormatting(tok.name)) continue;
       const k = lastOpen(tok.name);
       if (k > 0) closeTo(k);
       else if (tok.name === 'br') append({ type: 'element', name: 'br', attrs: [], selfClosing: false, foreign: false, children: [], start: tok.start, end: tok.end, synthetic: true });
       // (other stray end tags are dropped)
     } else {
+      if (tok.type === 'text') reopen();
       append({ type: tok.type, start: tok.start, end: tok.end, rcdata: tok.rcdata, closer: tok.closer });
     }
   }
