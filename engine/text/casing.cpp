@@ -274,9 +274,10 @@ SentenceCase sentence_case(std::string_view sentence, std::string_view language)
     }
   }
   if (in_capitals >= 2 && in_capitals * 4 >= counted * 3) return SentenceCase::upper;
-  // one word in capitals, of 5 letters or more and with a vowel: no abbreviation ("HTML", "HTTPS"),
-  // a word ("ACHTUNG!" came out "NOTING!", "SETTINGS" "ZEICHEN")
-  if (counted == 1 && in_capitals == 1 && capitals_word.letters >= 5 &&
+  // one word in capitals, of 4 letters or more and with a vowel: no abbreviation ("HTML", "USA"),
+  // a word ("ACHTUNG!" came out "NOTING!", "SETTINGS" "ZEICHEN", "NEWS" "NEWENN", "KING" "ZEICHEN");
+  // one the word list writes in capitals ("NASA") is read so (Truecaser::recase)
+  if (counted == 1 && in_capitals == 1 && capitals_word.letters >= 4 &&
       sentence.substr(capitals_word.begin, capitals_word.end - capitals_word.begin).find_first_of("AEIOUY") != std::string_view::npos)
     return SentenceCase::upper;
   if (language == "en" && counted >= 4 && long_words >= 3 && long_capitalized == long_words) return SentenceCase::title;

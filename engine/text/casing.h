@@ -33,8 +33,8 @@ namespace nmt {
 
 enum class SentenceCase {
   normal,  // anything else: left as it is
-  upper,   // most words (3 in 4, at least 2) in capitals, or its one word, of 5+ letters with a vowel
-           // ("ACHTUNG!"; not "HTTPS", "NASA": abbreviations)
+  upper,   // most words (3 in 4, at least 2) in capitals, or its one word, of 4+ letters with a vowel
+           // ("ACHTUNG!", "NEWS"; not "HTTPS", "USA": abbreviations; "NASA" is, read as the word list writes it)
   title,   // English: at least 4 words, and every word of 4 or more characters capitalized; or 2 or 3
            // words, each capitalized, a small word after the first too ("Contact Us", "Sign In")
   lower,   // at least 3 words, not one capital letter, 3 in 4 characters letters ("i dont know what youre talking about")

@@ -11,7 +11,7 @@ import sys
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NMT = os.path.join(ROOT, "build", "nmt")
+NMT = os.environ.get("NMT_BINARY") or os.path.join(ROOT, "build", "nmt")
 DEV = os.path.join(ROOT, "tests", "fixtures", "dev")
 sys.path.insert(0, os.path.join(ROOT, "weights", "recipe"))
 from metrics import bleu  # noqa: E402
@@ -72,6 +72,17 @@ class Capitals(unittest.TestCase):
                 with self.subTest(source=source):
                     self.assertEqual(s, upper_same_length(p))
                     self.assertNotEqual(s, p)
+
+    def test_a_word_of_four_letters_in_capitals_is_read_as_a_word(self):
+        # "NEWS" came out "NEWENN", "KING" "ZEICHEN", "SEND" "SANDEN": read as written, letter by letter
+        pairs = {"en-de": [("NEWS", "News"), ("KING", "King"), ("SEND", "Send"), ("NASA", "NASA")],
+                 "de-en": [("KAUF", "Kauf"), ("ZEIT", "Zeit")]}
+        for direction, rows in pairs.items():
+            shouted = translate(direction, [a for a, _ in rows])
+            plain = translate(direction, [b for _, b in rows])
+            for (source, _), s, p in zip(rows, shouted, plain):
+                with self.subTest(source=source):
+                    self.assertEqual(s, upper_same_length(p))
 
     def test_title_case_is_translated_as_ordinary_text(self):
         out = translate("en-de", ["Economists Expect Interest Rates To Rise Again",
