@@ -104,7 +104,8 @@ std::vector<TextEdit> german_scale_abbreviations(std::string_view source, std::s
       while (e < target.size() && std::isalpha(static_cast<unsigned char>(target[e]))) ++e;
       std::string word(target.substr(w, e - w));
       for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
-      const bool same = million ? (word == "m" || word == "million" || word == "mio") : (word == "bn" || word == "billion" || word == "mrd");
+      const bool same = million ? (word == "m" || word == "million" || word == "mio")
+                                : (word == "bn" || word == "billion" || word == "mrd" || word == "mr");  // ("1.5 Mr. Euro")
       if (!same || tb < fixed) break;
       size_t end = e;
       const bool dot = end < target.size() && target[end] == '.' && end + 1 < target.size();  // (not the sentence's end)

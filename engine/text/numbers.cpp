@@ -488,9 +488,9 @@ namespace {
 // 10^6, 10^9, 10^12 for a scale ("million", "Mio.", "Milliarden", "bn"; "billion" is 10^9 in English,
 // 10^12 in German), -1 for meters, -2 for miles; 0 for anything else; kEitherMagnitude for "5m".
 constexpr int kEitherMagnitude = -99;
-int magnitude(std::string_view text, size_t end, bool german) {
+int magnitude(std::string_view text, size_t end, bool german, bool hyphen_too = false) {
   size_t at = end;
-  if (at < text.size() && text[at] == ' ') ++at;
+  if (at < text.size() && (text[at] == ' ' || (hyphen_too && text[at] == '-'))) ++at;  // ("a $5-million fine")
   size_t word_end = at;
   while (word_end < text.size() && std::isalpha(static_cast<unsigned char>(text[word_end]))) ++word_end;
   if (word_end == at || (word_end < text.size() && static_cast<unsigned char>(text[word_end]) >= 0x80)) return 0;
@@ -501,6 +501,7 @@ int magnitude(std::string_view text, size_t end, bool german) {
   static const std::pair<const char*, int> kWords[] = {
       {"thousand", 1000}, {"tausend", 1000}, {"k", 1000}, {"million", 1000000}, {"millions", 1000000}, {"millionen", 1000000},
       {"mio", 1000000}, {"milliarde", 1000000000}, {"milliarden", 1000000000}, {"mrd", 1000000000},
+      {"mr", 1000000000},  // (de->en writes "Mrd." as "Mr.": number_labels makes it "billion")
       {"bn", 1000000000}, {"trillion", 1000000000 + 1}, {"trillions", 1000000000 + 1}, {"billionen", 1000000000 + 1},
       {"m", -1}, {"meter", -1}, {"meters", -1}, {"metre", -1}, {"metres", -1}, {"metern", -1}, {"mile", -2},
       {"miles", -2}, {"meile", -2}, {"meilen", -2}};
@@ -730,8 +731,9 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   for (size_t t = 0; t < have.size(); ++t) {
     if (owner[t] == numbers.size()) continue;
     const int was = magnitude(source, numbers[owner[t]].second, !to_german);
-    const int is = magnitude(target, at[t].second, to_german);
-    if (was != is && is != 0 && (was != 0 || is >= 1000) && was != kEitherMagnitude && is != kEitherMagnitude)
+    const int is = magnitude(target, at[t].second, to_german, true);
+    const bool scale_lost = was >= 1000 && is == 0;  // "1,5 Mrd. Euro" -> "1.5 Euro"
+    if (((was != is && is != 0 && (was != 0 || is >= 1000)) || scale_lost) && was != kEitherMagnitude && is != kEitherMagnitude)
       missing.push_back(owner[t]);
   }
   // an amount the target gives a currency the source never names ("£150" -> "150 £ Euro"): changed

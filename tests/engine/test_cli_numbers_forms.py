@@ -14,6 +14,12 @@ class NumberForms(unittest.TestCase):
         self.assertNotIn("80.80", translated)
         self.assertIn("192.168.0.1", translated)
 
+    def test_a_german_scale_abbreviation_comes_out_as_the_word(self):
+        """de->en: "1,5 Mrd. Euro" came out "1.5 Mr. Euro" (Mister, no billion)."""
+        translated = translate_lines("de-en", ["Der Verlust betrug 1,5 Mrd. Euro."])[0]
+        self.assertIn("1.5 billion", translated)
+        self.assertNotIn("Mr", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

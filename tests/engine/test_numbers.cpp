@@ -205,7 +205,18 @@ TEST_CASE("missing_numbers: a number whose scale or unit the target changed") {
   CHECK(missing("worth $2.5 billion and 3 trillion", "2,5 Milliarden und 3 Billionen wert").empty());
   CHECK(missing("2,5 Mrd. Euro, 3,5 Mio. Einwohner, 40 Tausend", "2.5 billion euros, 3.5 million people, 40 thousand", "de", "en").empty());
   CHECK(missing("The firm made $5m, 200 m away, 5k.", "Die Firma machte 5 Millionen Dollar, 200 Meter entfernt, 5 Tausend.").empty());
-  CHECK(missing("3.5 million people", "3,5 Menschen").empty());  // (words lost are the model's)
+}
+
+TEST_CASE("missing_numbers: a number whose scale the target lost (\"1,5 Mrd. Euro\" came out \"1.5 Euro\")") {
+  using V = std::vector<size_t>;
+  CHECK(missing("3.5 million people", "3,5 Menschen") == V{0});
+  CHECK(missing("Der Verlust betrug 1,5 Mrd. Euro.", "The loss was 1.5 euros.", "de", "en") == V{0});
+  CHECK(missing("Die Schulden betragen 2 Billionen Euro.", "The debt is 2 euros.", "de", "en") == V{0});
+  // the scale in either language, hyphenated, or as "Mr." (number_labels writes it "billion")
+  CHECK(missing("a $5 million fine", "eine 5-Millionen-Dollar-Strafe").empty());
+  CHECK(missing("Der Verlust betrug 1,5 Mrd. Euro.", "The loss was 1.5 Mr. Euro.", "de", "en").empty());
+  CHECK(missing("3.5 million people and 200 m", "3,5 Millionen Menschen und 200 Meter").empty());
+  CHECK(missing("200 m away", "200 entfernt").empty());  // (a unit lost is the model's word)
 }
 
 TEST_CASE("unpriced_numbers, currency_insertions, adds_currency: an amount keeps its currency, and gains no other") {
@@ -374,6 +385,7 @@ TEST_CASE("number_labels: de->en, a German scale's abbreviation without its dot,
   CHECK(fixed("Es wurden 1,5 Mio. € investiert.", "It was invested 1.5 million. €") == "It was invested €1.5 million.");
   CHECK(fixed("Der Umsatz lag bei 3,2 Mrd. €.", "Revenue was at 3.2 bn €.") == "Revenue was at €3.2 billion.");
   CHECK(fixed("Das kostet 1,5 Mio. Euro.", "That costs 1.5 million. Euro.") == "That costs 1.5 million Euro.");
+  CHECK(fixed("Der Verlust betrug 1,5 Mrd. Euro.", "The loss was 1.5 Mr. Euro.") == "The loss was 1.5 billion Euro.");
   // right already, the sentence's own dot, another scale, other digits, no abbreviation, en->de, a prefix
   CHECK(fixed("Das kostet 1,5 Mio. €.", "That costs €1.5 million.") == "That costs €1.5 million.");
   CHECK(fixed("Das kostet 1,5 Mio.", "That costs 1.5m.") == "That costs 1.5m.");
