@@ -610,8 +610,21 @@ for (const name of browsers()) describe(name, () => {
     await page.fill('#source', text);
     await page.waitForFunction(() => document.body.dataset.state === 'translating');
     // Probe the main thread: timers and animation frames keep running while the worker translates.
+    // The same timers in a Web Worker of their own measure what the machine's load alone does to a
+    // timer (on 2 busy cores every thread waits its turn: 17-164 ms measured here): the page's own work
+    // is what makes the main thread's timers later than those.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(site, 'e2e-timer-probe.js'), `let maxLate = 0; let last = performance.now(); let running = true;
+const tick = () => { const now = performance.now(); maxLate = Math.max(maxLate, now - last - 50); last = now; if (running) setTimeout(tick, 50); };
+setTimeout(tick, 50);
+onmessage = () => { running = false; postMessage(maxLate); };
+`);
     await page.evaluate(() => {
-      window.__probe = { maxLate: 0, frames: 0, running: true };
+      window.__probe = { maxLate: 0, frames: 0, running: true, longTasks: [] };
+      window.__probeWorker = new Worker('e2e-timer-probe.js');
+      if (PerformanceObserver.supportedEntryTypes.includes('longtask')) {
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__probe.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+      }
       let last = performance.now();
       const tick = () => {
         const now = performance.now();
@@ -637,16 +650,25 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(await page.evaluate(() => document.getElementById('model-info').open), true, 'the click opened the details');
     await page.waitForFunction(() => document.body.dataset.state === 'done', null, { timeout: 280000 });
     const elapsed = Date.now() - t0;
-    const probe = await page.evaluate(() => { window.__probe.running = false; return window.__probe; });
+    const probe = await page.evaluate(async () => {
+      window.__probe.running = false;
+      const worker = window.__probeWorker;
+      window.__probe.workerMaxLate = await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); worker.postMessage('stop'); });
+      worker.terminate();
+      return window.__probe;
+    });
     const out = await page.textContent('#target');
     const outParas = out.split('\n\n');
     assert.equal(outParas.length, expected, 'one output paragraph per input paragraph');
     assert.ok(outParas.every((p) => p.trim().length > 0), 'no paragraph is empty');
     const nSent = Number(await page.getAttribute('#target', 'data-sentences'));
     assert.ok(nSent >= expected, `${nSent} sentences for ${expected} paragraphs`);
-    assert.ok(probe.maxLate < 1000, `timers ran late by at most ${Math.round(probe.maxLate)} ms`);
-    assert.ok(clickMs < 1000, `a click was handled in ${Math.round(clickMs)} ms during the translation`);
-    t.diagnostic(`20,000 characters: ${nSent} sentences in ${elapsed} ms; timers at most ${Math.round(probe.maxLate)} ms late; ${probe.frames} frames; click handled after ${Math.round(clickMs)} ms (page state: ${clickState})`);
+    t.diagnostic(`20,000 characters: ${nSent} sentences in ${elapsed} ms; timers at most ${Math.round(probe.maxLate)} ms late (a worker's ${Math.round(probe.workerMaxLate)} ms); `
+      + `${probe.frames} frames; click handled after ${Math.round(clickMs)} ms (page state: ${clickState}); long tasks: ${probe.longTasks.sort((a, b) => b - a).slice(0, 5).join(', ') || 'none seen'}`);
+    // Nothing the page does holds its main thread for a second: timers and a click wait no more
+    // than a second beyond what the machine's load makes a worker's timers wait.
+    assert.ok(probe.maxLate < 1000 + probe.workerMaxLate, `timers ran late by at most ${Math.round(probe.maxLate)} ms (a worker's: ${Math.round(probe.workerMaxLate)} ms)`);
+    assert.ok(clickMs < 1000 + probe.workerMaxLate, `a click was handled in ${Math.round(clickMs)} ms during the translation (a worker's timers: ${Math.round(probe.workerMaxLate)} ms late)`);
     await checkProblems(page);
   });
 
