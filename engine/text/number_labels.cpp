@@ -126,6 +126,44 @@ std::vector<TextEdit> german_scale_abbreviations(std::string_view source, std::s
   return edits;
 }
 
+// Whether `word` is a club's abbreviation: 2-5 ASCII letters, a capital first and one more ("FC",
+// "FSV", "VfB", "SpVgg").
+bool club_abbreviation(std::string_view word) {
+  if (word.size() < 2 || word.size() > 5 || !std::isupper(static_cast<unsigned char>(word[0]))) return false;
+  if (!std::all_of(word.begin(), word.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }))
+    return false;
+  return std::count_if(word.begin(), word.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; }) >= 2;
+}
+
+// de->en: a German club's name that starts with an ordinal ("1. FC Köln", "1. FSV Mainz 05") keeps
+// its "1."; the model wrote "1 FC Cologne", "1, FC Union Berlin" or "1st FC Nuremberg". The edits
+// (last first) that write the target's number before the source's abbreviation with its dot.
+std::vector<TextEdit> club_ordinals(std::string_view source, std::string_view target, size_t fixed) {
+  const ByteSpans target_numbers = find_numbers(target, "en", true);
+  std::vector<bool> used(target_numbers.size(), false);
+  std::vector<TextEdit> edits;
+  for (auto [sb, se] : find_numbers(source, "de", true)) {
+    if (se - sb > 2 || !is_german_ordinal(source, sb, se)) continue;
+    size_t we = se + 2;
+    while (we < source.size() && std::isalpha(static_cast<unsigned char>(source[we]))) ++we;
+    const std::string_view club = source.substr(se + 2, we - se - 2);
+    if (!club_abbreviation(club) || (we < source.size() && static_cast<unsigned char>(source[we]) >= 0x80)) continue;
+    const std::string_view digits = source.substr(sb, se - sb);
+    for (size_t t = 0; t < target_numbers.size(); ++t) {
+      const auto [tb, te] = target_numbers[t];
+      if (used[t] || target.substr(tb, te - tb) != digits || tb < fixed) continue;
+      size_t gap = te + english_ordinal_ending(target, te);  // ("1st FC")
+      if (gap < target.size() && (target[gap] == ',' || target[gap] == '.')) ++gap;
+      if (gap >= target.size() || target[gap] != ' ' || target.compare(gap + 1, club.size(), club) != 0) continue;
+      used[t] = true;
+      if (target.compare(te, gap + 1 - te, ". ") != 0) edits.push_back({te, gap + 1 - te, ". "});
+      break;
+    }
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
+  return edits;
+}
+
 }  // namespace
 
 std::vector<TextEdit> number_units(std::string_view source, std::string_view target, std::string_view from,
@@ -202,6 +240,8 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
   if (de_en) {
     const std::vector<TextEdit> scale_edits = german_scale_abbreviations(source, target, fixed);
     edits.insert(edits.end(), scale_edits.begin(), scale_edits.end());
+    const std::vector<TextEdit> club_edits = club_ordinals(source, target, fixed);
+    edits.insert(edits.end(), club_edits.begin(), club_edits.end());
   }
   std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
   return edits;

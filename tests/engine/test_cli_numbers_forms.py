@@ -20,6 +20,14 @@ class NumberForms(unittest.TestCase):
         self.assertIn("1.5 billion", translated)
         self.assertNotIn("Mr", translated)
 
+    def test_a_club_keeps_the_ordinal_of_its_name(self):
+        """de->en: "Mit 1. FC Köln" came out "With 1 FC Cologne", "Der 1. FC Union Berlin" "The 1, FC Union"."""
+        out = translate_lines("de-en", ["Mit 1. FC Köln gewann er 2015 die Meisterschaft.",
+                                        "Der 1. FC Union Berlin gewann 2:0."])
+        for translated in out:
+            self.assertIn("1. FC", translated)
+        self.assertIn("2015", out[0])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -540,3 +540,21 @@ TEST_CASE("missing_numbers: a number written without separators gains only thous
   CHECK(missing("um 19 Uhr", "at 7:00 p.m.", "de", "en").empty());  // (an hour may gain its minutes)
   CHECK(missing("Bayern won 2-1.", "Bayern gewann 2:1.").empty());
 }
+
+TEST_CASE("number_labels: de->en, a club's name keeps its ordinal (\"1. FC Köln\" came out \"1 FC Cologne\")") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from = "de", const char* to = "en") {
+    for (const TextEdit& e : number_labels(source, target, from, to)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Mit 1. FC Köln gewann er 2015.", "With 1 FC Cologne, he won in 2015.") == "With 1. FC Cologne, he won in 2015.");
+  CHECK(fixed("Der 1. FC Union Berlin gewann.", "The 1, FC Union Berlin won.") == "The 1. FC Union Berlin won.");
+  CHECK(fixed("Er spielt für den 1. FC Nürnberg.", "He plays for the 1st FC Nuremberg.") == "He plays for the 1. FC Nuremberg.");
+  CHECK(fixed("gegen den 1. FSV Mainz 05", "against the 1st FSV Mainz 05") == "against the 1. FSV Mainz 05");
+  // right already; no club after it in the source or the target; an ordinal before a word; en->de
+  CHECK(fixed("Mit 1. FC Köln", "With 1. FC Cologne") == "With 1. FC Cologne");
+  CHECK(fixed("Er wurde 1. beim Rennen.", "He became 1 in the race.") == "He became 1 in the race.");
+  CHECK(fixed("Der 1. Mai ist frei.", "The 1 May is free.") == "The 1 May is free.");
+  CHECK(fixed("Er kam 1. FC Köln zuvor.", "He came 1 before Cologne.") == "He came 1 before Cologne.");
+  CHECK(fixed("Im 1. Stock", "On the 1st Floor") == "On the 1st Floor");
+  CHECK(fixed("He plays for 1 FC Cologne.", "Er spielt für 1 FC Köln.", "en", "de") == "Er spielt für 1 FC Köln.");
+}
