@@ -146,6 +146,7 @@ for (const name of browsers()) describe(`${name}: a page of everything`, () => {
         unchanged: texts.filter((x, i) => /[a-z]{3}/.test(x) && x === translatedTexts[i] && !/Le chat/.test(x)),
         shadow: card.shadowRoot.textContent,
         french: host.querySelector('[lang=fr]').textContent,
+        svgTitle: host.querySelector('svg title').textContent,
       };
       done.restore();
       result.restored = host.innerHTML === before.html && card.shadowRoot.innerHTML === before.shadow
@@ -159,6 +160,7 @@ for (const name of browsers()) describe(`${name}: a page of everything`, () => {
     assert.deepEqual(r.unchanged, [], 'every text translated');
     assert.notEqual(r.shadow, 'The card text is short.');
     assert.equal(r.french, 'Le chat dort.', 'the French part kept');
+    assert.notEqual(r.svgTitle, 'A red circle', 'the SVG\'s title is translated');
     assert.ok(r.restored, 'restored exactly: the same nodes, attributes and markup');
   });
 });

@@ -335,7 +335,7 @@ test('a mark the model wrote at an element\'s edge, which the element does not h
 test('the document title is translated as text; abort rejects', async () => {
   const t = fakeTranslator('reverse');
   const r = await translateHtml(t, '<html><head><title>Tom &amp; Jerry here</title><svg><title>icon name</title></svg></head><body><p>a b.</p></body></html>');
-  assert.equal(r.text, '<html><head><title>here Jerry &amp; Tom</title><svg><title>icon name</title></svg></head><body><p>. b a</p></body></html>');
+  assert.equal(r.text, '<html><head><title>here Jerry &amp; Tom</title><svg><title>name icon</title></svg></head><body><p>. b a</p></body></html>');
   const controller = new AbortController();
   controller.abort();
   await assert.rejects(translateHtml(t, '<p>one</p>', { signal: controller.signal }), { name: 'AbortError' });
@@ -608,4 +608,12 @@ test('misnested formatting elements are closed and opened again as browsers read
   // with the words reversed, each word keeps the elements a browser shows it in
   const r = await translateHtml(fakeTranslator('reverse'), '<p><b>one <i>two</b> three</i> four.</p>');
   assert.equal(r.text, '<p>. four <i>three</i> <b><i>two</i> one</b></p>');
+});
+
+test('an inline SVG\'s <title> and <desc> are translated as text; its drawn <text> and a translate="no" SVG are kept', async () => {
+  const html = '<p>The circle <svg width="10" aria-label="A red circle"><title>A red circle</title><desc>It has a thin &amp; black line.</desc>'
+    + '<g><title>The inner group</title><text>Hello there</text></g><circle r="4"/></svg> is red.</p><svg translate="no"><title>Keep this title</title></svg>';
+  const r = await translateHtml(fakeTranslator('reverse'), html);
+  assert.equal(r.text, '<p>. red is circle <svg width="10" aria-label="circle red A"><title>circle red A</title><desc>. line black &amp; thin a has It</desc>'
+    + '<g><title>group inner The</title><text>Hello there</text></g><circle r="4"/></svg> The</p><svg translate="no"><title>Keep this title</title></svg>');
 });

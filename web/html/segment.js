@@ -207,7 +207,22 @@ export function collectUnits(root, a, options = {}) {
     if (k === 'inline' || (k === 'zero' && !a.name(node).match(/^(svg|math)$/))) {
       for (const c of a.children(node)) yield visitInlineAttributes(c, segment);
     }
+    if (a.name(node) === 'svg') svgLabels(node);
   }
+  // An inline SVG's <title> and <desc> (its tooltip and what a screen reader says of it), each
+  // translated as text; its drawn <text> is kept (it is laid out by coordinates).
+  const svgLabels = (svg) => {
+    const todo = [...a.children(svg)];
+    while (todo.length) {
+      const c = todo.pop();
+      if (a.kind(c) !== 'element' || saysNo(c, a) || a.name(c) === 'foreignobject') continue;
+      const name = a.name(c);
+      if ((name === 'title' || name === 'desc') && a.children(c).every((x) => a.kind(x) !== 'element')) {
+        const v = a.elementText(c);
+        if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });
+      } else todo.push(...a.children(c));
+    }
+  };
   function* findYes(node, byLang) {
     for (const c of a.children(node)) {
       if (a.kind(c) !== 'element' || SKIP.has(a.name(c))) continue;
@@ -250,7 +265,7 @@ export function collectUnits(root, a, options = {}) {
       } else if (k === 'skip') {
         yield* flush();
         if (SKIPPED_LABELLED.has(a.name(c)) && !saysNo(c, a)) visitAttributes(c);
-        // The document's title is translated as plain text (as Firefox does); an SVG's is not reached.
+        // The document's title is translated as plain text (as Firefox does); an SVG's, see svgLabels.
         if (a.name(c) === 'title' && !saysNo(c, a)) {
           const v = a.elementText(c);
           if (/\S/.test(v)) units.push({ type: 'title', node: c, value: v });

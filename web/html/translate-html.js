@@ -34,7 +34,8 @@ function stringAdapter(html, source) {
       return at ? at.value : null;
     },
     children: (n) => n.children || [],
-    elementText: (n) => n.children.filter((c) => c.type === 'rawtext').map((c) => decodeEntities(html.slice(c.start, c.end))).join(''),
+    // (a <title>'s text, or an SVG <desc>'s)
+    elementText: (n) => n.children.filter((c) => c.type === 'rawtext' || c.type === 'text').map((c) => decodeEntities(html.slice(c.start, c.end))).join(''),
     text: (n) => {
       if (!decoded.has(n)) decoded.set(n, decodeEntities(html.slice(n.start, n.end)));
       return decoded.get(n);
