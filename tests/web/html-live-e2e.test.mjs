@@ -78,6 +78,51 @@ for (const name of browsers()) describe(name, () => {
   });
 });
 
+for (const name of browsers()) describe(`${name}: what the CSS hides`, () => {
+  let browser;
+  let page;
+  before(async () => {
+    if (skip) return;
+    browser = await launchBrowser(name);
+    page = await (await browser.newContext()).newPage();
+    await page.goto(`${server.url}article.html`);
+    await page.evaluate(async () => {
+      const { Translator, translateElement } = await import('./translator.js');
+      window.dom = { translateElement, t: await Translator.create({ from: 'en', to: 'de', manifestUrl: new URL('./models/manifest.json', document.baseURI), workers: 1 }) };
+    });
+  });
+  after(async () => {
+    if (page) await page.evaluate(() => window.dom.t.dispose()).catch(() => {});
+    if (browser) await browser.close();
+  });
+
+  test('an inline element the CSS does not show (display none) is read apart, not run into the sentence it stands in; restored exactly', { skip, timeout: 180000 }, async () => {
+    const r = await page.evaluate(async () => {
+      const { translateElement, t } = window.dom;
+      const p = document.createElement('p');
+      const short = document.createElement('span');
+      short.append('Mon');
+      const long = document.createElement('span');
+      long.style.display = 'none'; // (CSSOM: allowed under the CSP)
+      long.append('Monday');
+      p.append('The shop is open on ', short, long, ' until noon.');
+      document.getElementById('article').after(p);
+      const before = p.innerHTML;
+      const sent = [];
+      const translator = { from: t.from, to: t.to, translate: (text, options) => { sent.push(text); return t.translate(text, options); } };
+      const done = await translateElement(p, { translator, beam: 1 });
+      const hidden = long.textContent;
+      done.restore();
+      const restored = p.innerHTML;
+      p.remove();
+      return { sent, hidden, alone: (await t.translate('Monday', { beam: 1 })).text, before, restored };
+    });
+    assert.ok(r.sent.every((text) => !text.includes('MonMonday')), `never read as one word: ${JSON.stringify(r.sent)}`);
+    assert.equal(r.hidden, r.alone, 'the hidden text is translated on its own');
+    assert.equal(r.restored, r.before, 'restored exactly');
+  });
+});
+
 // A page of what pages hold: tables of short labels, nested lists, references, SVG and MathML,
 // lang and dir, hidden parts, comments, line breaks, a form, deep nesting and a web component.
 const KITCHEN_SINK = `

@@ -164,7 +164,7 @@ function abortError() {
  * computed style: neither then): keepsLines(text), whether a text node's line breaks show (its
  * element's white-space is pre, pre-wrap, pre-line or break-spaces: a chat message, a poem), and
  * blockBox(element), whether an element is laid out as a block (display block, flex, grid, list-item,
- * table, a table's row or cell, …; not inline-block).
+ * table, a table's row or cell, …; not inline-block) or not shown (display none: read apart too).
  */
 function styleQuestions() {
   const styles = new Map();
@@ -183,7 +183,9 @@ function styleQuestions() {
     },
     blockBox: (el) => {
       const s = style(el);
-      return Boolean(s) && /^(block|flex|grid|list-item|table|flow-root)\b|^table-(row|cell|caption)/.test(s.display);
+      // (display none: text the page does not show is not part of the sentence around it, "<span
+      // class=short>Mon</span><span hidden-by-css>Monday</span>" had read "MonMonday")
+      return Boolean(s) && /^(block|flex|grid|list-item|table|flow-root|none)\b|^table-(row|cell|caption)/.test(s.display);
     },
   };
 }
