@@ -164,6 +164,24 @@ std::vector<TextEdit> club_ordinals(std::string_view source, std::string_view ta
   return edits;
 }
 
+// The edits (last first) that write a percent sign after a number the target language's way:
+// German with a space ("50 %", as DIN 5008 and the references write it; en->de wrote "50%"),
+// English without one ("50%"). Not in a word ("50%ig", "88%-Marke").
+std::vector<TextEdit> percent_signs(std::string_view target, std::string_view to, size_t fixed) {
+  std::vector<TextEdit> edits;
+  const auto digit = [&](size_t at) { return at < target.size() && target[at] >= '0' && target[at] <= '9'; };
+  for (size_t at = target.find('%', fixed); at != std::string_view::npos; at = target.find('%', at + 1)) {
+    const size_t after = at + 1;
+    if (after < target.size() && (std::isalnum(static_cast<unsigned char>(target[after])) || target[after] == '-' ||
+                                  static_cast<unsigned char>(target[after]) >= 0x80))
+      continue;
+    if (to == "de" && at >= 1 && digit(at - 1) && at - 1 >= fixed) edits.push_back({at, 0, " "});
+    if (to == "en" && at >= 2 && target[at - 1] == ' ' && digit(at - 2) && at - 1 >= fixed) edits.push_back({at - 1, 1, ""});
+  }
+  std::reverse(edits.begin(), edits.end());
+  return edits;
+}
+
 }  // namespace
 
 std::vector<TextEdit> number_units(std::string_view source, std::string_view target, std::string_view from,
@@ -237,6 +255,8 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
   }
   const std::vector<TextEdit> unit_edits = number_units(source, target, from, to, fixed);
   edits.insert(edits.end(), unit_edits.begin(), unit_edits.end());
+  const std::vector<TextEdit> percent_edits = percent_signs(target, to, fixed);
+  edits.insert(edits.end(), percent_edits.begin(), percent_edits.end());
   if (de_en) {
     const std::vector<TextEdit> scale_edits = german_scale_abbreviations(source, target, fixed);
     edits.insert(edits.end(), scale_edits.begin(), scale_edits.end());

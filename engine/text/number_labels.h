@@ -19,7 +19,10 @@ namespace nmt {
 // for `from` -> `to` between "en" and "de": the source has the label right before a number (one
 // space between), the target the number with the same digits and, right before it, the label as
 // the source writes it or a misreading ("Nein."). Only after the first `fixed` bytes (a forced prefix).
-// The edits of number_units come with them.
+// The edits of number_units come with them, and a percent sign after a number written the `to`
+// language's way: German "50 %" (DIN 5008; en->de wrote "50%"), English "50%" (not in a word:
+// "50%ig", "88%-Marke"); de->en also a German scale's abbreviation as the word ("1,5 Mrd. €" ->
+// "€1.5 billion") and a club's ordinal ("1. FC Köln" written "1 FC Cologne" -> "1. FC Cologne").
 std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed = 0);
 

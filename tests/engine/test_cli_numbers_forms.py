@@ -28,6 +28,14 @@ class NumberForms(unittest.TestCase):
             self.assertIn("1. FC", translated)
         self.assertIn("2015", out[0])
 
+    def test_a_percent_sign_is_written_the_target_way(self):
+        """en->de wrote "um 5–10%"; German writes "5–10 %" (DIN 5008, and the flores-dev references)."""
+        de = translate_lines("en-de", ["Prices rose by 5–10%.", "Unemployment fell to 5.2%."])
+        self.assertIn("5–10 %", de[0])
+        self.assertIn("5,2 %", de[1])
+        en = translate_lines("de-en", ["Die Arbeitslosigkeit sank auf 5,2 %."])[0]
+        self.assertIn("5.2%", en)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -558,3 +558,20 @@ TEST_CASE("number_labels: de->en, a club's name keeps its ordinal (\"1. FC Köln
   CHECK(fixed("Im 1. Stock", "On the 1st Floor") == "On the 1st Floor");
   CHECK(fixed("He plays for 1 FC Cologne.", "Er spielt für 1 FC Köln.", "en", "de") == "Er spielt für 1 FC Köln.");
 }
+
+TEST_CASE("number_labels: a percent sign the target's way (en->de wrote \"50%\"; German writes \"50 %\")") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from, const char* to, size_t keep = 0) {
+    for (const TextEdit& e : number_labels(source, target, from, to, keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Prices rose by 50%.", "Die Preise stiegen um 50%.", "en", "de") == "Die Preise stiegen um 50 %.");
+  CHECK(fixed("from 5–10% to 12.5%", "von 5–10% auf 12,5%", "en", "de") == "von 5–10 % auf 12,5 %");
+  CHECK(fixed("Die Quote sank auf 5,2 %.", "The rate fell to 5.2 %.", "de", "en") == "The rate fell to 5.2%.");
+  // right already; in a word; no number before it; a forced prefix
+  CHECK(fixed("It rose 50%.", "Es stieg um 50 %.", "en", "de") == "Es stieg um 50 %.");
+  CHECK(fixed("It fell 5.2%.", "It fell 5.2%.", "de", "en") == "It fell 5.2%.");
+  CHECK(fixed("a 50% solution", "eine 50%ige Lösung", "en", "de") == "eine 50%ige Lösung");
+  CHECK(fixed("the 88% mark", "die 88%-Marke", "en", "de") == "die 88%-Marke");
+  CHECK(fixed("100% sure", "zu % sicher", "en", "de") == "zu % sicher");
+  CHECK(fixed("It rose 50%.", "Es stieg um 50%.", "en", "de", 14) == "Es stieg um 50%.");
+}
