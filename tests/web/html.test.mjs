@@ -509,6 +509,13 @@ test('a <ruby> stays in its sentence, kept as written: the model reads its base 
   assert.equal(r.segments, 1);
 });
 
+test('a ruby with <rb> bases and an <rtc> stays one atomic element in its sentence; the <rtc> is never read', async () => {
+  const t = fakeTranslator('same');
+  const html = '<p>Visit <ruby><rb>東</rb><rb>京</rb><rtc>Tokyo <rt>to</rt></rtc></ruby> now.</p>';
+  assert.equal((await translateHtml(t, html)).text, html);
+  assert.deepEqual(t.calls.map((c) => c.text), ['Visit 東京 now.']);
+});
+
 test('an <option> without a value attribute keeps the value its form sends: its source text, set as the attribute', async () => {
   const html = '<form><select name="fruit"><option selected>Red\n  apple</option><option value="p">Green pear</option><option>Tom &amp; Jerry</option></select>'
     + '<input list="d"><datalist id="d"><option>Big house</option></datalist></form>';

@@ -29,11 +29,11 @@ import { runFlat } from './flat.js';
 
 export const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'data', 'del', 'dfn', 'em',
   'font', 'i', 'ins', 'label', 'mark', 'nobr', 'q', 's', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time',
-  'tt', 'u']);
+  'tt', 'u', 'rb']);
 /** Inline elements whose content is kept as it is (but read by the model; a ruby's base text only). */
 export const ATOMIC = new Set(['code', 'kbd', 'samp', 'var', 'ruby']);
 /** A ruby's annotations and their fallback parentheses: kept in it, never read. */
-const RUBY_TEXT = new Set(['rt', 'rp']);
+const RUBY_TEXT = new Set(['rt', 'rp', 'rtc']);
 /** Inline elements without translatable text of their own: moved with the words, content untouched. */
 export const ZERO = new Set(['img', 'input', 'wbr', 'svg', 'math', 'button', 'select', 'textarea', 'meter',
   'progress', 'output', 'picture', 'canvas', 'map', 'area']);
