@@ -78,6 +78,8 @@ std::vector<TextEdit> known_copies(const Unit& u, const std::string& source, int
 void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
                     const std::vector<std::pair<size_t, size_t>>& target_spans, const SentencePiece& tokenizer,
                     Hypothesis& h, SentenceTranslation& s) {
+  s.source_tokens.reserve(u.tokens.size() + 1);
+  s.target_tokens.reserve(target_words_ids.size() + 1);
   for (const Token& t : u.tokens) s.source_tokens.push_back({t.piece, t.begin, t.end});
   s.source_tokens.push_back({"</s>", s.source.size(), s.source.size()});
   for (size_t k = 0; k < target_words_ids.size(); ++k)
@@ -101,10 +103,21 @@ void add_alignments(const Unit& u, const std::vector<int>& target_words_ids,
   }
 }
 
+// A copied unit's attention when the result returns alignments: each of its `n` tokens (eos
+// included) on itself, in the mean and, with `heads_per_token`, in every layer and head.
+void copy_attention(size_t n, size_t heads_per_token, Hypothesis& h) {
+  h.attention.assign(n * n, 0.0f);
+  for (size_t k = 0; k < n; ++k) h.attention[k * n + k] = 1.0f;
+  if (!heads_per_token) return;
+  h.heads.assign(n * heads_per_token * n, 0.0f);
+  for (size_t k = 0; k < n; ++k)
+    for (size_t j = 0; j < heads_per_token; ++j) h.heads[(k * heads_per_token + j) * n + k] = 1.0f;
+}
+
 // One unit and its hypothesis as a SentenceTranslation (target_begin/end are set by the caller):
 // the decoded text, repaired by the target passes (text/passes.h); with a `prefix`, its text
-// starts with the prefix verbatim.
-SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypothesis& h, const TargetWriter& writer,
+// starts with the prefix verbatim. The unit's ids and the hypothesis' attention move into it.
+SentenceTranslation describe_unit(const std::string& text, Unit& u, Hypothesis& h, const TargetWriter& writer,
                                   bool in_code) {
   const SentencePiece& tokenizer = writer.tokenizer;
   const int eos_id = writer.eos_id;
@@ -113,7 +126,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   s.source = text.substr(u.begin, u.end - u.begin);
   s.source_begin = u.begin;
   s.source_end = u.end;
-  s.source_ids = u.ids;
+  s.source_ids = std::move(u.ids);
   s.copied = u.copied;
   s.from_memory = !u.memory_ids.empty();
   // A unit with no tokens (only zero-width or deleted characters) is not run, but its source is
@@ -135,6 +148,7 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
   t.starts_sentence = u.starts_sentence;
   t.in_capitals = u.source_case == SentenceCase::upper;
   t.in_code = in_code;
+  if (u.copied && writer.alignments && h.attention.empty()) copy_attention(h.tokens.size(), writer.heads_per_token, h);
   if (u.copied) {  // its own text, character for character ("…" is not normalized to "..."), over its tokens
     t.target = s.source;
     for (const Token& k : u.tokens) t.spans.emplace_back(k.begin, k.end);
@@ -158,8 +172,8 @@ SentenceTranslation describe_unit(const std::string& text, const Unit& u, Hypoth
 
 }  // namespace
 
-void assemble(const std::string& text, const std::vector<TextPiece>& pieces, const std::vector<Unit>& units,
-              std::vector<Hypothesis>& hyps, const TargetWriter& writer, Translation& out) {
+void assemble(const std::string& text, const std::vector<TextPiece>& pieces, std::vector<Unit>& units,
+              std::vector<Hypothesis>& hyps, const TargetWriter& writer, Translation& out, const SentenceSink* sink) {
   size_t next_unit = 0;
   const std::vector<std::pair<size_t, size_t>> code = code_blocks(text);  // copied as they are (units.cpp)
   size_t block = 0;
@@ -179,12 +193,15 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, con
       while (block < code.size() && code[block].second <= begin) ++block;
       const bool in_code = units[next_unit].copied && block < code.size() && code[block].first <= begin;
       SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], writer, in_code);
+      units[next_unit] = Unit{};  // (used up: its tokens are in the sentence now)
+      hyps[next_unit] = Hypothesis{};
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();
       out.source_tokens += int(s.source_ids.size());
       out.target_tokens += int(s.target_ids.size());
-      out.sentences.push_back(std::move(s));
+      if (sink) (*sink)(std::move(s), out);
+      else out.sentences.push_back(std::move(s));
     }
   }
   // Whitespace-only input comes back as it is, like the whitespace around any sentence (and as the

@@ -85,27 +85,14 @@ std::vector<Hypothesis> translate_batch(const Transformer& model, const Transfor
   return best;
 }
 
-// The hypothesis that writes a unit's own tokens back: each sure, each attending to itself (in
-// every layer and head, when they are kept). For a sentence with nothing to translate. Its
-// attention matrices are built only when the request returns alignments: no text pass reads a
-// copied unit's attention, and a long line of copied text is thousands of units, each matrix
-// tokens x tokens (a 1 MB line of numbers held 254 MB of them).
-Hypothesis copy_hypothesis(const std::vector<int>& ids, const ModelConfig& c, const SearchOptions& search_opts,
-                           bool alignments) {
+// The hypothesis that writes a unit's own tokens back, each sure. For a sentence with nothing to
+// translate. It holds no attention: no text pass reads a copied unit's, and its identity (each token
+// on itself) is built by assemble.cpp one unit at a time, only when the result returns alignments
+// (a 1 MB line of copied text is 5,209 units: their tokens x tokens matrices held together were 347 MB).
+Hypothesis copy_hypothesis(const std::vector<int>& ids) {
   Hypothesis h;
-  const size_t n = ids.size(), heads = size_t(c.decoder_layers) * size_t(c.n_heads);
   h.tokens = ids;  // ends with eos
-  h.token_log_probs.assign(n, 0.0f);
-  if (!alignments) return h;
-  if (search_opts.keep_attention || search_opts.keep_all_heads) {
-    h.attention.assign(n * n, 0.0f);
-    for (size_t k = 0; k < n; ++k) h.attention[k * n + k] = 1.0f;
-  }
-  if (search_opts.keep_all_heads) {
-    h.heads.assign(n * heads * n, 0.0f);
-    for (size_t k = 0; k < n; ++k)
-      for (size_t j = 0; j < heads; ++j) h.heads[(k * heads + j) * n + k] = 1.0f;
-  }
+  h.token_log_probs.assign(ids.size(), 0.0f);
   return h;
 }
 
@@ -135,7 +122,7 @@ std::vector<Hypothesis> translate_units(const std::vector<Unit>& units, const Ba
   std::vector<Hypothesis> hyps(units.size());
   for (size_t u = 0; u < units.size(); ++u)
     if (units[u].copied && !units[u].tokens.empty())
-      hyps[u] = copy_hypothesis(units[u].ids, model.config(), search_opts, runner.options.alignments);
+      hyps[u] = copy_hypothesis(units[u].ids);
   for (const std::vector<size_t>& members : make_batches(units, runner.options, runner.shortlist != nullptr)) {
     std::vector<std::vector<int>> batch;
     for (size_t u : members) batch.push_back(units[u].ids);

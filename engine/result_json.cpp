@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "result_json.h"
 #include "text/utf8.h"
 #include "translator.h"
 
@@ -111,15 +112,16 @@ void add_words_json(const WordAlignment& w, const Utf16Offsets& ss, const Utf16O
   j["word_alignments"] = std::move(links);
 }
 
-// One sentence: texts, ranges, score and token probabilities; with options.alignments its tokens, attention (and heads)
-// and word alignment, offsets within the sentence.
+// One sentence: texts, ranges (`target_range` in UTF-16 units of the translation), score and token
+// probabilities; with options.alignments its tokens, attention (and heads) and word alignment,
+// offsets within the sentence.
 json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf16Offsets& src16,
-                   const Utf16Offsets& out16, const TranslateOptions& options) {
+                   const json& target_range, const TranslateOptions& options) {
   json j;
   j["source"] = s.source;
   j["target"] = s.target;
   j["source_range"] = range_json(src16, s.source_begin, s.source_end);
-  j["target_range"] = range_json(out16, s.target_begin, s.target_end);
+  j["target_range"] = target_range;
   j["score"] = s.score;
   j["token_probs"] = probs_json(s.token_probs);
   if (s.copied) j["copied"] = true;
@@ -145,6 +147,8 @@ json sentence_json(const SentenceTranslation& s, const Translation& t, const Utf
   return j;
 }
 
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace
 
 std::string to_json(const std::vector<Alternative>& alternatives) {
@@ -158,21 +162,46 @@ std::string to_json(const std::vector<Alternative>& alternatives) {
 
 // Written a sentence at a time, in the key order one dump of the whole object has (keys sorted):
 // a long text's tree of every sentence's numbers took several times the string it became.
-std::string to_json(const Translation& t, const TranslateOptions& options) {
-  const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
-  const Utf16Offsets src16(t.source_text), out16(t.text);
-  std::string out = "{\"sentences\":[";
-  for (size_t k = 0; k < t.sentences.size(); ++k) {
-    if (k) out += ',';
-    out += dump(sentence_json(t.sentences[k], t, src16, out16, options));
-  }
-  out += "],\"source_text\":" + dump(t.source_text);
-  out += ",\"stats\":" + dump({{"source_tokens", t.source_tokens},
-                                {"target_tokens", t.target_tokens},
-                                {"ms", {{"total", t.ms_total}, {"encode", t.ms_encode}, {"decode", t.ms_decode}}}});
-  out += ",\"text\":" + dump(t.text) + "}";
-  return out;
+ResultJsonWriter::ResultJsonWriter(const TranslateOptions& options, std::string& out) : options_(options), out_(out) {
+  out_ += "{\"sentences\":[";
 }
 
+ResultJsonWriter::~ResultJsonWriter() = default;
+
+size_t ResultJsonWriter::target_units(const std::string& text, size_t at) {
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  for (; counted_bytes_ < std::min(at, text.size()); ++counted_bytes_) {
+    const auto b = static_cast<unsigned char>(text[counted_bytes_]);
+    if (continuation(text[counted_bytes_])) continue;
+    char_start_units_ = counted_units_;
+    counted_units_ += b >= 0xF0 && b <= 0xF4 ? 2 : 1;  // (Utf16Offsets' count: per lead byte)
+  }
+  // inside a character: the units before it (text written later starts a character of its own)
+  return at < text.size() && continuation(text[at]) ? char_start_units_ : counted_units_;
+}
+
+void ResultJsonWriter::add(const SentenceTranslation& sentence, const Translation& so_far) {
+  if (!source16_) source16_ = std::make_unique<Utf16Offsets>(so_far.source_text);
+  if (sentences_++) out_ += ',';
+  const size_t begin = target_units(so_far.text, sentence.target_begin);
+  const json target_range = json::array({begin, target_units(so_far.text, sentence.target_end)});
+  out_ += dump(sentence_json(sentence, so_far, *source16_, target_range, options_));
+}
+
+void ResultJsonWriter::finish(const Translation& t) {
+  out_ += "],\"source_text\":" + dump(t.source_text);
+  out_ += ",\"stats\":" + dump({{"source_tokens", t.source_tokens},
+                                 {"target_tokens", t.target_tokens},
+                                 {"ms", {{"total", t.ms_total}, {"encode", t.ms_encode}, {"decode", t.ms_decode}}}});
+  out_ += ",\"text\":" + dump(t.text) + "}";
+}
+
+std::string to_json(const Translation& t, const TranslateOptions& options) {
+  std::string out;
+  ResultJsonWriter writer(options, out);
+  for (const SentenceTranslation& s : t.sentences) writer.add(s, t);
+  writer.finish(t);
+  return out;
+}
 
 }  // namespace nmt

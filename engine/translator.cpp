@@ -14,6 +14,7 @@
 #include "alternative_text.h"
 #include "assemble.h"
 #include "batching.h"
+#include "result_json.h"
 #include "retries.h"
 #include "search/alternatives.h"
 #include "search/sampling.h"
@@ -143,17 +144,20 @@ std::string Translator::check_reverse(const Translator& reverse) const {
   return "";
 }
 
-Result<Translation> Translator::translate(std::string_view input, const TranslateOptions& options,
-                                          const Translator* reverse) const {
+namespace {
+
+// translate(), its sentences to `sink` when given (translate_json), else into the result.
+Result<Translation> translate_to(const Translator& self, std::string_view input, const TranslateOptions& options,
+                                 const Translator* reverse, const SentenceSink* sink) {
   const std::string bad_option = check_options(options);
   if (!bad_option.empty()) return Error{bad_option};
   if (!options.rerank) reverse = nullptr;
   if (reverse) {
-    const std::string why = check_reverse(*reverse);
+    const std::string why = self.check_reverse(*reverse);
     if (!why.empty()) return Error{"cannot rerank with the reverse model: " + why};
   }
   const auto t0 = Clock::now();
-  const Impl& m = *impl_;
+  const Translator::Impl& m = self.impl();
   const ModelConfig& c = m.model.config();
   Translation out;
   out.decoder_layers = c.decoder_layers;
@@ -183,7 +187,7 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
     units[0].copied = units[0].copied && starts_with(text.substr(units[0].begin, units[0].end - units[0].begin), prefix->text);
   }
   const Shortlist* shortlist = options.shortlist && m.shortlist ? &m.shortlist.value() : nullptr;
-  const Transformer* reverse_model = reverse ? &reverse->impl_->model : nullptr;
+  const Transformer* reverse_model = reverse ? &reverse->impl().model : nullptr;
   const BatchRunner runner{m.model, reverse_model, shortlist, options};
   std::vector<Hypothesis> hyps = translate_units(units, runner, search_opts, out);  // encoder, search
   const auto translate_again = [&](const std::vector<Unit>& again, const SearchOptions& opts) {
@@ -193,11 +197,33 @@ Result<Translation> Translator::translate(std::string_view input, const Translat
   run_retry_passes(round, switches);  // empty translations, lost numbers (retries.h)
   if (reverse_model && options.alignments) read_back(*reverse_model, units, search_opts, hyps);  // symmetrized alignments
   const TargetWriter writer{m.tokenizer, c.eos_id, options.alignments, options.prefix.empty() ? nullptr : &prefix.value(),
-                            {m.file.source_language(), m.file.target_language()}, switches};
-  out.sentences.reserve(units.size());  // (one a unit: a long line's thousands would otherwise leave it up to 2x its size)
-  assemble(text, pieces, units, hyps, writer, out);  // text (target passes), alignments
+                            {m.file.source_language(), m.file.target_language()}, switches,
+                            options.alignments && options.all_heads ? size_t(c.decoder_layers) * size_t(c.n_heads) : 0};
+  if (!sink) out.sentences.reserve(units.size());  // (one a unit: a long line's thousands would otherwise leave it up to 2x its size)
+  assemble(text, pieces, units, hyps, writer, out, sink);  // text (target passes), alignments
   out.ms_total = ms_since(t0);
   return out;
+}
+
+}  // namespace
+
+Result<Translation> Translator::translate(std::string_view input, const TranslateOptions& options,
+                                          const Translator* reverse) const {
+  return translate_to(*this, input, options, reverse, nullptr);
+}
+
+std::string Translator::translate_json(std::string_view input, const TranslateOptions& options,
+                                       const Translator* reverse, std::string& json) const {
+  const size_t start = json.size();
+  ResultJsonWriter writer(options, json);
+  const SentenceSink sink = [&](SentenceTranslation&& s, const Translation& so_far) { writer.add(s, so_far); };
+  Result<Translation> done = translate_to(*this, input, options, reverse, &sink);
+  if (!done) {
+    json.resize(start);
+    return done.error();
+  }
+  writer.finish(done.value());
+  return "";
 }
 
 Result<std::vector<Alternative>> Translator::alternatives(std::string_view source,

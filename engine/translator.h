@@ -120,6 +120,12 @@ class Translator {
   // probabilities cover the prefix's tokens too).
   Result<Translation> translate(std::string_view text, const TranslateOptions& options,
                                 const Translator* reverse = nullptr) const;
+  // translate() as to_json writes its result, byte for byte, appended to `json`; each sentence is
+  // written as soon as it is made and let go, so a long text's result is held once, as its JSON,
+  // not also as every sentence's matrices (the WASM module's translate()). "" on success, else the
+  // error (and nothing appended).
+  std::string translate_json(std::string_view text, const TranslateOptions& options, const Translator* reverse,
+                             std::string& json) const;
   // The options.alternatives most probable next words after options.prefix ("" = the first word) in
   // a translation of `source`, one sentence; each with the rest of the sentence, decoded greedily
   // (search/alternatives.h). Most probable first; the model's own greedy choice is among them.

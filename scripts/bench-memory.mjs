@@ -9,22 +9,28 @@
  *   copied 1,000,000 characters of lines the engine copies instead of translating (numbers, code,
  *          web addresses: '("1") ("2") 12.5 -- 33', '`ls -la /tmp`', 'https://example.org/a/b?c=1', repeated)
  *   copied-line  the same as one line (the lines joined by spaces): long units of copied text
+ *   prose-line  the prose of `prose` as one line (its paragraphs joined by spaces): many sentences, no line break
  *   engine-line  the raw engine (build-wasm/engine.js in this process, no worker, no chunks: one
  *          translate() call, as an embedder of engine.js may make) on one 1,000,000-character line
  *          of numbers in brackets and quotes, copied text ('("1") ' repeated), without and with
  *          alignments: its WebAssembly memory (which only grows: the call's peak), the process's
  *          peak RSS, the JSON's length and the time; with --engine, the same run with that build
  *          too, and the ratios (this build / that one)
+ *   engine-prose  the same raw engine call on the prose of `prose` as one line (translated text:
+ *          each sentence's attention and word alignment in the result)
  * Printed per case: the process's peak RSS (main thread, workers and WebAssembly memory: all of
  * it), its RSS before the request, right after it, and once a next request could run (after a
  * request of recycleChars or more: the new worker loaded, the old ones ended), the sentences, the
- * time; then the same run once more reading
+ * time, the largest worker's WebAssembly memory (it only grows: its peak), and the main thread's
+ * JavaScript heap: its peak while the request ran (sampled every 20 ms) and what the result holds
+ * (the heap after a full collection, the result kept, less the same before the request); then the
+ * same run once more reading
  * every field of every Sentence afterwards, which holds them all as JavaScript arrays as the module
  * did before results were packed (web/packed-sentences.js), in the main thread: the baseline, in
  * the same run. With --old REV, also the module as it was at git revision REV (its web/ folder, with
  * this checkout's engine and models), e.g. --old 18d4c2b, the last one before packing.
  *
- *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,lines,copied,copied-line,engine-line] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
+ *   node scripts/bench-memory.mjs [--scale 0.1] [--case normal,prose,prose-line,lines,copied,copied-line,engine-line,engine-prose] [--no-baseline] [--old REV] [--beam 4] [--rounds 1] [--engine DIR]
  *
  * --scale shrinks both documents (0.1: 100 kB of prose, 10,000 lines) for a quick look. --engine
  * runs another build of the engine (DIR/engine.js and engine.wasm, e.g. a build folder of a change
@@ -55,6 +61,7 @@ function documentFor(kind, scale) {
     for (let i = 0; text.length < chars; i++) text += lines[i % lines.length] + (i % 5 === 4 ? '\n\n' : ' ');
     return text.slice(0, chars);
   }
+  if (kind === 'prose-line') return documentFor('prose', scale).replace(/\s+/g, ' ');
   if (kind === 'copied' || kind === 'copied-line') {
     const lines = ['("1") ("2") 12.5 -- 33', '`ls -la /tmp` && `cat /etc/hosts`', 'https://example.org/a/b?c=1 https://example.com/x', '* * * | 42 | 3.14 | 2,718 |'];
     const chars = Math.round(1000000 * scale);
@@ -73,19 +80,28 @@ async function child(kind, scale, readAll, beam, web, engine) {
   const t = await Translator.create({ from: 'en', to: 'de', ...(engine ? { engineUrl: pathToFileURL(path.resolve(engine, 'engine.js')) } : {}) });
   try {
     const rssBefore = process.memoryUsage().rss;
+    globalThis.gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+    const sampler = setInterval(() => { heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed); }, 20);
     const started = performance.now();
     const r = await t.translate(text, beam ? { beam: Number(beam) } : {});
     const ms = performance.now() - started;
     if (readAll) {
       for (const s of r.sentences) for (const k of Object.keys(s)) void s[k]; // every field as JS arrays
     }
+    clearInterval(sampler);
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     globalThis.keep = r; // (held to the end, as a caller would)
+    globalThis.gc();
+    const heapHeld = process.memoryUsage().heapUsed - heapBefore;
     const rssNow = process.memoryUsage().rss;
     // The next request waits for the recycle (recycleChars): the new worker loaded, the old ones gone.
     await t.memory();
     console.log(JSON.stringify({
       kind, chars: text.length, sentences: r.sentences.length, workers: r.stats.workers, ms, restarts: t.restarts,
       rssBefore, rssNow, rssSettled: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024,
+      wasm: r.stats.wasmHeapBytes, heapPeak, heapHeld,
     }));
   } finally {
     t.dispose();
@@ -93,7 +109,7 @@ async function child(kind, scale, readAll, beam, web, engine) {
 }
 
 /** engine-line, in this (fresh) process: one raw translate() call of a build's engine; prints a JSON line. */
-async function engineLineChild(scale, alignments, engineDir) {
+async function engineLineChild(scale, alignments, engineDir, kind) {
   const { createRequire } = await import('node:module');
   globalThis.require = createRequire(import.meta.url);
   globalThis.__dirname = engineDir;
@@ -103,7 +119,8 @@ async function engineLineChild(scale, alignments, engineDir) {
   const loadError = t.load(new Uint8Array(readFileSync(path.join(ROOT, 'weights/en-de/model.nmt'))));
   if (loadError) throw new Error(loadError);
   const part = '("1") ';
-  const line = part.repeat(Math.ceil(1000000 * scale / part.length)).slice(0, Math.round(1000000 * scale));
+  const line = kind === 'engine-prose' ? documentFor('prose-line', scale)
+    : part.repeat(Math.ceil(1000000 * scale / part.length)).slice(0, Math.round(1000000 * scale));
   const wasmBefore = Module.HEAPU8.length;
   const started = performance.now();
   const json = t.translate(line, JSON.stringify({ beam: 4, alignments }));
@@ -117,34 +134,34 @@ async function engineLineChild(scale, alignments, engineDir) {
 }
 
 /** engine-line: each build's raw engine on the line, without and with alignments, each in a fresh process. */
-function engineLine(scale, other) {
+function engineLine(scale, other, kind) {
   const builds = [['this build', path.join(ROOT, 'build-wasm')], ...(other ? [[other, path.resolve(other)]] : [])];
   for (const alignments of [false, true]) {
     const peaks = [];
     for (const [name, dir] of builds) {
       let out;
       try {
-        out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--engine-line-child', dir, '--scale', String(scale),
+        out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--engine-line-child', dir, '--line', kind, '--scale', String(scale),
           ...(alignments ? ['--alignments'] : [])], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'pipe'] });
       } catch (e) { // (e.g. a JSON longer than a JavaScript string can be)
-        console.log(`engine-line ${alignments ? 'alignments' : 'text only '} ${name.padEnd(12)}: failed: ${String(e.stderr || e.message).trim().split('\n').pop()}`);
+        console.log(`${kind} ${alignments ? 'alignments' : 'text only '} ${name.padEnd(12)}: failed: ${String(e.stderr || e.message).trim().split('\n').pop()}`);
         continue;
       }
       const m = JSON.parse(out.trim().split('\n').pop());
       peaks.push(m);
-      console.log(`engine-line ${alignments ? 'alignments' : 'text only '} ${name.padEnd(12)}: WebAssembly memory ${MiB(m.wasmBefore)} -> ${MiB(m.wasmAfter)}, ` +
+      console.log(`${kind} ${alignments ? 'alignments' : 'text only '} ${name.padEnd(12)}: WebAssembly memory ${MiB(m.wasmBefore)} -> ${MiB(m.wasmAfter)}, ` +
         `peak RSS ${MiB(m.peakRss)}, JSON ${(m.jsonChars / 2 ** 20).toFixed(1)} MiB, ${m.chars} chars, ${m.sentences} sentences, ${(m.ms / 1000).toFixed(1)} s`);
     }
     if (peaks.length === builds.length && peaks.length > 1) {
       const [a, b] = peaks;
-      console.log(`engine-line ${alignments ? 'alignments' : 'text only '} this build / ${builds[1][0]}: WebAssembly memory ${(a.wasmAfter / b.wasmAfter).toFixed(2)}x, ` +
+      console.log(`${kind} ${alignments ? 'alignments' : 'text only '} this build / ${builds[1][0]}: WebAssembly memory ${(a.wasmAfter / b.wasmAfter).toFixed(2)}x, ` +
         `peak RSS ${(a.peakRss / b.peakRss).toFixed(2)}x, JSON ${(a.jsonChars / b.jsonChars).toFixed(2)}x, time ${(a.ms / b.ms).toFixed(2)}x`);
     }
   }
 }
 
 if (flag('engine-line-child')) {
-  await engineLineChild(Number(value('scale', 1)), flag('alignments'), value('engine-line-child'));
+  await engineLineChild(Number(value('scale', 1)), flag('alignments'), value('engine-line-child'), value('line', 'engine-line'));
 } else if (flag('child')) {
   await child(value('child'), Number(value('scale', 1)), flag('read-all'), value('beam', null), value('web', null), value('engine', null));
 } else {
@@ -161,8 +178,8 @@ if (flag('engine-line-child')) {
     for (const d of ['build-wasm', 'weights']) symlinkSync(path.join(ROOT, d), path.join(old, d));
   }
   for (const kind of kinds) {
-    if (kind === 'engine-line') {
-      engineLine(scale, engine);
+    if (kind === 'engine-line' || kind === 'engine-prose') {
+      engineLine(scale, engine, kind);
       continue;
     }
     const runs = [['packed (default)', []]];
@@ -172,7 +189,7 @@ if (flag('engine-line-child')) {
     const times = runs.map(() => []);
     for (let round = 0; round < rounds; round++) { // (rounds > 1: the runs take turns, so load changes hit them alike)
       for (const [i, [name, extra]] of runs.entries()) {
-        const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, '--scale', String(scale),
+        const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', kind, '--scale', String(scale),
           ...extra, ...(beam ? ['--beam', beam] : []), ...(engine ? ['--engine', engine] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
         const m = JSON.parse(out.trim().split('\n').pop());
         peaks[i].push(m.peakRss);
@@ -180,7 +197,8 @@ if (flag('engine-line-child')) {
         console.log(`${kind.padEnd(6)} ${name.padEnd(20)}: peak RSS ${MiB(m.peakRss)} ` +
           `(${MiB(m.rssBefore)} before the request, ${MiB(m.rssNow)} after, ${MiB(m.rssSettled)} once the next request could run` +
           `${m.restarts ? ', the worker replaced' : ''}), ${m.chars} chars, ${m.sentences} sentences, ` +
-          `${m.workers} worker(s), ${(m.ms / 1000).toFixed(1)} s`);
+          `${m.workers} worker(s), ${(m.ms / 1000).toFixed(1)} s; WebAssembly memory ${m.wasm ? MiB(m.wasm) : '?'}, ` +
+          `main-thread JS heap peak ${MiB(m.heapPeak)}, the result holds ${(m.heapHeld / 2 ** 20).toFixed(1)} MiB`);
       }
     }
     const median = (v) => [...v].sort((a, b) => a - b)[Math.floor((v.length - 1) / 2)];

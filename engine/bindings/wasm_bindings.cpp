@@ -120,9 +120,12 @@ class WasmTranslator {
     auto options = nmt::options_from_json(options_json);
     if (!options) return error_json(options.error());
     const nmt::TranslateOptions& o = options.value();
-    auto result = translator_->translate(text, o, reverse_.get());  // o.rerank: whether to use it
-    if (!result) return error_json(result.error());
-    return R"({"ok":true,"result":)" + nmt::to_json(result.value(), o) + "}";
+    // written a sentence at a time (each let go once written): the result is held once, as its JSON
+    std::string out = R"({"ok":true,"result":)";
+    const std::string error = translator_->translate_json(text, o, reverse_.get(), out);  // o.rerank: whether to use it
+    if (!error.empty()) return error_json(error);
+    out += '}';
+    return out;
   }
 
   // {"ok":true,"result":[[begin, end], ...]}: the sentences translate() reads in `text`

@@ -1,0 +1,88 @@
+// The WASM module's translate() writes its JSON a sentence at a time (Translator::translate_json):
+// each sentence is written as soon as it is made and let go, so a long text's result is held once,
+// as its JSON. It must be the JSON to_json writes of translate()'s result, byte for byte (the
+// timings aside). The memory itself is measured by scripts/bench-memory.mjs (--case engine-line).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "loaded_fixture.h"
+#include "text/utf8.h"
+
+namespace {
+
+using nlohmann::json;
+using test_model_bytes::load_fixture;
+
+std::string line_of(const std::string& part, size_t chars) {
+  std::string s;
+  while (s.size() < chars) s += part;
+  return s;
+}
+
+// The JSON without its timings (stats.ms), which differ from run to run.
+std::string without_timings(const std::string& written) {
+  json doc = json::parse(written);
+  doc["stats"].erase("ms");
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// The sentences' part of the JSON, as written: everything before the source text.
+std::string sentences_part(const std::string& written) { return written.substr(0, written.find("],\"source_text\":")); }
+
+}  // namespace
+
+TEST_CASE("result memory: translate_json writes what to_json writes of translate(), byte for byte") {
+  auto translator = load_fixture("tiny.nmt");
+  // translated and copied sentences, characters of 2, 3 and 4 bytes (UTF-16 pairs) in the source
+  // and in copied targets, a long line cut into chunks, gaps of blank lines and a list's number
+  const std::string text = "Gr\xC3\xBC\xC3\x9F" "e aus K\xC3\xB6ln. The house is small.\n\n"
+                           "\xF0\x9F\x98\x80 ... \xF0\x9F\x8E\x89\n1. \xE2\x82\xAC 12,50 \xF0\x9F\x98\x80 the end\n" +
+                           line_of("(\"1\") \xF0\x9F\x98\x80 ", 4000) + "\n" + line_of("see x.org/a and ", 3000) + "\n  ";
+  for (bool alignments : {false, true})
+    for (bool all_heads : {false, true})
+      for (int beam : {1, 2}) {
+        if (all_heads && !alignments) continue;
+        CAPTURE(alignments);
+        CAPTURE(all_heads);
+        CAPTURE(beam);
+        nmt::TranslateOptions options;
+        options.alignments = alignments;
+        options.all_heads = all_heads;
+        options.beam_size = beam;
+        auto whole = translator->translate(text, options);
+        REQUIRE(whole);
+        REQUIRE(whole->sentences.size() > 20);
+        const std::string expected = nmt::to_json(whole.value(), options);
+        std::string written = "prefix:";  // appended to what the string holds
+        CHECK(translator->translate_json(text, options, nullptr, written) == "");
+        REQUIRE(written.rfind("prefix:", 0) == 0);
+        written.erase(0, 7);
+        CHECK(sentences_part(written) == sentences_part(expected));
+        CHECK(without_timings(written) == without_timings(expected));
+        // the ranges in UTF-16 units of the whole translation, as a table of all of it gives them
+        const json doc = json::parse(written);
+        const nmt::Utf16Offsets source16(whole->source_text), target16(whole->text);
+        REQUIRE(doc["sentences"].size() == whole->sentences.size());
+        for (size_t k = 0; k < whole->sentences.size(); ++k) {
+          const nmt::SentenceTranslation& s = whole->sentences[k];
+          CHECK(doc["sentences"][k]["target_range"] == json::array({target16(s.target_begin), target16(s.target_end)}));
+          CHECK(doc["sentences"][k]["source_range"] == json::array({source16(s.source_begin), source16(s.source_end)}));
+        }
+      }
+}
+
+TEST_CASE("result memory: translate_json says why it failed and appends nothing") {
+  auto translator = load_fixture("tiny.nmt");
+  nmt::TranslateOptions bad;
+  bad.beam_size = 0;  // out of range
+  std::string written = "kept";
+  CHECK(translator->translate_json("The house is small.", bad, nullptr, written) != "");
+  CHECK(written == "kept");
+  nmt::TranslateOptions prefixed;
+  prefixed.prefix = "Das";
+  const std::string why = translator->translate_json("One sentence. And another one.", prefixed, nullptr, written);
+  CHECK(why.find("exactly one sentence") != std::string::npos);
+  CHECK(written == "kept");
+}
