@@ -624,3 +624,11 @@ test('an inline SVG\'s <title> and <desc> are translated as text; its drawn <tex
   assert.equal(r.text, '<p>. red is circle <svg width="10" aria-label="circle red A"><title>circle red A</title><desc>. line black &amp; thin a has It</desc>'
     + '<g><title>group inner The</title><text>Hello there</text></g><circle r="4"/></svg> The</p><svg translate="no"><title>Keep this title</title></svg>');
 });
+
+test('a custom element inside a sentence (<relative-time>) stays in it, as a browser draws it inline; one holding a block is a block', async () => {
+  const t = fakeTranslator('reverse');
+  const html = '<p>Updated <relative-time datetime="2024">three days ago</relative-time> by Tom.</p><app-header><div>The title</div></app-header><my-card>A card text.</my-card>';
+  const r = await translateHtml(t, html);
+  assert.deepEqual(t.calls.map((c) => c.text), ['Updated three days ago by Tom.\n\nThe title\n\nA card text.']);
+  assert.equal(r.text, '<p>. Tom by <relative-time datetime="2024">ago days three</relative-time> Updated</p><app-header><div>title The</div></app-header><my-card>. text card A</my-card>');
+});

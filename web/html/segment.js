@@ -139,7 +139,9 @@ function* classifyFlat(node, a, memo) {
   else if (RUBY_TEXT.has(name)) kind = 'atomic';
   else if (name === 'br') kind = 'br';
   else if (ZERO.has(name) || VOID.has(name)) kind = 'zero';
-  else if (INLINE.has(name) || ATOMIC.has(name)) {
+  // (a custom element, "<relative-time>", is inline as a browser draws an unknown element, unless
+  // it holds a block or the CSS lays it out as one)
+  else if (INLINE.has(name) || ATOMIC.has(name) || name.includes('-')) {
     kind = saysNo(node, a) || ATOMIC.has(name) ? 'atomic' : 'inline';
     if (yield hasBlockInside(node, a, memo)) kind = saysNo(node, a) ? 'skip' : 'block';
     // laid out as a block by the page's CSS (a card's title and text as two <span>s): read apart
