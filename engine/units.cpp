@@ -104,10 +104,12 @@ std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiec
     const std::vector<EmphasisMark> marks =
         reader.switches.on("emphasis") ? find_emphasis(sentence, read.masked) : std::vector<EmphasisMark>{};
     // (once per sentence: each chunk of a long sentence shares it)
+    const bool continues_line = continues_a_line(text, pieces, p);  // (text/segmenter.h)
     const bool nothing_to_translate =
         in_code || has_no_words(sentence) || has_no_known_words(toks, reader.tokenizer.unk_id());
     for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
+      if (continues_line) u.starts_sentence = false;  // its translation starts in lower case too
       u.source_case = how;
       u.fired = fired;
       const bool whole = a == 0 && b == toks.size();

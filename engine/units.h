@@ -47,7 +47,8 @@ struct Unit {
   // The translation memory's translation of its sentence (text/memory.h), as target ids + eos that
   // the search is forced through; empty when the model translates it.
   std::vector<int> memory_ids;
-  bool starts_sentence = true;  // false for the second and later chunks of a long sentence
+  bool starts_sentence = true;  // false for a long sentence's later chunks, and for a sentence that goes on
+                                // from an earlier line in lower case (text/segmenter.h continues_a_line)
   // Markdown emphasis marks in it ("**Note:**"), bytes relative to `begin`: the model reads the
   // sentence without them, and they go back next to the words aligned with what they mark (text/emphasis.h).
   std::vector<EmphasisMark> emphasis;

@@ -161,6 +161,39 @@ std::vector<TextEdit> capitalized_start(std::string_view source, std::string_vie
   return {TextEdit{at, length, capital}};
 }
 
+std::vector<TextEdit> continued_start(std::string_view source, std::string_view target, std::string_view target_language) {
+  // German words that are never capitalized inside a sentence
+  static constexpr std::string_view kGermanSmallWords[] = {
+      "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines", "kein", "keine",
+      "ich", "du", "er", "sie", "es", "wir", "ihr", "man", "mich", "mir", "dich", "dir", "uns", "euch", "ihn", "ihm",
+      "ihnen", "sich", "mein", "meine", "dein", "deine", "sein", "seine", "unser", "unsere", "dieser", "diese", "dieses",
+      "und", "oder", "aber", "denn", "sondern", "doch", "dass", "weil", "wenn", "als", "ob", "obwohl", "damit", "sowie",
+      "in", "im", "an", "am", "auf", "aus", "bei", "beim", "mit", "nach", "von", "vom", "zu", "zum", "zur", "für",
+      "über", "unter", "vor", "hinter", "neben", "zwischen", "durch", "gegen", "ohne", "um", "bis", "seit", "während",
+      "dann", "also", "auch", "noch", "nur", "schon", "sehr", "so", "wie", "was", "wer", "wo", "deshalb", "daher",
+      "darum", "jedoch", "trotzdem", "sonst", "nicht", "nie", "hier", "dort", "da", "jetzt", "heute"};
+  const Word* first_source = nullptr;
+  const std::vector<Word> source_words = words_of(source);
+  if (!source_words.empty()) first_source = &source_words[0];
+  if (!first_source || !is_lower_letter(decode_at(source, first_source->begin).cp)) return {};
+  const std::vector<Word> target_words = words_of(target);
+  if (target_words.empty()) return {};
+  const Word& w = target_words[0];
+  if (!w.capitalized()) return {};  // already small, in capitals, a capital inside ("iPhone"), a digit first
+  const std::string_view word = target.substr(w.begin, w.end - w.begin);
+  const std::string lower = to_lower_same_length(word);
+  if (target_language == "de") {
+    if (std::find(std::begin(kGermanSmallWords), std::end(kGermanSmallWords), lower) == std::end(kGermanSmallWords))
+      return {};
+  } else {
+    if (word == "I") return {};
+    for (const Word& s : source_words)
+      if (source.substr(s.begin, s.end - s.begin) == word) return {};  // a name, as the source writes it
+  }
+  const size_t length = decode_at(target, w.begin).length;
+  return {TextEdit{w.begin, length, lower.substr(0, length)}};
+}
+
 std::vector<TextEdit> names_as_written(std::string_view source, std::string_view target, size_t fixed) {
   std::vector<std::string> names;  // the source's words with a capital inside and a small letter
   for (const Word& w : words_of(source))

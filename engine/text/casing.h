@@ -62,6 +62,16 @@ std::string to_upper_same_length(std::string_view text);
 // lower case ("iPhone", "eBay") or starts with no letter.
 std::vector<TextEdit> capitalized_start(std::string_view source, std::string_view target);
 
+// The translation of a sentence that goes on from an earlier line (text/segmenter.h
+// continues_a_line: "the list:\nred apples and\ngreen pears") starts as its source does, in lower
+// case: the edit that writes the target's first letter small, or nothing. The models start every
+// translation with a capital ("Rote Äpfel und", "And bought milk."). Into English, any first word
+// but "I" ("I'm") and a word the source writes with that capital (a name: "Berlin"); into German,
+// only a word German never capitalizes inside a sentence (an article, a pronoun, a conjunction, a
+// preposition, a common adverb: "Aber niemand kam." -> "aber niemand kam."; a noun or another word
+// that may be one stays: "Äpfel").
+std::vector<TextEdit> continued_start(std::string_view source, std::string_view target, std::string_view target_language);
+
 // A name the source writes with a capital inside ("LinkedIn", "OneDrive", "iPhone") is written so
 // in the translation: the edits for each target word that is such a name in other letter case (de->en
 // "Ich nutze LinkedIn." came out "I am using linkedIn.", "auf OneDrive" "on oneDrive"). Words in

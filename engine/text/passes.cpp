@@ -216,6 +216,8 @@ void quotes(TargetSentence& s) {  // "..." -> „...“ in German (a quote insid
 }
 void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates" -> "Estimates"
   if (!s.prefixed && s.starts_sentence) apply_edits(s, capitalized_start(s.source, s.target));
+  // a line that goes on with a sentence, or a long sentence's later chunk: "and bought milk" -> "And ..." -> "and ..."
+  if (!s.prefixed && !s.starts_sentence && !s.in_capitals) apply_edits(s, continued_start(s.source, s.target, s.to));
   if (!s.in_capitals) apply_edits(s, names_as_written(s.source, s.target, s.fixed));  // "linkedIn" -> "LinkedIn"
 }
 

@@ -90,7 +90,7 @@ struct TargetSentence {
   size_t fixed = 0;         // the first bytes (a forced prefix) stay as they are
   bool prefixed = false;    // a prefix was given (even an empty translation start counts)
   bool copied = false;      // the target is the source's own text (nothing to translate)
-  bool starts_sentence = true;  // false for the second and later chunks of a long sentence
+  bool starts_sentence = true;  // false for a long sentence's later chunks and a line that goes on with one (units.h)
   bool in_capitals = false;     // the source came in capitals (text/casing.h)
   bool in_code = false;         // in a Markdown code block: copied as it is, no target pass runs
   bool capitals_written = false;  // the capitals pass wrote it in capitals: so are the terms written after it

@@ -378,6 +378,38 @@ bool is_item_separator(char32_t cp) {
   }
 }
 
+bool continues_a_line(std::string_view text, const std::vector<TextPiece>& pieces, size_t p) {
+  if (p >= pieces.size() || !pieces[p].is_sentence) return false;
+  size_t before = p;  // the sentence before it
+  while (before > 0 && !pieces[--before].is_sentence) {}
+  if (before == p || !pieces[before].is_sentence) return false;
+  bool line_break = false;
+  for (size_t i = pieces[before].end; i < pieces[p].begin;) {
+    const Decoded d = decode_at(text, i);
+    line_break = line_break || is_newline(d.cp);
+    i += d.length;
+  }
+  if (!line_break) return false;
+  // the last character of the sentence before, past closing quotes and brackets
+  size_t end = pieces[before].end;
+  char32_t last = 0;
+  while (end > pieces[before].begin) {
+    size_t start = end - 1;
+    while (start > pieces[before].begin && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    last = decode_at(text, start).cp;
+    if (!is_closer(last)) break;
+    end = start;
+  }
+  if (is_terminator(last) || is_cjk_terminator(last)) return false;
+  for (size_t i = pieces[p].begin; i < pieces[p].end;) {  // its first letter, past quotes, brackets and marks
+    const Decoded d = decode_at(text, i);
+    if (is_letter(d.cp)) return has_case(d.cp) && !is_upper(d.cp);
+    if (is_digit(d.cp)) return false;
+    i += d.length;
+  }
+  return false;
+}
+
 std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang) {
   const bool german = lang.substr(0, 2) == "de";
   std::vector<TextPiece> pieces;

@@ -38,6 +38,12 @@ struct TextPiece {
 // text gives only gaps; empty text gives no pieces. Sentences never start or end with whitespace.
 std::vector<TextPiece> segment_text(std::string_view text, std::string_view lang);
 
+// Whether sentence piece `p` of `text` goes on with a sentence that an earlier line began: a line
+// break lies between it and the sentence before it, which ends with no . ! ? …, and it starts with
+// a small letter ("the list:\nred apples and\ngreen pears", a hard-wrapped paragraph). Its
+// translation is no sentence start either (text/casing.h continued_start).
+bool continues_a_line(std::string_view text, const std::vector<TextPiece>& pieces, size_t p);
+
 // Marks that separate the items of a menu or a breadcrumb, or the cells of a table typed with bars
 // (| ¦ » › • · ∙ ◦ ‣ →), where one stands alone between spaces: "Startseite » Wirtschaft » Zinsen".
 // Read as part of one sentence they came out as quotes or were lost ("Economy \" interest rates").

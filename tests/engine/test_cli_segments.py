@@ -28,5 +28,23 @@ class SentenceEnds(unittest.TestCase):
         self.assertIn("etc.", out)
 
 
+@needs_cli
+class LinesThatGoOn(unittest.TestCase):
+    def test_a_line_that_goes_on_with_a_sentence_keeps_its_small_letter(self):
+        # each line is translated alone, and the models start every translation with a capital:
+        # "the list:\nrote Äpfel und\ngrüne Birnen" came out "The list:\nRed apples and\nGreen ..."
+        text = "Die Liste:\nrote äpfel und grüne birnen\nund dazu frische milch\n\nich ging gestern in den laden\nund kaufte dort brot"
+        lines = translate_text("de-en", text).split("\n")
+        self.assertEqual(len(lines), 6, lines)
+        for line in (lines[1], lines[2], lines[5]):
+            self.assertRegex(line, r"^[a-z]", lines)
+        self.assertRegex(lines[0], r"^[A-Z]", lines)
+        self.assertRegex(lines[4], r"^I ", lines)
+        # into German only a word German writes small inside a sentence: an article, a conjunction
+        lines = translate_text("en-de", "I went to the store\nbut nobody came.\nIt rained.\nand then it stopped.").split("\n")
+        self.assertRegex(lines[1], r"^aber ", lines)
+        self.assertRegex(lines[3], r"^[A-ZÄÖÜ]", lines)  # after a sentence's full stop: a sentence start
+
+
 if __name__ == "__main__":
     unittest.main()
