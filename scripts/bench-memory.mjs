@@ -22,8 +22,9 @@
  * it), its RSS before the request, right after it, and once a next request could run (after a
  * request of recycleChars or more: the new worker loaded, the old ones ended), the sentences, the
  * time, the largest worker's WebAssembly memory (it only grows: its peak), and the main thread's
- * JavaScript heap: its peak while the request ran (sampled every 20 ms) and what the result holds
- * (the heap after a full collection, the result kept, less the same before the request); then the
+ * JavaScript heap with its ArrayBuffers: its peak while the request ran (sampled every 20 ms) and
+ * what the result holds (after a full collection, the result kept, less the same before the
+ * request); then the
  * same run once more reading
  * every field of every Sentence afterwards, which holds them all as JavaScript arrays as the module
  * did before results were packed (web/packed-sentences.js), in the main thread: the baseline, in
@@ -80,10 +81,12 @@ async function child(kind, scale, readAll, beam, web, engine) {
   const t = await Translator.create({ from: 'en', to: 'de', ...(engine ? { engineUrl: pathToFileURL(path.resolve(engine, 'engine.js')) } : {}) });
   try {
     const rssBefore = process.memoryUsage().rss;
+    // the JavaScript heap and the ArrayBuffers beside it (a packed result's blocks are typed arrays)
+    const js = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
     globalThis.gc();
-    const heapBefore = process.memoryUsage().heapUsed;
+    const heapBefore = js();
     let heapPeak = heapBefore;
-    const sampler = setInterval(() => { heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed); }, 20);
+    const sampler = setInterval(() => { heapPeak = Math.max(heapPeak, js()); }, 20);
     const started = performance.now();
     const r = await t.translate(text, beam ? { beam: Number(beam) } : {});
     const ms = performance.now() - started;
@@ -91,10 +94,10 @@ async function child(kind, scale, readAll, beam, web, engine) {
       for (const s of r.sentences) for (const k of Object.keys(s)) void s[k]; // every field as JS arrays
     }
     clearInterval(sampler);
-    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    heapPeak = Math.max(heapPeak, js());
     globalThis.keep = r; // (held to the end, as a caller would)
     globalThis.gc();
-    const heapHeld = process.memoryUsage().heapUsed - heapBefore;
+    const heapHeld = js() - heapBefore;
     const rssNow = process.memoryUsage().rss;
     // The next request waits for the recycle (recycleChars): the new worker loaded, the old ones gone.
     await t.memory();

@@ -27,6 +27,13 @@
  * range, or that with '▁' for its leading whitespace (most pieces), '</s>', or else its UTF-16 code units.
  * A word link's weight is the word attention at that cell (the engine writes the same number
  * there), written out only when it is not.
+ *
+ * A copied sentence (text the engine copies: numbers, code, addresses) stores nothing for what its
+ * other fields say: an attention that is the identity (each token on the one it copies; the
+ * engine's `identity_attention`) and a word attention that is 0 but at each word link, where it is
+ * the link's weight (`word_attention_from_links`) are each a present field of no bytes (a field
+ * written out has one at least, its length), read back as those full matrices. A long line of
+ * copied text held a byte for each of its tokens x tokens zeros.
  */
 
 const SCALE = 1e5;
@@ -44,7 +51,9 @@ const FIELDS = [
   ['wordAttention', 'word_attention', 'numbers2'],
   ['wordAlignments', 'word_alignments', 'links'], // [target, source, weight] triples
 ];
+const ATTENTION = FIELDS.findIndex(([name]) => name === 'attention');
 const WORD_ATTENTION = FIELDS.findIndex(([name]) => name === 'wordAttention');
+const WORD_ALIGNMENTS = FIELDS.findIndex(([name]) => name === 'wordAlignments');
 /** Present in every Sentence (empty when the engine sent none); the others only when it sent them. */
 const ALWAYS = new Set(['sourceTokens', 'targetTokens', 'tokenProbs']);
 const depth = (kind) => Number(kind.slice(-1));
@@ -108,6 +117,28 @@ function fitsScale(engineSentences) {
     if (v == null || kind === 'tokens' || kind === 'ranges') return true;
     return kind === 'links' ? v.every((link) => fits(link[2])) : all(v, depth(kind));
   }));
+}
+
+/** Whether an engine sentence's attention is the identity: each of its n tokens on the one it copies. */
+function isIdentity(s) {
+  if (s.identity_attention) return true;
+  const n = s.source_tokens ? s.source_tokens.length : -1;
+  const a = s.attention;
+  if (!s.copied || !a || a.length !== n || s.target_tokens.length !== n) return false;
+  return a.every((row, r) => row.length === n && row.every((x, c) => x === (r === c ? 1 : 0)));
+}
+
+/** Whether an engine sentence's word attention is 0 but at its word links, where it is each link's weight. */
+function isFromLinks(s) {
+  if (s.word_attention_from_links) return true;
+  const w = s.word_attention;
+  if (!s.copied || !w || !s.word_alignments || !s.target_words || !s.source_words || w.length !== s.target_words.length) return false;
+  const linked = new Set();
+  for (const [t, src, weight] of s.word_alignments) {
+    if (!w[t] || w[t][src] !== weight) return false;
+    linked.add(t * s.source_words.length + src);
+  }
+  return w.every((row, t) => row.length === s.source_words.length && row.every((x, c) => x === 0 || linked.has(t * row.length + c)));
 }
 
 /** Writes one field's value (see the file comment); `text` is the sentence's text its token ranges index. */
@@ -190,12 +221,17 @@ export function packSentences(engineSentences, { text = '', sourceOffset = 0, ta
     let mask = 0;
     fields.length = 0;
     const lengths = [];
+    // (implied: a present field of no bytes, read back from the tokens or the links)
+    const identity = isIdentity(s);
+    const fromLinks = isFromLinks(s);
     FIELDS.forEach(([, key, kind], k) => {
+      const implied = (k === ATTENTION && identity) || (k === WORD_ATTENTION && fromLinks);
       const value = s[key];
-      if (value === undefined || value === null) return;
+      if (!implied && (value === undefined || value === null)) return;
       mask |= 1 << k;
       field.length = 0;
-      writeField(field, kind, value, number, key === 'source_tokens' ? source : s.target, s.word_attention);
+      // (from links, each link keeps its weight: the word attention is read from them)
+      if (!implied) writeField(field, kind, value, number, key === 'source_tokens' ? source : s.target, fromLinks ? null : s.word_attention);
       lengths.push(field.length);
       fields.append(field);
     });
@@ -243,27 +279,46 @@ function cursor(bytes, at) {
   return c;
 }
 
-/** Where field `k` of the sentence whose fields begin at `at` begins in `bytes` (-1: absent). */
+/** Where field `k` of the sentence whose fields begin at `at` begins in `bytes`, and its length in bytes (start -1: absent). */
 function fieldStart(bytes, at, k) {
   const c = cursor(bytes, at);
   const uint = c.uint;
   const mask = uint();
-  if (!(mask & (1 << k))) return -1;
+  if (!(mask & (1 << k))) return { start: -1, length: 0 };
   let skip = 0; // the bytes of the present fields before k
+  let own = 0;
   for (let j = 0; j < FIELDS.length; j++) {
     if (!(mask & (1 << j))) continue;
     const length = uint();
     if (j < k) skip += length;
+    if (j === k) own = length;
   }
-  return c.i + skip;
+  return { start: c.i + skip, length: own };
+}
+
+/** A copied sentence's implied matrix (a field of no bytes): the identity over its tokens, or its word links' weights in a word attention of zeros. */
+function impliedField(sentence, k) {
+  if (k === ATTENTION) {
+    const n = sentence.sourceTokens.length;
+    return Array.from({ length: n }, (_, r) => {
+      const row = new Array(n).fill(0);
+      row[r] = 1;
+      return row;
+    });
+  }
+  const cols = sentence.sourceWords.length;
+  const rows = Array.from({ length: sentence.targetWords.length }, () => new Array(cols).fill(0));
+  for (const [t, s, weight] of readField(sentence, WORD_ALIGNMENTS)) rows[t][s] = weight;
+  return rows;
 }
 
 /** Reads field `k` of sentence `sentence` into plain values (the shapes of web/translator.d.ts). */
 function readField(sentence, k) {
   const { block } = sentence[STORE];
   const { bytes, scale } = block;
-  const start = fieldStart(bytes, block.starts[sentence[AT]], k);
+  const { start, length } = fieldStart(bytes, block.starts[sentence[AT]], k);
   if (start < 0) return [];
+  if (length === 0) return impliedField(sentence, k);
   const c = cursor(bytes, start);
   const uint = c.uint;
   const int = () => unzigzag(uint());
