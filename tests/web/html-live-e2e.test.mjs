@@ -139,6 +139,7 @@ and <math><mi>x</mi><mo>+</mo><mn>1</mn></math> is a sum.</p>
 <select name="s"><option>The red one</option><option value="g">The green one</option></select>
 <button type="button" title="Send the form">Send it</button></form>
 <p><img src="data:," alt="A small dog"> The dog sleeps under the <abbr title="Table">table</abbr>.</p>
+<p>Write to <script type="application/ld+json">{"name": "The shop"}</script>us today, <style title="Dark">b {}</style>please.</p>
 <div><div><div><div><div><span><b><i>The deep words are here.</i></b></span></div></div></div></div></div>`;
 
 for (const name of browsers()) describe(`${name}: a page of everything`, () => {

@@ -632,3 +632,12 @@ test('a custom element inside a sentence (<relative-time>) stays in it, as a bro
   assert.deepEqual(t.calls.map((c) => c.text), ['Updated three days ago by Tom.\n\nThe title\n\nA card text.']);
   assert.equal(r.text, '<p>. Tom by <relative-time datetime="2024">ago days three</relative-time> Updated</p><app-header><div>title The</div></app-header><my-card>. text card A</my-card>');
 });
+
+test('a script, style or template inside a sentence is kept where its neighbours go, the sentence read whole; a style sheet set\'s title is not translated', async () => {
+  const t = fakeTranslator('same');
+  const html = '<p>The old man <script>var x = "<b>";</script>reads <noscript><img src="p.gif"></noscript>a book<style title="Dark">b{}</style>.</p>';
+  assert.equal((await translateHtml(t, html)).text, html);
+  assert.deepEqual(t.calls.map((c) => c.text), ['The old man reads a book.']);
+  const r = await translateHtml(fakeTranslator('reverse'), html);
+  assert.equal(r.text, '<p>. book<style title="Dark">b{}</style> a reads <noscript><img src="p.gif"></noscript>man <script>var x = "<b>";</script>old The</p>');
+});

@@ -50,6 +50,13 @@ export const SKIP = new Set(['script', 'style', 'template', 'noscript', 'pre', '
  */
 export const MAX_INLINE_DEPTH = 100;
 /**
+ * Skipped elements that may stand inside a sentence ("Write to <script>…</script>us."): there they
+ * are elements without words, moved with the words around them, content untouched (a script that
+ * ran does not run again when moved; an iframe, object or media element would reload or stop, so
+ * those stay boundaries).
+ */
+const SKIPPED_INLINE = new Set(['script', 'style', 'noscript', 'template', 'noembed', 'noframes']);
+/**
  * Skipped elements whose own attributes are still read by people: an iframe's or a video's title
  * (what a screen reader announces for it), a pre's title. (Not a style's: its title names a style sheet set.)
  */
@@ -67,7 +74,8 @@ const ASCII_SPACE = /[ \t\n\r\f]/;
  *   source: the source language ('en'; none: lang attributes are not read);  root: the node translated;
  *   keepsLines(textNode) (optional): whether its line breaks show (CSS white-space), each then a break;
  *   blockBox(element) (optional): whether the page lays an inline element out as a block (CSS display);
- *   shadow(element) (optional): its open shadow root (what the page shows in its place), or null
+ *   shadow(element) (optional): its open shadow root (what the page shows in its place), or null;
+ *   live: the tree is a page's DOM (moving a node takes effect there: scripts and styles are not moved)
  */
 
 /** The language an element's lang attribute names ('en' of "en-GB"), or null where it names none. */
@@ -134,7 +142,11 @@ function* classifyFlat(node, a, memo) {
   const name = a.name(node);
   let kind;
   // (a declarative shadow root's template is what the page shows)
-  if (SKIP.has(name) && !(name === 'template' && a.attr(node, 'shadowrootmode') !== null)) kind = 'skip';
+  if (SKIP.has(name) && !(name === 'template' && a.attr(node, 'shadowrootmode') !== null)) {
+    // (in a live page they are never moved: a style applies again, a page's CSP reports a blocked
+    // script or style again, so there they still end their sentence)
+    kind = SKIPPED_INLINE.has(name) && !a.live ? 'zero' : 'skip';
+  }
   else if (a.shadow && a.shadow(node)) kind = saysNo(node, a) ? 'skip' : 'block'; // (its shadow root and its light children read apart)
   else if (RUBY_TEXT.has(name)) kind = 'atomic';
   else if (name === 'br') kind = 'br';
@@ -199,7 +211,7 @@ export function collectUnits(root, a, options = {}) {
   // (walk, findYes and visitInlineAttributes call one another on runFlat's stack: `yield f(x)` is a call)
   function* visitInlineAttributes(node, segment) {
     if (a.kind(node) !== 'element') return;
-    if (saysNo(node, a)) return;
+    if (saysNo(node, a) || SKIP.has(a.name(node))) return; // (a style's title names a style sheet set)
     visitAttributes(node, segment);
     if (OWN_TEXT.has(a.name(node))) {
       yield walk(node);

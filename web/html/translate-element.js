@@ -26,6 +26,7 @@ const domAdapter = {
   elementText: (n) => n.textContent,
   // (an open shadow root: a web component's own text; a closed one cannot be reached)
   shadow: (n) => (n.nodeType === 1 && n.shadowRoot ? n.shadowRoot : null),
+  live: true,
 };
 
 const active = new WeakMap(); // element → the handle of its translation
