@@ -227,3 +227,10 @@ test('real engine: a single <br> inside a sentence keeps the sentence whole; a <
     assert.equal(r.sentences.length, 2, `${html}: two sentences`);
   }
 });
+
+test('real engine: a no-break space between a number and its unit stays where the model keeps them side by side', { skip, timeout: 120000 }, async () => {
+  const r = await en.translate('<p>The village lies 10&nbsp;km from the city.</p>', { html: true, beam: 4 });
+  const plain = (await en.translate('The village lies 10 km from the city.', { beam: 4 })).text;
+  assert.ok(plain.includes('10 km'), `the model keeps them side by side (when this was written): ${plain}`);
+  assert.ok(r.text.includes('10&nbsp;km'), r.text);
+});

@@ -641,3 +641,11 @@ test('a script, style or template inside a sentence is kept where its neighbours
   const r = await translateHtml(fakeTranslator('reverse'), html);
   assert.equal(r.text, '<p>. book<style title="Dark">b{}</style> a reads <noscript><img src="p.gif"></noscript>man <script>var x = "<b>";</script>old The</p>');
 });
+
+test('a no-break space between two source words stays between the two target words that say them (the engine writes a space)', async () => {
+  const t = scriptedTranslator('Mr.\u00a0Smith lives 10\u00a0km away.', 'Herr Smith wohnt 10 km entfernt.', [0, 2, 3, 4, 5, 6, 7]);
+  const r = await translateHtml(t, '<p>Mr.&nbsp;Smith lives 10&nbsp;km away.</p>');
+  assert.equal(r.text, '<p>Herr&nbsp;Smith wohnt 10&nbsp;km entfernt.</p>');
+  const swapped = scriptedTranslator('See \u00a73\u00a0now.', 'Siehe jetzt 3 \u00a7.', [0, 3, 2, 1, 4]);
+  assert.equal((await translateHtml(swapped, '<p>See &sect;3&nbsp;now.</p>')).text, '<p>Siehe jetzt 3 &sect;.</p>', 'not where the words moved apart');
+});

@@ -1102,7 +1102,11 @@ export function placeSegment(seg, sentences, placement = 'span') {
           flushAnchors(g);
           continue;
         }
-        const gap = s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' '); // (" ⁇ " comes with spaces of its own)
+        let gap = s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' '); // (" ⁇ " comes with spaces of its own)
+        // a no-break space the source had between the two words these say ("10&nbsp;km", "Mr.&nbsp;Smith"),
+        // which the engine writes as a space: kept, so the words still stay on one line
+        const prev = t > 0 ? words[g - 1] : null;
+        if (gap === ' ' && prev && prev.src && w.src && /^[^\s\p{L}\p{N}]*\u00a0[^\s\p{L}\p{N}]*$/u.test(seg.text.slice(prev.src.end, w.src.start))) gap = '\u00a0';
         pushText(breakBefore === null ? gap : gap.replace(/^ /, breakBefore));
         breakBefore = null;
         flushDeferred();
