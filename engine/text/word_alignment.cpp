@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "text/casing.h"
+#include "text/format_characters.h"
 #include "text/utf8.h"
 
 namespace nmt {
@@ -47,21 +48,27 @@ bool is_emoji_modifier(char32_t cp) {
 // End of the word (letters/digits/marks) that starts at `i`.
 size_t word_end(std::string_view s, size_t i) {
   bool last_was_digit = false;
+  char32_t last = 0;
   while (i < s.size()) {
     const Decoded c = decode_at(s, i);
     if (is_word_char(c.cp)) {
       last_was_digit = is_digit(c.cp);
+      last = c.cp;
       i += c.length;
       continue;
     }
-    if (is_silent_in_word(c.cp)) {
+    if (is_silent_in_word(c.cp) || is_dropped_format_character(c.cp)) {
       i += c.length;
       continue;
     }
     const size_t after = i + c.length;
     if (after >= s.size()) break;
     const char32_t next = decode_at(s, after).cp;
-    const bool joins = is_inner_joiner(c.cp) && is_word_char(next);
+    // a zero-width space or a direction mark inside a word of a cased script, which the model
+    // reads as one word (text/format_characters.h): "beau\u200Btiful"
+    const auto cased = [](char32_t cp) { return has_case(cp) || (cp >= '0' && cp <= '9'); };
+    const bool inside = is_format_character_inside_words(c.cp) && cased(last) && cased(next);
+    const bool joins = (is_inner_joiner(c.cp) && is_word_char(next)) || inside;
     const bool number = (c.cp == '.' || c.cp == ',') && last_was_digit && is_digit(next);  // 3.14
     if (!joins && !number) break;
     i = after;  // the word character after it is taken by the next iteration

@@ -31,15 +31,16 @@ class FormatCharacters(unittest.TestCase):
                     self.assertFalse(any(ch in line for ch in FORMAT), line)
 
     def test_source_offsets_index_the_text_as_given(self):
-        text = f"The beau{SOFT_HYPHEN}ti{SOFT_HYPHEN}ful house is small."
-        result = json.loads(translate_text("en-de", text, "--alignments"))
-        sentence = result["sentences"][0]
-        words = [text[b:e] for b, e in sentence["source_words"]]
-        self.assertEqual(words[:3], ["The", f"beau{SOFT_HYPHEN}ti{SOFT_HYPHEN}ful", "house"])
-        self.assertEqual(sentence["source_range"], [0, len(text)])
-        target = result["text"]
-        linked = {target[slice(*sentence["target_words"][t])] for s, t, _ in sentence["word_alignments"] if s == 1}
-        self.assertIn("schöne", linked)
+        for mark in (SOFT_HYPHEN, ZWSP, WORD_JOINER):
+            text = f"The beau{mark}ti{mark}ful house is small."
+            result = json.loads(translate_text("en-de", text, "--alignments"))
+            sentence = result["sentences"][0]
+            words = [text[b:e] for b, e in sentence["source_words"]]
+            self.assertEqual(words[:3], ["The", f"beau{mark}ti{mark}ful", "house"], hex(ord(mark)))
+            self.assertEqual(sentence["source_range"], [0, len(text)])
+            target = result["text"]
+            linked = {target[slice(*sentence["target_words"][t])] for s, t, _ in sentence["word_alignments"] if s == 1}
+            self.assertIn("schöne", linked)
 
     def test_an_emoji_keeps_its_joiner(self):
         family = "\U0001f469\u200d\U0001f4bb"
