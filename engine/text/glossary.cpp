@@ -8,6 +8,7 @@
 #include <set>
 
 #include "text/casing.h"
+#include "text/format_characters.h"
 #include "text/gender_forms.h"
 #include "text/utf8.h"
 
@@ -107,10 +108,18 @@ struct FoldedChar {
 
 std::vector<FoldedChar> folded(std::string_view text) {
   const std::string lower = to_lower_same_length(text);  // (the same length: offsets hold)
+  // a soft hyphen or zero-width space inside a word, which the model does not read either
+  // ("in\u00ADvoice" is "invoice"), goes with the character before it
+  const std::string read = without_format_characters(text);
   std::vector<FoldedChar> out;
   for (size_t at = 0; at < text.size();) {
     const Decoded given = decode_at(text, at);
     const size_t end = at + std::max<size_t>(given.length, 1);
+    if (read[at] == '\x01' && text[at] != '\x01') {
+      if (!out.empty()) out.back().end = end;
+      at = end;
+      continue;
+    }
     char32_t cp = decode_at(lower, at).cp;
     bool upper = given.cp != cp;
     if (cp == 0x1E9E) cp = 0xDF, upper = true;  // capital ß

@@ -14,7 +14,8 @@
 //     in capitals ("STRASSE"), not as ss ("Masse" is not "Maße");
 //   - however the characters are written: a typographic apostrophe or hyphen for ' or -, any
 //     spaces (a no-break space, two) for one, an accent as its own character after the letter
-//     (NFD) or one with it (NFC);
+//     (NFD) or one with it (NFC), a soft hyphen or zero-width character inside a word (text/
+//     format_characters.h: "in\u00ADvoice") as none;
 //   - the target term is written as given (in a sentence written in capitals, in capitals: the
 //     pass "capitals" writes the whole translation so), but a sentence of terms only, which is
 //     copied, not translated, starts with a capital where it does ("Kündigungsfrist!" -> "Notice

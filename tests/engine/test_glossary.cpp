@@ -44,6 +44,13 @@ TEST_CASE("glossary: a term is found however the sentence writes its characters"
   CHECK(terms("Die MASSE", {{"Ma\u00DFe", "dimensions"}}) == List{"MASSE=dimensions"});
   // a typographic hyphen for the term's -
   CHECK(terms("Send an e\u2011mail.", {{"e-mail", "E-Mail"}}) == List{"e\u2011mail=E-Mail"});
+  // a soft hyphen, a zero-width space or a word joiner inside the word (the model reads the word
+  // whole: text/format_characters.h), also right after it; not one that stands between two words
+  CHECK(terms("Pay the in\u00ADvoice.", {{"invoice", "Rechnung"}}) == List{"in\u00ADvoice=Rechnung"});
+  CHECK(terms("Pay the in\u200Bvoi\u2060ce\u00AD now.", {{"invoice", "Rechnung"}}) ==
+        List{"in\u200Bvoi\u2060ce\u00AD=Rechnung"});
+  CHECK(terms("Use Acme\u00ADCloud now.", {{"Acme Cloud", "Zeta Sky"}}).empty());
+  CHECK(terms("Pay the invoice\u200B.", {{"invoice", "Rechnung"}}) == List{"invoice=Rechnung"});
   // still whole words: the accent that makes another letter, a letter after the term
   CHECK(terms("The cafes are open.", {{"caf\u00E9", "Kaffeehaus"}}).empty());
   CHECK(terms("The cafe is open.", {{"caf\u00E9", "Kaffeehaus"}}).empty());
