@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { tokenize, parseHtml, decodeEntities, escapeText } from '../../web/html/tokenize.js';
 import { translateHtml } from '../../web/html/translate-html.js';
 import { fakeTranslator, assertBalanced, tagCounts } from './html-fake.mjs';
+import { MAX_JOINED } from '../../web/html/segment.js';
 
 const types = (html) => tokenize(html).map((t) => (t.type === 'start' || t.type === 'end' ? `${t.type}:${t.name}` : t.type));
 
@@ -595,6 +596,14 @@ test('a single <br> inside running text breaks the line, not the sentence; where
     assert.equal((await translateHtml(lines, html)).text, html);
     assert.match(lines.calls[0].text, /\n/, `${html}: two lines`);
   }
+});
+
+test('lines joined by single <br>s make no sentence longer than MAX_JOINED characters', async () => {
+  const t = fakeTranslator('same');
+  const html = `<p>${'the house is small<br>'.repeat(100)}</p>`;
+  assert.equal((await translateHtml(t, html)).text, html);
+  const lines = t.calls[0].text.split('\n');
+  assert.ok(lines.length > 1 && lines.every((line) => line.length <= MAX_JOINED + 'the house is small'.length), `${lines.length} lines, the longest ${Math.max(...lines.map((l) => l.length))}`);
 });
 
 test('misnested formatting elements are closed and opened again as browsers read them; no text lost, doubled or moved out of its elements', async () => {

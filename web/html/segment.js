@@ -49,6 +49,8 @@ export const SKIP = new Set(['script', 'style', 'template', 'noscript', 'pre', '
  * once, however long; blocks nest without limit.
  */
 export const MAX_INLINE_DEPTH = 100;
+/** The longest sentence (in characters) that single <br>s inside running text are read into (buildSegment). */
+export const MAX_JOINED = 400;
 /**
  * Skipped elements that may stand inside a sentence ("Write to <script>…</script>us."): there they
  * are elements without words, moved with the words around them, content untouched (a script that
@@ -501,11 +503,24 @@ export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = 
   // the <br> lands in the translated sentence. It ends the line's sentence where the line ends one or
   // reads as a label or a line of an address: after . ! ? : or a line of one word, before a capital,
   // a digit or a mark, two <br>s in a row, and in an <address>.
+  // A sentence joined so would be longer than MAX_JOINED characters: the lines stay apart (a list
+  // of lowercase lines is no sentence; the engine would cut it anywhere).
   const before = buf.join('');
+  const softAt = new Set();
+  const sentenceStartsWithin = (q) => {
+    const from = Math.max(0, q - MAX_JOINED);
+    for (let i = q - 1; i >= from; i--) {
+      const c = before[i];
+      if ((c === '\n' && !softAt.has(i)) || (/[.!?]/.test(c) && /\s/.test(before[i + 1]))) return true;
+    }
+    return from === 0;
+  };
   for (const [q, brs] of linesEnd ? [] : breaks) {
     if (brs.length !== 1 || buf[q] !== '\n') continue;
     const line = before.slice(before.lastIndexOf('\n', q - 1) + 1, q);
     if (!/[\p{L}\p{N},;]$/u.test(line) || (line.match(/[\p{L}\p{N}]+/gu) || []).length < 2 || !/^\p{Ll}/u.test(before.slice(q + 1, q + 3))) continue;
+    if (!sentenceStartsWithin(q)) continue;
+    softAt.add(q);
     buf[q] = ' ';
     brs[0].soft = true;
     brs[0].breakRaw = wsRaw.get(q) || ''; // (written where the model's space was)
