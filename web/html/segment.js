@@ -1119,9 +1119,12 @@ export function placeSegment(seg, sentences, placement = 'span') {
         }
         let gap = s.target.slice(cursor, w.range[0]).replace(/ {2,}/g, ' '); // (" ⁇ " comes with spaces of its own)
         // a no-break space the source had between the two words these say ("10&nbsp;km", "Mr.&nbsp;Smith"),
-        // which the engine writes as a space: kept, so the words still stay on one line
+        // which the engine writes as a space: kept, so the words still stay on one line (where one of
+        // them is its source word as written: not between the words of a glossary's own term)
         const prev = t > 0 ? words[g - 1] : null;
-        if (gap === ' ' && prev && prev.src && w.src && /^[^\s\p{L}\p{N}]*\u00a0[^\s\p{L}\p{N}]*$/u.test(seg.text.slice(prev.src.end, w.src.start))) gap = '\u00a0';
+        const kept = (x) => x.sentence.target.slice(...x.range) === seg.text.slice(x.src.start, x.src.end);
+        if (gap === ' ' && prev && prev.src && w.src && /^[^\s\p{L}\p{N}]*\u00a0[^\s\p{L}\p{N}]*$/u.test(seg.text.slice(prev.src.end, w.src.start))
+          && (kept(prev) || kept(w))) gap = '\u00a0';
         pushText(breakBefore === null ? gap : gap.replace(/^ /, breakBefore));
         breakBefore = null;
         flushDeferred();
