@@ -148,8 +148,7 @@ function* classifyFlat(node, a, memo) {
     // (in a live page they are never moved: a style applies again, a page's CSP reports a blocked
     // script or style again, so there they still end their sentence)
     kind = SKIPPED_INLINE.has(name) && !a.live ? 'zero' : 'skip';
-  }
-  else if (a.shadow && a.shadow(node)) kind = saysNo(node, a) ? 'skip' : 'block'; // (its shadow root and its light children read apart)
+  } else if (a.shadow && a.shadow(node)) kind = saysNo(node, a) ? 'skip' : 'block'; // (its shadow root and its light children read apart)
   else if (RUBY_TEXT.has(name)) kind = 'atomic';
   else if (name === 'br') kind = 'br';
   else if (ZERO.has(name) || VOID.has(name)) kind = 'zero';
