@@ -658,3 +658,10 @@ test('a no-break space between two source words stays between the two target wor
   const swapped = scriptedTranslator('See \u00a73\u00a0now.', 'Siehe jetzt 3 \u00a7.', [0, 3, 2, 1, 4]);
   assert.equal((await translateHtml(swapped, '<p>See &sect;3&nbsp;now.</p>')).text, '<p>Siehe jetzt 3 &sect;.</p>', 'not where the words moved apart');
 });
+
+test('translate="yes" inside a translate="no" inline element is translated, the element around it kept as written', async () => {
+  const r = await translateHtml(Object.assign(fakeTranslator('reverse'), { from: 'en', to: 'de' }),
+    '<p>Use <span translate="no">the Acme <b translate="yes">big red</b> tool</span> today.</p><p>Say <span lang="fr">bonjour <i lang="en">my good friend</i></span> now.</p>');
+  assert.equal(r.text, '<p>. today <span translate="no">the Acme <b translate="yes">red big</b> tool</span> Use</p>'
+    + '<p>. now <span lang="fr">bonjour <i lang="de">friend good my</i></span> Say</p>');
+});

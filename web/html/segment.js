@@ -212,7 +212,11 @@ export function collectUnits(root, a, options = {}) {
   // (walk, findYes and visitInlineAttributes call one another on runFlat's stack: `yield f(x)` is a call)
   function* visitInlineAttributes(node, segment) {
     if (a.kind(node) !== 'element') return;
-    if (saysNo(node, a) || SKIP.has(a.name(node))) return; // (a style's title names a style sheet set)
+    if (SKIP.has(a.name(node))) return; // (a style's title names a style sheet set)
+    if (saysNo(node, a)) { // kept as written, but translate="yes" inside it is translated
+      if (!editable(node, a)) yield findYes(node, !saysNoExplicitly(node, a));
+      return;
+    }
     visitAttributes(node, segment);
     if (OWN_TEXT.has(a.name(node))) {
       yield walk(node);
