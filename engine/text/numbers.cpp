@@ -859,6 +859,19 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
       const bool glued = is_letter(char_before(target, b));  // "kostet5,50": a space too
       const bool compound = e < target.size() && target[e] == '-';  // "230-a-share": before it
       if (to == "en" || compound) {
+        // the second end of a range goes with the first: "15–20 €" -> "€15–20", not "15–€20"
+        size_t gap = b;
+        while (gap > 0 && target[gap - 1] == ' ') --gap;
+        const size_t dash = gap >= 3 && target.compare(gap - 3, 3, "\xE2\x80\x93") == 0 ? 3 : gap >= 1 && target[gap - 1] == '-' ? 1 : 0;
+        if (to == "en" && !glued && dash && t > 0 && b - gap <= 1) {
+          size_t first_end = gap - dash;
+          while (first_end > 0 && target[first_end - 1] == ' ') --first_end;
+          if (have[t - 1].second == first_end && gap - dash - first_end <= 1 && !used[t - 1] && minus_sign_before(target, b) == 0) {
+            // (where the first end has a sign, the range shares it: "€15–20")
+            if (!currency_of(target, have[t - 1].first, have[t - 1].second)) out.emplace_back(have[t - 1].first, std::string(c->sign));
+            break;
+          }
+        }
         out.emplace_back(b, std::string(glued ? " " : "") + std::string(c->sign));
         break;
       }

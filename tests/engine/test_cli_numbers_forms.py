@@ -36,6 +36,12 @@ class NumberForms(unittest.TestCase):
         en = translate_lines("de-en", ["Die Arbeitslosigkeit sank auf 5,2 %."])[0]
         self.assertIn("5.2%", en)
 
+    def test_a_range_of_amounts_has_its_sign_before_the_range(self):
+        """de->en: "Tickets kosten 15–20 €." came out "Tickets cost 15–€20." (the sign inside the range)."""
+        translated = translate_lines("de-en", ["Tickets kosten 15–20 €."])[0]
+        self.assertIn("€15–20", translated)
+        self.assertEqual(translated.count("€"), 1, translated)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -575,3 +575,17 @@ TEST_CASE("number_labels: a percent sign the target's way (en->de wrote \"50%\";
   CHECK(fixed("100% sure", "zu % sicher", "en", "de") == "zu % sicher");
   CHECK(fixed("It rose 50%.", "Es stieg um 50%.", "en", "de", 14) == "Es stieg um 50%.");
 }
+
+TEST_CASE("currency_insertions: de->en, a range's sign goes before its first end (\"15\u201320 \u20ac\" came out \"15\u2013\u20ac20\")") {
+  const auto restored = [](const std::string& source, std::string target, const char* from = "de", const char* to = "en") {
+    for (const auto& [at, sign] : currency_insertions(source, find_numbers(source, from, false), target, to))
+      target.insert(at, sign);
+    return target;
+  };
+  CHECK(restored("Tickets kosten 15\u201320 \u20ac.", "Tickets cost 15\u201320.") == "Tickets cost \u20ac15\u201320.");
+  CHECK(restored("Tickets kosten 15-20 \u20ac.", "Tickets cost 15 - 20.") == "Tickets cost \u20ac15 - 20.");
+  // each end its own sign; a first end that has one; no range; into German after the number
+  CHECK(restored("von 15 \u20ac bis 20 \u20ac", "from 15\u201320") == "from \u20ac15\u2013\u20ac20");
+  CHECK(restored("15\u201320 \u20ac", "\u20ac15\u201320") == "\u20ac15\u201320");
+  CHECK(restored("Es kostet 20 \u20ac, Seite 15.", "It costs 20, page 15.") == "It costs \u20ac20, page 15.");
+}
