@@ -938,13 +938,22 @@ std::vector<TextEdit> english_ordinal_endings(std::string_view target, size_t fi
     if (!digit(target[i]) || (i > 0 && (digit(target[i - 1]) || letter(target[i - 1])))) continue;
     size_t e = i;
     while (e < target.size() && digit(target[e])) ++e;
+    const char* right = english_ordinal_suffix(target.substr(i, e - i));
+    // an ending cut short ("his 3r victory" for "sein 3. Sieg"): "n" or "r" alone after the digits,
+    // before a word (not "2n + 1")
+    const bool cut = e + 2 < target.size() && (target[e] == 'n' || target[e] == 'r') && target[e] == right[0] &&
+                     target[e + 1] == ' ' && letter(target[e + 2]) && e - i <= 9;
+    if (cut && e >= fixed) {
+      edits.push_back({e, 1, right});
+      i = e;
+      continue;
+    }
     const std::string_view ending = target.substr(e, 2);
     const bool ordinal = ending == "st" || ending == "nd" || ending == "rd" || ending == "th";
     if (!ordinal || (e + 2 < target.size() && letter(target[e + 2])) || e - i > 9) {
       i = e;
       continue;
     }
-    const char* right = english_ordinal_suffix(target.substr(i, e - i));
     if (ending != right && e >= fixed) edits.push_back({e, 2, right});
     i = e;
   }

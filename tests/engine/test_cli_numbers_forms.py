@@ -42,6 +42,11 @@ class NumberForms(unittest.TestCase):
         self.assertIn("€15–20", translated)
         self.assertEqual(translated.count("€"), 1, translated)
 
+    def test_an_ordinal_gets_its_whole_ending(self):
+        """de->en: "Es ist sein 3. Sieg in Folge." came out "It's his 3r victory in a row."."""
+        translated = translate_lines("de-en", ["Es ist sein 3. Sieg in Folge."])[0]
+        self.assertIn("3rd", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

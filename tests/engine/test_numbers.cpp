@@ -434,6 +434,18 @@ TEST_CASE("english_ordinal_endings: each ordinal its own ending") {
   CHECK(fixed("").empty());
 }
 
+TEST_CASE("english_ordinal_endings: an ending cut short (\"sein 3. Sieg\" came out \"his 3r victory\")") {
+  const auto fixed = [](std::string text, size_t keep = 0) {
+    for (const TextEdit& e : english_ordinal_endings(text, keep)) text.replace(e.at, e.length, e.text);
+    return text;
+  };
+  CHECK(fixed("It's his 3r victory, the 2n time, the 22n day.") == "It's his 3rd victory, the 2nd time, the 22nd day.");
+  // another letter, a formula, not before a word, another number's ending, a prefix
+  CHECK(fixed("2n + 1, 3r.") == "2n + 1, 3r.");
+  CHECK(fixed("the 4n team, the 1r try") == "the 4n team, the 1r try");
+  CHECK(fixed("his 3r victory", 8) == "his 3r victory");
+}
+
 TEST_CASE("localize_numbers: thousands and decimal separators swap between English and German") {
   CHECK(localized("$1,234.56 and 50,000 and 9.5 and 2019", "en", "de") == "$1.234,56 and 50.000 and 9,5 and 2019");
   CHECK(localized("1.234,56 Euro, 50.000 Besucher, 9,5 Prozent", "de", "en") == "1,234.56 Euro, 50,000 Besucher, 9.5 Prozent");
