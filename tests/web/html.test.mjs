@@ -587,6 +587,10 @@ test('a single <br> inside running text breaks the line, not the sentence; where
   const r = await translateHtml(t, '<p>Please call<br>our office today.</p>');
   assert.deepEqual(t.calls.map((c) => c.text), ['Please call our office today.'], 'one sentence, read with a space');
   assert.equal(r.text, '<p>. today office<br>our call Please</p>', 'the <br> before the word that says the one after it');
+  // a <br> at the end of an element stays where its line begins, never moved back into the element
+  // without the space it stands for ("Sie<br></b> heuteunser")
+  const scripted = scriptedTranslator('Please call our office today.', 'Bitte rufen Sie heute unser Büro an.', [0, 1, 1, 4, 2, 3, 1, 5]);
+  assert.equal((await translateHtml(scripted, '<p><b>Please call<br></b>our office today.</p>')).text, '<p><b>Bitte rufen Sie</b> heute<br>unser Büro an.</p>');
   const same = '<p>Please call<br>our office today, <b>and</b><br/>\n  then wait.</p>';
   assert.equal((await translateHtml(fakeTranslator('same'), same)).text, same);
   for (const html of ['<p>It is done.<br>next one here.</p>', '<p>Two lines<br><br>here now.</p>', '<p>Please call<br>Our office.</p>',
@@ -664,4 +668,32 @@ test('translate="yes" inside a translate="no" inline element is translated, the 
     '<p>Use <span translate="no">the Acme <b translate="yes">big red</b> tool</span> today.</p><p>Say <span lang="fr">bonjour <i lang="en">my good friend</i></span> now.</p>');
   assert.equal(r.text, '<p>. today <span translate="no">the Acme <b translate="yes">red big</b> tool</span> Use</p>'
     + '<p>. now <span lang="fr">bonjour <i lang="de">friend good my</i></span> Say</p>');
+});
+
+test('a <br> never glues the words on its two sides, whatever the model does with the words (600 random paragraphs of lines)', async () => {
+  let state = 5;
+  const rand = (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return (state >> 8) % n;
+  };
+  const pool = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
+  const words = (text) => text.split(/[^a-z]+/).filter(Boolean).sort().join(' ');
+  for (let i = 0; i < 300; i++) {
+    let html = '<p>';
+    const open = [];
+    for (let k = 0; k < 10; k++) {
+      if (rand(8) === 0) {
+        html += '<b>';
+        open.push('b');
+      } else if (rand(8) === 0 && open.length) html += `</${open.pop()}>`;
+      html += pool[rand(pool.length)] + (rand(4) === 0 ? '<br>' : ' ');
+    }
+    html += 'end.</p>';
+    for (const mode of ['reverse', 'random']) {
+      const t = fakeTranslator(mode, { seed: i + 1 });
+      const out = await translateHtml(t, html);
+      const target = await fakeTranslator(mode, { seed: i + 1 }).translate(t.calls[0].text);
+      assert.equal(words(out.text.replace(/<br>/g, ' ').replace(/<[^>]*>/g, '')), words(target.text), `${mode}: ${html} -> ${out.text}`);
+    }
+  }
 });

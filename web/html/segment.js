@@ -436,7 +436,7 @@ export function buildSegment(nodes, a, memo = new Map(), { linesEnd = false } = 
       // the <br> split the <b> in two)
       for (let i = zeros.length - 1; i >= 0 && zeros[i].pos > buf.length; i--) zeros[i].pos = buf.length;
     }
-    const z = { node, pos: buf.length, stack };
+    const z = { node, pos: buf.length, stack, br: true };
     zeros.push(z);
     if (buf[buf.length - 1] === '\n') {
       if (breaks.has(buf.length - 1)) breaks.get(buf.length - 1).push(z);
@@ -1032,7 +1032,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       if (!anchored.has(key)) anchored.set(key, []);
       anchored.get(key).push(item);
     };
-    for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos, soft: z.soft, breakRaw: z.breakRaw });
+    for (const z of seg.zeros) addAnchor(z.pos, { node: z.node, spaceAfter: z.spaceAfter, rawAfter: z.rawAfter, home: z.stack, pos: z.pos, soft: z.soft, breakRaw: z.breakRaw, br: z.br });
     // A lost element: kept empty with the inline elements inside it, and the atomic elements inside
     // it that got no word either (`inside`: [{rec, node}], each in the innermost element holding it).
     const lostItems = lost.map((r) => ({ node: r.node, rec: r, empty: true, inside: [] }));
@@ -1194,7 +1194,9 @@ export function placeSegment(seg, sentences, placement = 'span') {
     // reordered) goes to that element's first word (it stood at the element's start) or its last.
     for (let i = 0; i < pieces.length; i++) {
       const p = pieces[i];
-      const r = !p.stack && p.home && !p.moved ? p.home.filter((x) => range.has(x)).pop() : null;
+      // (not a <br>: it breaks the line where it stands, between two sentences or where its line
+      // begins, and moved away it had glued the words on both sides, "deltaeta")
+      const r = !p.stack && p.home && !p.moved && !p.br ? p.home.filter((x) => range.has(x)).pop() : null;
       if (!r) continue;
       const [prev, next] = around(i);
       if (prev.includes(r) || next.includes(r) || !pieces.some((q) => q.stack && q.stack.includes(r))) continue;
@@ -1260,6 +1262,7 @@ export function placeSegment(seg, sentences, placement = 'span') {
       delete p.rawAfter;
       delete p.breakRaw;
       delete p.soft;
+      delete p.br;
     }
     // (one that holds an atomic element is not lost: it stands where it stood, as that element does)
     return { pieces, lost: lostItems.filter((x) => !x.inside.length), inWord };
