@@ -534,10 +534,30 @@ bool joined(std::string_view gap) {
   return true;
 }
 
+// Whether the word "minus" (any case) stands right before the number at `begin` ("minus 10 Grad").
+bool minus_word_before(std::string_view text, size_t begin) {
+  if (begin < 6 || text[begin - 1] != ' ') return false;
+  std::string word(text.substr(begin - 6, 5));
+  for (char& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return word == "minus" && (begin == 6 || !std::isalnum(static_cast<unsigned char>(text[begin - 7])));
+}
+
+// Whether `text` says a temperature is below zero in words ("10 below zero", "10 Grad unter null").
+bool below_zero(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return lower.find("below zero") != std::string::npos || lower.find("unter null") != std::string::npos;
+}
+
 }  // namespace
 
 std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& numbers, std::string_view target,
                                     std::string_view target_language) {
+  // a number after a '-' that makes it negative, or after the word "minus", stays negative
+  const bool zero_said = below_zero(target);
+  const auto negative_in_source = [&](size_t k) {
+    return minus_sign_before(source, numbers[k].first) == 1 || (minus_word_before(source, numbers[k].first) && !zero_said);
+  };
   std::vector<std::string> have, as_written;
   std::vector<bool> have_negative;
   ByteSpans at;  // each target number's bytes
@@ -560,7 +580,7 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     }
     as_written.emplace_back(written);
     have.push_back(digits_of(as_written.back()));
-    have_negative.push_back(minus_sign_before(target, b) > 0);
+    have_negative.push_back(minus_sign_before(target, b) > 0 || minus_word_before(target, b));
     at.emplace_back(b, e);
   }
   std::vector<bool> used(have.size(), false), found(numbers.size(), false);
@@ -618,7 +638,7 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
     const std::string_view number = source.substr(numbers[k].first, numbers[k].second - numbers[k].first);
     // (a U+2212 minus is no piece of the vocabulary: the model writes the unknown piece for it, which
     // pass_through fills after this check; only a '-' can be checked here)
-    found[k] = take(k, digits_of(number), false, is_date(number), minus_sign_before(source, numbers[k].first) == 1);
+    found[k] = take(k, digits_of(number), false, is_date(number), negative_in_source(k));
   }
   // the second year of a range written short or in full ("2020–2021" -> "2020–21", "2019-20" ->
   // "2019–2020"): after a dash, right after the target number with the first year's digits
@@ -674,7 +694,7 @@ std::vector<size_t> missing_numbers(std::string_view source, const ByteSpans& nu
   std::vector<size_t> missing;
   for (size_t k = 0; k < numbers.size(); ++k) {
     if (found[k]) continue;
-    if (minus_sign_before(source, numbers[k].first) == 1) {  // (no hour, no word for it)
+    if (negative_in_source(k)) {  // (no hour, no word for it)
       missing.push_back(k);
       continue;
     }

@@ -47,6 +47,11 @@ class NumberForms(unittest.TestCase):
         translated = translate_lines("de-en", ["Es ist sein 3. Sieg in Folge."])[0]
         self.assertIn("3rd", translated)
 
+    def test_minus_in_words_stays(self):
+        """en->de: "Temperatures fell to minus 10 degrees." came out "... auf 10 Grad." (ten above zero)."""
+        translated = translate_lines("en-de", ["Temperatures fell to minus 10 degrees."])[0]
+        self.assertRegex(translated, r"(?i)(minus |-|\u2212)10")
+
 
 if __name__ == "__main__":
     unittest.main()

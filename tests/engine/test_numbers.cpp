@@ -601,3 +601,15 @@ TEST_CASE("currency_insertions: de->en, a range's sign goes before its first end
   CHECK(restored("15\u201320 \u20ac", "\u20ac15\u201320") == "\u20ac15\u201320");
   CHECK(restored("Es kostet 20 \u20ac, Seite 15.", "It costs 20, page 15.") == "It costs \u20ac20, page 15.");
 }
+
+TEST_CASE("missing_numbers: a number after the word minus stays negative (\"fell to minus 10 degrees\" came out \"auf 10 Grad\")") {
+  using V = std::vector<size_t>;
+  CHECK(missing("Temperatures fell to minus 10 degrees.", "Die Temperaturen fielen auf 10 Grad.") == V{0});
+  CHECK(missing("Es waren minus 5 Grad.", "It was 5 degrees.", "de", "en") == V{0});
+  // a minus written either way, or below zero in words
+  CHECK(missing("Temperatures fell to minus 10 degrees.", "Die Temperaturen fielen auf minus 10 Grad.").empty());
+  CHECK(missing("Temperatures fell to minus 10 degrees.", "Die Temperaturen fielen auf -10 Grad.").empty());
+  CHECK(missing("Es waren minus 5 Grad.", "It was 5 degrees below zero.", "de", "en").empty());
+  CHECK(missing("Es waren Minus 5 Grad.", "It was minus 5 degrees.", "de", "en").empty());
+  CHECK(missing("the Terminus 5 stop", "die Haltestelle Terminus 5").empty());  // (a word that ends in "minus")
+}
