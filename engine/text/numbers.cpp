@@ -47,7 +47,7 @@ bool unit_after(std::string_view text, size_t at) {
   static constexpr std::string_view kUnits[] = {
       "mm", "cm", "dm", "m", "km", "mg", "g", "kg", "ml", "cl", "dl", "l", "ms", "min", "h", "mph", "kW", "MW", "GW",
       "kWh", "MWh", "Wh", "W", "V", "kV", "mV", "mA", "mAh", "Hz", "kHz", "MHz", "GHz", "kB", "KB", "MB", "GB", "TB",
-      "Mbit", "Gbit", "px", "pt", "am", "pm", "AM", "PM"};
+      "Mbit", "Gbit", "px", "pt", "am", "pm", "AM", "PM", "bn"};  // ("€3.2bn": a billion)
   size_t end = at;
   while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
   if (end == at || is_letter(char_at(text, end))) return false;  // ("5kgs", "2ndä")

@@ -52,6 +52,12 @@ class NumberForms(unittest.TestCase):
         translated = translate_lines("en-de", ["Temperatures fell to minus 10 degrees."])[0]
         self.assertRegex(translated, r"(?i)(minus |-|\u2212)10")
 
+    def test_an_amount_in_billions_keeps_its_currency(self):
+        """en->de: "Revenue was €3.2bn." came out "Der Umsatz war 3,2 Milliarden." (the euro lost)."""
+        translated = translate_lines("en-de", ["Revenue was €3.2bn."])[0]
+        self.assertIn("3,2", translated)
+        self.assertRegex(translated, r"€|Euro")
+
 
 if __name__ == "__main__":
     unittest.main()

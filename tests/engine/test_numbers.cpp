@@ -613,3 +613,15 @@ TEST_CASE("missing_numbers: a number after the word minus stays negative (\"fell
   CHECK(missing("Es waren Minus 5 Grad.", "It was minus 5 degrees.", "de", "en").empty());
   CHECK(missing("the Terminus 5 stop", "die Haltestelle Terminus 5").empty());  // (a word that ends in "minus")
 }
+
+TEST_CASE("find_numbers, currency_insertions: an amount written with \"bn\" is a number (\"Revenue was \u20ac3.2bn.\" lost its \u20ac)") {
+  CHECK(numbers("Revenue was \u20ac3.2bn, up from $900m.") == std::vector<std::string>{"3.2", "900"});
+  const auto restored = [](const std::string& source, std::string target) {
+    for (const auto& [at, sign] : currency_insertions(source, find_numbers(source, "en", false), target, "de"))
+      target.insert(at, sign);
+    return target;
+  };
+  CHECK(restored("Revenue was \u20ac3.2bn.", "Der Umsatz war 3,2 Milliarden.") == "Der Umsatz war 3,2 Milliarden \u20ac.");
+  CHECK(missing("Revenue was \u20ac3.2bn.", "Der Umsatz war 3,2 Milliarden \u20ac.").empty());
+  CHECK(missing("Revenue was \u20ac3.2bn.", "Der Umsatz war 3,2 Millionen \u20ac.") == std::vector<size_t>{0});
+}
