@@ -42,7 +42,8 @@
  * request at once and discards whatever the worker still sends for it. translator.js does not send
  * 'cancel' for a running request any more: it ends that worker and starts another, which the
  * 'ready' of the first start made cheap: its `reuse` is {model, reverse, wasmModule, info}, the
- * checked model bytes (transferred), the compiled engine (null where it cannot be posted) and the
+ * checked model bytes (Blobs: passed on to each new worker without a copy on the main thread;
+ * plain bytes are read too), the compiled engine (null where it cannot be posted) and the
  * model's url/source/reverse; an 'init' that carries it back starts from those, with no download,
  * check, compile or progress report (its own 'ready' then has `reuse: null`). The worker pool
  * (pool.js) starts its extra workers the same way and sends each chunk of a long input as a
@@ -62,8 +63,9 @@ import { packSentences, shiftBlock } from './packed-sentences.js';
  * 3: 'ready' carries `reuse` and 'init' may; 'partial' carries the chunk's `range`.
  * 4: 'alternatives'; a 'translate' whose options have a `prefix` goes to the engine in one call.
  * 5: sentences are packed blocks (packed-sentences.js); a 'result' after 'partial's has `sentences: null`.
+ * 6: the model bytes in `reuse` are Blobs.
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** The Cache Storage cache where sw.js keeps model files (scripts/build-web.mjs writes it into dist/sw.js). */
 export const MODEL_CACHE = 'nmt-models';

@@ -571,6 +571,8 @@ async function chooseSimd(msg, relaxedKernel) {
  */
 async function restart(msg) {
   const { reuse } = msg;
+  const models = Promise.all([bytesOf(reuse.model), bytesOf(reuse.reverse)]); // read while the engine starts
+  models.catch(() => {}); // awaited below
   let createEngine;
   try {
     createEngine = await mark('engineScript', importEngine(msg.engineUrl));
@@ -588,11 +590,22 @@ async function restart(msg) {
   // (an engine of another build than the one handed over: its relaxed kernel is read afresh too)
   if (reuse.wasmModule && wasmModule !== reuse.wasmModule) freshEngine = wasmModule;
   const simd = await chooseSimd(msg, reuse.relaxedModule && !freshEngine ? Promise.resolve(reuse.relaxedModule) : loadRelaxedKernel(msg));
-  mark('modelLoad', () => loadModels(reuse.model, reuse.reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url));
+  const [model, reverse] = await models;
+  mark('modelLoad', () => loadModels(model, reverse, reuse.info.url, reuse.info.reverse && reuse.info.reverse.url));
   info = JSON.parse(engine.info());
   Object.assign(info, { url: reuse.info.url, source: reuse.info.source, reverse: reuse.info.reverse, requested: { from: msg.from, to: msg.to }, simd });
   loaded = null; // the main thread keeps its own copy
   return info;
+}
+
+/** The bytes of a model handed over in `reuse`: a Blob (see reusable()) read here, or bytes as they are. */
+async function bytesOf(model) {
+  if (typeof Blob !== 'function' || !(model instanceof Blob)) return model;
+  try {
+    return new Uint8Array(await model.arrayBuffer());
+  } catch (e) {
+    throw new TranslatorError(ErrorCode.MODEL_LOAD, `The model handed over by the first worker could not be read: ${e && e.message ? e.message : e}`);
+  }
 }
 
 /** Loads the model (and the reverse model) into a new engine; throws MODEL_LOAD with the engine's message. */
@@ -762,17 +775,23 @@ function startupMarks() {
 }
 
 /**
- * What a restart needs (see restart()), sent to the main thread with 'ready'. The engine copied the
- * models into its own memory, so their bytes are transferred, not copied, when they fill their
- * buffers; the compiled module goes along where it can be posted.
+ * What a restart needs (see restart()), sent to the main thread with 'ready'. The checked model bytes
+ * go as Blobs, made here: the main thread passes a Blob on to each restart and pool helper without
+ * copying it (a posted ArrayBuffer is cloned: 11 MB copied on the main thread each time), and the
+ * new worker reads it on its own thread (making them costs this thread ~13 ms before its first
+ * 'ready'). The compiled module goes along where it can be posted.
  */
 function reusable() {
-  if (!loaded) return { reuse: null, transfer: [] };
-  const whole = (b) => (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b && b.slice());
-  const reuse = { model: whole(loaded.model), reverse: whole(loaded.reverse), info: loaded.info, wasmModule, relaxedModule };
-  const transfer = [reuse.model.buffer, ...(reuse.reverse ? [reuse.reverse.buffer] : [])];
+  if (!loaded) return { reuse: null };
+  const reuse = {
+    model: new Blob([loaded.model]),
+    reverse: loaded.reverse ? new Blob([loaded.reverse]) : null,
+    info: loaded.info,
+    wasmModule,
+    relaxedModule,
+  };
   loaded = null;
-  return { reuse, transfer };
+  return { reuse };
 }
 
 const yieldToEventLoop = () => new Promise((resolve) => (isNode ? setImmediate(resolve) : setTimeout(resolve, 0)));

@@ -34,9 +34,10 @@ after(async () => {
   if (server) await server.close();
 });
 
-async function openPage(t, url) {
+async function openPage(t, url, init) {
   const context = await browser.newContext();
   t.after(() => context.close());
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
@@ -45,13 +46,36 @@ async function openPage(t, url) {
   return { page, errors };
 }
 
+/**
+ * An init script: notes each 'init' the page posts to a worker, whether it restarts one from an
+ * earlier worker's model (`reuse`), the largest ArrayBuffer in it and the size of a Blob model.
+ */
+function recordInits() {
+  window.__inits = [];
+  const largestBuffer = (value, seen = new Set()) => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return 0;
+    seen.add(value);
+    if (value instanceof ArrayBuffer) return value.byteLength;
+    if (ArrayBuffer.isView(value)) return value.buffer.byteLength;
+    return Math.max(0, ...Object.values(value).map((v) => largestBuffer(v, seen)));
+  };
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 'init') {
+      const model = message.reuse && message.reuse.model;
+      window.__inits.push({ restart: !!message.reuse, largestBuffer: largestBuffer(message), modelBlobBytes: model instanceof Blob ? model.size : null });
+    }
+    return post.call(this, message, ...rest);
+  };
+}
+
 for (const name of browsers()) describe(name, () => {
   before(async () => { if (!skip) browser = await launchBrowser(name); });
   after(async () => { if (browser) await browser.close(); browser = null; });
   const heavy = heavyCase(name, test); // (Chromium only unless NMT_ALL_BROWSERS=1: _browsers.mjs)
 
-  test('the module with a pool of two workers: the same translation as one, in order; abort; streaming; start-up timings', { skip, timeout: 600000 }, async (t) => {
-    const { page, errors } = await openPage(t, `${server.url}bench.html?n=0`);
+  test('the module with a pool of two workers: the same translation as one, in order; abort; streaming; start-up timings; the helper gets the model as a Blob', { skip, timeout: 600000 }, async (t) => {
+    const { page, errors } = await openPage(t, `${server.url}bench.html?n=0`, recordInits);
     await page.waitForSelector('body[data-done="true"]', { timeout: 120000 });
     const r = await page.evaluate(async (doc) => {
       const { Translator } = await import('./translator.js');
@@ -84,6 +108,8 @@ for (const name of browsers()) describe(name, () => {
       out.shortWorkers = short.stats.workers;
       out.helpers = (await two.memory()).helpers.length;
       out.firstTranslationMs = one.timings.firstTranslationMs;
+      out.modelBytes = two.info.file_bytes;
+      out.inits = window.__inits.filter((m) => m.restart);
       one.dispose();
       two.dispose();
       return out;
@@ -107,6 +133,13 @@ for (const name of browsers()) describe(name, () => {
     assert.equal(r.startupOne.compiled, 'reused', 'a later Translator on the page reuses the compiled engine');
     assert.equal(r.startupTwo.compiled, 'reused');
     assert.ok(r.firstTranslationMs > r.startupOne.totalMs);
+    // The helpers (and the worker that replaced `two`'s after the abort) started from the first
+    // worker's model, handed over as a Blob: no structured clone of its bytes on the main thread.
+    assert.ok(r.inits.length >= 2, JSON.stringify(r.inits));
+    for (const m of r.inits) {
+      assert.ok(m.largestBuffer < r.modelBytes, `an init held a buffer of ${m.largestBuffer} bytes (the model: ${r.modelBytes})`);
+      assert.equal(m.modelBlobBytes, r.modelBytes, 'the model, whole, as a Blob');
+    }
     // A repeat visit: the model from the service worker's cache, engine.wasm compiled streaming (the browser's code cache).
     await page.reload();
     await page.waitForSelector('body[data-done="true"]', { timeout: 120000 });
