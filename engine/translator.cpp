@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -171,7 +172,8 @@ Result<Translation> translate_to(const Translator& self, std::string_view input,
   const size_t one_unit = size_t(c.max_length - 1);  // (a prefix's sentence is translated whole)
   const std::shared_ptr<const GlossaryIndex> glossary = glossary_index(options.glossary);  // (folded once)
   const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, source_case, glossary.get(),
-                            options.prefix.empty() ? &m.memory : nullptr, options.prefix.empty() ? kChunkTokens : one_unit};
+                            options.prefix.empty() ? &m.memory : nullptr, options.prefix.empty() ? kChunkTokens : one_unit,
+                            options.prefix.empty() ? kChunkBytes : SIZE_MAX};
   std::vector<Unit> units = read_units(text, pieces, reader);  // tokens, through the source passes
   SearchOptions search_opts = m.search_options(options);
   // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
@@ -237,7 +239,7 @@ Result<std::vector<Alternative>> Translator::alternatives(std::string_view sourc
   const bool recase = switches.on("casing");
   const std::shared_ptr<const GlossaryIndex> glossary = glossary_index(options.glossary);
   const SourceReader reader{m.tokenizer, c, m.file.source_language(), switches, recase ? &m.source_case : nullptr,
-                            glossary.get(), nullptr, size_t(c.max_length - 1)};  // (one sentence, whole)
+                            glossary.get(), nullptr, size_t(c.max_length - 1), SIZE_MAX};  // (one sentence, whole)
   const std::vector<Unit> units = read_units(text, segment_text(text, m.file.source_language()), reader);
   auto prefix = prefix_for(units, options.prefix, m.tokenizer, c, recase ? &m.target_case : nullptr);
   if (!prefix) return Error{prefix.error()};

@@ -12,25 +12,52 @@
 namespace nmt {
 namespace {
 
-// Cuts a token list longer than `limit` into runs of at most `limit` tokens, preferring to cut
-// before a token that starts a word ("▁...") right after punctuation, else before any word start.
-std::vector<std::pair<size_t, size_t>> chunk_tokens(const std::vector<Token>& toks, size_t limit) {
+// Cuts a token list longer than `limit` tokens or `max_bytes` of text into runs of at most that,
+// preferring to cut before a token that starts a word ("▁...") right after punctuation, else before
+// any word start. (A single token longer than `max_bytes` is a run of its own.)
+std::vector<std::pair<size_t, size_t>> chunk_tokens(const std::vector<Token>& toks, size_t limit, size_t max_bytes) {
   std::vector<std::pair<size_t, size_t>> out;
   size_t start = 0;
   auto starts_word = [&](size_t i) { return toks[i].piece.rfind("\xE2\x96\x81", 0) == 0; };
-  while (toks.size() - start > limit) {
+  const auto fits = [&](size_t from, size_t to) {
+    return to - from <= limit && (to == from || toks[to - 1].end - toks[from].begin <= max_bytes);
+  };
+  while (!fits(start, toks.size())) {
+    size_t room = start + 1;  // the most tokens from `start` that fit (one at least)
+    while (room < toks.size() && room - start < limit && toks[room].end - toks[start].begin <= max_bytes) ++room;
     size_t cut = 0;
-    for (size_t i = start + limit; i > start + limit / 2 && !cut; --i) {
+    for (size_t i = room; i > start + (room - start) / 2 && !cut; --i) {
       const std::string& prev = toks[i - 1].piece;
       if (starts_word(i) && !prev.empty() && std::strchr(".,;:!?)", prev.back())) cut = i;
     }
-    for (size_t i = start + limit; i > start + limit / 2 && !cut; --i)
+    for (size_t i = room; i > start + (room - start) / 2 && !cut; --i)
       if (starts_word(i)) cut = i;
-    if (!cut) cut = start + limit;
+    if (!cut) cut = room;
     out.emplace_back(start, cut);
     start = cut;
   }
   out.emplace_back(start, toks.size());
+  return out;
+}
+
+// An unknown piece longer than `max_bytes` (a run of characters the vocabulary lacks) as unknown
+// pieces of at most `max_bytes` each, cut between characters; other tokens as they are.
+std::vector<Token> cut_long_unknowns(std::vector<Token> toks, std::string_view sentence, int unk_id, size_t max_bytes) {
+  const auto long_unknown = [&](const Token& t) { return t.id == unk_id && t.end - t.begin > max_bytes && t.end <= sentence.size(); };
+  if (std::none_of(toks.begin(), toks.end(), long_unknown)) return toks;
+  std::vector<Token> out;
+  for (Token& t : toks) {
+    if (!long_unknown(t)) {
+      out.push_back(std::move(t));
+      continue;
+    }
+    for (size_t begin = t.begin; begin < t.end;) {
+      size_t end = std::min(t.end, begin + max_bytes);
+      while (end < t.end && end > begin + 1 && (static_cast<unsigned char>(sentence[end]) & 0xC0) == 0x80) --end;
+      out.push_back({unk_id, std::string(sentence.substr(begin, end - begin)), begin, end});
+      begin = end;
+    }
+  }
   return out;
 }
 
@@ -100,14 +127,15 @@ std::vector<Unit> read_units(const std::string& text, const std::vector<TextPiec
     read.memory = reader.memory;
     std::vector<std::string> fired;
     run_source_passes(read, reader.switches, &fired);  // text/passes.h
-    const std::vector<Token> toks = tokens_of(read, reader.tokenizer);
+    const std::vector<Token> toks =
+        cut_long_unknowns(tokens_of(read, reader.tokenizer), sentence, reader.tokenizer.unk_id(), reader.chunk_bytes);
     const std::vector<EmphasisMark> marks =
         reader.switches.on("emphasis") ? find_emphasis(sentence, read.masked) : std::vector<EmphasisMark>{};
     // (once per sentence: each chunk of a long sentence shares it)
     const bool continues_line = continues_a_line(text, pieces, p);  // (text/segmenter.h)
     const bool nothing_to_translate =
         in_code || has_no_words(sentence) || has_no_known_words(toks, reader.tokenizer.unk_id());
-    for (auto [a, b] : chunk_tokens(toks, max_tokens)) {
+    for (auto [a, b] : chunk_tokens(toks, max_tokens, reader.chunk_bytes)) {
       Unit u = make_unit(toks, a, b, pieces[p], p, c.eos_id);
       if (continues_line) u.starts_sentence = false;  // its translation starts in lower case too
       u.source_case = how;

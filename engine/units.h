@@ -68,6 +68,13 @@ struct Unit {
 // 43.6 whole, 53.0 cut at 128; de-en 47.9, 58.0. No flores-dev sentence is that long.
 constexpr size_t kChunkTokens = 128;
 
+// The most bytes of text a unit cut from a long sentence spans (a run of characters the vocabulary
+// lacks, longer than this, is cut into unknown pieces of at most this much). A 128-token chunk of
+// prose spans ~1,000 bytes; but one unknown piece can span a whole line of CJK or emoji, each
+// character a word of the word alignment, whose words x words matrices grew with the square of
+// the line (32,000 such characters in one raw WASM call with alignments aborted the engine).
+constexpr size_t kChunkBytes = 4096;
+
 // How a request reads its sources: the model's tokenizer and limits, and what the source passes
 // need (text/passes.h SourceSentence).
 struct SourceReader {
@@ -81,6 +88,8 @@ struct SourceReader {
   // the longest unit cut from a long sentence (at most the model's max_length - 1; a prefix's
   // sentence, which must stay one unit, may take all of that)
   size_t chunk_tokens = kChunkTokens;
+  // the most bytes of such a unit (kChunkBytes; SIZE_MAX where the sentence must stay one unit)
+  size_t chunk_bytes = kChunkBytes;
 };
 
 // The sentences of `text` (`pieces`, segment_text) -> units of tokens, long sentences cut into

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loaded_fixture.h"
+#include "units.h"
 #include "text/utf8.h"
 
 namespace {
@@ -85,4 +86,34 @@ TEST_CASE("result memory: translate_json says why it failed and appends nothing"
   const std::string why = translator->translate_json("One sentence. And another one.", prefixed, nullptr, written);
   CHECK(why.find("exactly one sentence") != std::string::npos);
   CHECK(written == "kept");
+}
+
+TEST_CASE("result memory: a long run of characters the vocabulary lacks is read in units of at most kChunkBytes") {
+  // (each character is a word of the word alignment, whose matrices are words x words: one unit of
+  // 32,000 such characters took gigabytes and aborted the WASM engine)
+  auto translator = load_fixture("tiny.nmt");
+  const nmt::Translator::Impl& m = translator->impl();
+  const std::string run = line_of("\xE4\xBD\xA0\xE5\xA5\xBD\xF0\x9F\x98\x80", 30000);  // 你好😀, no space
+  for (const std::string& text : {run, "The house " + run + " is small."}) {
+    const std::vector<nmt::Unit> units = test_model_bytes::units_of(m, text);
+    REQUIRE(units.size() > 5);
+    size_t covered = units.front().begin;
+    for (const nmt::Unit& u : units) {
+      CHECK(u.end - u.begin <= nmt::kChunkBytes);
+      CHECK(u.begin == covered);  // one after another, the whole text
+      covered = u.end;
+    }
+    CHECK(covered == text.size());
+  }
+  // and translated with alignments: the run comes back as it is, a few units' words at a time
+  nmt::TranslateOptions options;
+  options.alignments = true;
+  options.beam_size = 1;
+  auto r = translator->translate(run, options);
+  REQUIRE(r);
+  CHECK(r->text == run);
+  for (const nmt::SentenceTranslation& s : r->sentences) {
+    CHECK(s.copied);
+    CHECK(s.words.source_words.size() <= nmt::kChunkBytes);
+  }
 }
