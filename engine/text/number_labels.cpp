@@ -166,7 +166,7 @@ std::vector<TextEdit> club_ordinals(std::string_view source, std::string_view ta
 
 // The edits (last first) that write a percent sign after a number the target language's way:
 // German with a space ("50 %", as DIN 5008 and the references write it; en->de wrote "50%"),
-// English without one ("50%"). Not in a word ("50%ig", "88%-Marke").
+// English without one ("50%"). Not in a word ("50%ig", "88%-Marke"). German "3 °C" too.
 std::vector<TextEdit> percent_signs(std::string_view target, std::string_view to, size_t fixed) {
   std::vector<TextEdit> edits;
   const auto digit = [&](size_t at) { return at < target.size() && target[at] >= '0' && target[at] <= '9'; };
@@ -178,7 +178,15 @@ std::vector<TextEdit> percent_signs(std::string_view target, std::string_view to
     if (to == "de" && at >= 1 && digit(at - 1) && at - 1 >= fixed) edits.push_back({at, 0, " "});
     if (to == "en" && at >= 2 && target[at - 1] == ' ' && digit(at - 2) && at - 1 >= fixed) edits.push_back({at - 1, 1, ""});
   }
-  std::reverse(edits.begin(), edits.end());
+  // German writes degrees Celsius and Fahrenheit apart too ("3 °C"; en->de copied "3°C"); an angle stays ("90°")
+  static constexpr std::string_view kDegrees = "\xC2\xB0";  // °
+  for (size_t at = target.find(kDegrees, fixed); to == "de" && at != std::string_view::npos; at = target.find(kDegrees, at + 1)) {
+    const size_t after = at + kDegrees.size();
+    const bool scale = after < target.size() && (target[after] == 'C' || target[after] == 'F') &&
+                       !(after + 1 < target.size() && std::isalnum(static_cast<unsigned char>(target[after + 1])));
+    if (scale && at >= 1 && digit(at - 1) && at - 1 >= fixed) edits.push_back({at, 0, " "});
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
   return edits;
 }
 

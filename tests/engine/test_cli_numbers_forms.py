@@ -58,6 +58,11 @@ class NumberForms(unittest.TestCase):
         self.assertIn("3,2", translated)
         self.assertRegex(translated, r"€|Euro")
 
+    def test_degrees_celsius_stand_apart_in_german(self):
+        """en->de: "The water is 3°C." came out "Das Wasser ist 3°C."; German writes "3 °C"."""
+        translated = translate_lines("en-de", ["The water is 3°C."])[0]
+        self.assertIn("3 °C", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -625,3 +625,17 @@ TEST_CASE("find_numbers, currency_insertions: an amount written with \"bn\" is a
   CHECK(missing("Revenue was \u20ac3.2bn.", "Der Umsatz war 3,2 Milliarden \u20ac.").empty());
   CHECK(missing("Revenue was \u20ac3.2bn.", "Der Umsatz war 3,2 Millionen \u20ac.") == std::vector<size_t>{0});
 }
+
+TEST_CASE("number_labels: en->de, degrees Celsius apart from the number (\"3\u00b0C\" came out \"3\u00b0C\"; German writes \"3 \u00b0C\")") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from = "en", const char* to = "de") {
+    for (const TextEdit& e : number_labels(source, target, from, to)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("The water is 3\u00b0C, at most 80\u00b0F.", "Das Wasser ist 3\u00b0C, h\u00f6chstens 80\u00b0F.") ==
+        "Das Wasser ist 3 \u00b0C, h\u00f6chstens 80 \u00b0F.");
+  // apart already, an angle, a word after it, into English
+  CHECK(fixed("It is 3 \u00b0C.", "Es sind 3 \u00b0C.") == "Es sind 3 \u00b0C.");
+  CHECK(fixed("a 90\u00b0 angle", "ein 90\u00b0-Winkel") == "ein 90\u00b0-Winkel");
+  CHECK(fixed("at 5\u00b0Celsius", "bei 5\u00b0Celsius") == "bei 5\u00b0Celsius");
+  CHECK(fixed("Es sind 3\u00b0C.", "It is 3\u00b0C.", "de", "en") == "It is 3\u00b0C.");
+}
