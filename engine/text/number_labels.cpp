@@ -265,6 +265,8 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
   edits.insert(edits.end(), unit_edits.begin(), unit_edits.end());
   const std::vector<TextEdit> percent_edits = percent_signs(target, to, fixed);
   edits.insert(edits.end(), percent_edits.begin(), percent_edits.end());
+  const std::vector<TextEdit> currency_edits = foreign_currencies(source, find_numbers(source, from, false), target, fixed);
+  edits.insert(edits.end(), currency_edits.begin(), currency_edits.end());
   if (de_en) {
     const std::vector<TextEdit> scale_edits = german_scale_abbreviations(source, target, fixed);
     edits.insert(edits.end(), scale_edits.begin(), scale_edits.end());

@@ -21,7 +21,8 @@ namespace nmt {
 // the source writes it or a misreading ("Nein."). Only after the first `fixed` bytes (a forced prefix).
 // The edits of number_units come with them, and a percent sign after a number written the `to`
 // language's way: German "50 %" (DIN 5008; en->de wrote "50%"), English "50%" (not in a word:
-// "50%ig", "88%-Marke"), and German "3 °C" (not an angle: "90°"); de->en also a German scale's abbreviation as the word ("1,5 Mrd. €" ->
+// "50%ig", "88%-Marke"), and German "3 °C" (not an angle: "90°"), and those of foreign_currencies
+// (numbers.h: "2 Millionen £ Euro" -> "2 Millionen £"); de->en also a German scale's abbreviation as the word ("1,5 Mrd. €" ->
 // "€1.5 billion") and a club's ordinal ("1. FC Köln" written "1 FC Cologne" -> "1. FC Cologne").
 std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed = 0);

@@ -911,6 +911,65 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
   return out;
 }
 
+std::vector<TextEdit> foreign_currencies(std::string_view source, const ByteSpans& numbers, std::string_view target,
+                                         size_t fixed) {
+  std::vector<TextEdit> edits;
+  const ByteSpans have = find_numbers(target, "", true);
+  std::vector<bool> used(have.size(), false);
+  const auto foreign = [&](const Currency& c, const Currency& own) { return &c != &own && !names(c, source); };
+  for (auto [sb, se] : numbers) {
+    size_t scale_end = se;  // (the sign after a scale word: "1,2 Mrd. €", "225 Millionen $")
+    if (magnitude(source, se, true) >= 1000) {
+      scale_end = se + 1;
+      while (scale_end < source.size() && (std::isalpha(static_cast<unsigned char>(source[scale_end])) || source[scale_end] == '.')) ++scale_end;
+    }
+    const Currency* own = currency_of(source, sb, se) ? currency_of(source, sb, se) : currency_of(source, sb, scale_end);
+    if (!own) continue;
+    const std::string digits = digits_of(source.substr(sb, se - sb));
+    for (size_t t = 0; t < have.size(); ++t) {
+      const auto [b, e] = have[t];
+      if (used[t] || digits_of(target.substr(b, e - b)) != digits) continue;
+      used[t] = true;
+      if (b < fixed) break;
+      // a sign right before the amount: another currency's becomes the source's ("$1.2 billion" for "1,2 Mrd. €")
+      size_t before = b;
+      if (before > 0 && target[before - 1] == ' ') --before;
+      for (const Currency& c : currencies())
+        if (foreign(c, *own) && before >= c.sign.size() && target.compare(before - c.sign.size(), c.sign.size(), c.sign) == 0 &&
+            before - c.sign.size() >= fixed)
+          edits.push_back({before - c.sign.size(), c.sign.size(), std::string(own->sign)});
+      // a name after the amount (and its scale, and its own sign): another currency's goes ("2 Millionen £ Euro")
+      size_t at = e, n = 0;
+      const std::vector<std::string> after = lower_words(target.substr(e, 40));
+      static const char* const kScales[] = {"million", "millionen", "milliarde", "milliarden", "billion", "billionen",
+                                            "mio", "mrd", "thousand", "tausend", "bn"};
+      if (!after.empty() && std::find_if(std::begin(kScales), std::end(kScales), [&](const char* w) { return after[0] == w; }) != std::end(kScales))
+        n = 1;
+      // the bytes of the word after the scale word (or the number), a sign of its own between allowed
+      for (size_t k = 0; k <= n; ++k) {
+        while (at < target.size() && target[at] == ' ') ++at;
+        if (k == n) break;
+        while (at < target.size() && (std::isalpha(static_cast<unsigned char>(target[at])) || target[at] == '.')) ++at;
+      }
+      if (target.compare(at, own->sign.size(), own->sign) == 0) {
+        at += own->sign.size();
+        while (at < target.size() && target[at] == ' ') ++at;
+      }
+      size_t word_end = at;
+      while (word_end < target.size() && std::isalpha(static_cast<unsigned char>(target[word_end]))) ++word_end;
+      std::string word(target.substr(at, word_end - at));
+      for (char& ch : word) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+      for (const Currency& c : currencies())
+        if (!word.empty() && foreign(c, *own) && std::find(c.names.begin(), c.names.end(), word) != c.names.end() &&
+            at > 0 && target[at - 1] == ' ' && at - 1 >= fixed && (word_end == target.size() || !is_letter(char_at(target, word_end))))
+          edits.push_back({at - 1, word_end - at + 1, ""});
+      break;
+    }
+  }
+  std::sort(edits.begin(), edits.end(), [](const TextEdit& x, const TextEdit& y) { return x.at > y.at; });
+  return edits;
+}
+
 bool adds_currency(std::string_view source, std::string_view target) {
   return std::any_of(currencies().begin(), currencies().end(),
                      [&](const Currency& c) { return names(c, target) && !names(c, source); });

@@ -96,6 +96,16 @@ std::vector<std::pair<size_t, std::string>> currency_insertions(std::string_view
                                                                std::string_view target, std::string_view to,
                                                                size_t fixed = 0);
 
+// The edits (last first) that take out a currency the model gave an amount besides the source's:
+// for each source amount with a sign, its target number (the first with its digits) loses another
+// currency's name after it, its scale word and its own sign ("2 Millionen £ Euro" for "£2 million" ->
+// "2 Millionen £"; "€1,2 Milliarden Pfund" -> "€1,2 Milliarden"), and another currency's sign right
+// before it becomes the source's ("$1.2 billion" for "1,2 Mrd. €" -> "€1.2 billion"); only a currency
+// the source never names, only after the first `fixed` bytes. The numbers retry leaves these where
+// its own translation is no better.
+std::vector<TextEdit> foreign_currencies(std::string_view source, const ByteSpans& numbers, std::string_view target,
+                                         size_t fixed = 0);
+
 // Whether `target` names a currency (its sign or its name) that `source` has neither the sign nor the
 // name of: shown an amount as an unknown piece, the model guesses one ("$225 million" -> "$225
 // Millionen Pfund"; € and £ are unknown pieces in its training data).

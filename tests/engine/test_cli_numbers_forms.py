@@ -63,6 +63,15 @@ class NumberForms(unittest.TestCase):
         translated = translate_lines("en-de", ["The water is 3°C."])[0]
         self.assertIn("3 °C", translated)
 
+    def test_an_amount_gets_no_second_currency(self):
+        """en->de: "£2 million" came out "2 Millionen £ Euro", de->en "1,2 Mrd. €" "$1.2 billion"."""
+        de = translate_lines("en-de", ["The company lost £2 million."])[0]
+        self.assertIn("£", de)
+        self.assertNotIn("Euro", de)
+        en = translate_lines("de-en", ["Der Umsatz lag bei 1,2 Mrd. € und der Gewinn bei 300 Mio. €."])[0]
+        self.assertNotIn("$", en)
+        self.assertIn("1.2 billion", en)
+
 
 if __name__ == "__main__":
     unittest.main()

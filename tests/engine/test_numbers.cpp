@@ -639,3 +639,24 @@ TEST_CASE("number_labels: en->de, degrees Celsius apart from the number (\"3\u00
   CHECK(fixed("at 5\u00b0Celsius", "bei 5\u00b0Celsius") == "bei 5\u00b0Celsius");
   CHECK(fixed("Es sind 3\u00b0C.", "It is 3\u00b0C.", "de", "en") == "It is 3\u00b0C.");
 }
+
+TEST_CASE("foreign_currencies: a currency the model gave an amount besides the source's goes (\"\u00a32 million\" came out \"2 Millionen \u00a3 Euro\")") {
+  const auto fixed = [](const std::string& source, std::string target, const char* from, size_t keep = 0) {
+    for (const TextEdit& e : foreign_currencies(source, find_numbers(source, from, false), target, keep))
+      target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("The company lost \u00a32 million.", "Das Unternehmen verlor 2 Millionen \u00a3 Euro.", "en") ==
+        "Das Unternehmen verlor 2 Millionen \u00a3.");
+  CHECK(fixed("Revenue was \u20ac1.2 billion.", "Die Einnahmen waren \u20ac1,2 Milliarden Pfund.", "en") ==
+        "Die Einnahmen waren \u20ac1,2 Milliarden.");
+  CHECK(fixed("Der Umsatz lag bei 1,2 Mrd. \u20ac.", "Revenue was at $1.2 billion.", "de") == "Revenue was at \u20ac1.2 billion.");
+  CHECK(fixed("from \u00a3100 to \u00a3150", "von 100 \u00a3 bis 150 \u00a3 Euro", "en") == "von 100 \u00a3 bis 150 \u00a3");
+  // the source's own currency, one the source names too, no sign in the source, a prefix
+  CHECK(fixed("It costs \u20ac5.", "Es kostet 5 Euro.", "en") == "Es kostet 5 Euro.");
+  CHECK(fixed("It costs \u20ac5, about $6.", "Es kostet 5 \u20ac, etwa 6 Dollar.", "en") == "Es kostet 5 \u20ac, etwa 6 Dollar.");
+  CHECK(fixed("It costs \u20ac5 or 6 dollars.", "Es kostet 5 Dollar.", "en") == "Es kostet 5 Dollar.");
+  CHECK(fixed("It weighs 5 pounds.", "Es wiegt 5 Pfund.", "en") == "Es wiegt 5 Pfund.");
+  CHECK(fixed("The company lost \u00a32 million.", "Das Unternehmen verlor 2 Millionen \u00a3 Euro.", "en", 40) ==
+        "Das Unternehmen verlor 2 Millionen \u00a3 Euro.");
+}
