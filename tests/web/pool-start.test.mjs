@@ -9,6 +9,8 @@
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Translator } from '../../web/translator.js';
 import { benchDocument } from '../../scripts/bench-pool.mjs';
 import { engineSkip, requireEngine, testManifest, fileUrl } from './_helpers.mjs';
@@ -105,4 +107,24 @@ test('pool start: a worker restarted after an abort or a crash gets the model as
   } finally {
     t.dispose();
   }
+});
+
+test('pool start: dispose() lets the model handed over go (nothing on the main thread holds it)', { skip, timeout: 600000 }, async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const pool = await Translator.create({ from: 'en', to: 'de', manifestUrl, workers: 2 });
+  await pool.translate(DOC, OPTIONS); // the helper starts during this request
+  await pool.memory(); // (and is ready)
+  const handedOver = (() => {
+    const restart = inits.findLast((m) => m.reuse);
+    assert.ok(restart && restart.reuse.model instanceof Blob);
+    return new WeakRef(restart.reuse.model);
+  })();
+  inits.length = 0; // (this file's own record must not hold it)
+  pool.dispose();
+  for (let i = 0; i < 10 && handedOver.deref(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc();
+  }
+  assert.equal(handedOver.deref(), undefined, 'the model was collected after dispose()');
 });
