@@ -190,6 +190,30 @@ std::vector<TextEdit> percent_signs(std::string_view target, std::string_view to
   return edits;
 }
 
+// de->en: the first of two German ordinals joined by "und"/"oder" ("Der 1. und 2. Preis") came out
+// "The 1, and 2nd Price" or "the 1 and 2nd": the edits (last first) that give it its English ending
+// where the second has one ("1st and 2nd"), for a number whose digits are a source ordinal's.
+std::vector<TextEdit> listed_ordinals(std::string_view source, std::string_view target, size_t fixed) {
+  std::vector<std::string_view> ordinals;
+  for (auto [sb, se] : find_numbers(source, "de", true))
+    if (is_german_ordinal(source, sb, se)) ordinals.push_back(source.substr(sb, se - sb));
+  std::vector<TextEdit> edits;
+  if (ordinals.empty()) return edits;
+  const ByteSpans numbers = find_numbers(target, "en", true);
+  for (size_t t = 0; t + 1 < numbers.size(); ++t) {
+    const auto [b, e] = numbers[t];
+    const std::string_view digits = target.substr(b, e - b);
+    if (b < fixed || std::find(ordinals.begin(), ordinals.end(), digits) == ordinals.end()) continue;
+    size_t at = e + ((e < target.size() && (target[e] == ',' || target[e] == '.')) ? 1 : 0);
+    const std::string_view rest = target.substr(at);
+    const size_t join = rest.rfind(" and ", 0) == 0 ? 5 : rest.rfind(" or ", 0) == 0 ? 4 : 0;
+    if (join == 0 || numbers[t + 1].first != at + join || english_ordinal_ending(target, numbers[t + 1].second) == 0) continue;
+    edits.push_back({e, at - e, english_ordinal_suffix(digits)});
+  }
+  std::reverse(edits.begin(), edits.end());
+  return edits;
+}
+
 }  // namespace
 
 std::vector<TextEdit> number_units(std::string_view source, std::string_view target, std::string_view from,
@@ -272,6 +296,8 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
     edits.insert(edits.end(), scale_edits.begin(), scale_edits.end());
     const std::vector<TextEdit> club_edits = club_ordinals(source, target, fixed);
     edits.insert(edits.end(), club_edits.begin(), club_edits.end());
+    const std::vector<TextEdit> list_edits = listed_ordinals(source, target, fixed);
+    edits.insert(edits.end(), list_edits.begin(), list_edits.end());
   }
   std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.at > b.at; });
   return edits;

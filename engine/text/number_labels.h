@@ -23,7 +23,8 @@ namespace nmt {
 // language's way: German "50 %" (DIN 5008; en->de wrote "50%"), English "50%" (not in a word:
 // "50%ig", "88%-Marke"), and German "3 °C" (not an angle: "90°"), and those of foreign_currencies
 // (numbers.h: "2 Millionen £ Euro" -> "2 Millionen £"); de->en also a German scale's abbreviation as the word ("1,5 Mrd. €" ->
-// "€1.5 billion") and a club's ordinal ("1. FC Köln" written "1 FC Cologne" -> "1. FC Cologne").
+// "€1.5 billion"), a club's ordinal ("1. FC Köln" written "1 FC Cologne" -> "1. FC Cologne") and
+// the first of two ordinals ("Der 1. und 2. Preis" written "The 1, and 2nd Price" -> "1st and 2nd").
 std::vector<TextEdit> number_labels(std::string_view source, std::string_view target, std::string_view from,
                                     std::string_view to, size_t fixed = 0);
 

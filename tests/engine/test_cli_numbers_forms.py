@@ -72,6 +72,11 @@ class NumberForms(unittest.TestCase):
         self.assertNotIn("$", en)
         self.assertIn("1.2 billion", en)
 
+    def test_the_first_of_two_ordinals_gets_its_ending(self):
+        """de->en: "Der 1. und 2. Preis gingen an Anna und Ben." came out "The 1, and 2nd Price ..."."""
+        translated = translate_lines("de-en", ["Der 1. und 2. Preis gingen an Anna und Ben."])[0]
+        self.assertIn("1st and 2nd", translated)
+
 
 if __name__ == "__main__":
     unittest.main()

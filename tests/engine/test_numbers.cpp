@@ -660,3 +660,17 @@ TEST_CASE("foreign_currencies: a currency the model gave an amount besides the s
   CHECK(fixed("The company lost \u00a32 million.", "Das Unternehmen verlor 2 Millionen \u00a3 Euro.", "en", 40) ==
         "Das Unternehmen verlor 2 Millionen \u00a3 Euro.");
 }
+
+TEST_CASE("number_labels: de->en, the first of two ordinals gets its ending (\"Der 1. und 2. Preis\" came out \"The 1, and 2nd Price\")") {
+  const auto fixed = [](const std::string& source, std::string target, size_t keep = 0) {
+    for (const TextEdit& e : number_labels(source, target, "de", "en", keep)) target.replace(e.at, e.length, e.text);
+    return target;
+  };
+  CHECK(fixed("Der 1. und 2. Preis gingen an Anna.", "The 1, and 2nd Price went to Anna.") == "The 1st and 2nd Price went to Anna.");
+  CHECK(fixed("am 3. oder 4. Tag", "on the 3 or 4th day") == "on the 3rd or 4th day");
+  // no ordinal in the source, the second no ordinal, a number that is no source ordinal, a prefix
+  CHECK(fixed("Er kaufte 1 und 2 Karten.", "He bought 1, and 2nd tickets.") == "He bought 1, and 2nd tickets.");
+  CHECK(fixed("Der 1. und 2. Preis", "The 1, and 2 prices") == "The 1, and 2 prices");
+  CHECK(fixed("Der 1. und 2. Preis, 5 Euro", "The 1st and 2nd prize, 5, and 6th") == "The 1st and 2nd prize, 5, and 6th");
+  CHECK(fixed("Der 1. und 2. Preis gingen an Anna.", "The 1, and 2nd Price went to Anna.", 6) == "The 1, and 2nd Price went to Anna.");
+}
