@@ -287,7 +287,8 @@ std::vector<TextEdit> number_labels(std::string_view source, std::string_view ta
   }
   const std::vector<TextEdit> unit_edits = number_units(source, target, from, to, fixed);
   edits.insert(edits.end(), unit_edits.begin(), unit_edits.end());
-  const std::vector<TextEdit> percent_edits = percent_signs(target, to, fixed);
+  // (a sentence with no word in it, "100%", is copied as it is: pass_through)
+  const std::vector<TextEdit> percent_edits = lower_words(source).empty() ? std::vector<TextEdit>{} : percent_signs(target, to, fixed);
   edits.insert(edits.end(), percent_edits.begin(), percent_edits.end());
   const std::vector<TextEdit> currency_edits = foreign_currencies(source, find_numbers(source, from, false), target, fixed);
   edits.insert(edits.end(), currency_edits.begin(), currency_edits.end());

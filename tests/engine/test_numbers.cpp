@@ -586,6 +586,7 @@ TEST_CASE("number_labels: a percent sign the target's way (en->de wrote \"50%\";
   CHECK(fixed("the 88% mark", "die 88%-Marke", "en", "de") == "die 88%-Marke");
   CHECK(fixed("100% sure", "zu % sicher", "en", "de") == "zu % sicher");
   CHECK(fixed("It rose 50%.", "Es stieg um 50%.", "en", "de", 14) == "Es stieg um 50%.");
+  CHECK(fixed("100%", "100%", "en", "de") == "100%");  // no word: copied as it is
 }
 
 TEST_CASE("currency_insertions: de->en, a range's sign goes before its first end (\"15\u201320 \u20ac\" came out \"15\u2013\u20ac20\")") {
