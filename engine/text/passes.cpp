@@ -2,6 +2,7 @@
 #include "text/passes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "text/casing.h"
@@ -375,6 +376,79 @@ void run_target_passes(TargetSentence& s, const PassSwitches& on) {
     const std::string before = s.target;
     p.target(s);
     if (s.target != before) s.fired.push_back(p.name);
+  }
+  place_line_breaks(s);  // (no switch: the text keeps its lines whatever the passes do)
+}
+
+namespace {
+
+// The word alignment of the alignment layer's attention (each target token's own row: this mean over
+// heads says what the token was translated from without the read-out head's one-step shift).
+WordAlignment attention_words(const TargetSentence& s) {
+  const DecodedSentence* d = s.decoded;
+  if (!d) return {};
+  std::vector<Span> source_spans, target_spans;
+  for (const Token& t : d->source_tokens) source_spans.push_back({t.begin, t.end});
+  source_spans.push_back({s.source.size(), s.source.size()});
+  for (auto [b, e] : s.spans) target_spans.push_back({b, e});
+  if (d->has_eos) target_spans.push_back({s.target.size(), s.target.size()});
+  const int rows = int(target_spans.size()), cols = int(source_spans.size());
+  if (rows == 0 || d->attention.size() < size_t(rows) * size_t(cols)) return {};
+  return read_alignment(s.source, source_spans, s.target, target_spans, d->attention.data(), rows, cols);
+}
+
+}  // namespace
+
+void place_line_breaks(TargetSentence& s) {
+  ByteSpans breaks;  // each whitespace run of the source that holds a line break
+  for (size_t i = 0; i < s.source.size(); ++i) {
+    if (s.source[i] != '\n' && s.source[i] != '\r') continue;
+    size_t begin = i, end = i;
+    while (begin > 0 && s.source[begin - 1] == ' ') --begin;
+    while (end < s.source.size() && (s.source[end] == ' ' || s.source[end] == '\n' || s.source[end] == '\r')) ++end;
+    breaks.emplace_back(begin, end);
+    i = end;
+  }
+  if (breaks.empty() || s.target.find_first_of("\r\n") != std::string::npos) return;  // (copied: its own lines)
+  const std::vector<Span> target_words = find_words(s.target);
+  const ByteSpans copies = verbatim_copies(s);
+  // a target word that can start a line: a space before it, past a forced prefix, not in a copy
+  const auto can_break_before = [&](size_t k, size_t after) {
+    const size_t at = target_words[k].begin;
+    return at > after && at > s.fixed && s.target[at - 1] == ' ' &&
+           std::none_of(copies.begin(), copies.end(), [&](const auto& c) { return c.first < at && at < c.second; });
+  };
+  const WordAlignment aligned = attention_words(s);
+  std::vector<std::pair<size_t, std::string>> placed;  // (the target word's byte, the source's whitespace)
+  size_t after = 0;
+  for (auto [begin, end] : breaks) {
+    const std::string whitespace(s.source.substr(begin, end - begin));
+    size_t word = target_words.size();
+    // before the target word said by the source word after the break (or the one after that)
+    size_t next = 0;
+    while (next < aligned.source_words.size() && aligned.source_words[next].begin < end) ++next;
+    for (size_t j = next; j < next + 2 && j < aligned.source_words.size() && word == target_words.size(); ++j)
+      for (auto [t, src] : aligned.links)
+        if (size_t(src) == j && size_t(t) < target_words.size() && can_break_before(size_t(t), after) && size_t(t) < word) word = size_t(t);
+    if (word == target_words.size()) {  // no link: where the break stands in the source, in proportion
+      const double ideal = double(begin) * double(s.target.size()) / double(std::max<size_t>(1, s.source.size()));
+      for (size_t k = 0; k < target_words.size(); ++k)
+        if (can_break_before(k, after) &&
+            (word == target_words.size() ||
+             std::abs(double(target_words[k].begin) - ideal) < std::abs(double(target_words[word].begin) - ideal)))
+          word = k;
+    }
+    if (word == target_words.size()) {  // no space left to break at: the line ends with the translation
+      placed.emplace_back(s.target.size(), whitespace);
+      after = s.target.size();
+      continue;
+    }
+    placed.emplace_back(target_words[word].begin, whitespace);
+    after = target_words[word].begin;
+  }
+  for (auto p = placed.rbegin(); p != placed.rend(); ++p) {
+    if (p->first == s.target.size() && (s.target.empty() || s.target.back() != ' ')) insert_at(s.target, s.spans, p->first, p->second);
+    else replace_at(s.target, s.spans, p->first - 1, 1, p->second);
   }
 }
 

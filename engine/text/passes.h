@@ -140,6 +140,14 @@ void run_retry_passes(RetryRound& round, const PassSwitches& on);
 // for a sentence in a code block (`in_code`), which stays as the source writes it.
 void run_target_passes(TargetSentence& s, const PassSwitches& on);
 
+// Writes the source's line breaks into the translation: a sentence of hard-wrapped lines
+// (text/segmenter.h) is read as one, and each of its line breaks, with the spaces around it as the
+// source has them, takes the place of the space before the target word that says the source word
+// after the break (the attention read as the word alignments are); with no such word, where the break
+// stands in the source, in proportion; with no space left, at the end. The translation then has as
+// many line breaks as its source, in order. run_target_passes ends with it (no switch turns it off).
+void place_line_breaks(TargetSentence& s);
+
 // Applies `edits` (last first, as the rule functions return them) to the target: an edit with
 // `outside` set inserts text outside any token, any other replaces bytes inside the token that
 // holds them; the spans after it shift. With `sure`, the tokens that hold written text get

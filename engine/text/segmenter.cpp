@@ -238,6 +238,103 @@ bool ends_like_a_face(char32_t cp) {
          cp == 0x2639 || cp == 0x270C || cp == 0x1F918 || cp == 0x1F919;
 }
 
+// Words after which no sentence ends: a line that ends on one was cut inside its sentence.
+constexpr std::string_view kEnglishWordsInside[] = {
+    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from", "by", "as",
+    "into", "about", "than", "that", "which", "who", "whose", "if", "when", "while", "because", "is", "are",
+    "was", "were", "be", "been", "will", "would", "can", "could", "should", "must", "have", "has", "had",
+    "my", "your", "our", "their", "his", "her", "its", "this", "these", "those", "not", "very", "some",
+};
+constexpr std::string_view kGermanWordsInside[] = {
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines", "und",
+    "oder", "aber", "sondern", "denn", "dass", "weil", "wenn", "als", "ob", "von", "zu", "zum", "zur",
+    "mit", "für", "auf", "an", "am", "im", "in", "aus", "bei", "nach", "über", "unter", "vor", "um",
+    "durch", "gegen", "ohne", "ist", "sind", "war", "waren", "wird", "werden", "hat", "haben", "kann",
+    "mein", "meine", "dein", "sein", "seine", "ihr", "ihre", "unser", "unsere", "sehr", "nicht", "wie",
+};
+
+// Of those, the ones no sentence ends on at all (no pronoun, particle or verb: "yes we can", "ruf
+// mich an"): before a capital too, the line was cut inside its sentence ("mit dem\nZug").
+constexpr std::string_view kEnglishNeverLast[] = {
+    "the", "a", "an", "and", "or", "but", "of", "to", "from", "with", "for", "by", "at", "into", "than",
+    "my", "your", "our", "their", "his", "its", "whose", "because", "very",
+};
+constexpr std::string_view kGermanNeverLast[] = {
+    "der", "die", "dem", "den", "des", "ein", "eine", "einen", "einem", "einer", "eines", "und", "oder",
+    "aber", "von", "zum", "zur", "für", "am", "im", "bei", "unter", "gegen", "ohne", "mein", "meine",
+    "unser", "unsere", "ihre", "seine", "sehr", "dass", "weil",
+};
+
+// The most bytes a sentence of joined lines spans up to its last line (as web/html/segment.js's
+// MAX_JOINED): a list of lines that each look like one going on stays a list.
+constexpr size_t kMaxJoinedBytes = 400;
+
+bool looks_like_code_or_table(char ch) {
+  return ch == '`' || ch == '|' || ch == '{' || ch == '}' || ch == '=' || ch == '<' || ch == '>' || ch == '\t';
+}
+
+// The length of the line break at `at` ("\n", "\r\n" or "\r") inside the sentence that began at
+// `start` and whose text ends at `content_end` is only where a hard-wrapped paragraph was cut: the
+// line before has two words or more, ends in a letter, a digit or a comma, and is either long (40
+// characters or more) or ends on a word no sentence ends on ("the", "und"); the next line starts
+// (after at most three spaces) with a small letter, or with a capital after such a word ("mit
+// dem\nZug", "to the\nStation"); neither is a list item, a heading, a quote or
+// indented code, nor has a mark of code or a table; no blank line lies between them; and the
+// sentence so far spans at most kMaxJoinedBytes; else 0.
+size_t wrapped_line_break(std::string_view text, size_t start, size_t content_end, size_t at, bool german) {
+  if (content_end <= start || content_end - start > kMaxJoinedBytes || (text[at] != '\n' && text[at] != '\r')) return 0;
+  const size_t length = text[at] == '\r' && at + 1 < text.size() && text[at + 1] == '\n' ? 2 : 1;
+  size_t next = at + length;
+  for (size_t k = content_end; k < at; ++k)
+    if (text[k] != ' ') return 0;
+  size_t indent = 0;
+  while (next < text.size() && text[next] == ' ' && indent < 4) ++next, ++indent;
+  if (indent >= 4 || next >= text.size()) return 0;
+  const char32_t first = decode_at(text, next).cp;
+  if (!is_letter(first) || !has_case(first)) return 0;
+  const bool capital = is_upper(first);  // (only after a word no sentence ends on: "mit dem\nZug")
+  // the next line, as far as kMaxJoinedBytes: no code or table, and no list item ("a) ...")
+  size_t line_end = next;
+  while (line_end < text.size() && line_end - next < kMaxJoinedBytes && text[line_end] != '\n' && text[line_end] != '\r') {
+    if (looks_like_code_or_table(text[line_end])) return 0;
+    ++line_end;
+  }
+  if (next + 1 < text.size() && (text[next + 1] == ')' || text[next + 1] == '.')) return 0;
+  // the line before
+  size_t line_start = content_end;
+  while (line_start > 0 && content_end - line_start <= kMaxJoinedBytes && text[line_start - 1] != '\n' && text[line_start - 1] != '\r')
+    --line_start;
+  const std::string_view line = text.substr(line_start, content_end - line_start);
+  size_t lead = 0;
+  while (lead < line.size() && line[lead] == ' ') ++lead;
+  if (lead >= 4 || lead >= line.size()) return 0;
+  const char opener = line[lead];
+  if (opener == '-' || opener == '*' || opener == '+' || opener == '#' || opener == '>' || is_digit(decode_at(line, lead).cp) ||
+      line.compare(lead, 3, "\u2022") == 0)
+    return 0;
+  size_t words = 0, characters = 0, last_word = line.size();
+  bool in_word = false;
+  for (size_t k = 0; k < line.size();) {
+    const Decoded d = decode_at(line, k);
+    if (looks_like_code_or_table(line[k])) return 0;
+    const bool word_char = is_letter(d.cp) || is_digit(d.cp) || is_mark(d.cp) || (in_word && (d.cp == '\'' || d.cp == '-'));
+    if (word_char && !in_word) ++words, last_word = k;
+    in_word = word_char;
+    ++characters;
+    k += d.length;
+  }
+  if (words < 2) return 0;
+  size_t last = line.size() - 1;
+  while (last > 0 && (static_cast<unsigned char>(line[last]) & 0xC0) == 0x80) --last;
+  const char32_t end = decode_at(line, last).cp;
+  if (!capital && (end == ',' || ((is_letter(end) || is_digit(end)) && characters >= 40))) return length;
+  if (!is_letter(end) && !is_digit(end)) return 0;
+  std::string word(line.substr(last_word));
+  for (char& c : word) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  if (capital) return (german ? contains(kGermanNeverLast, word) : contains(kEnglishNeverLast, word)) ? length : 0;
+  return (german ? contains(kGermanWordsInside, word) : contains(kEnglishWordsInside, word)) ? length : 0;
+}
+
 // End (exclusive, trailing whitespace excluded) of the sentence that starts at `start`, which holds
 // a non-whitespace character.
 size_t sentence_end(std::string_view text, size_t start, bool german) {
@@ -248,6 +345,11 @@ size_t sentence_end(std::string_view text, size_t start, bool german) {
   while (i < n) {
     const Decoded c = decode_at(text, i);
     if (is_whitespace(c.cp)) {
+      if (const size_t wrapped = is_newline(c.cp) ? wrapped_line_break(text, start, content_end, i, german) : 0) {
+        i += wrapped;  // a hard-wrapped line: the sentence reads on
+        word_start = i;
+        continue;
+      }
       if (is_newline(c.cp) || c.cp == U'\t') return content_end;  // a tab separates cells of a pasted table
       i += c.length;
       word_start = i;

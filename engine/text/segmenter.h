@@ -23,8 +23,13 @@ struct TextPiece {
 // letter of a script without case or an opening quote/bracket; after a face (":)", ";-)", not "<3";
 // an emoji of a face or a hand, "🙏", "👍🏽", not "❤️" or "🍕") that follows a word, before a capital
 // ("Thanks :) See you", "Danke 🙏 Bis bald"); at 。！？ whatever follows; and at
-// every newline and tab (lines are never joined; a tab separates the cells of a pasted table, so the
-// tabs stay and each cell is translated on its own); and around a mark that separates the items of
+// every newline and tab (a tab separates the cells of a pasted table, so the tabs stay and each cell
+// is translated on its own), but for a single line break inside a sentence of a hard-wrapped text
+// (the line before has two words or more, ends in a letter, a digit or a comma and is long or ends
+// on a word no sentence ends on; the next starts small, or with a capital after an article or a
+// preposition; no list item, heading, quote, code or table; the sentence spans at most 400 bytes
+// up to it: docs/text-rules.md), which stays inside the sentence (text/passes.h place_line_breaks
+// writes it into the translation); and around a mark that separates the items of
 // a menu or breadcrumb (| ¦ » › • · ∙ ◦ ‣ →) standing alone between spaces on one line after a
 // sentence: "Home » News » Sport" is three sentences, and the gaps " » " keep the marks. A list
 // number at the start of a line or cell ("1. ", "12) ", before a word, a number or a quote; not a

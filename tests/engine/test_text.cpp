@@ -95,7 +95,17 @@ std::string segmentation_problem(std::string_view text, std::string_view lang) {
       for (size_t i = 0; i < piece.size();) {
         char32_t cp;
         i += decode_utf8(piece, i, cp);
-        if (is_newline(cp)) return "newline inside a sentence";  // lines are never joined
+        // only a hard-wrapped line's single break, with a letter after it, joins lines (segmenter.h)
+        if (is_newline(cp) && !(cp == '\n' || (cp == '\r' && i < piece.size() && piece[i] == '\n')))
+          return "newline inside a sentence";
+        if (cp == '\r') ++i;
+        if (is_newline(cp)) {
+          size_t k = i;
+          while (k < piece.size() && piece[k] == ' ') ++k;
+          char32_t next = 0;
+          if (k < piece.size()) decode_utf8(piece, k, next);
+          if (!is_letter(next) || k - i > 3) return "newline inside a sentence";
+        }
       }
     } else {
       if (!only_whitespace_and_separators(piece, p.begin == 0)) return "gap with text";

@@ -1,0 +1,77 @@
+"""Hard-wrapped text with the shipped models and the native CLI (engine/text/segmenter.h,
+text/passes.h place_line_breaks): a sentence cut by a line break is read whole, and the line break
+is written back into its translation, so each half no longer comes out as a sentence of its own."""
+import json
+import re
+import subprocess
+import unittest
+
+from nmt_cli import NMT, model, needs_cli, translate_text
+
+WRAPPED = {
+    "en-de": "I will send the\ninvitation to all of our friends tomorrow.",
+    "de-en": "Wir fahren morgen früh mit dem\nZug nach Berlin und besuchen dort unsere Freunde.",
+}
+
+
+def alignments(direction, text):
+    r = subprocess.run([NMT, "--model", model(direction), "--alignments"], input=text, capture_output=True,
+                       text=True, timeout=600, check=True)
+    return json.loads(r.stdout.splitlines()[0])
+
+
+def utf16_slice(text, span):
+    b, e = span
+    return text.encode("utf-16-le")[2 * b:2 * e].decode("utf-16-le")
+
+
+@needs_cli
+class WrappedLines(unittest.TestCase):
+    def test_a_wrapped_sentence_reads_as_the_unwrapped_one_with_its_line_break_placed(self):
+        for direction, text in WRAPPED.items():
+            with self.subTest(direction=direction):
+                out = translate_text(direction, text)
+                whole = translate_text(direction, text.replace("\n", " "))
+                self.assertEqual(out.count("\n"), 1, out)
+                self.assertEqual(out.replace("\n", " "), whole, out)
+                first, second = out.split("\n")
+                self.assertRegex(first, r"\w+ \w+", out)  # the break inside the sentence, between words
+                self.assertRegex(second, r"\w", out)
+
+    def test_the_break_goes_before_the_word_that_says_the_word_after_it(self):
+        out = translate_text("en-de", "I will send the\ninvitation tomorrow.")
+        self.assertRegex(out, r"\nEinladung\b", out)
+
+    def test_lines_and_characters_survive_and_offsets_index_the_text_as_given(self):
+        texts = {
+            "en-de": "Please send the\r\n  report 🎉 about the 3,500 visitors to info@example.com and the\n"
+                     "team, since we meet on Monday at the\nstation.\n\nIt rained.\nwe stayed home.\n",
+            "de-en": "Bitte schicke uns den\r\n  Bericht 🎉 über die 3.500 Besucher an info@example.com und die\n"
+                     "Liste, weil wir uns am Montag am\nbahnhof treffen.\n\nEs regnete.\nwir blieben zu hause.\n",
+        }
+        for direction, text in texts.items():
+            with self.subTest(direction=direction):
+                doc = alignments(direction, text)
+                out = doc["text"]
+                self.assertEqual(out.count("\n"), text.count("\n"), out)
+                self.assertIn("\r\n  ", out)  # the source's own whitespace at the break
+                for kept in ("🎉", "info@example.com"):
+                    self.assertIn(kept, out)
+                for s in doc["sentences"]:  # (ranges count UTF-16 code units)
+                    self.assertEqual(utf16_slice(text, s["source_range"]), s["source"])
+                    self.assertEqual(utf16_slice(out, s["target_range"]), s["target"])
+                joined = [s for s in doc["sentences"] if "\n" in s["source"]]
+                self.assertEqual(len(joined), 1, [s["source"] for s in doc["sentences"]])
+                for s in joined:  # each joined sentence carries its own line breaks over
+                    self.assertEqual(s["target"].count("\n"), s["source"].count("\n"), s)
+
+    def test_lines_that_are_no_wrapped_sentence_stay_apart(self):
+        text = "buy some milk\nfeed the cat\n- water the plants in the\n- call mom\nThe list:\nred apples"
+        lines = translate_text("en-de", text).split("\n")
+        self.assertEqual(len(lines), 6, lines)
+        doc = alignments("en-de", text)
+        self.assertFalse([s["source"] for s in doc["sentences"] if "\n" in s["source"]])
+
+
+if __name__ == "__main__":
+    unittest.main()
