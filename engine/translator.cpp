@@ -176,9 +176,11 @@ Result<Translation> translate_to(const Translator& self, std::string_view input,
                             options.prefix.empty() ? kChunkBytes : SIZE_MAX};
   std::vector<Unit> units = read_units(text, pieces, reader);  // tokens, through the source passes
   SearchOptions search_opts = m.search_options(options);
-  // The attention places what the vocabulary cannot write (text/pass_through.h): kept when needed.
+  // The attention places what the vocabulary cannot write (text/pass_through.h) and a hard-wrapped
+  // sentence's line breaks (text/passes.h place_line_breaks): kept when needed.
   for (const Unit& u : units)
-    search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty() || !u.emphasis.empty();
+    search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty() || !u.emphasis.empty() ||
+                                  text.find_first_of("\r\n", u.begin) < u.end;
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
     prefix = prefix_for(units, options.prefix, m.tokenizer, c, source_case ? &m.target_case : nullptr);

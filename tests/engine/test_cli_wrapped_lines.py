@@ -42,6 +42,15 @@ class WrappedLines(unittest.TestCase):
         out = translate_text("en-de", "I will send the\ninvitation tomorrow.")
         self.assertRegex(out, r"\nEinladung\b", out)
 
+    def test_the_break_is_placed_by_the_attention_whatever_else_the_text_holds(self):
+        # the attention was kept only for a text with something the vocabulary cannot write (an
+        # emoji): alone, the break went where it stands in proportion ("gestaltet\nsind, und")
+        text = ("Now for Japan. Japan was an island country, just like\nBritain. Submarines are ships designed "
+                "to travel underwater,\nand remain there for an extended amount of time.")
+        alone = translate_text("en-de", text)
+        with_emoji = translate_text("en-de", text + "\n\nI love pizza \U0001F355.")
+        self.assertEqual(with_emoji.split("\n\n")[0], alone)
+
     def test_lines_and_characters_survive_and_offsets_index_the_text_as_given(self):
         texts = {
             "en-de": "Please send the\r\n  report 🎉 about the 3,500 visitors to info@example.com and the\n"
