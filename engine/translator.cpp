@@ -180,7 +180,7 @@ Result<Translation> translate_to(const Translator& self, std::string_view input,
   // sentence's line breaks (text/passes.h place_line_breaks): kept when needed.
   for (const Unit& u : units)
     search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty() || !u.emphasis.empty() ||
-                                  text.find_first_of("\r\n", u.begin) < u.end;
+                                  std::string_view(text).substr(u.begin, u.end - u.begin).find_first_of("\r\n") != std::string_view::npos;
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
     prefix = prefix_for(units, options.prefix, m.tokenizer, c, source_case ? &m.target_case : nullptr);
