@@ -326,12 +326,21 @@ int alternatives_stdin(const Args& args, const Models& models) {
   return 0;
 }
 
-// Where to end the block of input `buffer` holds (more follows): after its last line break; in a
+// Where to end the block of input `buffer` holds (more follows): after its last line break between
+// two sentences (else its last line break; not one inside a hard-wrapped sentence); in a
 // line longer than a block, after its last sentence but one (the last may still go on), else after
 // its last space, else at a character boundary. Never 0 for a buffer of a block or more.
 size_t block_end(const std::string& buffer, const std::string& language) {
   const size_t newline = buffer.rfind('\n');
-  if (newline != std::string::npos) return newline + 1;
+  if (newline != std::string::npos) {
+    size_t between = 0;  // (a line break inside a hard-wrapped sentence, text/segmenter.h, is in no gap)
+    for (const nmt::TextPiece& piece : nmt::segment_text(buffer, language))
+      if (!piece.is_sentence && piece.begin <= newline) {
+        const size_t last = buffer.rfind('\n', std::min(piece.end, newline + 1) - 1);
+        if (last != std::string::npos && last >= piece.begin) between = last + 1;
+      }
+    return between > 0 ? between : newline + 1;
+  }
   size_t end = 0;
   for (const nmt::TextPiece& piece : nmt::segment_text(buffer, language))
     if (piece.is_sentence && piece.end < buffer.size()) end = std::max(end, piece.end);

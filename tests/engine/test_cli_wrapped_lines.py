@@ -74,6 +74,23 @@ class WrappedLines(unittest.TestCase):
                 for s in joined:  # each joined sentence carries its own line breaks over
                     self.assertEqual(s["target"].count("\n"), s["source"].count("\n"), s)
 
+    def test_a_long_input_is_cut_into_blocks_between_sentences_not_inside_a_wrapped_one(self):
+        # the CLI translates a long input in blocks of about 8 KB, read 16 KB at a time, each cut after
+        # a line break: after the one inside a wrapped sentence, its halves were translated apart
+        sentence = ("We walked along the old river and looked at all of the boats on the\n"
+                    "water while the sun went down behind the hills.\n")
+        alone = translate_text("en-de", sentence.rstrip("\n"))
+        for fillers in range(8):  # a line break inside a sentence last before 16,384 bytes
+            text = "The house is small.\n" * fillers + sentence * 200
+            if text.rfind("\n", 0, 16384) + 1 - 20 * fillers in [len(sentence) * k + sentence.index("\n") + 1 for k in range(200)]:
+                break
+        else:
+            self.fail("no input puts a wrapped sentence's line break at the block's end")
+        lines = translate_text("en-de", text.rstrip("\n")).split("\n")[fillers:]
+        pairs = ["\n".join(lines[k:k + 2]) for k in range(0, len(lines), 2)]
+        self.assertEqual(len(pairs), 200)
+        self.assertEqual([k for k, pair in enumerate(pairs) if pair != alone], [])
+
     def test_lines_that_are_no_wrapped_sentence_stay_apart(self):
         text = "buy some milk\nfeed the cat\n- water the plants in the\n- call mom\nThe list:\nred apples"
         lines = translate_text("en-de", text).split("\n")
