@@ -111,6 +111,14 @@ bool latin_letters(std::string_view run) {
   return true;
 }
 
+// The character that ends right before byte `at` (0 at the start).
+char32_t character_before(const std::string& text, size_t at) {
+  if (at == 0) return 0;
+  size_t start = at - 1;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  return decode_at(text, start).cp;
+}
+
 // Whether the run touches a letter or digit of the source on either side (part of a bigger word).
 bool inside_word(const std::string& source, const UnknownRun& run) {
   char32_t after = 0, before = 0;
@@ -338,6 +346,32 @@ bool word_byte(char c) {
   return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u >= 0x80;
 }
 
+// The length of the character at byte i when it belongs to a word (an ASCII letter or digit, or a
+// multi-byte character but a space: "20\u00A0°C" is two words, the no-break space no letter of
+// either), else 0.
+size_t word_character_at(std::string_view text, size_t i) {
+  if (static_cast<unsigned char>(text[i]) < 0x80) return word_byte(text[i]) ? 1 : 0;
+  const auto [cp, length] = decode_at(text, i);
+  return is_whitespace(cp) ? 0 : length;
+}
+
+// Where the word that ends at byte `end` of `text` begins (`end` when no word character is before it).
+size_t word_start_before(std::string_view text, size_t end) {
+  while (end > 0) {
+    size_t start = end - 1;
+    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    if (word_character_at(text, start) != end - start) break;
+    end = start;
+  }
+  return end;
+}
+
+// Where the word that starts at byte `begin` of `text` ends.
+size_t word_end_after(std::string_view text, size_t begin) {
+  for (size_t length; begin < text.size() && (length = word_character_at(text, begin)) > 0;) begin += length;
+  return begin;
+}
+
 }  // namespace
 
 // An unknown piece the model wrote inside a word of a name whose letter its training data lacked
@@ -346,22 +380,19 @@ bool word_byte(char c) {
 // piece's place, gives those characters ("o"); one that reads exactly so first ("República", not
 // "Republic", for "Rep" <unk> "blica"). Empty when no source word does.
 std::string letters_from_source(const std::string& source, const std::string& target, size_t b, size_t e) {
-  size_t l = b;  // the letters just before it (none after a space: it starts a word)
-  while (l > 0 && word_byte(target[l - 1])) --l;
-  size_t r = e;  // and just after it (none before a space: the word ends with it)
-  while (r < target.size() && word_byte(target[r])) ++r;
+  const size_t l = word_start_before(target, b);  // the letters just before it (none after a space: it starts a word)
+  const size_t r = word_end_after(target, e);       // and just after it (none before a space: the word ends with it)
   const std::string left = target.substr(l, b - l), right = target.substr(e, r - e);
   if (left.empty() && right.empty()) return "";
   // first a word that is exactly left + 1-3 characters + right, then one where more follows the
   // right part (the model goes on with another unknown piece: "T" <unk> "ky" <unk>)
   for (const bool exact : {true, false}) {
     for (size_t i = 0; i < source.size();) {
-      if (!word_byte(source[i])) {
-        ++i;
+      if (word_character_at(source, i) == 0) {
+        i += decode_at(source, i).length;
         continue;
       }
-      size_t j = i;
-      while (j < source.size() && word_byte(source[j])) ++j;
+      const size_t j = word_end_after(source, i);
       const std::string_view word(source.data() + i, j - i);
       i = j;
       if (word.size() <= left.size() || word.compare(0, left.size(), left) != 0) continue;
@@ -489,8 +520,7 @@ void pass_through_unknown(const std::string& source, const std::vector<Token>& s
     const auto [b, e] = spans[t];
     char32_t after = 0;
     if (run.end < source.size()) decode_utf8(source, run.end, after);
-    const bool space_before_run = run.begin == 0 || is_ascii_space(source[run.begin - 1]) ||
-                                  (run.begin >= 2 && source.compare(run.begin - 2, 2, "\xC2\xA0") == 0);
+    const bool space_before_run = run.begin == 0 || is_whitespace(character_before(source, run.begin));  // (a no-break one too)
     const bool space_after_run = is_whitespace(after);
     const bool lead = space_before_run && b > 0 && target[b - 1] != ' ';
     // after it: a space where the source has one, or where the unknown surface kept two words
