@@ -276,7 +276,8 @@ bool looks_like_code_or_table(char ch) {
 // The length of the line break at `at` ("\n", "\r\n" or "\r") inside the sentence that began at
 // `start` and whose text ends at `content_end` is only where a hard-wrapped paragraph was cut: the
 // line before has two words or more, ends in a letter, a digit or a comma, and is either long (40
-// characters or more) or ends on a word no sentence ends on ("the", "und"); the next line starts
+// characters or more, or the next is up to its sentence's end) or ends on a word no sentence ends
+// on ("the", "und"); each line counted within this sentence only; the next line starts
 // (after at most three spaces) with a small letter, or with a capital after such a word ("mit
 // dem\nZug", "to the\nStation"); neither is a list item, a heading, a quote or
 // indented code, nor has a mark of code or a table; no blank line lies between them; and the
@@ -294,9 +295,15 @@ size_t wrapped_line_break(std::string_view text, size_t start, size_t content_en
   if (!is_letter(first) || !has_case(first)) return 0;
   const bool capital = is_upper(first);  // (only after a word no sentence ends on: "mit dem\nZug")
   // the next line, as far as kMaxJoinedBytes: no code or table, and no list item ("a) ...")
-  size_t line_end = next;
+  // and how long its part in this sentence is: up to its line's end or a full stop, ! or ? before a space
+  size_t line_end = next, next_characters = 0;
+  bool sentence_ended = false;
   while (line_end < text.size() && line_end - next < kMaxJoinedBytes && text[line_end] != '\n' && text[line_end] != '\r') {
-    if (looks_like_code_or_table(text[line_end])) return 0;
+    const char ch = text[line_end];
+    if (looks_like_code_or_table(ch)) return 0;
+    sentence_ended = sentence_ended || ((ch == '.' || ch == '!' || ch == '?') &&
+                                        (line_end + 1 == text.size() || text[line_end + 1] == ' '));
+    if (!sentence_ended && (static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++next_characters;
     ++line_end;
   }
   if (next + 1 < text.size() && (text[next + 1] == ')' || text[next + 1] == '.')) return 0;
@@ -312,11 +319,16 @@ size_t wrapped_line_break(std::string_view text, size_t start, size_t content_en
   if (opener == '-' || opener == '*' || opener == '+' || opener == '#' || opener == '>' || is_digit(decode_at(line, lead).cp) ||
       line.compare(lead, 3, "\u2022") == 0)
     return 0;
-  size_t words = 0, characters = 0, last_word = line.size();
+  // the line's part in this sentence: a sentence read alone (the JS module's groups of sentences)
+  // joins its lines as it does in the whole text
+  const std::string_view own = text.substr(std::max(line_start, start), content_end - std::max(line_start, start));
+  for (char ch : own)
+    if (looks_like_code_or_table(ch)) return 0;
+  if (line.find('\t') != std::string_view::npos) return 0;  // a row of a pasted table
+  size_t words = 0, characters = 0, last_word = own.size();
   bool in_word = false;
-  for (size_t k = 0; k < line.size();) {
-    const Decoded d = decode_at(line, k);
-    if (looks_like_code_or_table(line[k])) return 0;
+  for (size_t k = 0; k < own.size();) {
+    const Decoded d = decode_at(own, k);
     const bool word_char = is_letter(d.cp) || is_digit(d.cp) || is_mark(d.cp) || (in_word && (d.cp == '\'' || d.cp == '-'));
     if (word_char && !in_word) ++words, last_word = k;
     in_word = word_char;
@@ -324,12 +336,12 @@ size_t wrapped_line_break(std::string_view text, size_t start, size_t content_en
     k += d.length;
   }
   if (words < 2) return 0;
-  size_t last = line.size() - 1;
-  while (last > 0 && (static_cast<unsigned char>(line[last]) & 0xC0) == 0x80) --last;
-  const char32_t end = decode_at(line, last).cp;
-  if (!capital && (end == ',' || ((is_letter(end) || is_digit(end)) && characters >= 40))) return length;
+  size_t last = own.size() - 1;
+  while (last > 0 && (static_cast<unsigned char>(own[last]) & 0xC0) == 0x80) --last;
+  const char32_t end = decode_at(own, last).cp;
+  if (!capital && (end == ',' || ((is_letter(end) || is_digit(end)) && (characters >= 40 || next_characters >= 40)))) return length;
   if (!is_letter(end) && !is_digit(end)) return 0;
-  std::string word(line.substr(last_word));
+  std::string word(own.substr(last_word));
   for (char& c : word) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
   if (capital) return (german ? contains(kGermanNeverLast, word) : contains(kEnglishNeverLast, word)) ? length : 0;
   return (german ? contains(kGermanWordsInside, word) : contains(kEnglishWordsInside, word)) ? length : 0;

@@ -25,8 +25,8 @@ struct TextPiece {
 // ("Thanks :) See you", "Danke 🙏 Bis bald"); at 。！？ whatever follows; and at
 // every newline and tab (a tab separates the cells of a pasted table, so the tabs stay and each cell
 // is translated on its own), but for a single line break inside a sentence of a hard-wrapped text
-// (the line before has two words or more, ends in a letter, a digit or a comma and is long or ends
-// on a word no sentence ends on; the next starts small, or with a capital after an article or a
+// (the line before has two words or more, ends in a letter, a digit or a comma, and it or the next
+// is long or it ends on a word no sentence ends on; the next starts small, or with a capital after an article or a
 // preposition; no list item, heading, quote, code or table; the sentence spans at most 400 bytes
 // up to it: docs/text-rules.md), which stays inside the sentence (text/passes.h place_line_breaks
 // writes it into the translation); and around a mark that separates the items of

@@ -83,6 +83,29 @@ TEST_CASE("lines that are no wrapped sentence stay apart") {
   CHECK(longest < 450);
 }
 
+TEST_CASE("sentences read in groups (the JS module's) join their lines as in the whole text") {
+  const std::string text =
+      "Every year nearly 1.5 million herbivores travel towards the southern plains. They cross the\n"
+      "Mara River from the northern hills for the rains. And then back\n"
+      "north through the west, once again crossing the river after the rains in April.\n"
+      "We walked home. it was late\n"
+      "and dark.";
+  std::vector<TextPiece> whole;
+  for (const TextPiece& p : segment_text(text, "en"))
+    if (p.is_sentence) whole.push_back(p);
+  REQUIRE(whole.size() == 5);
+  CHECK(text.substr(whole[2].begin, whole[2].end - whole[2].begin).find("back\nnorth") != std::string::npos);
+  for (size_t from = 0; from < whole.size(); ++from)
+    for (size_t to = from; to < whole.size() && to < from + 3; ++to) {
+      const std::string group = text.substr(whole[from].begin, whole[to].end - whole[from].begin);
+      std::vector<std::pair<size_t, size_t>> got, want;
+      for (const TextPiece& p : segment_text(group, "en"))
+        if (p.is_sentence) got.emplace_back(p.begin + whole[from].begin, p.end + whole[from].begin);
+      for (size_t k = from; k <= to; ++k) want.emplace_back(whole[k].begin, whole[k].end);
+      CHECK(got == want);
+    }
+}
+
 TEST_CASE("place_line_breaks: each of the source's line breaks before the target word aligned to the word after it") {
   // no attention (alternatives, a stand-in): where the break stands in the source, in proportion
   TargetSentence s;
