@@ -117,3 +117,27 @@ TEST_CASE("result memory: a long run of characters the vocabulary lacks is read 
     CHECK(s.words.source_words.size() <= nmt::kChunkBytes);
   }
 }
+
+TEST_CASE("result memory: the chunks of a long sentence with nothing to translate in them are copied, not run") {
+  // (50,000 quotation marks around one word: the model ran 391 chunks of quotes for 141 s)
+  auto translator = load_fixture("tiny.nmt");
+  const nmt::Translator::Impl& m = translator->impl();
+  const std::string quotes = line_of("\" ", 3000);
+  const std::string text = quotes + "The house is small, " + quotes;
+  const std::vector<nmt::Unit> units = test_model_bytes::units_of(m, text);
+  REQUIRE(units.size() > 4);
+  size_t translated = 0;
+  for (const nmt::Unit& u : units) {
+    const std::string chunk = text.substr(u.begin, u.end - u.begin);
+    CAPTURE(chunk);
+    const bool has_word = chunk.find_first_of("Thehousismal") != std::string::npos;
+    CHECK(u.copied == !has_word);
+    translated += has_word;
+  }
+  CHECK(translated >= 1);
+  nmt::TranslateOptions options;
+  options.beam_size = 1;
+  auto r = translator->translate(text, options);
+  REQUIRE(r);
+  CHECK(r->text.substr(0, units[0].end) == text.substr(0, units[0].end));  // the first chunk copied as it is
+}
