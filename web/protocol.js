@@ -325,6 +325,9 @@ export const CHUNK_BUDGET_FACTOR = 3;
 const SPACE = /\s/;
 const SEPARATORS = [
   /\n[^\S\n]*\n\s*/g, // blank line(s)
+  // a line break after a sentence end, before any line break: the engine reads a line break inside a
+  // sentence as a space (a hard-wrapped paragraph, docs/text-rules.md), so a chunk ends between sentences
+  /(?<=[.!?…。;:]["'”’»)\]]*)[^\S\n]*\n\s*/g,
   /\n\s*/g, // line break
   /(?<=[.!?…。;:]["'”’»)\]]*)\s+/g, // after a sentence end
   /\s+/g, // any whitespace
