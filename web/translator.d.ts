@@ -360,8 +360,9 @@ export interface HtmlTranslateOptions extends TranslateOptions {
  * every run of text between block elements translated as a paragraph, inline elements (a, b, em,
  * span, …) placed on the target words aligned to their source words, code/kbd/samp/var, script,
  * style, pre, comments and anything under translate="no" (or class="notranslate") copied as
- * written, title/alt/placeholder/aria-label/aria-description (and button inputs' value)
- * translated; translated text escaped, every element closed. The input is read by the module's own
+ * written, title/alt/placeholder/aria-label/aria-description (and button inputs' value, an
+ * iframe's or a video's title, an inline SVG's <title> and <desc>) translated; an element the
+ * user edits (contenteditable) left as written; translated text escaped, every element closed. The input is read by the module's own
  * tokenizer: nothing in it runs or loads. The output keeps the input's scripts, handlers and URLs:
  * it is as safe to insert into a page as the input was.
  */
