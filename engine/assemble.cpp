@@ -183,18 +183,19 @@ void assemble(const std::string& text, const std::vector<TextPiece>& pieces, std
       continue;
     }
     for (bool first = true; next_unit < units.size() && units[next_unit].piece == p; ++next_unit, first = false) {
-      // chunks of a long sentence: a space between their translations where the source had one
-      // at the cut (a run of 5,000 letters with no space in it stays one word)
       const size_t cut = units[next_unit].begin;
-      if (!first && (std::isspace(static_cast<unsigned char>(text[cut])) ||
-                     (cut > 0 && std::isspace(static_cast<unsigned char>(text[cut - 1])))))
-        out.text += ' ';
-      const size_t begin = units[next_unit].begin;
-      while (block < code.size() && code[block].second <= begin) ++block;
-      const bool in_code = units[next_unit].copied && block < code.size() && code[block].first <= begin;
+      while (block < code.size() && code[block].second <= cut) ++block;
+      const bool in_code = units[next_unit].copied && block < code.size() && code[block].first <= cut;
       SentenceTranslation s = describe_unit(text, units[next_unit], hyps[next_unit], writer, in_code);
       units[next_unit] = Unit{};  // (used up: its tokens are in the sentence now)
       hyps[next_unit] = Hypothesis{};
+      // chunks of a long sentence: a space between their translations where the source had one
+      // at the cut (a run of 5,000 letters with no space in it stays one word), unless a copied
+      // chunk's own text already has it (a long line of numbers gained a space every 128 tokens)
+      const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+      if (!first && (space(text[cut]) || (cut > 0 && space(text[cut - 1]))) && !(!out.text.empty() && space(out.text.back())) &&
+          !(!s.target.empty() && space(s.target.front())))
+        out.text += ' ';
       s.target_begin = out.text.size();
       out.text += s.target;
       s.target_end = out.text.size();

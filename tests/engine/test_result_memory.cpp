@@ -141,3 +141,19 @@ TEST_CASE("result memory: the chunks of a long sentence with nothing to translat
   REQUIRE(r);
   CHECK(r->text.substr(0, units[0].end) == text.substr(0, units[0].end));  // the first chunk copied as it is
 }
+
+TEST_CASE("result memory: a long line of copied text comes back as it is, chunk after chunk, without spaces added") {
+  // (each chunk of 128 tokens was joined to the one before with a space besides its own: '("1") '
+  // x 1,000 came back 99 characters longer)
+  auto translator = load_fixture("tiny.nmt");
+  nmt::TranslateOptions options;
+  options.beam_size = 1;
+  for (const std::string& part : {std::string("\" "), std::string("(\"1\") "), std::string("* * * | ")}) {
+    const std::string text = line_of(part, 6000);
+    auto r = translator->translate(text, options);
+    REQUIRE(r);
+    CHECK(r->sentences.size() > 10);
+    CHECK(r->text == text);
+    for (const nmt::SentenceTranslation& s : r->sentences) CHECK(r->text.substr(s.target_begin, s.target_end - s.target_begin) == s.target);
+  }
+}
