@@ -49,15 +49,20 @@ bool is_emoji_modifier(char32_t cp) {
 size_t word_end(std::string_view s, size_t i) {
   bool last_was_digit = false;
   char32_t last = 0;
+  // a word joiner or BOM belongs to a word only with letters after it: "ש\uFEFF " ends before it
+  size_t format_run = std::string_view::npos;
+  const auto end = [&] { return format_run != std::string_view::npos ? format_run : i; };
   while (i < s.size()) {
     const Decoded c = decode_at(s, i);
     if (is_word_char(c.cp)) {
       last_was_digit = is_digit(c.cp);
       last = c.cp;
+      format_run = std::string_view::npos;
       i += c.length;
       continue;
     }
     if (is_silent_in_word(c.cp) || is_dropped_format_character(c.cp)) {
+      if (!is_silent_in_word(c.cp) && format_run == std::string_view::npos) format_run = i;
       i += c.length;
       continue;
     }
@@ -73,7 +78,7 @@ size_t word_end(std::string_view s, size_t i) {
     if (!joins && !number) break;
     i = after;  // the word character after it is taken by the next iteration
   }
-  return i;
+  return end();
 }
 
 // End of the emoji that starts at `i`: one pictograph or flag with its modifiers and any

@@ -267,3 +267,16 @@ TEST_CASE("align_mark_runs: a final \"???\" links mark for mark to the source's 
   align_mark_runs(s2, t2, w2);
   CHECK(w2.links == Links{{0, 0}, {1, 1}, {2, 3}});
 }
+
+TEST_CASE("find_words: a word joiner or BOM ends no word; inside one it stays in the word") {
+  const auto words_of = [](std::string_view s) {
+    std::vector<std::string> out;
+    for (const auto& w : find_words(s)) out.emplace_back(s.substr(w.begin, w.end - w.begin));
+    return out;
+  };
+  // U+FEFF after a Hebrew letter, then a space: the word is the letter alone
+  CHECK(words_of("\xD7\xA9\xEF\xBB\xBF x") == std::vector<std::string>{"\xD7\xA9", "x"});
+  CHECK(words_of("end\xE2\x81\xA0") == std::vector<std::string>{"end"});           // word joiner at the end
+  CHECK(words_of("be\xE2\x81\xA0gin it") == std::vector<std::string>{"be\xE2\x81\xA0gin", "it"});  // inside: one word
+  CHECK(words_of("be\xC2\xAD") == std::vector<std::string>{"be\xC2\xAD"});          // a soft hyphen stays as before
+}
