@@ -15,13 +15,22 @@ namespace {
 bool digit(char c) { return c >= '0' && c <= '9'; }
 bool separator(char c) { return c == '.' || c == ',' || c == ':' || c == '\''; }
 
-// Whether a group of thousands written with a space starts at `at`: " ddd" not followed by a digit
-// or another separator and digit ("55 000 Fässer"; not "12 100" in "um 12 1000").
-bool space_group(std::string_view text, size_t at) {
-  if (at + 4 > text.size() || text[at] != ' ') return false;
-  for (size_t k = at + 1; k < at + 4; ++k)
-    if (!digit(text[k])) return false;
-  return at + 4 == text.size() || !(digit(text[at + 4]) || (separator(text[at + 4]) && at + 5 < text.size() && digit(text[at + 5])));
+// The length in bytes of a group of thousands written with a space that starts at `at` (0: none): " ddd"
+// not followed by a digit or another separator and digit ("55 000 Fässer"; not "12 100" in "um 12
+// 1000"); the space may be a thin or no-break one ("1\u2009000\u2009000", "55\u202F000", "8\u00A0840").
+size_t space_group(std::string_view text, size_t at) {
+  size_t space = 0;
+  if (at < text.size() && text[at] == ' ') space = 1;
+  else if (text.compare(at, 2, "\xC2\xA0") == 0) space = 2;  // U+00A0
+  else if (text.compare(at, 3, "\xE2\x80\x89") == 0 || text.compare(at, 3, "\xE2\x80\xAF") == 0 ||
+           text.compare(at, 3, "\xE2\x80\x87") == 0)  // U+2009, U+202F, U+2007
+    space = 3;
+  const size_t end = at + space + 3;
+  if (space == 0 || end > text.size()) return 0;
+  for (size_t k = at + space; k < end; ++k)
+    if (!digit(text[k])) return 0;
+  const bool more = end < text.size() && (digit(text[end]) || (separator(text[end]) && end + 1 < text.size() && digit(text[end + 1])));
+  return more ? 0 : end - at;
 }
 
 // The character before byte `at` (0 at the start).
@@ -451,12 +460,16 @@ ByteSpans find_numbers(std::string_view text, std::string_view language, bool wo
     if (const size_t date = date_length(text, i)) j = std::max(j, i + date);  // "12/03/2025": one number
     // "55 000", "5 000 000"; not a phone number's groups: "0800 555 111", "030 123 456 78", "+1 800
     // 555 0199" (after a "+", or with another group of digits after them)
-    const bool after_group = i >= 2 && text[i - 1] == ' ' && digit(text[i - 2]);
+    const char32_t space_before = char_before(text, i);
+    const size_t space_length = space_before == ' ' ? 1 : space_before == 0xA0 ? 2 : 3;
+    const bool group_space = space_before == ' ' || space_before == 0xA0 || space_before == 0x2009 ||
+                             space_before == 0x202F || space_before == 0x2007;
+    const bool after_group = group_space && i > space_length && digit(text[i - space_length - 1]);
     const bool dialling_code = i >= 1 && text[i - 1] == '+';
     if (j - i <= 3 && text[i] != '0' && !after_group && !dialling_code &&
         std::all_of(text.begin() + long(i), text.begin() + long(j), digit)) {
       size_t grouped = j;
-      while (space_group(text, grouped)) grouped += 4;
+      for (size_t length; (length = space_group(text, grouped)) > 0;) grouped += length;
       if (!(grouped + 1 < text.size() && text[grouped] == ' ' && digit(text[grouped + 1]))) j = grouped;
     }
     const size_t begin = i;
