@@ -19,6 +19,7 @@
 #include "retries.h"
 #include "search/alternatives.h"
 #include "search/sampling.h"
+#include "text/no_break_spaces.h"
 #include "text/passes.h"
 #include "text/segmenter.h"
 #include "text/utf8.h"
@@ -176,11 +177,14 @@ Result<Translation> translate_to(const Translator& self, std::string_view input,
                             options.prefix.empty() ? kChunkBytes : SIZE_MAX};
   std::vector<Unit> units = read_units(text, pieces, reader);  // tokens, through the source passes
   SearchOptions search_opts = m.search_options(options);
-  // The attention places what the vocabulary cannot write (text/pass_through.h) and a hard-wrapped
-  // sentence's line breaks (text/passes.h place_line_breaks): kept when needed.
-  for (const Unit& u : units)
+  // The attention places what the vocabulary cannot write (text/pass_through.h), a hard-wrapped
+  // sentence's line breaks (text/passes.h place_line_breaks) and the source's no-break spaces
+  // (text/no_break_spaces.h): kept when needed.
+  for (const Unit& u : units) {
+    const std::string_view source = std::string_view(text).substr(u.begin, u.end - u.begin);
     search_opts.keep_attention |= has_unknown(u.tokens, m.tokenizer.unk_id()) || !u.dropped.empty() || !u.emphasis.empty() ||
-                                  std::string_view(text).substr(u.begin, u.end - u.begin).find_first_of("\r\n") != std::string_view::npos;
+                                  source.find_first_of("\r\n") != std::string_view::npos || has_no_break_space(source);
+  }
   Result<TargetPrefix> prefix = TargetPrefix{};
   if (!options.prefix.empty()) {  // one sentence, forced through the prefix
     prefix = prefix_for(units, options.prefix, m.tokenizer, c, source_case ? &m.target_case : nullptr);

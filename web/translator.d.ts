@@ -582,7 +582,7 @@ export interface WorkerMemory {
 export type PassName = 'verbatim' | 'glossary' | 'memory' | 'casing' | 'emphasis' | 'gender_forms'
   | 'retry_empty' | 'numbers' | 'capitals' | 'pass_through' | 'number_separators' | 'currency' | 'ranges'
   | 'approximate' | 'number_labels' | 'number_commas' | 'ordinals' | 'clock_times' | 'repeated_words'
-  | 'final_marks' | 'quotes' | 'capital_start' | 'emphasis_marks';
+  | 'final_marks' | 'quotes' | 'capital_start' | 'emphasis_marks' | 'no_break_spaces';
 // END generated pass names
 
 export interface ModelInfo {

@@ -10,6 +10,7 @@
 #include "text/final_marks.h"
 #include "text/gender_forms.h"
 #include "text/memory.h"
+#include "text/no_break_spaces.h"
 #include "text/number_commas.h"
 #include "text/number_labels.h"
 #include "text/numbers.h"
@@ -320,6 +321,9 @@ const std::vector<Pass> kPasses = {
     {"emphasis_marks", PassStage::target, nullptr,
      "the emphasis marks go back next to the words aligned with what they mark (text/emphasis.h)", nullptr, nullptr,
      emphasis_marks, false},
+    {"no_break_spaces", PassStage::target, nullptr,
+     "a no-break space between two words stays where the translation keeps them side by side (text/no_break_spaces.h)",
+     nullptr, nullptr, keep_no_break_spaces, false},
 };
 
 }  // namespace

@@ -189,7 +189,8 @@ TEST_CASE("passes: one list, in the order they run, each name once") {
   CHECK(names == std::vector<std::string>{"verbatim", "glossary", "memory", "casing", "emphasis", "gender_forms", "retry_empty",
                                           "numbers", "capitals", "pass_through", "number_separators", "currency",
                                           "ranges", "approximate", "number_labels", "number_commas", "ordinals", "clock_times",
-                                          "repeated_words", "final_marks", "quotes", "capital_start", "emphasis_marks"});
+                                          "repeated_words", "final_marks", "quotes", "capital_start", "emphasis_marks",
+                                          "no_break_spaces"});
   // stages in order: source, then retry, then target
   int stage = 0;
   for (const nmt::Pass& p : nmt::passes()) {
