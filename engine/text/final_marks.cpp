@@ -45,6 +45,14 @@ std::pair<size_t, size_t> final_run(std::string_view text) {
 std::vector<TextEdit> final_marks(std::string_view source, std::string_view target, size_t fixed) {
   const auto [sb, se] = final_run(source);
   const std::string_view marks = source.substr(sb, se - sb);
+  // an ordinal's dot and the sentence's full stop are one dot: "She came 3rd." -> "Sie kam 3.", not
+  // the "3.." of a number copied as a German ordinal with the model's own full stop after it (the
+  // second dot goes: the first is the copy's)
+  if (marks == ".") {
+    const auto [tb, te] = final_run(target);
+    if (te - tb == 2 && target.compare(tb, 2, "..") == 0 && tb > fixed && is_digit(static_cast<unsigned char>(target[tb - 1])))
+      return {TextEdit{tb + 1, 1, ""}};
+  }
   if (marks.size() < 2 || marks.find('.') != std::string_view::npos) return {};
   const auto [tb, te] = final_run(target);
   if (tb == te || tb < fixed || target.substr(tb, te - tb) == marks) return {};
@@ -63,9 +71,13 @@ std::vector<TextEdit> final_mark_after_copy(std::string_view source, const std::
     if (b < source_end && marks < e) return {};  // the mark is the address's
   size_t target_end = target.size();
   while (target_end > 0 && target[target_end - 1] == ' ') --target_end;
+  const std::string_view mark = source.substr(marks, source_end - marks);
+  // a copy that ends in the mark already (a number copied as the German ordinal "3." for "She came
+  // 3rd."): one dot, not "3.."
+  if (target_end >= mark.size() && target.compare(target_end - mark.size(), mark.size(), mark) == 0) return {};
   for (auto [b, e] : copies)
     if (e == target_end && b >= fixed && e > b)
-      return {TextEdit{target_end, 0, std::string(source.substr(marks, source_end - marks)), true}};
+      return {TextEdit{target_end, 0, std::string(mark), true}};
   return {};
 }
 

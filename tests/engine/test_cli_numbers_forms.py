@@ -14,6 +14,12 @@ class NumberForms(unittest.TestCase):
         self.assertNotIn("80.80", translated)
         self.assertIn("192.168.0.1", translated)
 
+    def test_an_ordinal_at_the_end_has_one_dot(self):
+        """en->de: "She came 3rd." came out "Sie kam 3.." (the ordinal's dot and the full stop): one dot."""
+        for translated in translate_lines("en-de", ["She came 3rd.", "The meeting is on the 3rd."]):
+            self.assertFalse(translated.endswith(".."), translated)
+            self.assertTrue(translated.endswith("."), translated)
+
     def test_a_german_scale_abbreviation_comes_out_as_the_word(self):
         """de->en: "1,5 Mrd. Euro" came out "1.5 Mr. Euro" (Mister, no billion)."""
         translated = translate_lines("de-en", ["Der Verlust betrug 1,5 Mrd. Euro."])[0]

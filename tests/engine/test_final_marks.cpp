@@ -68,4 +68,16 @@ TEST_CASE("final_mark_after_copy: the source's final mark after a copy the targe
   CHECK(after_copy("Run `npm test`", {{4, 14}}, "Führe `npm test`", {{6, 16}}) == "Führe `npm test`");
   CHECK(after_copy("Go x.de/?", {{3, 9}}, "Geh x.de/?", {{4, 10}}) == "Geh x.de/?");
   CHECK(after_copy(source, code, "Save your work with `npm test`", {{20, 30}}, 25) == "Save your work with `npm test`");
+  // a copy that ends in the mark already: a number copied as the German ordinal "3." for "3rd."
+  CHECK(after_copy("She came 3rd.", {}, "Sie kam 3.", {{8, 10}}) == "Sie kam 3.");
+}
+
+TEST_CASE("final_marks: an ordinal's dot and the full stop are one dot") {
+  CHECK(edited("She came 3rd.", "Sie kam 3..") == "Sie kam 3.");
+  CHECK(edited("He said \"I came 2nd.\"", "Er sagte „Ich kam 2..“") == "Er sagte „Ich kam 2.“");
+  CHECK(edited("She came 3rd.", "Sie kam 3.") == "Sie kam 3.");          // one already
+  CHECK(edited("Count to 3...", "Zähle bis 3...") == "Zähle bis 3...");  // an ellipsis stays
+  CHECK(edited("She came third..", "Sie kam 3..") == "Sie kam 3..");     // the source's own two
+  CHECK(edited("Wait.", "Warte..") == "Warte..");                        // not after a digit
+  CHECK(edited("Page 3.", "Seite 3..", 9) == "Seite 3..");                // inside a forced prefix
 }
