@@ -70,19 +70,14 @@ void keep_no_break_spaces(TargetSentence& s) {
   const DecodedSentence* d = s.decoded;
   if (!d) return;
   if (!has_no_break_space(s.source)) return;
-  std::vector<Span> source_spans, target_spans;
-  for (const Token& t : d->source_tokens) source_spans.push_back({t.begin, t.end});
-  source_spans.push_back({s.source.size(), s.source.size()});
-  for (auto [b, e] : s.spans) target_spans.push_back({b, e});
-  if (d->has_eos) target_spans.push_back({s.target.size(), s.target.size()});
-  const int rows = int(target_spans.size()), cols = int(source_spans.size());
-  if (rows == 0 || d->attention.size() < size_t(rows) * size_t(cols)) {  // (not kept: the words as written)
+  const AttentionSpans spans = attention_spans(s);
+  if (spans.target.empty() || !spans.attended) {  // (not kept: the words as written)
     apply_edits(s, no_break_spaces(s.source, s.target, WordAlignment{find_words(s.source), find_words(s.target), {}, {}}, s.fixed));
     return;
   }
   // (the rows of the steps that wrote each token, as emphasis_marks reads them)
-  const WordAlignment words =
-      align_words(s.source, source_spans, s.target, target_spans, d->attention.data(), rows, cols);
+  const WordAlignment words = align_words(s.source, spans.source, s.target, spans.target, d->attention.data(),
+                                          int(spans.target.size()), int(spans.source.size()));
   apply_edits(s, no_break_spaces(s.source, s.target, words, s.fixed));
 }
 

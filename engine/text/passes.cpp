@@ -227,15 +227,10 @@ void capital_start(TargetSentence& s) {  // "Schätzungen reichen" -> "estimates
 void emphasis_marks(TargetSentence& s) {
   const DecodedSentence* d = s.decoded;
   if (!d || d->emphasis.empty()) return;
-  std::vector<Span> source_spans, target_spans;
-  for (const Token& t : d->source_tokens) source_spans.push_back({t.begin, t.end});
-  source_spans.push_back({s.source.size(), s.source.size()});
-  for (auto [b, e] : s.spans) target_spans.push_back({b, e});
-  if (d->has_eos) target_spans.push_back({s.target.size(), s.target.size()});
-  const bool attended = d->attention.size() >= target_spans.size() * source_spans.size();
-  WordAlignment words = align_words(s.source, source_spans, s.target, target_spans,
-                                    attended ? d->attention.data() : nullptr, int(target_spans.size()),
-                                    int(source_spans.size()));
+  const AttentionSpans spans = attention_spans(s);
+  WordAlignment words = align_words(s.source, spans.source, s.target, spans.target,
+                                    spans.attended ? d->attention.data() : nullptr, int(spans.target.size()),
+                                    int(spans.source.size()));
   // a glossary term (or a date) written for an unknown piece is known to stand for its source text:
   // its marks go around it ("*invoice*" -> "*Rechnung*"), wherever the piece's attention went
   std::vector<TextEdit> terms;
@@ -389,19 +384,26 @@ namespace {
 // The word alignment of the alignment layer's attention (each target token's own row: this mean over
 // heads says what the token was translated from without the read-out head's one-step shift).
 WordAlignment attention_words(const TargetSentence& s) {
-  const DecodedSentence* d = s.decoded;
-  if (!d) return {};
-  std::vector<Span> source_spans, target_spans;
-  for (const Token& t : d->source_tokens) source_spans.push_back({t.begin, t.end});
-  source_spans.push_back({s.source.size(), s.source.size()});
-  for (auto [b, e] : s.spans) target_spans.push_back({b, e});
-  if (d->has_eos) target_spans.push_back({s.target.size(), s.target.size()});
-  const int rows = int(target_spans.size()), cols = int(source_spans.size());
-  if (rows == 0 || d->attention.size() < size_t(rows) * size_t(cols)) return {};
-  return read_alignment(s.source, source_spans, s.target, target_spans, d->attention.data(), rows, cols);
+  if (!s.decoded) return {};
+  const AttentionSpans spans = attention_spans(s);
+  if (spans.target.empty() || !spans.attended) return {};
+  return read_alignment(s.source, spans.source, s.target, spans.target, s.decoded->attention.data(),
+                        int(spans.target.size()), int(spans.source.size()));
 }
 
 }  // namespace
+
+AttentionSpans attention_spans(const TargetSentence& s) {
+  AttentionSpans spans;
+  const DecodedSentence* d = s.decoded;
+  if (!d) return spans;
+  for (const Token& t : d->source_tokens) spans.source.push_back({t.begin, t.end});
+  spans.source.push_back({s.source.size(), s.source.size()});
+  for (auto [b, e] : s.spans) spans.target.push_back({b, e});
+  if (d->has_eos) spans.target.push_back({s.target.size(), s.target.size()});
+  spans.attended = d->attention.size() >= spans.target.size() * spans.source.size();
+  return spans;
+}
 
 void place_line_breaks(TargetSentence& s) {
   ByteSpans breaks;  // each whitespace run of the source that holds a line break

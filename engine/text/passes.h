@@ -140,6 +140,15 @@ void run_retry_passes(RetryRound& round, const PassSwitches& on);
 // for a sentence in a code block (`in_code`), which stays as the source writes it.
 void run_target_passes(TargetSentence& s, const PassSwitches& on);
 
+// The spans of the source's and the target's tokens, each list with the empty span of its end (the
+// column of the source's end of sentence, the row of the target's), as the decoder's attention rows
+// and columns stand: what align_words and read_alignment read `s.decoded->attention` with.
+struct AttentionSpans {
+  std::vector<Span> source, target;
+  bool attended = false;  // the decoder's attention holds a row for each target span
+};
+AttentionSpans attention_spans(const TargetSentence& s);
+
 // Writes the source's line breaks into the translation: a sentence of hard-wrapped lines
 // (text/segmenter.h) is read as one, and each of its line breaks, with the spaces around it as the
 // source has them, takes the place of the space before the target word that says the source word
